@@ -1,0 +1,37 @@
+/**
+ * Applies drizzle's SQL migrations (db/migrations) and graphile-worker's own schema. Idempotent: both
+ * record what they applied, and a session advisory lock serialises concurrent callers (two `npm start`s,
+ * test setup racing a worker).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import { Logger, runMigrations } from 'graphile-worker';
+import { createDb } from './client';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const migrationsFolder = path.join(here, 'migrations');
+const MIGRATION_LOCK = 727_401;
+
+/** Brings the database at `url` to the current schema. @throws on any SQL error (nothing half-applied: each migration is transactional). */
+export async function migrateDatabase(url: string): Promise<void> {
+  const handle = createDb(url, { max: 1 });
+  try {
+    await handle.sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    try {
+      await migrate(handle.db, { migrationsFolder });
+      await runMigrations({ connectionString: url, logger: quietLogger() });
+    } finally {
+      await handle.sql`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** graphile-worker logger that keeps only warnings and errors. */
+export function quietLogger(): Logger {
+  return new Logger(() => (level: string, message: string) => {
+    if (level === 'error' || level === 'warning') console.error(`[worker:${level}] ${message}`);
+  });
+}

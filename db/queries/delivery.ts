@@ -1,0 +1,158 @@
+/**
+ * SQL of the send path: the locked re-read of a reminder's world, the message-key claim, delivery state
+ * writes (each guarded by its from-states) and attempt records.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import {
+  bookings,
+  contacts,
+  deliveries,
+  deliveryAttempts,
+  events,
+  reminderRules,
+  reminders,
+  suppressions,
+  tenants,
+  type Booking,
+  type Contact,
+  type Delivery,
+  type Event,
+  type Reminder,
+  type ReminderRule,
+  type Tenant,
+} from '../schema';
+import type { DeliveryStatus, OutcomeClass, ReminderStatus } from '../../domain/vocabulary';
+
+export interface ReminderWorld {
+  reminder: Reminder;
+  event: Event;
+  booking: Booking;
+  contact: Contact;
+  rule: ReminderRule | null;
+  tenant: Tenant;
+  /** The tenant whose identity and suppression list apply: the guest's own for `external`, else the event's. */
+  sendingTenant: Tenant;
+  confirmedParticipants: number;
+}
+
+/**
+ * Reads a reminder with everything a send decision needs. With `lock`, takes a row lock on the reminder
+ * (FOR UPDATE) so the decision and the claim commit atomically against cancellations.
+ */
+export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: boolean): Promise<ReminderWorld | null> {
+  const q = db.select().from(reminders).where(eq(reminders.id, reminderId));
+  const [reminder] = lock ? await q.for('update') : await q;
+  if (!reminder) return null;
+  const [row] = await db
+    .select({ event: events, booking: bookings, contact: contacts, tenant: tenants })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .innerJoin(contacts, eq(contacts.id, bookings.contactId))
+    .innerJoin(tenants, eq(tenants.id, bookings.tenantId))
+    .where(and(eq(bookings.id, reminder.bookingId), eq(bookings.tenantId, reminder.tenantId)));
+  const [rule] = await db
+    .select()
+    .from(reminderRules)
+    .where(and(eq(reminderRules.id, reminder.ruleId), eq(reminderRules.tenantId, reminder.tenantId)));
+  let sendingTenant = row.tenant;
+  if (row.booking.role === 'external' && row.booking.guestTenantId) {
+    const [g] = await db.select().from(tenants).where(eq(tenants.id, row.booking.guestTenantId));
+    if (g) sendingTenant = g;
+  }
+  const [{ n }] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(bookings)
+    .where(and(eq(bookings.eventId, row.event.id), eq(bookings.status, 'confirmed'), inArray(bookings.role, ['attendee', 'external'])));
+  return { reminder, ...row, rule: rule ?? null, sendingTenant, confirmedParticipants: n };
+}
+
+export async function setReminderStatus(
+  db: DbOrTx,
+  reminderId: string,
+  from: readonly ReminderStatus[],
+  status: ReminderStatus,
+  reason: string | null,
+): Promise<boolean> {
+  const rows = await db
+    .update(reminders)
+    .set({ status, statusReason: reason, updatedAt: new Date() })
+    .where(and(eq(reminders.id, reminderId), inArray(reminders.status, [...from])))
+    .returning({ id: reminders.id });
+  return rows.length === 1;
+}
+
+/**
+ * The claim (invariant 3): one `INSERT … ON CONFLICT (message_key) DO NOTHING`. Returns the new delivery, or
+ * null when the key was already claimed — by another worker, a redelivered job or an earlier run.
+ */
+export async function claimMessageKey(
+  db: DbOrTx,
+  d: { tenantId: string; reminderId: string; messageKey: string; address: string; template: string; leaseExpiresAt: Date },
+): Promise<Delivery | null> {
+  const [row] = await db
+    .insert(deliveries)
+    .values({ ...d, channel: 'email', status: 'claimed' })
+    .onConflictDoNothing({ target: deliveries.messageKey })
+    .returning();
+  return row ?? null;
+}
+
+export async function lockDelivery(db: DbOrTx, deliveryId: string): Promise<Delivery | undefined> {
+  const [d] = await db.select().from(deliveries).where(eq(deliveries.id, deliveryId)).for('update');
+  return d;
+}
+
+/** Guarded delivery transition: applies only when the delivery is in one of `from`. Returns the updated row or null. */
+export async function transitionDelivery(
+  db: DbOrTx,
+  deliveryId: string,
+  from: readonly DeliveryStatus[],
+  set: Partial<Pick<Delivery, 'status' | 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject'>> & {
+    incrementAttempts?: boolean;
+  },
+): Promise<Delivery | null> {
+  const { incrementAttempts, ...fields } = set;
+  const [row] = await db
+    .update(deliveries)
+    .set({
+      ...fields,
+      ...(incrementAttempts ? { attemptCount: sql`${deliveries.attemptCount} + 1` } : {}),
+      updatedAt: new Date(),
+    })
+    .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, [...from])))
+    .returning();
+  return row ?? null;
+}
+
+/** Whether `address` is on the suppression list of any of `tenantIds` (case-insensitive). */
+export async function findSuppression(db: DbOrTx, tenantIds: string[], address: string) {
+  const [row] = await db
+    .select()
+    .from(suppressions)
+    .where(and(inArray(suppressions.tenantId, tenantIds), sql`lower(${suppressions.address}) = lower(${address})`))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function startAttempt(db: DbOrTx, a: { tenantId: string; deliveryId: string; attemptNo: number; startedAt: Date }) {
+  const [row] = await db.insert(deliveryAttempts).values(a).returning({ id: deliveryAttempts.id });
+  return row.id;
+}
+
+export async function finishAttempt(
+  db: DbOrTx,
+  attemptId: string,
+  r: { endedAt: Date; outcome: OutcomeClass; errorCode?: string | null; errorMessage?: string | null; providerResponse?: string | null },
+) {
+  await db
+    .update(deliveryAttempts)
+    .set({
+      endedAt: r.endedAt,
+      outcome: r.outcome,
+      errorCode: r.errorCode ?? null,
+      errorMessage: r.errorMessage ?? null,
+      providerResponse: r.providerResponse ?? null,
+    })
+    .where(eq(deliveryAttempts.id, attemptId));
+}

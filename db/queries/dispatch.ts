@@ -1,0 +1,130 @@
+/**
+ * SQL of the dispatcher and of lease recovery. Claims use `FOR UPDATE SKIP LOCKED` so any number of worker
+ * processes can run them at once without waiting on or double-claiming each other's rows.
+ */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+
+/** A Date as a timestamptz parameter (postgres.js cannot bind a Date inside a raw drizzle `sql` template). */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/**
+ * Marks up to `limit` scheduled reminders whose expiry instant has passed as `expired` (reason names both
+ * instants). Returns the count.
+ */
+export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: number): Promise<number> {
+  const rows = await db.execute(sql`
+    with overdue as (
+      select id from reminders
+      where status = 'scheduled' and due_at <= ${at(now)} and expires_at <= ${at(now)}
+      order by due_at
+      limit ${limit}
+      for update skip locked
+    )
+    update reminders r
+    set status = 'expired',
+        status_reason = 'not dispatched before its expiry instant ' || to_char(r.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          || ' (dispatcher ran at ' || ${now.toISOString()}::text || ')',
+        updated_at = now()
+    from overdue where r.id = overdue.id
+    returning r.id`);
+  return rows.length;
+}
+
+/**
+ * Claims up to `limit` due reminders (status `scheduled`, due_at ≤ now < expires_at) in due order: marks
+ * them `dispatched` and adds one `send_reminder` job each, in the caller's transaction. Jobs are added in
+ * due order, so the queue works them oldest first. Returns the number claimed.
+ */
+export async function claimDueReminders(db: DbOrTx, now: Date, limit: number, sendTask: string): Promise<number> {
+  const rows = await db.execute(sql`
+    with due as (
+      select id, due_at from reminders
+      where status = 'scheduled' and due_at <= ${at(now)} and expires_at > ${at(now)}
+      order by due_at, id
+      limit ${limit}
+      for update skip locked
+    ), claimed as (
+      update reminders r
+      set status = 'dispatched', dispatched_at = ${at(now)}, updated_at = now()
+      from due where r.id = due.id
+      returning r.id, r.due_at
+    )
+    select graphile_worker.add_job(
+      ${sendTask},
+      json_build_object('reminderId', claimed.id),
+      job_key := 'send:' || claimed.id::text,
+      max_attempts := 25
+    ) from (select * from claimed order by due_at, id) claimed`);
+  return rows.length;
+}
+
+/**
+ * Reminders left `dispatched` for longer than `staleMs` without a delivery (the worker holding their job
+ * died): re-adds their send job. The message-key claim keeps this duplicate-free. Returns the count.
+ */
+export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, sendTask: string): Promise<number> {
+  const rows = await db.execute(sql`
+    with stale as (
+      select r.id from reminders r
+      where r.status = 'dispatched' and r.dispatched_at < ${at(new Date(now.getTime() - staleMs))}
+      order by r.due_at
+      limit 500
+      for update skip locked
+    ), touched as (
+      update reminders r set dispatched_at = ${at(now)}, updated_at = now() from stale where r.id = stale.id returning r.id
+    )
+    select graphile_worker.add_job(${sendTask}, json_build_object('reminderId', touched.id),
+      job_key := 'send:' || touched.id::text, max_attempts := 25)
+    from touched`);
+  return rows.length;
+}
+
+/**
+ * Deliveries whose holder's lease ran out. `claimed` (nothing was sent yet) → a new `deliver` job, lease
+ * renewed; `sending` (the provider call may have happened) → `unknown` with a reason. Returns both counts.
+ */
+export async function recoverExpiredLeases(
+  db: DbOrTx,
+  now: Date,
+  claimLeaseMs: number,
+  deliverTask: string,
+): Promise<{ resumed: number; unknown: number }> {
+  const resumed = await db.execute(sql`
+    with lost as (
+      select id from deliveries
+      where status = 'claimed' and lease_expires_at <= ${at(now)}
+      limit 500 for update skip locked
+    ), renewed as (
+      update deliveries d set lease_expires_at = ${at(new Date(now.getTime() + claimLeaseMs))}, updated_at = now()
+      from lost where d.id = lost.id returning d.id
+    )
+    select graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', renewed.id),
+      job_key := 'deliver:' || renewed.id::text, max_attempts := 25)
+    from renewed`);
+  const unknown = await db.execute(sql`
+    with lost as (
+      select id from deliveries
+      where status = 'sending' and lease_expires_at <= ${at(now)}
+      limit 500 for update skip locked
+    )
+    update deliveries d
+    set status = 'unknown',
+        status_reason = 'the worker stopped during the provider call (lease expired at '
+          || to_char(d.lease_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          || '); the message may or may not have been sent — a person decides',
+        lease_expires_at = null, updated_at = now()
+    from lost where d.id = lost.id
+    returning d.id`);
+  // The attempt that was in flight ends ambiguous too.
+  if (unknown.length > 0) {
+    await db.execute(sql`
+      update delivery_attempts a set ended_at = ${at(now)}, outcome = 'ambiguous', error_code = 'LEASE_EXPIRED',
+        error_message = 'worker lost during the provider call'
+      where a.ended_at is null and a.delivery_id in (${sql.join(
+        unknown.map((r) => sql`${(r as { id: string }).id}::uuid`),
+        sql`, `,
+      )})`);
+  }
+  return { resumed: resumed.length, unknown: unknown.length };
+}

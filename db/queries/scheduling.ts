@@ -1,0 +1,119 @@
+/**
+ * SQL for events, bookings, contacts, rules and reminders. Every function takes `db | tx` and a tenant id
+ * and filters on it (invariant 9).
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import {
+  bookings,
+  events,
+  reminderRules,
+  reminders,
+  tenants,
+  type Booking,
+  type Event,
+  type NewReminder,
+  type ReminderRule,
+  type Tenant,
+} from '../schema';
+
+export async function getTenant(db: DbOrTx, tenantId: string): Promise<Tenant | undefined> {
+  const [t] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
+  return t;
+}
+
+export async function getTenantBySlug(db: DbOrTx, slug: string): Promise<Tenant | undefined> {
+  const [t] = await db.select().from(tenants).where(eq(tenants.slug, slug));
+  return t;
+}
+
+/** Reads an event and takes a row lock on it (FOR UPDATE) so concurrent reschedules serialise. */
+export async function lockEvent(db: DbOrTx, tenantId: string, eventId: string): Promise<Event | undefined> {
+  const [e] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+    .for('update');
+  return e;
+}
+
+export async function getEventByExternalUid(db: DbOrTx, tenantId: string, uid: string): Promise<Event | undefined> {
+  const [e] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), eq(events.externalUid, uid)))
+    .for('update');
+  return e;
+}
+
+export async function activeRules(db: DbOrTx, tenantId: string): Promise<ReminderRule[]> {
+  return db
+    .select()
+    .from(reminderRules)
+    .where(and(eq(reminderRules.tenantId, tenantId), eq(reminderRules.active, true)));
+}
+
+export async function bookingsOfEvent(db: DbOrTx, tenantId: string, eventId: string): Promise<Booking[]> {
+  return db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), eq(bookings.eventId, eventId)));
+}
+
+/** Finds or creates the tenant's contact with this address (case-insensitive). Updates the name/locale/zone when given. */
+export async function upsertContact(
+  db: DbOrTx,
+  c: { tenantId: string; email: string; name?: string; locale?: string; timeZone?: string | null },
+): Promise<string> {
+  // The unique index is on lower(email), an expression drizzle's conflict target cannot name: plain SQL.
+  const rows = await db.execute<{ id: string }>(sql`
+    insert into contacts (tenant_id, email, name, locale, time_zone)
+    values (${c.tenantId}, ${c.email}, ${c.name ?? ''}, ${c.locale ?? 'en'}, ${c.timeZone ?? null})
+    on conflict (tenant_id, lower(email)) do update set
+      name = case when ${c.name !== undefined} then excluded.name else contacts.name end,
+      locale = case when ${c.locale !== undefined} then excluded.locale else contacts.locale end,
+      time_zone = case when ${c.timeZone !== undefined} then excluded.time_zone else contacts.time_zone end
+    returning id`);
+  const row = rows[0];
+  return row.id;
+}
+
+/**
+ * Inserts planned reminders; a reminder whose business key already exists is left as it is (replays of
+ * the same planning are harmless). Returns the rows actually inserted.
+ */
+export async function insertReminders(db: DbOrTx, rows: NewReminder[]) {
+  if (rows.length === 0) return [];
+  return db
+    .insert(reminders)
+    .values(rows)
+    .onConflictDoNothing({
+      target: [reminders.tenantId, reminders.ruleId, reminders.bookingId, reminders.scheduleVersion, reminders.channel],
+    })
+    .returning({ id: reminders.id, ruleId: reminders.ruleId, dueAt: reminders.dueAt, status: reminders.status });
+}
+
+/**
+ * Ends every still-sendable (`scheduled`/`dispatched`) reminder matching `where` with a terminal status.
+ * Returns how many changed. Reminders already `done` keep their state: that mail went out.
+ */
+export async function endSendableReminders(
+  db: DbOrTx,
+  tenantId: string,
+  scope: { eventId: string; belowVersion?: number } | { bookingId: string },
+  status: 'superseded' | 'cancelled',
+  reason: string,
+): Promise<number> {
+  const conds = [eq(reminders.tenantId, tenantId), inArray(reminders.status, ['scheduled', 'dispatched'])];
+  if ('bookingId' in scope) conds.push(eq(reminders.bookingId, scope.bookingId));
+  else {
+    conds.push(eq(reminders.eventId, scope.eventId));
+    if (scope.belowVersion !== undefined) conds.push(sql`${reminders.scheduleVersion} < ${scope.belowVersion}`);
+  }
+  const rows = await db
+    .update(reminders)
+    .set({ status, statusReason: reason, updatedAt: new Date() })
+    .where(and(...conds))
+    .returning({ id: reminders.id });
+  return rows.length;
+}

@@ -1,0 +1,269 @@
+/**
+ * Drizzle schema: the single source of the database shape. camelCase keys map to snake_case columns
+ * (`casing: 'snake_case'` is NOT used; every column names itself so migrations read plainly).
+ * Migrations in db/migrations are generated from this file with `npm run db:generate` and never edited.
+ *
+ * Every tenant-owned table carries `tenant_id`; every query in db/queries filters on it (invariant 9).
+ * Instants are `timestamptz` (UTC instants); local wall-clock times only exist together with an IANA zone.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  anchors,
+  bookingRoles,
+  bookingStatuses,
+  channels,
+  deliveryStatuses,
+  eventStatuses,
+  outcomeClasses,
+  reminderStatuses,
+  suppressionReasons,
+} from '../domain/vocabulary';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const bookingRoleEnum = pgEnum('booking_role', bookingRoles);
+export const bookingStatusEnum = pgEnum('booking_status', bookingStatuses);
+export const eventStatusEnum = pgEnum('event_status', eventStatuses);
+export const anchorEnum = pgEnum('reminder_anchor', anchors);
+export const channelEnum = pgEnum('channel', channels);
+export const reminderStatusEnum = pgEnum('reminder_status', reminderStatuses);
+export const deliveryStatusEnum = pgEnum('delivery_status', deliveryStatuses);
+export const outcomeClassEnum = pgEnum('outcome_class', outcomeClasses);
+export const suppressionReasonEnum = pgEnum('suppression_reason', suppressionReasons);
+
+export const tenants = pgTable('tenants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  /** IANA zone used when an event or contact names none. */
+  timeZone: text('time_zone').notNull(),
+  /** Minutes before start that an online room opens, unless the event overrides it. */
+  roomOpenLeadMinutes: integer('room_open_lead_minutes').notNull().default(30),
+  /** From address for this tenant's mail. */
+  senderEmail: text('sender_email').notNull().default('reminders@punctual.local'),
+  createdAt: createdAt(),
+});
+
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    name: text('name').notNull().default(''),
+    email: text('email').notNull(),
+    /** BCP 47 language tag, e.g. `en`, `nl-NL`. */
+    locale: text('locale').notNull().default('en'),
+    /** IANA zone of the person; null = unknown (templates then show the event's zone only). */
+    timeZone: text('time_zone'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('contacts_tenant_email_uq').on(t.tenantId, sql`lower(${t.email})`)],
+);
+
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    title: text('title').notNull(),
+    description: text('description'),
+    location: text('location'),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    /** All-day event: starts_at/ends_at are local midnights in `time_zone`. */
+    allDay: boolean('all_day').notNull().default(false),
+    timeZone: text('time_zone').notNull(),
+    roomUrl: text('room_url'),
+    /** Overrides the tenant's room-open lead when set. */
+    roomOpenLeadMinutes: integer('room_open_lead_minutes'),
+    status: eventStatusEnum('status').notNull().default('scheduled'),
+    statusReason: text('status_reason'),
+    /** Incremented on every timing change; reminders planned from an older version are superseded. */
+    scheduleVersion: integer('schedule_version').notNull().default(1),
+    /** UID of an imported iCalendar VEVENT (plus RECURRENCE-ID for an expanded occurrence). */
+    externalUid: text('external_uid'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('events_tenant_external_uid_uq').on(t.tenantId, t.externalUid),
+    index('events_tenant_starts_idx').on(t.tenantId, t.startsAt),
+  ],
+);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    eventId: uuid('event_id').notNull().references(() => events.id),
+    contactId: uuid('contact_id').notNull().references(() => contacts.id),
+    role: bookingRoleEnum('role').notNull(),
+    status: bookingStatusEnum('status').notNull().default('confirmed'),
+    statusReason: text('status_reason'),
+    /** For `external`: the guest's own tenant, whose identity and suppression list remind them. */
+    guestTenantId: uuid('guest_tenant_id').references(() => tenants.id),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('bookings_event_contact_uq').on(t.eventId, t.contactId)],
+);
+
+export const reminderRules = pgTable('reminder_rules', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+  name: text('name').notNull(),
+  anchor: anchorEnum('anchor').notNull(),
+  /** ISO-8601 duration relative to the anchor, e.g. `-P1D` (calendar day) or `-PT2H` (elapsed). */
+  offset: text('offset').notNull(),
+  /** Booking roles this rule reminds. */
+  audience: bookingRoleEnum('audience').array().notNull(),
+  channel: channelEnum('channel').notNull().default('email'),
+  template: text('template').notNull(),
+  /** How late (seconds after the due instant) a send is still useful. */
+  lateSendWindowSeconds: integer('late_send_window_seconds').notNull().default(3600),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const reminders = pgTable(
+  'reminders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    eventId: uuid('event_id').notNull().references(() => events.id),
+    bookingId: uuid('booking_id').notNull().references(() => bookings.id),
+    ruleId: uuid('rule_id').notNull().references(() => reminderRules.id),
+    scheduleVersion: integer('schedule_version').notNull(),
+    channel: channelEnum('channel').notNull(),
+    dueAt: ts('due_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    status: reminderStatusEnum('status').notNull().default('scheduled'),
+    statusReason: text('status_reason'),
+    dispatchedAt: ts('dispatched_at'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reminders_business_key_uq').on(
+      t.tenantId,
+      t.ruleId,
+      t.bookingId,
+      t.scheduleVersion,
+      t.channel,
+    ),
+    // The due query reads only rows still waiting: a partial index keeps it small however much history grows.
+    index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
+    index('reminders_booking_idx').on(t.bookingId),
+    index('reminders_event_idx').on(t.eventId),
+  ],
+);
+
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    reminderId: uuid('reminder_id').references(() => reminders.id),
+    /** Unique claim: at most one delivery per message key (invariant 3). */
+    messageKey: text('message_key').notNull().unique(),
+    channel: channelEnum('channel').notNull(),
+    address: text('address').notNull(),
+    template: text('template').notNull(),
+    subject: text('subject'),
+    status: deliveryStatusEnum('status').notNull().default('claimed'),
+    statusReason: text('status_reason'),
+    providerMessageId: text('provider_message_id'),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    /** While `claimed`/`sending`: when the holder's lease runs out and recovery may act. */
+    leaseExpiresAt: ts('lease_expires_at'),
+    /** While `retrying`: the next attempt instant. */
+    nextAttemptAt: ts('next_attempt_at'),
+    acceptedAt: ts('accepted_at'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('deliveries_reminder_idx').on(t.reminderId),
+    index('deliveries_lease_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`status in ('claimed', 'sending')`),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  'delivery_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => deliveries.id),
+    attemptNo: integer('attempt_no').notNull(),
+    startedAt: ts('started_at').notNull(),
+    endedAt: ts('ended_at'),
+    outcome: outcomeClassEnum('outcome'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    providerResponse: text('provider_response'),
+  },
+  (t) => [uniqueIndex('delivery_attempts_no_uq').on(t.deliveryId, t.attemptNo)],
+);
+
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    address: text('address').notNull(),
+    reason: suppressionReasonEnum('reason').notNull(),
+    source: text('source').notNull().default('manual'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('suppressions_tenant_address_uq').on(t.tenantId, sql`lower(${t.address})`)],
+);
+
+/** Messages received by the built-in mail catcher (development / demo only; not tenant data). */
+export const caughtMessages = pgTable(
+  'caught_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    envelopeFrom: text('envelope_from'),
+    envelopeTo: text('envelope_to').array().notNull(),
+    messageId: text('message_id'),
+    subject: text('subject'),
+    headers: jsonb('headers').notNull(),
+    html: text('html'),
+    text: text('text'),
+    raw: text('raw').notNull(),
+  },
+  (t) => [index('caught_messages_received_idx').on(t.receivedAt)],
+);
+
+export type Tenant = typeof tenants.$inferSelect;
+export type Contact = typeof contacts.$inferSelect;
+export type Event = typeof events.$inferSelect;
+export type NewEvent = typeof events.$inferInsert;
+export type Booking = typeof bookings.$inferSelect;
+export type ReminderRule = typeof reminderRules.$inferSelect;
+export type Reminder = typeof reminders.$inferSelect;
+export type NewReminder = typeof reminders.$inferInsert;
+export type Delivery = typeof deliveries.$inferSelect;
+export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;
+export type Suppression = typeof suppressions.$inferSelect;
+export type CaughtMessage = typeof caughtMessages.$inferSelect;

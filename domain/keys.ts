@@ -1,0 +1,33 @@
+/**
+ * Identity derivation. The business key of a reminder is `(tenant, rule, booking, schedule_version, channel)`
+ * (DESIGN §3); its message key is that tuple as one readable string, and the SMTP `Message-ID` is derived from
+ * the message key, so every retry or replay of one message carries the same identity.
+ */
+import { createHash } from 'node:crypto';
+import type { Channel } from './vocabulary';
+
+export interface ReminderBusinessKey {
+  tenantId: string;
+  ruleId: string;
+  bookingId: string;
+  scheduleVersion: number;
+  channel: Channel;
+}
+
+/** `rem:<tenant>:<rule>:<booking>:v<schedule version>:<channel>` — unique per planned send. */
+export function reminderMessageKey(k: ReminderBusinessKey): string {
+  return `rem:${k.tenantId}:${k.ruleId}:${k.bookingId}:v${k.scheduleVersion}:${k.channel}`;
+}
+
+/**
+ * RFC 5322 §3.6.4 `Message-ID` for a message key: `<sha256(key)[0..32]@domain>`. Stable across retries, so
+ * a receiving system that deduplicates on Message-ID sees one message.
+ */
+export function messageIdFor(messageKey: string, domain = 'punctual.local'): string {
+  return `<${createHash('sha256').update(messageKey).digest('hex').slice(0, 32)}@${domain}>`;
+}
+
+/** graphile-worker job key of the wake-up for one rule of one event; a reschedule replaces it. */
+export function wakeJobKey(eventId: string, ruleId: string): string {
+  return `wake:${eventId}:${ruleId}`;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { decideSend, type SendSnapshot } from './send-decision';
+
+const base: SendSnapshot = {
+  reminder: { status: 'dispatched', scheduleVersion: 2, expiresAt: new Date('2027-01-20T09:00:00Z') },
+  event: { status: 'scheduled', scheduleVersion: 2 },
+  booking: { status: 'confirmed' },
+  rule: { active: true },
+};
+const now = new Date('2027-01-20T08:50:00Z');
+
+describe('decideSend', () => {
+  it.each<[string, SendSnapshot, Date, string]>([
+    ['fresh work sends', base, now, 'send'],
+    ['scheduled (sweep-claimed) sends', { ...base, reminder: { ...base.reminder, status: 'scheduled' } }, now, 'send'],
+    ['already done is skipped', { ...base, reminder: { ...base.reminder, status: 'done' } }, now, 'skip'],
+    ['cancelled reminder is skipped', { ...base, reminder: { ...base.reminder, status: 'cancelled' } }, now, 'skip'],
+    ['cancelled event', { ...base, event: { ...base.event, status: 'cancelled' } }, now, 'cancelled'],
+    ['cancelled booking', { ...base, booking: { status: 'cancelled' } }, now, 'cancelled'],
+    ['deleted rule', { ...base, rule: null }, now, 'cancelled'],
+    ['inactive rule', { ...base, rule: { active: false } }, now, 'cancelled'],
+    ['older schedule version', { ...base, event: { ...base.event, scheduleVersion: 3 } }, now, 'superseded'],
+    ['exactly at expiry', base, new Date('2027-01-20T09:00:00Z'), 'expired'],
+    ['one ms before expiry', base, new Date('2027-01-20T08:59:59.999Z'), 'send'],
+    ['cancellation wins over expiry', { ...base, booking: { status: 'cancelled' } }, new Date('2027-01-20T12:00:00Z'), 'cancelled'],
+  ])('%s', (_n, snap, at, expected) => {
+    const d = decideSend(snap, at);
+    expect(d.action === 'terminate' ? d.status : d.action).toBe(expected);
+  });
+
+  it('names the new version in the superseded reason', () => {
+    const d = decideSend({ ...base, event: { ...base.event, scheduleVersion: 3 } }, now);
+    expect(d).toEqual({ action: 'terminate', status: 'superseded', reason: 'superseded by schedule version 3' });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The last re-read before a send (invariant 4): given what the database says *now*, should this reminder
+ * still go out? Pure; the caller reads the rows under a row lock and applies the decision in the same
+ * transaction.
+ */
+import type { BookingStatus, EventStatus, ReminderStatus } from './vocabulary';
+
+export interface SendSnapshot {
+  reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date };
+  event: { status: EventStatus; scheduleVersion: number };
+  booking: { status: BookingStatus };
+  rule: { active: boolean } | null;
+}
+
+export type SendDecision =
+  | { action: 'send' }
+  /** The reminder already left the sendable states (another worker, a replan); nothing to write. */
+  | { action: 'skip'; reason: string }
+  | { action: 'terminate'; status: 'cancelled' | 'superseded' | 'expired'; reason: string };
+
+const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched']);
+
+/**
+ * Decides in this order: already handled → skip; event cancelled, booking cancelled, rule gone or inactive
+ * → `cancelled`; older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
+ */
+export function decideSend(s: SendSnapshot, now: Date): SendDecision {
+  if (!SENDABLE.has(s.reminder.status)) return { action: 'skip', reason: `reminder is ${s.reminder.status}` };
+  if (s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled' };
+  if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
+  if (!s.rule || !s.rule.active) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
+  if (s.reminder.scheduleVersion < s.event.scheduleVersion) {
+    return {
+      action: 'terminate',
+      status: 'superseded',
+      reason: `superseded by schedule version ${s.event.scheduleVersion}`,
+    };
+  }
+  if (now.getTime() >= s.reminder.expiresAt.getTime()) {
+    return {
+      action: 'terminate',
+      status: 'expired',
+      reason: `not sent before its expiry instant ${s.reminder.expiresAt.toISOString()} (checked at ${now.toISOString()})`,
+    };
+  }
+  return { action: 'send' };
+}

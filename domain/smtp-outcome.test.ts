@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { classifySmtpFailure, type SmtpFailure } from './smtp-outcome';
+
+describe('classifySmtpFailure', () => {
+  it.each<[string, SmtpFailure, string]>([
+    ['connection refused', { code: 'ESOCKET', command: 'CONN', dataStarted: false }, 'transient'],
+    ['DNS failure', { code: 'EDNS', command: 'CONN', dataStarted: false }, 'transient'],
+    ['greeting timeout', { code: 'ETIMEDOUT', command: 'CONN', dataStarted: false }, 'transient'],
+    ['421 service not available', { code: 'EENVELOPE', responseCode: 421, command: 'MAIL FROM', dataStarted: false }, 'transient'],
+    ['450 mailbox busy', { code: 'EENVELOPE', responseCode: 450, command: 'RCPT TO', dataStarted: false }, 'transient'],
+    ['451 local error', { code: 'EENVELOPE', responseCode: 451, command: 'RCPT TO', dataStarted: false }, 'transient'],
+    ['550 unknown recipient', { code: 'EENVELOPE', responseCode: 550, command: 'RCPT TO', dataStarted: false }, 'rejected:invalid_recipient'],
+    ['553 bad sender', { code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM', dataStarted: false }, 'rejected:validation'],
+    ['535 auth failed', { code: 'EAUTH', responseCode: 535, command: 'AUTH PLAIN', dataStarted: false }, 'rejected:permission'],
+    ['timeout after DATA began', { code: 'ETIMEDOUT', command: 'CONN', dataStarted: true }, 'ambiguous'],
+    ['reset after DATA began', { code: 'ECONNECTION', command: 'CONN', dataStarted: true }, 'ambiguous'],
+    ['554 to end of data', { code: 'EMESSAGE', responseCode: 554, command: 'DATA', dataStarted: true }, 'rejected:other'],
+    ['451 to end of data', { code: 'EMESSAGE', responseCode: 451, command: 'DATA', dataStarted: true }, 'transient'],
+  ])('%s', (_n, f, expected) => {
+    const c = classifySmtpFailure(f);
+    expect(c.class === 'rejected' ? `rejected:${c.kind}` : c.class).toBe(expected);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Reminder to an attendee or external guest that an event is coming up.
+ * Subject: "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST".
+ */
+import { Text } from '@react-email/components';
+import { formatEventTime } from '../domain/format-time';
+import { DetailRow, Details, Layout, LinkRow, Notes, eventShortWhen, greeting, oneLine, styles } from './layout';
+import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
+import type { z } from 'zod';
+
+export const attendeeReminderDataSchema = reminderTemplateFieldsSchema.superRefine(checkReminderTemplateData);
+
+export type AttendeeReminderProps = z.infer<typeof attendeeReminderDataSchema>;
+
+/** "starts Sun 28 Mar, 11:00 CEST" or, for all-day events, "is on Mon 18 Oct (all day)". */
+function whenPhrase(data: AttendeeReminderProps): string {
+  const when = eventShortWhen(data);
+  return data.allDay ? `is on ${when}` : `starts ${when}`;
+}
+
+/**
+ * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone).
+ * @throws Error naming the field when the data would not format (validate with the schema first).
+ */
+export function attendeeReminderSubject(data: AttendeeReminderProps): string {
+  return oneLine(`Reminder: ${data.eventTitle} \u2014 ${eventShortWhen(data)}`);
+}
+
+/** The attendee reminder email. Props must satisfy {@link attendeeReminderDataSchema}. */
+export default function AttendeeReminder(props: AttendeeReminderProps) {
+  const time = formatEventTime(props);
+  const intro = `Reminder: ${props.eventTitle} ${whenPhrase(props)}.`;
+  const guestLine = props.role === 'external' ? `You are invited as a guest of ${props.tenantName}.` : null;
+  return (
+    <Layout preview={intro} heading={props.eventTitle} tenantName={props.tenantName}>
+      <Text style={styles.text}>{greeting(props.recipientName)}</Text>
+      <Text style={styles.text}>{intro}</Text>
+      {guestLine ? <Text style={styles.text}>{guestLine}</Text> : null}
+      <Details>
+        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label="Where" value={props.location} /> : null}
+        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
+      </Details>
+      <Notes notes={props.notes} />
+      <Text style={styles.text}>We look forward to seeing you.</Text>
+    </Layout>
+  );
+}
+
+AttendeeReminder.PreviewProps = {
+  tenantName: 'Studio Noord',
+  recipientName: 'Ana de Vries',
+  role: 'attendee',
+  eventTitle: 'Intro workshop',
+  startsAt: '2027-03-28T09:00:00.000Z',
+  endsAt: '2027-03-28T10:00:00.000Z',
+  allDay: false,
+  eventTimeZone: 'Europe/Amsterdam',
+  recipientTimeZone: 'America/New_York',
+  locale: 'en-GB',
+  location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
+  notes: 'Bring a laptop.\nCoffee is ready from 10:45.',
+  roomUrl: null,
+  roomOpensAt: null,
+  participantCount: null,
+} satisfies AttendeeReminderProps;

@@ -1,0 +1,81 @@
+/**
+ * Reminder to the host of an event: "you are hosting …", with the participant count when known.
+ * Subject: "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST".
+ */
+import { Text } from '@react-email/components';
+import { z } from 'zod';
+import { formatEventTime } from '../domain/format-time';
+import { DetailRow, Details, Layout, LinkRow, Notes, eventShortWhen, greeting, oneLine, styles } from './layout';
+import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
+
+/**
+ * Reminder template data for a host: `role` must be "host", so the "you are hosting" wording can never
+ * reach an attendee through a misconfigured rule.
+ */
+export const hostReminderDataSchema = reminderTemplateFieldsSchema
+  .extend({
+    role: z.literal('host', {
+      error: (issue) => (issue.input == null ? 'required' : 'must be host for the host-reminder template'),
+    }),
+  })
+  .superRefine(checkReminderTemplateData);
+
+export type HostReminderProps = z.infer<typeof hostReminderDataSchema>;
+
+/** "No participants have booked yet." / "1 participant has booked." / "12 participants have booked." */
+export function participantSentence(count: number): string {
+  if (count === 0) return 'No participants have booked yet.';
+  if (count === 1) return '1 participant has booked.';
+  return `${count} participants have booked.`;
+}
+
+/**
+ * Subject line, e.g. "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone).
+ * @throws Error naming the field when the data would not format (validate with the schema first).
+ */
+export function hostReminderSubject(data: HostReminderProps): string {
+  return oneLine(`You are hosting ${data.eventTitle} \u2014 ${eventShortWhen(data)}`);
+}
+
+/** The host reminder email. Props must satisfy {@link hostReminderDataSchema}. */
+export default function HostReminder(props: HostReminderProps) {
+  const time = formatEventTime(props);
+  const when = eventShortWhen(props);
+  const intro = props.allDay
+    ? `A reminder that you are hosting ${props.eventTitle} on ${when}.`
+    : `A reminder that you are hosting ${props.eventTitle}, starting ${when}.`;
+  const heading = `You are hosting ${props.eventTitle}`;
+  return (
+    <Layout preview={intro} heading={heading} tenantName={props.tenantName}>
+      <Text style={styles.text}>{greeting(props.recipientName)}</Text>
+      <Text style={styles.text}>{intro}</Text>
+      {props.participantCount !== null ? (
+        <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
+      ) : null}
+      <Details>
+        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label="Where" value={props.location} /> : null}
+        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
+      </Details>
+      <Notes notes={props.notes} />
+    </Layout>
+  );
+}
+
+HostReminder.PreviewProps = {
+  tenantName: 'Studio Noord',
+  recipientName: 'Priya Raman',
+  role: 'host',
+  eventTitle: 'Intro workshop',
+  startsAt: '2027-03-28T09:00:00.000Z',
+  endsAt: '2027-03-28T10:00:00.000Z',
+  allDay: false,
+  eventTimeZone: 'Europe/Amsterdam',
+  recipientTimeZone: 'Asia/Kolkata',
+  locale: 'en-GB',
+  location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
+  notes: 'The projector remote is in the top drawer.',
+  roomUrl: 'https://rooms.example.com/r/intro-workshop',
+  roomOpensAt: '2027-03-28T08:45:00.000Z',
+  participantCount: 12,
+} satisfies HostReminderProps;

@@ -1,0 +1,12 @@
+/** Task `send_reminder` { reminderId }: the send path for one reminder (server/send-reminder.ts). */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { sendReminder } from '../../server/send-reminder';
+import type { WorkerContext } from '../context';
+
+export const sendReminderPayloadSchema = z.object({ reminderId: z.uuid() });
+
+export const sendReminderTask = (ctx: WorkerContext): Task => async (payload) => {
+  const { reminderId } = sendReminderPayloadSchema.parse(payload);
+  await sendReminder(ctx.sendDeps, reminderId);
+};

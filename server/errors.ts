@@ -1,0 +1,28 @@
+/**
+ * The one application error type (STYLE.md). `code` is a closed union; `field` names the offending input
+ * field for `validation` errors so HTTP handlers can answer 4xx naming it and the CLI can print it.
+ */
+export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  /** HTTP status for this code: validation 400, not_found 404, conflict/invalid_state 409, forbidden 403. */
+  get httpStatus(): number {
+    return { validation: 400, not_found: 404, conflict: 409, invalid_state: 409, forbidden: 403 }[this.code];
+  }
+}
+
+/** Converts a zod error into an AppError naming the first failing field (dotted path). */
+export function fromZodError(err: { issues: { path: PropertyKey[]; message: string }[] }): AppError {
+  const first = err.issues[0];
+  const field = first?.path.map(String).join('.') || undefined;
+  return new AppError('validation', field ? `${field}: ${first.message}` : (first?.message ?? 'invalid input'), field);
+}

@@ -1,0 +1,84 @@
+/**
+ * The built-in mail catcher: a real SMTP server (smtp-server) on 127.0.0.1 that stores every message it
+ * receives — raw source and parsed headers/parts — in `caught_messages`, where `/mailbox` shows them.
+ * Used by `npm start` when SMTP_URL is unset, and by the tests as their real SMTP listener.
+ *
+ * The message is stored BEFORE the server answers 250, so "accepted by the server" implies "in the table".
+ */
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import type { Db } from '../db/client';
+import { caughtMessages } from '../db/schema';
+
+export interface MailCatcher {
+  port: number;
+  /** SMTP URL a channel can send to. */
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface MailCatcherOptions {
+  db: Db;
+  /** 0 (default) = any free port. */
+  port?: number;
+  /**
+   * Test hook: runs after the message is stored and before the 250 reply (lets a test kill the sender at
+   * the exact point where the server has the message but the client has no answer).
+   */
+  beforeReply?: (stored: { id: string; messageId: string | null }) => Promise<void>;
+}
+
+/** Starts the catcher. @throws when the port is taken. */
+export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCatcher> {
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    banner: 'Punctual mail catcher',
+    size: 25 * 1024 * 1024,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('error', (e) => callback(e));
+      stream.on('end', async () => {
+        try {
+          const raw = Buffer.concat(chunks);
+          const parsed = await simpleParser(raw);
+          const headers: Record<string, string> = {};
+          for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
+          const [row] = await opts.db
+            .insert(caughtMessages)
+            .values({
+              envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
+              envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+              messageId: parsed.messageId ?? null,
+              subject: parsed.subject ?? null,
+              headers,
+              html: typeof parsed.html === 'string' ? parsed.html : null,
+              text: parsed.text ?? null,
+              raw: raw.toString('utf8'),
+            })
+            .returning({ id: caughtMessages.id });
+          if (opts.beforeReply) await opts.beforeReply({ id: row.id, messageId: parsed.messageId ?? null });
+          callback();
+        } catch (e) {
+          // Storage failed: answer 451 so the sender knows the message was not taken.
+          callback(Object.assign(new Error('could not store message'), { responseCode: 451 }));
+          console.error('[mail-catcher]', e);
+        }
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  server.on('error', (e) => console.error('[mail-catcher]', e));
+  const addr = server.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    port,
+    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * Scheduling use-cases: create, reschedule and cancel events; add and cancel bookings. Each runs in ONE
+ * transaction that writes the change, the newly planned reminders, the end state of the reminders it
+ * makes obsolete, and the wake-up jobs (the outbox, invariant 1). Called alike by route handlers, the
+ * iCalendar importer, the seed and tests.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import type { Db, DbOrTx, Tx } from '../db/client';
+import { enqueueJob } from '../db/queries/jobs';
+import {
+  activeRules,
+  bookingsOfEvent,
+  endSendableReminders,
+  getTenant,
+  insertReminders,
+  lockEvent,
+  upsertContact,
+} from '../db/queries/scheduling';
+import { bookings, events, type Booking, type Event, type Tenant } from '../db/schema';
+import { DueInstantError } from '../domain/due-instant';
+import { wakeJobKey } from '../domain/keys';
+import { planReminders, type PlanningEvent } from '../domain/planning';
+import { bookingRoles } from '../domain/vocabulary';
+import { AppError, fromZodError } from './errors';
+
+/** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
+export const DISPATCH_TASK = 'dispatch_due';
+
+const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
+const instant = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), { message: 'must be an ISO-8601 instant' });
+
+export const eventTimingSchema = z
+  .object({
+    startsAt: instant,
+    endsAt: instant,
+    timeZone: zone,
+    allDay: z.boolean().default(false),
+    roomOpenLeadMinutes: z.number().int().min(0).max(24 * 60).nullish(),
+  })
+  .refine((v) => v.endsAt.getTime() >= v.startsAt.getTime(), { message: 'must not be before startsAt', path: ['endsAt'] });
+
+export const createEventSchema = z
+  .object({
+    title: z.string().trim().min(1, 'required'),
+    description: z.string().nullish(),
+    location: z.string().nullish(),
+    roomUrl: z.url().nullish(),
+    externalUid: z.string().min(1).nullish(),
+  })
+  .and(eventTimingSchema);
+export type CreateEventInput = z.input<typeof createEventSchema>;
+
+export const addBookingSchema = z.object({
+  eventId: z.uuid(),
+  role: z.enum(bookingRoles),
+  contact: z.object({
+    email: z.email(),
+    name: z.string().trim().default(''),
+    locale: z.string().min(2).default('en'),
+    timeZone: zone.nullish(),
+  }),
+  guestTenantId: z.uuid().nullish(),
+});
+export type AddBookingInput = z.input<typeof addBookingSchema>;
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw fromZodError(r.error);
+  return r.data;
+}
+
+function planningEvent(e: Event, tenant: Tenant): PlanningEvent {
+  return {
+    startsAt: e.startsAt,
+    endsAt: e.endsAt,
+    timeZone: e.timeZone,
+    status: e.status,
+    roomUrl: e.roomUrl,
+    roomOpenLeadMinutes: e.roomOpenLeadMinutes ?? tenant.roomOpenLeadMinutes,
+  };
+}
+
+async function requireTenant(db: DbOrTx, tenantId: string): Promise<Tenant> {
+  const t = await getTenant(db, tenantId);
+  if (!t) throw new AppError('not_found', `tenant ${tenantId} not found`, 'tenantId');
+  return t;
+}
+
+/**
+ * Plans reminders for `bookingList` at the event's current schedule version, inserts them, and enqueues
+ * one wake-up per (event, rule) at the due instant (replacing an earlier wake-up for the same pair).
+ * Returns the number of reminders inserted.
+ */
+async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList: Booking[], now: Date): Promise<number> {
+  const rules = await activeRules(tx, tenant.id);
+  let planned;
+  try {
+    planned = planReminders({ event: planningEvent(event, tenant), bookings: bookingList, rules, now });
+  } catch (e) {
+    if (e instanceof DueInstantError) throw new AppError('validation', e.message, e.field);
+    throw e;
+  }
+  const inserted = await insertReminders(
+    tx,
+    planned.map((p) => ({
+      tenantId: tenant.id,
+      eventId: event.id,
+      bookingId: p.bookingId,
+      ruleId: p.ruleId,
+      scheduleVersion: event.scheduleVersion,
+      channel: p.channel,
+      dueAt: p.dueAt,
+      expiresAt: p.expiresAt,
+      status: p.status,
+      statusReason: p.statusReason,
+    })),
+  );
+  const wakes = new Map<string, Date>();
+  for (const r of inserted) {
+    if (r.status !== 'scheduled') continue;
+    const prev = wakes.get(r.ruleId);
+    if (!prev || r.dueAt < prev) wakes.set(r.ruleId, r.dueAt);
+  }
+  for (const [ruleId, dueAt] of wakes) {
+    await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, {
+      runAt: dueAt > now ? dueAt : null,
+      jobKey: wakeJobKey(event.id, ruleId),
+      jobKeyMode: 'replace',
+    });
+  }
+  return inserted.length;
+}
+
+/** Creates an event (schedule version 1). Plans nothing yet: reminders come with bookings. @throws AppError('validation', field). */
+export async function createEvent(db: Db | Tx, tenantId: string, input: CreateEventInput): Promise<Event> {
+  const data = parse(createEventSchema, input);
+  await requireTenant(db, tenantId);
+  const [e] = await db
+    .insert(events)
+    .values({
+      tenantId,
+      title: data.title,
+      description: data.description ?? null,
+      location: data.location ?? null,
+      roomUrl: data.roomUrl ?? null,
+      externalUid: data.externalUid ?? null,
+      startsAt: data.startsAt,
+      endsAt: data.endsAt,
+      timeZone: data.timeZone,
+      allDay: data.allDay,
+      roomOpenLeadMinutes: data.roomOpenLeadMinutes ?? null,
+    })
+    .returning();
+  return e;
+}
+
+/**
+ * Books a contact (found or created by email) onto an event and plans their reminders, in one transaction.
+ * @throws AppError not_found (event), conflict (already booked), validation (field named), invalid_state (event cancelled).
+ */
+export async function addBooking(db: Db, tenantId: string, input: AddBookingInput, now: Date): Promise<Booking> {
+  const data = parse(addBookingSchema, input);
+  if (data.role === 'external' && !data.guestTenantId) {
+    throw new AppError('validation', 'guestTenantId: required for an external guest (their own tenant reminds them)', 'guestTenantId');
+  }
+  return db.transaction(async (tx) => {
+    const tenant = await requireTenant(tx, tenantId);
+    const event = await lockEvent(tx, tenantId, data.eventId);
+    if (!event) throw new AppError('not_found', `event ${data.eventId} not found`, 'eventId');
+    if (event.status === 'cancelled') throw new AppError('invalid_state', 'event is cancelled', 'eventId');
+    const contactId = await upsertContact(tx, { tenantId, ...data.contact });
+    const [b] = await tx
+      .insert(bookings)
+      .values({ tenantId, eventId: event.id, contactId, role: data.role, guestTenantId: data.guestTenantId ?? null })
+      .onConflictDoNothing()
+      .returning();
+    if (!b) throw new AppError('conflict', `${data.contact.email} is already booked on this event`, 'contact.email');
+    await planAndEnqueue(tx, tenant, event, [b], now);
+    return b;
+  });
+}
+
+/**
+ * Changes an event's timing. Any change of start, end, zone, all-day flag or room-open lead bumps the
+ * schedule version, supersedes every still-sendable reminder of older versions and plans the new ones, in one
+ * transaction. Unchanged timing is a no-op (same version).
+ * @throws AppError not_found, validation, invalid_state (cancelled event).
+ */
+export async function rescheduleEvent(
+  db: Db | Tx,
+  tenantId: string,
+  eventId: string,
+  timing: z.input<typeof eventTimingSchema>,
+  now: Date,
+): Promise<Event> {
+  const t = parse(eventTimingSchema, timing);
+  const run = async (tx: Tx) => {
+    const tenant = await requireTenant(tx, tenantId);
+    const event = await lockEvent(tx, tenantId, eventId);
+    if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    if (event.status === 'cancelled') throw new AppError('invalid_state', 'a cancelled event cannot be rescheduled', 'eventId');
+    const lead = t.roomOpenLeadMinutes === undefined ? event.roomOpenLeadMinutes : t.roomOpenLeadMinutes;
+    const unchanged =
+      event.startsAt.getTime() === t.startsAt.getTime() &&
+      event.endsAt.getTime() === t.endsAt.getTime() &&
+      event.timeZone === t.timeZone &&
+      event.allDay === t.allDay &&
+      event.roomOpenLeadMinutes === lead;
+    if (unchanged) return event;
+    const [updated] = await tx
+      .update(events)
+      .set({
+        startsAt: t.startsAt,
+        endsAt: t.endsAt,
+        timeZone: t.timeZone,
+        allDay: t.allDay,
+        roomOpenLeadMinutes: lead,
+        scheduleVersion: sql`${events.scheduleVersion} + 1`,
+        updatedAt: now,
+      })
+      .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+      .returning();
+    await endSendableReminders(
+      tx,
+      tenantId,
+      { eventId, belowVersion: updated.scheduleVersion },
+      'superseded',
+      `superseded by schedule version ${updated.scheduleVersion}`,
+    );
+    const bookingList = await bookingsOfEvent(tx, tenantId, eventId);
+    await planAndEnqueue(tx, tenant, updated, bookingList, now);
+    return updated;
+  };
+  return 'rollback' in db && typeof (db as Tx).rollback === 'function' ? run(db as Tx) : (db as Db).transaction(run);
+}
+
+/** Cancels an event and every still-sendable reminder of it, in one transaction. Idempotent. @throws AppError not_found. */
+export async function cancelEvent(db: Db, tenantId: string, eventId: string, reason: string, now: Date): Promise<Event> {
+  return db.transaction(async (tx) => {
+    const event = await lockEvent(tx, tenantId, eventId);
+    if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    if (event.status === 'cancelled') return event;
+    const [updated] = await tx
+      .update(events)
+      .set({ status: 'cancelled', statusReason: reason, updatedAt: now })
+      .where(eq(events.id, eventId))
+      .returning();
+    await endSendableReminders(tx, tenantId, { eventId }, 'cancelled', `event cancelled: ${reason}`);
+    return updated;
+  });
+}
+
+/**
+ * Cancels one booking and its still-sendable reminders, in one transaction. The row lock on the event orders
+ * this against a concurrent send's re-read (see server/send-reminder.ts). Idempotent. @throws AppError not_found.
+ */
+export async function cancelBooking(db: Db, tenantId: string, bookingId: string, reason: string, now: Date): Promise<Booking> {
+  return db.transaction(async (tx) => {
+    const [b] = await tx
+      .update(bookings)
+      .set({ status: 'cancelled', statusReason: reason, updatedAt: now })
+      .where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, bookingId)))
+      .returning();
+    if (!b) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
+    await endSendableReminders(tx, tenantId, { bookingId }, 'cancelled', `booking cancelled: ${reason}`);
+    return b;
+  });
+}
+
+/** Plans reminders for every booking of an event (used after rules change or by the importer). */
+export async function replanEvent(tx: Tx, tenantId: string, eventId: string, now: Date): Promise<number> {
+  const tenant = await requireTenant(tx, tenantId);
+  const event = await lockEvent(tx, tenantId, eventId);
+  if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+  return planAndEnqueue(tx, tenant, event, await bookingsOfEvent(tx, tenantId, eventId), now);
+}

@@ -1,0 +1,70 @@
+/** Tenant, rule and suppression administration use-cases. */
+import { IANAZone } from 'luxon';
+import { z } from 'zod';
+import type { DbOrTx } from '../db/client';
+import { reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
+import { parseOffset } from '../domain/due-instant';
+import { anchors, bookingRoles, channels, suppressionReasons, templateIds } from '../domain/vocabulary';
+import { fromZodError } from './errors';
+
+const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
+
+export const createTenantSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes'),
+  name: z.string().trim().min(1, 'required'),
+  timeZone: zone,
+  roomOpenLeadMinutes: z.number().int().min(0).max(1440).default(30),
+  senderEmail: z.email().default('reminders@punctual.local'),
+});
+
+export const reminderRuleSchema = z.object({
+  name: z.string().trim().min(1, 'required'),
+  anchor: z.enum(anchors),
+  offset: z.string().refine(
+    (v) => {
+      try {
+        parseOffset(v);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an ISO-8601 duration such as -P1D or -PT2H' },
+  ),
+  audience: z.array(z.enum(bookingRoles)).min(1, 'at least one role'),
+  channel: z.enum(channels).default('email'),
+  template: z.enum(templateIds),
+  lateSendWindowSeconds: z.number().int().min(0).max(30 * 86400).default(3600),
+  active: z.boolean().default(true),
+});
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw fromZodError(r.error);
+  return r.data;
+}
+
+/** Creates a tenant. @throws AppError('validation') naming the field. */
+export async function createTenant(db: DbOrTx, input: z.input<typeof createTenantSchema>): Promise<Tenant> {
+  const [t] = await db.insert(tenants).values(parse(createTenantSchema, input)).returning();
+  return t;
+}
+
+/** Adds a reminder rule to a tenant. Existing events are not re-planned (bookings made later use it). */
+export async function createReminderRule(db: DbOrTx, tenantId: string, input: z.input<typeof reminderRuleSchema>): Promise<ReminderRule> {
+  const [r] = await db.insert(reminderRules).values({ tenantId, ...parse(reminderRuleSchema, input) }).returning();
+  return r;
+}
+
+/** Adds an address to a tenant's suppression list (idempotent: an existing entry is kept). */
+export async function addSuppression(
+  db: DbOrTx,
+  tenantId: string,
+  input: { address: string; reason: (typeof suppressionReasons)[number]; source?: string },
+): Promise<void> {
+  const data = parse(
+    z.object({ address: z.email(), reason: z.enum(suppressionReasons), source: z.string().default('manual') }),
+    input,
+  );
+  await db.insert(suppressions).values({ tenantId, ...data }).onConflictDoNothing();
+}
