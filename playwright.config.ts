@@ -1,0 +1,56 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests: Debian's Chromium (Playwright cannot download browsers here) against the whole app
+ * started by `scripts/start.ts` — web, worker, database (embedded unless DATABASE_URL is set) and mail
+ * catcher (built in unless SMTP_URL is set) — on port 3199.
+ */
+const PORT = '3199';
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+const serverEnv: Record<string, string> = { PORT };
+if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
+// Without DATABASE_URL, start.ts runs embedded PostgreSQL in $PUNCTUAL_DATA_DIR/pg: npm test passes a throwaway dir.
+if (process.env.PUNCTUAL_DATA_DIR) serverEnv.PUNCTUAL_DATA_DIR = process.env.PUNCTUAL_DATA_DIR;
+
+export default defineConfig({
+  testDir: 'e2e',
+  // Not `test-results` itself: Playwright empties its outputDir, and vitest's report lives there.
+  outputDir: 'test-results/playwright',
+  workers: 1,
+  retries: 0,
+  fullyParallel: false,
+  timeout: 180_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL,
+    headless: true,
+    browserName: 'chromium',
+    viewport: { width: 1360, height: 900 },
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node --import tsx scripts/start.ts',
+    // SIGTERM lets start.ts stop the worker, web app and embedded PostgreSQL in order.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+    url: `${baseURL}/events`,
+    env: serverEnv,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,77 @@
+/** Shared process plumbing for the entry-point scripts. */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+const SOURCE_DIRS = ['app', 'components', 'db', 'domain', 'emails', 'server', 'channels'];
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else newest = Math.max(newest, fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the Next.js app when there is no build or a source file is newer than it. @throws when the build fails. */
+export function ensureNextBuild(log: (m: string) => void): void {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
+  const sourceAt = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), fs.statSync(path.join(root, 'next.config.ts')).mtimeMs);
+  if (builtAt > sourceAt) return;
+  log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~30 s)…');
+  const r = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
+}
+
+/** Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP. */
+export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: root,
+    env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (b) => process.env.PUNCTUAL_VERBOSE && process.stdout.write(`[web] ${b}`));
+  child.stderr?.on('data', (b) => process.stderr.write(`[web] ${b}`));
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`web server exited with code ${code}`))));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await Promise.race([fetch(`http://127.0.0.1:${port}/api/health`), exited]);
+      if (res.status < 500) break;
+    } catch (e) {
+      if (e instanceof Error && e.message.startsWith('web server exited')) throw e;
+    }
+    if (Date.now() > deadline) throw new Error('web server did not answer within 60 s');
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  log(`web app ready on port ${port}`);
+  return child;
+}
+
+/** Stops a child process and waits for it (SIGTERM, then SIGKILL after `graceMs`). */
+export async function stopChild(child: ChildProcess | undefined, graceMs = 5000): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise<void>((r) => child.once('exit', () => r()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await done;
+  clearTimeout(timer);
+}
+
+/** Reads a required env var or exits 2 with a line on stderr naming it. */
+export function requireEnv(name: string, hint: string): string {
+  const v = process.env[name];
+  if (!v) {
+    console.error(`${name} is not set: ${hint}`);
+    process.exit(2);
+  }
+  return v;
+}

@@ -1,0 +1,107 @@
+/**
+ * Demo data for `npm start`: a tenant "demo" (Europe/Amsterdam) with reminder rules, a partner tenant for
+ * external guests, and events placed relative to `now` so reminders fire during the first minutes:
+ *
+ *   "Clay & Coffee (online)"  starts now+9 min, room opens 3 min before → host heads-up due 6 min ago (sent
+ *                             at once: still inside its window), starting-soon due now+4 min, room-opening
+ *                             due now+6 min; the "day before" reminder is stored `expired` (planned too late).
+ *   "Evening Yoga"            America/New_York, starts now+16 min → host heads-up now+1 min, starting-soon
+ *                             now+11 min.
+ *   "Team Offsite"            all-day, three days ahead → scheduled reminders only.
+ *
+ * Idempotent: an existing demo tenant with upcoming events is left alone; one whose demo events are all in
+ * the past gets a fresh batch (so a restart a day later still demonstrates something).
+ */
+import { and, eq, gt } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { getTenantBySlug } from '../db/queries/scheduling';
+import { events } from '../db/schema';
+import { addBooking, createEvent } from './scheduling';
+import { createReminderRule, createTenant } from './tenants';
+
+const MIN = 60_000;
+
+export interface SeedResult {
+  tenantSlug: string;
+  createdTenant: boolean;
+  createdEvents: number;
+}
+
+/** Seeds the demo (see module doc). `now` is the UTC instant the demo is placed around. */
+export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
+  let demo = await getTenantBySlug(db, 'demo');
+  let partner = await getTenantBySlug(db, 'partner');
+  const createdTenant = !demo;
+  if (!demo) {
+    demo = await createTenant(db, {
+      slug: 'demo',
+      name: 'Punctual Demo Studio',
+      timeZone: 'Europe/Amsterdam',
+      roomOpenLeadMinutes: 30,
+      senderEmail: 'reminders@demo.punctual.local',
+    });
+    const rules = [
+      { name: 'Day before', anchor: 'start', offset: '-P1D', audience: ['attendee', 'external'], template: 'attendee-reminder', lateSendWindowSeconds: 2 * 3600 },
+      { name: 'Starting soon', anchor: 'start', offset: '-PT5M', audience: ['attendee', 'external'], template: 'attendee-reminder', lateSendWindowSeconds: 5 * 60 },
+      { name: 'Room is opening', anchor: 'room_open', offset: 'PT0S', audience: ['attendee', 'external'], template: 'room-opening', lateSendWindowSeconds: 10 * 60 },
+      { name: 'Host heads-up', anchor: 'start', offset: '-PT15M', audience: ['host'], template: 'host-reminder', lateSendWindowSeconds: 30 * 60 },
+    ] as const;
+    for (const r of rules) await createReminderRule(db, demo.id, { ...r, audience: [...r.audience] });
+  }
+  if (!partner) {
+    partner = await createTenant(db, { slug: 'partner', name: 'Partner Collective', timeZone: 'Europe/London', senderEmail: 'hello@partner.punctual.local' });
+  }
+  const upcoming = await db
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.tenantId, demo.id), gt(events.startsAt, now)))
+    .limit(1);
+  if (upcoming.length > 0) return { tenantSlug: 'demo', createdTenant, createdEvents: 0 };
+
+  const at = (ms: number) => new Date(now.getTime() + ms);
+  const clay = await createEvent(db, demo.id, {
+    title: 'Clay & Coffee (online)',
+    description: 'Bring a mug-sized lump of clay and your favourite coffee.',
+    location: null,
+    roomUrl: 'https://rooms.punctual.local/clay-and-coffee',
+    roomOpenLeadMinutes: 3,
+    startsAt: at(9 * MIN),
+    endsAt: at(69 * MIN),
+    timeZone: 'Europe/Amsterdam',
+  });
+  const yoga = await createEvent(db, demo.id, {
+    title: 'Evening Yoga',
+    description: null,
+    location: 'Studio B, 12 Hudson St',
+    startsAt: at(16 * MIN),
+    endsAt: at(76 * MIN),
+    timeZone: 'America/New_York',
+  });
+  const offsiteDay = new Date(now.getTime() + 3 * 86_400 * 1000);
+  const { DateTime } = await import('luxon');
+  const day = DateTime.fromJSDate(offsiteDay, { zone: 'Europe/Amsterdam' }).startOf('day');
+  const offsite = await createEvent(db, demo.id, {
+    title: 'Team Offsite',
+    description: 'A day of planning and a long lunch.',
+    location: 'De Hallen, Amsterdam',
+    startsAt: day.toJSDate(),
+    endsAt: day.plus({ days: 1 }).toJSDate(),
+    allDay: true,
+    timeZone: 'Europe/Amsterdam',
+  });
+
+  const book = (eventId: string, role: 'attendee' | 'external' | 'host', email: string, name: string, timeZone?: string | null, guest = false) =>
+    addBooking(db, demo!.id, { eventId, role, contact: { email, name, timeZone }, guestTenantId: guest ? partner!.id : null }, now);
+
+  await book(clay.id, 'host', 'hana.host@demo.punctual.local', 'Hana Okafor', 'Europe/Amsterdam');
+  await book(clay.id, 'attendee', 'ada@demo.punctual.local', 'Ada Lovelace', 'Europe/London');
+  await book(clay.id, 'attendee', 'sam@demo.punctual.local', '');
+  await book(clay.id, 'external', 'guest@partner.punctual.local', 'Grace Partner', 'America/New_York', true);
+  await book(yoga.id, 'host', 'hana.host@demo.punctual.local', 'Hana Okafor', 'Europe/Amsterdam');
+  await book(yoga.id, 'attendee', 'ada@demo.punctual.local', 'Ada Lovelace', 'Europe/London');
+  await book(yoga.id, 'attendee', 'lin@demo.punctual.local', 'Lin Chen', 'America/New_York');
+  await book(offsite.id, 'host', 'hana.host@demo.punctual.local', 'Hana Okafor');
+  await book(offsite.id, 'attendee', 'sam@demo.punctual.local', '');
+  await book(offsite.id, 'external', 'guest@partner.punctual.local', 'Grace Partner', undefined, true);
+  return { tenantSlug: 'demo', createdTenant, createdEvents: 3 };
+}
