@@ -11,6 +11,7 @@ import { run, type Runner, type TaskList } from 'graphile-worker';
 import { createSmtpChannel } from '../channels/smtp';
 import type { EmailChannel } from '../channels/types';
 import { createDb } from '../db/client';
+import { previewData, renderReminderEmail } from '../emails';
 import { quietLogger } from '../db/migrate';
 import { processClock, type Clock } from '../server/clock';
 import { DELIVER_TASK, dispatchDue, SEND_TASK } from '../server/dispatch';
@@ -63,6 +64,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     clock,
     sendDeps: { db: handle.db, channel, clock, sendLeaseMs: opts.sendLeaseMs, claimLeaseMs: opts.claimLeaseMs },
   };
+  // Warm the renderer (module loading, JIT): the first render costs ~10× a later one, and the first due
+  // reminder after start should not pay for it.
+  await renderReminderEmail('attendee-reminder', previewData['attendee-reminder']).catch(() => {});
   await dispatchDue(handle.db, clock.now());
   const runner = await run({
     connectionString: opts.databaseUrl,

@@ -22,7 +22,7 @@ const want = (step: string) => only.length === 0 || only.includes(step);
 const results = { passed: 0, failed: 0 };
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv = {}): number {
+function run(cmd: string, argv: string[], env: Record<string, string> = {}): number {
   const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status ?? 1;
 }
@@ -50,7 +50,7 @@ async function e2e(): Promise<void> {
   ensureChromium();
   const jsonFile = path.join(root, 'test-results', 'playwright.json');
   fs.rmSync(jsonFile, { force: true });
-  const env: NodeJS.ProcessEnv = { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, CHROMIUM_PATH: CHROMIUM };
+  const env: Record<string, string> = { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, CHROMIUM_PATH: CHROMIUM };
   let dropDb: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;
   if (process.env.DATABASE_URL) {

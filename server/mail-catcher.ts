@@ -28,6 +28,18 @@ export interface MailCatcherOptions {
   beforeReply?: (stored: { id: string; messageId: string | null }) => Promise<void>;
 }
 
+function headerText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof Date) return v.toISOString();
+  if (v && typeof v === 'object' && 'text' in v && typeof (v as { text: unknown }).text === 'string') return (v as { text: string }).text;
+  if (v && typeof v === 'object' && 'value' in v) {
+    const o = v as { value: unknown; params?: Record<string, string> };
+    const params = Object.entries(o.params ?? {}).map(([k, p]) => `; ${k}=${p}`).join('');
+    return `${String(o.value)}${params}`;
+  }
+  return Array.isArray(v) ? v.map(headerText).join(', ') : JSON.stringify(v);
+}
+
 /** Starts the catcher. @throws when the port is taken. */
 export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCatcher> {
   const server = new SMTPServer({
@@ -44,8 +56,10 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
         try {
           const raw = Buffer.concat(chunks);
           const parsed = await simpleParser(raw);
+          // Decoded header values (RFC 2047 encoded words resolved by mailparser), keyed by lower-case name.
           const headers: Record<string, string> = {};
           for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
+          for (const [key, value] of parsed.headers) headers[key] = headerText(value);
           const [row] = await opts.db
             .insert(caughtMessages)
             .values({

@@ -1,0 +1,58 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import type { EventPage } from '../../../db/queries/views';
+import { EventHeader } from '../../../components/EventHeader';
+import { ParticipantGroups } from '../../../components/ParticipantGroups';
+import { formatClockInZone } from '../../../components/format';
+
+const REFRESH_MS = 2_000;
+
+/** The timeline endpoint answered 404: the event is gone or not in this tenant; polling stops. */
+class EventGoneError extends Error {}
+
+async function fetchTimeline(eventId: string, signal: AbortSignal): Promise<EventPage> {
+  const res = await fetch(`/api/events/${encodeURIComponent(eventId)}/timeline`, { cache: 'no-store', signal });
+  if (res.status === 404) throw new EventGoneError('event not found');
+  if (!res.ok) throw new Error(`timeline request failed (${res.status})`);
+  return (await res.json()) as EventPage;
+}
+
+/**
+ * The event page body, refreshed every 2 s from /api/events/[id]/timeline. Starts from the server-rendered
+ * data (marked stale, so the first refresh happens right after hydration).
+ */
+export function LiveEventPage({ eventId, initialData }: { eventId: string; initialData: EventPage }) {
+  const query = useQuery({
+    queryKey: ['event-timeline', eventId],
+    queryFn: ({ signal }) => fetchTimeline(eventId, signal),
+    initialData,
+    initialDataUpdatedAt: 0,
+    refetchInterval: (q) => (q.state.error instanceof EventGoneError ? false : REFRESH_MS),
+    retry: (count, error) => !(error instanceof EventGoneError) && count < 1,
+  });
+  const { event, bookings } = query.data;
+  const gone = query.error instanceof EventGoneError;
+
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/events">← Events</Link>
+      </p>
+      <EventHeader event={event} />
+      <div className={`live-status${query.isError ? ' is-error' : ''}`} role="status" aria-live="polite">
+        <span className={`live-dot${query.isError ? '' : ' is-live'}`} aria-hidden="true" />
+        {gone
+          ? 'This event is no longer available — live updates stopped.'
+          : query.isError
+            ? 'Live updates paused: the server did not answer. Retrying…'
+            : 'Live · refreshes every 2 s'}
+        {query.dataUpdatedAt > 0 ? (
+          <span className="muted">· updated {formatClockInZone(new Date(query.dataUpdatedAt), event.timeZone)}</span>
+        ) : null}
+      </div>
+      <ParticipantGroups bookings={bookings} zone={event.timeZone} currentVersion={event.scheduleVersion} />
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { getDb } from '../../../db/client';
+import { getEventPage } from '../../../db/queries/views';
+import { NoTenantState } from '../../../components/EmptyState';
+import { getCurrentTenant } from '../../../server/current-tenant';
+import { LiveEventPage } from './live-event-page';
+
+export const dynamic = 'force-dynamic';
+
+type Props = { params: Promise<{ id: string }> };
+
+/** One database read per request, shared by the metadata and the page. */
+const loadEventPage = cache(async (id: string) => {
+  const db = getDb();
+  const tenant = await getCurrentTenant(db);
+  if (!tenant) return { tenant: null, page: null } as const;
+  return { tenant, page: await getEventPage(db, tenant.id, id) } as const;
+});
+
+/** The browser title is the event title. */
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { page } = await loadEventPage((await params).id);
+  return { title: page?.event.title ?? 'Event' };
+}
+
+/** An event with its participants by role and each participant's live reminder timeline. */
+export default async function EventPage({ params }: Props) {
+  const { id } = await params;
+  const { tenant, page } = await loadEventPage(id);
+  if (!tenant) return <NoTenantState />;
+  if (!page) notFound();
+  return <LiveEventPage eventId={id} initialData={page} />;
+}

@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { NavLink } from '../components/NavLink';
+import './globals.css';
+import { Providers } from './providers';
+
+export const metadata: Metadata = {
+  title: { default: 'Punctual', template: '%s · Punctual' },
+  description: 'Events, bookings and the reminders that go with them.',
+  // Inline icon: no static asset to ship, and no 404 for /favicon.ico in every page load.
+  icons: {
+    icon: "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='7' fill='%232f5bd3'/%3E%3Cpath d='M8 4v4l3 2' stroke='white' stroke-width='1.6' fill='none' stroke-linecap='round'/%3E%3C/svg%3E",
+  },
+};
+
+/** App shell: a left navigation (Events, Mailbox) beside the page content. */
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <div className="shell">
+          <aside className="sidebar">
+            <Link href="/events" className="brand">
+              <span className="brand-mark" aria-hidden="true">
+                ◷
+              </span>
+              Punctual
+            </Link>
+            <nav className="nav" aria-label="Main">
+              <NavLink href="/events">Events</NavLink>
+              <NavLink href="/mailbox">Mailbox</NavLink>
+            </nav>
+            <p className="sidebar-note">Staff preview · no sign-in yet</p>
+          </aside>
+          <main className="content">
+            <Providers>{children}</Providers>
+          </main>
+        </div>
+      </body>
+    </html>
+  );
+}

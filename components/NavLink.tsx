@@ -1,0 +1,16 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import type { ReactNode } from 'react';
+
+/** A navigation link marked `aria-current="page"` while the current path is `href` or below it. */
+export function NavLink({ href, children }: { href: string; children: ReactNode }) {
+  const pathname = usePathname() ?? '';
+  const active = pathname === href || pathname.startsWith(`${href}/`);
+  return (
+    <Link href={href} className="nav-link" aria-current={active ? 'page' : undefined}>
+      {children}
+    </Link>
+  );
+}

@@ -1,0 +1,77 @@
+import type { BookingView } from '../db/queries/views';
+import type { BookingRole } from '../domain/vocabulary';
+import { ReminderTimeline } from './ReminderTimeline';
+import { StatusBadge } from './StatusBadge';
+
+/** Section headings per booking role, in display order. */
+export const roleGroups: { role: BookingRole; title: string; empty: string }[] = [
+  { role: 'attendee', title: 'Attendees', empty: 'No attendees booked.' },
+  { role: 'external', title: 'External guests', empty: 'No external guests.' },
+  { role: 'host', title: 'Hosts', empty: 'No hosts assigned.' },
+];
+
+/** One participant: contact, booking status and their reminder timeline. */
+export function ParticipantCard({
+  booking,
+  zone,
+  currentVersion,
+}: {
+  booking: BookingView;
+  zone: string;
+  currentVersion: number;
+}) {
+  const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
+  return (
+    <article
+      className={`participant${booking.status === 'cancelled' ? ' is-cancelled' : ''}`}
+      data-booking-id={booking.id}
+      data-role={booking.role}
+    >
+      <header className="participant-header">
+        <div>
+          <h3 className="participant-name">{name}</h3>
+          {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
+        </div>
+        <div className="participant-status">
+          {booking.role === 'external' ? <span className="tag">guest of another tenant</span> : null}
+          <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
+          {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}
+        </div>
+      </header>
+      <ReminderTimeline reminders={booking.reminders} zone={zone} currentVersion={currentVersion} />
+    </article>
+  );
+}
+
+/** Participants grouped by role (Attendees, External guests, Hosts); every group is shown, empty or not. */
+export function ParticipantGroups({
+  bookings,
+  zone,
+  currentVersion,
+}: {
+  bookings: BookingView[];
+  zone: string;
+  currentVersion: number;
+}) {
+  return (
+    <div className="participant-groups">
+      {roleGroups.map((g) => {
+        const members = bookings.filter((b) => b.role === g.role);
+        return (
+          <section key={g.role} className="role-group" data-role-group={g.role} aria-labelledby={`group-${g.role}`}>
+            <h2 id={`group-${g.role}`}>
+              {g.title} <span className="count">{members.length}</span>
+            </h2>
+            {members.length === 0 ? (
+              <p className="muted group-empty">{g.empty}</p>
+            ) : (
+              members.map((b) => (
+                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} />
+              ))
+            )}
+          </section>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Status badges: one colour family per meaning, so a page of mixed statuses reads at a glance.
+ * Waiting = grey-blue, in progress = blue, good = green, ended without sending = grey,
+ * broken = red, ambiguous = amber, retrying = orange, suppressed = purple.
+ */
+
+/** Colour families a status can belong to (CSS class suffixes in globals.css). */
+export type BadgeTone = 'waiting' | 'progress' | 'ok' | 'muted' | 'bad' | 'unknown' | 'retry' | 'suppressed';
+
+const toneByStatus: Record<string, BadgeTone> = {
+  scheduled: 'waiting',
+  dispatched: 'progress',
+  claimed: 'progress',
+  sending: 'progress',
+  done: 'ok',
+  accepted: 'ok',
+  delivered: 'ok',
+  confirmed: 'ok',
+  expired: 'muted',
+  cancelled: 'muted',
+  superseded: 'muted',
+  failed: 'bad',
+  dead: 'bad',
+  bounced: 'bad',
+  complained: 'bad',
+  unknown: 'unknown',
+  retrying: 'retry',
+  suppressed: 'suppressed',
+};
+
+/** The colour family of a reminder, delivery, booking or event status (amber for anything unrecognised). */
+export function badgeTone(status: string): BadgeTone {
+  return toneByStatus[status] ?? 'unknown';
+}
+
+/** What the status belongs to; rendered as a data attribute so tests and styles can target it. */
+export type BadgeKind = 'event' | 'booking' | 'reminder' | 'delivery';
+
+/** A coloured pill with the status word; the reason, when given, is its tooltip. */
+export function StatusBadge({ status, kind, reason }: { status: string; kind: BadgeKind; reason?: string | null }) {
+  return (
+    <span
+      className={`badge badge-${badgeTone(status)}`}
+      data-kind={kind}
+      data-status={status}
+      title={reason ? `${status}: ${reason}` : undefined}
+    >
+      {status.replace(/_/g, ' ')}
+    </span>
+  );
+}
+
+/** A badge followed by its reason in small text (for terminal states, which always say why). */
+export function StatusWithReason({
+  status,
+  kind,
+  reason,
+}: {
+  status: string;
+  kind: BadgeKind;
+  reason?: string | null;
+}) {
+  return (
+    <span className="status-with-reason">
+      <StatusBadge status={status} kind={kind} reason={reason} />
+      {reason ? <span className="status-reason">{reason}</span> : null}
+    </span>
+  );
+}

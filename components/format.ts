@@ -1,0 +1,63 @@
+/**
+ * Time formatting for the staff UI. Every instant is shown in an explicit IANA zone together with that
+ * zone's abbreviation ("Sun 28 Mar 2027, 11:00 CEST"), never in the viewer's implicit local zone.
+ * Pure functions of their inputs: the same output on the server and in the browser.
+ */
+import { DateTime } from 'luxon';
+
+/** ICU names zones in a locale-dependent way; these locales together know most common abbreviations. */
+const abbreviationLocales = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-SG', 'ja-JP'];
+
+type Instant = string | Date;
+
+function toDateTime(instant: Instant, zone: string): DateTime {
+  const dt = instant instanceof Date ? DateTime.fromJSDate(instant) : DateTime.fromISO(instant);
+  return dt.setZone(zone);
+}
+
+/**
+ * Short name of `zone` at `instant` ("CEST", "EDT", "JST"); "UTC+5:30" style when no locale has a
+ * letter abbreviation for it.
+ */
+export function zoneAbbreviation(instant: Instant, zone: string): string {
+  const dt = toDateTime(instant, zone);
+  if (!dt.isValid) return zone;
+  for (const locale of abbreviationLocales) {
+    const name = dt.setLocale(locale).toFormat('ZZZZ');
+    if (!/^(GMT|UTC)[+-]/.test(name)) return name;
+  }
+  return `UTC${dt.toFormat('Z')}`;
+}
+
+/** "Sun 28 Mar 2027, 11:00 CEST": `instant` as wall-clock time in `zone` with the zone's abbreviation. */
+export function formatInZone(instant: Instant, zone: string): string {
+  const dt = toDateTime(instant, zone);
+  if (!dt.isValid) return 'invalid time';
+  return `${dt.setLocale('en-GB').toFormat('ccc d LLL yyyy, HH:mm')} ${zoneAbbreviation(instant, zone)}`;
+}
+
+/** "11:00 CEST": time of day only, for a second instant on the same day as one already shown. */
+export function formatTimeInZone(instant: Instant, zone: string): string {
+  const dt = toDateTime(instant, zone);
+  if (!dt.isValid) return 'invalid time';
+  return `${dt.toFormat('HH:mm')} ${zoneAbbreviation(instant, zone)}`;
+}
+
+/** "11:00:03 CEST": time of day with seconds, for fast-moving values such as "last updated". */
+export function formatClockInZone(instant: Instant, zone: string): string {
+  const dt = toDateTime(instant, zone);
+  if (!dt.isValid) return 'invalid time';
+  return `${dt.toFormat('HH:mm:ss')} ${zoneAbbreviation(instant, zone)}`;
+}
+
+/** "2027-03-28 09:00:00 UTC": the exact instant, for title attributes next to a zoned display. */
+export function formatUtc(instant: Instant): string {
+  const dt = toDateTime(instant, 'UTC');
+  if (!dt.isValid) return 'invalid time';
+  return dt.toFormat("yyyy-LL-dd HH:mm:ss 'UTC'");
+}
+
+/** True when both instants fall on the same calendar day in `zone`. */
+export function sameDayInZone(a: Instant, b: Instant, zone: string): boolean {
+  return toDateTime(a, zone).hasSame(toDateTime(b, zone), 'day');
+}

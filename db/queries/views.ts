@@ -1,0 +1,349 @@
+/**
+ * Read models for the staff UI pages. Every function takes the tenant id and filters every table it reads
+ * on `tenant_id` (invariant 9), so a page can never show another tenant's rows even for a guessed id.
+ *
+ * Instants are returned as ISO-8601 UTC strings: the same object is rendered by a server page and sent as
+ * JSON by a route handler, and the client sees exactly what the server rendered.
+ */
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type {
+  BookingRole,
+  BookingStatus,
+  Channel,
+  DeliveryStatus,
+  EventStatus,
+  ReminderStatus,
+} from '../../domain/vocabulary';
+import type { DbOrTx } from '../client';
+import {
+  bookings,
+  contacts,
+  deliveries,
+  events,
+  reminderRules,
+  reminders,
+  tenants,
+  type Tenant,
+} from '../schema';
+
+/** Delivery statuses meaning the message left us (the provider took it, whatever happened after). */
+const wentOutStatuses: readonly DeliveryStatus[] = ['accepted', 'delivered', 'bounced', 'complained'];
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True when `id` has the shape of a uuid (anything else cannot be a row id; PostgreSQL would raise). */
+export function isUuid(id: string): boolean {
+  return uuidPattern.test(id);
+}
+
+const iso = (d: Date) => d.toISOString();
+const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The tenant with `slug`, or null when there is none. */
+export async function getTenantBySlug(db: DbOrTx, slug: string): Promise<Tenant | null> {
+  const [row] = await db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1);
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Events list
+
+/** One row of the events table. */
+export interface EventListItem {
+  id: string;
+  title: string;
+  startsAt: string;
+  endsAt: string;
+  timeZone: string;
+  status: EventStatus;
+  statusReason: string | null;
+  scheduleVersion: number;
+  /** All bookings, whatever their status. */
+  participantCount: number;
+  bookingsByStatus: Partial<Record<BookingStatus, number>>;
+  /** Reminders of every schedule version, by status. */
+  remindersByStatus: Partial<Record<ReminderStatus, number>>;
+  /** Reminders planned from the current schedule version. */
+  remindersPlanned: number;
+  /** Of those, how many have a delivery the provider accepted (accepted, delivered, bounced, complained). */
+  remindersSent: number;
+}
+
+/** A page of a list plus the total number of rows. */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * The tenant's events ordered by start (then id), with booking and reminder counts.
+ * Counts come from three grouped queries over the page's event ids, not from per-row subqueries.
+ */
+export async function listEvents(
+  db: DbOrTx,
+  tenantId: string,
+  page: { limit: number; offset: number },
+): Promise<ListPage<EventListItem>> {
+  const [{ total }] = await db.select({ total: count() }).from(events).where(eq(events.tenantId, tenantId));
+  const rows = await db
+    .select()
+    .from(events)
+    .where(eq(events.tenantId, tenantId))
+    .orderBy(asc(events.startsAt), asc(events.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  if (rows.length === 0) return { items: [], total };
+
+  const ids = rows.map((e) => e.id);
+  const bookingCounts = await db
+    .select({ eventId: bookings.eventId, status: bookings.status, n: count() })
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), inArray(bookings.eventId, ids)))
+    .groupBy(bookings.eventId, bookings.status);
+  const reminderCounts = await db
+    .select({
+      eventId: reminders.eventId,
+      status: reminders.status,
+      current: sql<boolean>`${reminders.scheduleVersion} = ${events.scheduleVersion}`,
+      // distinct: a reminder with several deliveries still counts once
+      n: sql<number>`count(distinct ${reminders.id})`.mapWith(Number),
+      sent: sql<number>`count(distinct ${reminders.id}) filter (where ${inArray(deliveries.status, [...wentOutStatuses])})`.mapWith(
+        Number,
+      ),
+    })
+    .from(reminders)
+    .innerJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, tenantId)))
+    .leftJoin(deliveries, and(eq(deliveries.reminderId, reminders.id), eq(deliveries.tenantId, tenantId)))
+    .where(and(eq(reminders.tenantId, tenantId), inArray(reminders.eventId, ids)))
+    .groupBy(reminders.eventId, reminders.status, sql`${reminders.scheduleVersion} = ${events.scheduleVersion}`);
+
+  const items = rows.map((e): EventListItem => {
+    const item: EventListItem = {
+      id: e.id,
+      title: e.title,
+      startsAt: iso(e.startsAt),
+      endsAt: iso(e.endsAt),
+      timeZone: e.timeZone,
+      status: e.status,
+      statusReason: e.statusReason,
+      scheduleVersion: e.scheduleVersion,
+      participantCount: 0,
+      bookingsByStatus: {},
+      remindersByStatus: {},
+      remindersPlanned: 0,
+      remindersSent: 0,
+    };
+    for (const b of bookingCounts) {
+      if (b.eventId !== e.id) continue;
+      item.participantCount += b.n;
+      item.bookingsByStatus[b.status] = (item.bookingsByStatus[b.status] ?? 0) + b.n;
+    }
+    for (const r of reminderCounts) {
+      if (r.eventId !== e.id) continue;
+      item.remindersByStatus[r.status] = (item.remindersByStatus[r.status] ?? 0) + r.n;
+      if (r.current) {
+        item.remindersPlanned += r.n;
+        item.remindersSent += r.sent;
+      }
+    }
+    return item;
+  });
+  return { items, total };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Event page
+
+/** The delivery created for a reminder (the latest one, should there ever be several). */
+export interface DeliveryView {
+  id: string;
+  status: DeliveryStatus;
+  statusReason: string | null;
+  messageKey: string;
+  address: string;
+  providerMessageId: string | null;
+  attemptCount: number;
+  acceptedAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+/** One planned send of one rule to one booking for one schedule version. */
+export interface ReminderView {
+  id: string;
+  ruleId: string;
+  ruleName: string;
+  template: string;
+  channel: Channel;
+  scheduleVersion: number;
+  status: ReminderStatus;
+  statusReason: string | null;
+  dueAt: string;
+  expiresAt: string;
+  dispatchedAt: string | null;
+  delivery: DeliveryView | null;
+}
+
+/** A participant of the event with every reminder planned for them, ordered by due instant. */
+export interface BookingView {
+  id: string;
+  role: BookingRole;
+  status: BookingStatus;
+  statusReason: string | null;
+  /** For `external` bookings: the guest's own tenant. */
+  guestTenantId: string | null;
+  contact: { id: string; name: string; email: string } | null;
+  reminders: ReminderView[];
+}
+
+/** The event header data. */
+export interface EventView {
+  id: string;
+  title: string;
+  description: string | null;
+  location: string | null;
+  startsAt: string;
+  endsAt: string;
+  allDay: boolean;
+  timeZone: string;
+  roomUrl: string | null;
+  /** The event's own room-open lead, else the tenant's. */
+  roomOpenLeadMinutes: number;
+  status: EventStatus;
+  statusReason: string | null;
+  scheduleVersion: number;
+  updatedAt: string;
+}
+
+/** Everything the event page (and its live timeline) shows. */
+export interface EventPage {
+  event: EventView;
+  bookings: BookingView[];
+}
+
+const roleOrder: Record<BookingRole, number> = { attendee: 0, external: 1, host: 2 };
+
+/**
+ * The event `eventId` of tenant `tenantId` with its bookings (contact, role, status) and, per booking,
+ * all its reminders of every schedule version ordered by due instant, each with its rule and its delivery.
+ * @returns null when the id is malformed or the event does not belong to the tenant.
+ */
+export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string): Promise<EventPage | null> {
+  if (!isUuid(eventId)) return null;
+  const [row] = await db
+    .select({ event: events, tenantLead: tenants.roomOpenLeadMinutes })
+    .from(events)
+    .innerJoin(tenants, eq(tenants.id, events.tenantId))
+    .where(and(eq(events.id, eventId), eq(events.tenantId, tenantId)))
+    .limit(1);
+  if (!row) return null;
+  const e = row.event;
+
+  // A guest's contact may live in the guest's own tenant: visible here only through this tenant's booking.
+  const bookingRows = await db
+    .select({ booking: bookings, contact: { id: contacts.id, name: contacts.name, email: contacts.email } })
+    .from(bookings)
+    .leftJoin(
+      contacts,
+      and(
+        eq(contacts.id, bookings.contactId),
+        or(eq(contacts.tenantId, tenantId), eq(contacts.tenantId, bookings.guestTenantId)),
+      ),
+    )
+    .where(and(eq(bookings.eventId, e.id), eq(bookings.tenantId, tenantId)));
+
+  const reminderRows = await db
+    .select({
+      reminder: reminders,
+      ruleName: reminderRules.name,
+      template: reminderRules.template,
+    })
+    .from(reminders)
+    .innerJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
+    .where(and(eq(reminders.eventId, e.id), eq(reminders.tenantId, tenantId)))
+    .orderBy(asc(reminders.dueAt), asc(reminders.scheduleVersion), asc(reminderRules.name), asc(reminders.id));
+
+  const reminderIds = reminderRows.map((r) => r.reminder.id);
+  const deliveryRows =
+    reminderIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(deliveries)
+          .where(and(eq(deliveries.tenantId, tenantId), inArray(deliveries.reminderId, reminderIds)))
+          .orderBy(desc(deliveries.createdAt));
+  const deliveryByReminder = new Map<string, DeliveryView>();
+  for (const d of deliveryRows) {
+    if (!d.reminderId || deliveryByReminder.has(d.reminderId)) continue; // newest first: keep the first seen
+    deliveryByReminder.set(d.reminderId, {
+      id: d.id,
+      status: d.status,
+      statusReason: d.statusReason,
+      messageKey: d.messageKey,
+      address: d.address,
+      providerMessageId: d.providerMessageId,
+      attemptCount: d.attemptCount,
+      acceptedAt: isoOrNull(d.acceptedAt),
+      nextAttemptAt: isoOrNull(d.nextAttemptAt),
+    });
+  }
+
+  const remindersByBooking = new Map<string, ReminderView[]>();
+  for (const r of reminderRows) {
+    const m = r.reminder;
+    const list = remindersByBooking.get(m.bookingId) ?? [];
+    list.push({
+      id: m.id,
+      ruleId: m.ruleId,
+      ruleName: r.ruleName,
+      template: r.template,
+      channel: m.channel,
+      scheduleVersion: m.scheduleVersion,
+      status: m.status,
+      statusReason: m.statusReason,
+      dueAt: iso(m.dueAt),
+      expiresAt: iso(m.expiresAt),
+      dispatchedAt: isoOrNull(m.dispatchedAt),
+      delivery: deliveryByReminder.get(m.id) ?? null,
+    });
+    remindersByBooking.set(m.bookingId, list);
+  }
+
+  const bookingViews = bookingRows
+    .map(
+      ({ booking: b, contact }): BookingView => ({
+        id: b.id,
+        role: b.role,
+        status: b.status,
+        statusReason: b.statusReason,
+        guestTenantId: b.guestTenantId,
+        contact,
+        reminders: remindersByBooking.get(b.id) ?? [],
+      }),
+    )
+    .sort(
+      (a, b) =>
+        roleOrder[a.role] - roleOrder[b.role] ||
+        (a.contact?.name ?? '').localeCompare(b.contact?.name ?? '') ||
+        a.id.localeCompare(b.id),
+    );
+
+  return {
+    event: {
+      id: e.id,
+      title: e.title,
+      description: e.description,
+      location: e.location,
+      startsAt: iso(e.startsAt),
+      endsAt: iso(e.endsAt),
+      allDay: e.allDay,
+      timeZone: e.timeZone,
+      roomUrl: e.roomUrl,
+      roomOpenLeadMinutes: e.roomOpenLeadMinutes ?? row.tenantLead,
+      status: e.status,
+      statusReason: e.statusReason,
+      scheduleVersion: e.scheduleVersion,
+      updatedAt: iso(e.updatedAt),
+    },
+    bookings: bookingViews,
+  };
+}

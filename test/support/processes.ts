@@ -1,0 +1,58 @@
+/** Real worker processes for tests: `npm run worker`'s entry point, spawned with its own env. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+  ready: Promise<void>;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  kill9(): void;
+}
+
+/** Spawns `scripts/worker.ts`; `ready` resolves when it prints "running". */
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('running')) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    child.once('exit', (code, sig) => reject(new Error(`worker exited early (${code ?? sig}):\n${out}`)));
+  });
+  ready.catch(() => {});
+  return {
+    child,
+    output: () => out,
+    ready,
+    kill9: () => child.kill('SIGKILL'),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+/** Polls `check` every 100 ms until it returns true or `timeoutMs` passes. @throws on timeout, with `describe()`. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, describe: () => Promise<string> | string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms: ${await describe()}`);
+}
