@@ -13,6 +13,7 @@ export default defineConfig({
           name: 'unit',
           include: ['domain/**/*.test.ts', 'emails/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -25,6 +26,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
