@@ -233,11 +233,12 @@ export async function rescheduleEvent(
     await planAndEnqueue(tx, tenant, updated, bookingList, now);
     return updated;
   };
-  return 'rollback' in db && typeof (db as Tx).rollback === 'function' ? run(db as Tx) : (db as Db).transaction(run);
+  // On a Tx this is a savepoint inside the caller's transaction (the importer's one-transaction import).
+  return db.transaction(run);
 }
 
 /** Cancels an event and every still-sendable reminder of it, in one transaction. Idempotent. @throws AppError not_found. */
-export async function cancelEvent(db: Db, tenantId: string, eventId: string, reason: string, now: Date): Promise<Event> {
+export async function cancelEvent(db: Db | Tx, tenantId: string, eventId: string, reason: string, now: Date): Promise<Event> {
   return db.transaction(async (tx) => {
     const event = await lockEvent(tx, tenantId, eventId);
     if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
@@ -256,7 +257,7 @@ export async function cancelEvent(db: Db, tenantId: string, eventId: string, rea
  * Cancels one booking and its still-sendable reminders, in one transaction. The row lock on the event orders
  * this against a concurrent send's re-read (see server/send-reminder.ts). Idempotent. @throws AppError not_found.
  */
-export async function cancelBooking(db: Db, tenantId: string, bookingId: string, reason: string, now: Date): Promise<Booking> {
+export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: string, reason: string, now: Date): Promise<Booking> {
   return db.transaction(async (tx) => {
     const [b] = await tx
       .update(bookings)
