@@ -47,6 +47,10 @@ export async function createHarness(opts: { channel?: EmailChannel; catcher?: Om
     drain,
     async tick(now) {
       clock.set(now);
+      // Simulated time for the queue too: jobs whose run_at (wake-ups, retries) has passed on the fake clock
+      // become runnable now.
+      await tdb.sql`update graphile_worker._private_jobs set run_at = now()
+        where run_at <= ${clock.now().toISOString()}::timestamptz and run_at > now() and locked_at is null`;
       await dispatchDue(tdb.db, clock.now());
       await drain();
     },

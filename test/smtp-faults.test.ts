@@ -1,0 +1,120 @@
+/**
+ * SMTP failure semantics through the real send path against a fault-injecting SMTP peer: connection refused
+ * and 4xx before DATA retry later under the same message key; a drop after DATA began is `unknown` and never
+ * resent; 550 to RCPT is `failed`; a retry that would land after the expiry instant ends `expired`.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSmtpChannel } from '../channels/smtp';
+import type { EmailChannel } from '../channels/types';
+import { freePort } from '../db/embedded';
+import { deliveries, deliveryAttempts, reminders } from '../db/schema';
+import { createHarness, type Harness } from './support/harness';
+import { eventWithBooking, tenantWithRules } from './support/fixtures';
+import { startSmtpPeer, type SmtpPeer } from './support/smtp-peer';
+
+let h: Harness;
+let peer: SmtpPeer;
+let target = 'smtp://127.0.0.1:1?ignoreTLS=true';
+/** A channel whose SMTP URL the test can change between attempts. */
+const switchable: EmailChannel = {
+  name: 'smtp',
+  close: async () => {},
+  send: (m, o) => createSmtpChannel({ url: target, connectTimeoutMs: 2000, socketTimeoutMs: 5000 }).send(m, o),
+};
+
+beforeAll(async () => {
+  peer = await startSmtpPeer();
+  h = await createHarness({ channel: switchable });
+});
+afterAll(async () => {
+  await h?.close();
+  await peer?.close();
+});
+beforeEach(async () => {
+  await h.tdb.reset();
+  peer.received.length = 0;
+  peer.script('accept');
+  target = peer.url;
+});
+
+const db = () => h.tdb.db;
+async function oneReminder(window = 3600) {
+  const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', window }]);
+  return eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'));
+}
+const delivery = async () => (await db().select().from(deliveries))[0];
+const attempts = async () => db().select().from(deliveryAttempts).orderBy(deliveryAttempts.attemptNo);
+
+describe('SMTP faults', () => {
+  it('connection refused → retrying under the same key, then sent once when the server is back', async () => {
+    await oneReminder();
+    target = `smtp://127.0.0.1:${await freePort()}?ignoreTLS=true`; // nothing listens there
+    await h.tick('2027-06-15T07:00:00Z');
+    const d1 = await delivery();
+    expect(d1.status).toBe('retrying');
+    expect(d1.statusReason).toMatch(/^transient/);
+    expect(d1.nextAttemptAt!.getTime()).toBeGreaterThan(new Date('2027-06-15T07:00:00Z').getTime());
+    expect((await attempts())[0]).toMatchObject({ attemptNo: 1, outcome: 'transient' });
+    target = peer.url;
+    await h.tick(new Date(d1.nextAttemptAt!.getTime() + 1));
+    const d2 = await delivery();
+    expect(d2.status).toBe('accepted');
+    expect(d2.id).toBe(d1.id);
+    expect(d2.messageKey).toBe(d1.messageKey);
+    expect(d2.attemptCount).toBe(2);
+    expect(peer.received).toHaveLength(1);
+    expect(await db().select().from(deliveries)).toHaveLength(1);
+  });
+
+  it('451 to RCPT TO → retrying, then accepted; one message', async () => {
+    await oneReminder();
+    peer.script('tempfail-rcpt', 'accept');
+    await h.tick('2027-06-15T07:00:00Z');
+    const d1 = await delivery();
+    expect(d1.status).toBe('retrying');
+    await h.tick(new Date(d1.nextAttemptAt!.getTime() + 1));
+    expect((await delivery()).status).toBe('accepted');
+    expect(peer.received).toHaveLength(1);
+  });
+
+  it('the connection drops after DATA began → unknown, never resent automatically', async () => {
+    await oneReminder();
+    peer.script('drop-after-data');
+    await h.tick('2027-06-15T07:00:00Z');
+    const d = await delivery();
+    expect(d.status).toBe('unknown');
+    expect(d.statusReason).toContain('may or may not have been sent');
+    expect(peer.received).toHaveLength(1); // the peer has it
+    peer.script('accept');
+    await h.tick('2027-06-15T07:10:00Z');
+    await h.tick('2027-06-15T07:59:00Z');
+    expect(peer.received).toHaveLength(1);
+    expect(await attempts()).toHaveLength(1);
+    expect((await attempts())[0].outcome).toBe('ambiguous');
+  });
+
+  it('550 to RCPT TO → failed at once, no retry', async () => {
+    await oneReminder();
+    peer.script('reject-rcpt');
+    await h.tick('2027-06-15T07:00:00Z');
+    const d = await delivery();
+    expect(d.status).toBe('failed');
+    expect(d.statusReason).toContain('invalid_recipient');
+    await h.tick('2027-06-15T07:30:00Z');
+    expect(await attempts()).toHaveLength(1);
+    expect(peer.received).toHaveLength(0);
+  });
+
+  it('a retry that would land after the expiry instant ends expired instead', async () => {
+    const { booking } = await oneReminder(1); // one-second late-send window
+    target = `smtp://127.0.0.1:${await freePort()}?ignoreTLS=true`;
+    await h.tick('2027-06-15T07:00:00Z');
+    const d = await delivery();
+    expect(d.status).toBe('expired');
+    expect(d.statusReason).toContain('after the expiry instant');
+    const [r] = await db().select().from(reminders).where(eq(reminders.bookingId, booking.id));
+    expect(r.status).toBe('done');
+    expect(peer.received).toHaveLength(0);
+  });
+});

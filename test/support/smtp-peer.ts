@@ -1,0 +1,72 @@
+/**
+ * A fault-injecting SMTP peer for tests (a real SMTP server on 127.0.0.1, smtp-server). Each message is
+ * handled by the next scripted behaviour (the last one repeats):
+ *   accept            — store and answer 250
+ *   drop-after-data   — read the whole message, store it (the peer HAS it), then destroy the connection
+ *                       without answering: the sender cannot know
+ *   reject-rcpt       — 550 to RCPT TO (invalid recipient)
+ *   tempfail-rcpt     — 451 to RCPT TO
+ *   delay:<ms>        — store, wait, then 250
+ * `received` lists every message the peer kept, so tests count real arrivals.
+ */
+import { SMTPServer } from 'smtp-server';
+
+export type PeerBehaviour = 'accept' | 'drop-after-data' | 'reject-rcpt' | 'tempfail-rcpt' | `delay:${number}`;
+
+export interface SmtpPeer {
+  url: string;
+  port: number;
+  received: { to: string[]; raw: string }[];
+  script(...b: PeerBehaviour[]): void;
+  close(): Promise<void>;
+}
+
+export async function startSmtpPeer(initial: PeerBehaviour[] = ['accept']): Promise<SmtpPeer> {
+  let queue = [...initial];
+  const next = (): PeerBehaviour => (queue.length > 1 ? queue.shift()! : queue[0]);
+  const received: SmtpPeer['received'] = [];
+  // One behaviour per session, decided at RCPT TO (the first point where a message is addressed).
+  const bySession = new Map<string, PeerBehaviour>();
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    authOptional: true,
+    logger: false,
+    onRcptTo(addr, session, cb) {
+      const b = next();
+      bySession.set(session.id, b);
+      if (b === 'reject-rcpt') return cb(Object.assign(new Error('5.1.1 no such user'), { responseCode: 550 }));
+      if (b === 'tempfail-rcpt') return cb(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 }));
+      cb();
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        const b = bySession.get(session.id) ?? 'accept';
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        if (b === 'drop-after-data') {
+          // Destroy the client's connection without a reply.
+          for (const conn of (server as unknown as { connections: Set<{ _socket: { destroy(): void }; id: string }> }).connections) {
+            if (conn.id === session.id) conn._socket.destroy();
+          }
+          return;
+        }
+        if (b.startsWith('delay:')) await new Promise((r) => setTimeout(r, Number(b.slice(6))));
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  server.on('error', () => {});
+  const addr = server.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    port,
+    received,
+    script: (...b) => {
+      queue = [...b];
+    },
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
