@@ -17,6 +17,7 @@
  *    dispatcher sends it at once.
  */
 import { applyOffset } from './due-instant';
+import { formatShortWhen } from './format-time';
 import type { Anchor, BookingRole, BookingStatus, Channel, EventStatus } from './vocabulary';
 
 export interface PlanningEvent {
@@ -53,6 +54,15 @@ export interface PlannedReminder {
   expiresAt: Date;
   status: 'scheduled' | 'expired';
   statusReason: string | null;
+}
+
+/** Staff-readable reason for a reminder planned too late, times in the event's zone (UTC in brackets). */
+function lateReason(timeZone: string, now: Date, w: { dueAt: Date; expiresAt: Date }): string {
+  const local = (d: Date) => formatShortWhen({ at: d, timeZone, locale: 'en-GB', allDay: false });
+  return (
+    `planned after its expiry instant: due ${local(w.dueAt)}, useful until ${local(w.expiresAt)}, ` +
+    `planned ${local(now)} (expiry ${w.expiresAt.toISOString()})`
+  );
 }
 
 /** The anchor instant of `rule` for `event`, or null when the anchor does not exist (no room to open). */
@@ -121,9 +131,7 @@ export function planReminders(input: {
         dueAt: w.dueAt,
         expiresAt: w.expiresAt,
         status: expired ? 'expired' : 'scheduled',
-        statusReason: expired
-          ? `planned at ${now.toISOString()}, after its expiry instant ${w.expiresAt.toISOString()} (due ${w.dueAt.toISOString()})`
-          : null,
+        statusReason: expired ? lateReason(event.timeZone, now, w) : null,
       });
     }
   }

@@ -3,11 +3,13 @@
  * still go out? Pure; the caller reads the rows under a row lock and applies the decision in the same
  * transaction.
  */
+import { formatShortWhen } from './format-time';
 import type { BookingStatus, EventStatus, ReminderStatus } from './vocabulary';
 
 export interface SendSnapshot {
   reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date };
-  event: { status: EventStatus; scheduleVersion: number };
+  /** `timeZone` (IANA) is only used to word reasons in the event's local time. */
+  event: { status: EventStatus; scheduleVersion: number; timeZone?: string };
   booking: { status: BookingStatus };
   rule: { active: boolean } | null;
 }
@@ -17,6 +19,11 @@ export type SendDecision =
   /** The reminder already left the sendable states (another worker, a replan); nothing to write. */
   | { action: 'skip'; reason: string }
   | { action: 'terminate'; status: 'cancelled' | 'superseded' | 'expired'; reason: string };
+
+function expiredReason(expiresAt: Date, now: Date, timeZone = 'UTC'): string {
+  const local = (d: Date) => formatShortWhen({ at: d, timeZone, locale: 'en-GB', allDay: false });
+  return `not sent before its expiry instant ${local(expiresAt)} (checked ${local(now)}; expiry ${expiresAt.toISOString()})`;
+}
 
 const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched']);
 
@@ -40,7 +47,7 @@ export function decideSend(s: SendSnapshot, now: Date): SendDecision {
     return {
       action: 'terminate',
       status: 'expired',
-      reason: `not sent before its expiry instant ${s.reminder.expiresAt.toISOString()} (checked at ${now.toISOString()})`,
+      reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone),
     };
   }
   return { action: 'send' };

@@ -210,7 +210,7 @@ describe('outage (Madrid 2027-01-20T10:00 local, -PT30M, 1-hour window, worker d
     expect(await h.caught()).toHaveLength(0);
     const [r] = await remindersOf(booking.id);
     expect(r.status).toBe('expired');
-    expect(r.statusReason).toContain('expiry instant 2027-01-20T09:00:00Z');
+    expect(r.statusReason).toContain('not dispatched before its expiry instant Wed 20 Jan, 10:00 Europe/Madrid (expiry 2027-01-20T09:00:00Z');
   });
 });
 

@@ -23,10 +23,12 @@ export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: numbe
     )
     update reminders r
     set status = 'expired',
-        status_reason = 'not dispatched before its expiry instant ' || to_char(r.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-          || ' (dispatcher ran at ' || ${now.toISOString()}::text || ')',
+        status_reason = 'not dispatched before its expiry instant '
+          || to_char(r.expires_at at time zone e.time_zone, 'Dy DD Mon, HH24:MI') || ' ' || e.time_zone
+          || ' (expiry ' || to_char(r.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          || '; the dispatcher next ran ' || ${now.toISOString()}::text || ' — the worker was down or behind)',
         updated_at = now()
-    from overdue where r.id = overdue.id
+    from overdue, events e where r.id = overdue.id and e.id = r.event_id
     returning r.id`);
   return rows.length;
 }
