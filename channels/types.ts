@@ -14,15 +14,8 @@ export interface OutgoingEmail {
   headers?: Record<string, string>;
 }
 
-export type RejectKind = 'invalid_recipient' | 'validation' | 'permission' | 'other';
-
-/** Classified result of one provider call. */
-export type Outcome =
-  | { class: 'accepted'; providerId: string; response?: string }
-  | { class: 'transient'; code: string; message: string }
-  | { class: 'rate_limited'; code: string; message: string; retryAfterMs: number | null }
-  | { class: 'ambiguous'; code: string; message: string }
-  | { class: 'rejected'; kind: RejectKind; code: string; message: string };
+export type { Outcome, RejectKind } from '../domain/outcome';
+import type { Outcome } from '../domain/outcome';
 
 export interface SendOptions {
   /** Idempotency key (the message key); providers that honour one deduplicate on it. */

@@ -30,7 +30,8 @@ import {
 } from '../db/queries/delivery';
 import { messageIdFor, reminderMessageKey } from '../domain/keys';
 import { decideSend } from '../domain/send-decision';
-import { nextAttemptDelayMs, type RetryPolicy, defaultRetryPolicy } from '../domain/retry';
+import { decideAfterOutcome } from '../domain/outcome';
+import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import { isTemplateId, parseTemplateData, renderReminderEmail, type ReminderTemplateData } from '../emails';
 import type { Clock } from './clock';
 import { DELIVER_TASK } from './dispatch';
@@ -105,7 +106,7 @@ export async function sendReminder(
     );
     if (decision.action === 'skip') return { kind: 'skipped', reason: decision.reason };
     if (decision.action === 'terminate') {
-      await setReminderStatus(tx, reminderId, ['scheduled', 'dispatched'], decision.status, decision.reason);
+      await setReminderStatus(tx, reminderId, decision.status, decision.reason);
       return { kind: 'terminated', status: decision.status, reason: decision.reason };
     }
     const template = w.rule!.template;
@@ -114,7 +115,7 @@ export async function sendReminder(
       : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const);
     if (!parsed.ok) {
       const reason = `template data invalid — ${parsed.message}`;
-      await setReminderStatus(tx, reminderId, ['scheduled', 'dispatched'], 'failed', reason);
+      await setReminderStatus(tx, reminderId, 'failed', reason);
       return { kind: 'terminated', status: 'failed', reason };
     }
     const messageKey = reminderMessageKey({
@@ -132,7 +133,7 @@ export async function sendReminder(
       template,
       leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
     });
-    await setReminderStatus(tx, reminderId, ['scheduled', 'dispatched'], 'done', null);
+    await setReminderStatus(tx, reminderId, 'done', null);
     if (!delivery) return { kind: 'already_claimed', messageKey };
     if (opts.deliverInline === false) {
       await enqueueJob(tx, DELIVER_TASK, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
@@ -164,8 +165,7 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
       now,
     );
     if (decision.action === 'terminate') {
-      await transitionDelivery(tx, deliveryId, ['claimed', 'retrying'], {
-        status: decision.status,
+      await transitionDelivery(tx, deliveryId, decision.status, {
         statusReason: decision.reason,
         leaseExpiresAt: null,
         nextAttemptAt: null,
@@ -175,7 +175,7 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
     const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address);
     if (suppression) {
       const reason = `address suppressed (${suppression.reason}, ${suppression.source}) since ${suppression.createdAt.toISOString()}`;
-      await transitionDelivery(tx, deliveryId, ['claimed', 'retrying'], { status: 'suppressed', statusReason: reason, leaseExpiresAt: null });
+      await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
       return { stop: { status: 'suppressed', reason } };
     }
     const template = w.rule!.template;
@@ -183,12 +183,11 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
     const parsed = parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w));
     if (!parsed.ok) {
       const reason = `template data invalid — ${parsed.message}`;
-      await transitionDelivery(tx, deliveryId, ['claimed', 'retrying'], { status: 'failed', statusReason: reason, leaseExpiresAt: null });
+      await transitionDelivery(tx, deliveryId, 'failed', { statusReason: reason, leaseExpiresAt: null });
       return { stop: { status: 'failed', reason } };
     }
     const rendered = await renderReminderEmail(template, parsed.data as ReminderTemplateData);
-    const sending = await transitionDelivery(tx, deliveryId, ['claimed', 'retrying'], {
-      status: 'sending',
+    const sending = await transitionDelivery(tx, deliveryId, 'sending', {
       statusReason: null,
       subject: rendered.subject,
       leaseExpiresAt: new Date(now.getTime() + (deps.sendLeaseMs ?? 120_000)),
@@ -247,48 +246,32 @@ async function recordOutcome(
       errorMessage: err?.message ?? null,
       providerResponse: outcome.class === 'accepted' ? (outcome.response ?? null) : null,
     });
-    // `unknown` is accepted as a from-state: if recovery already gave up on this attempt, a late definite
-    // answer is still the better record.
-    const from = ['sending', 'unknown'] as const;
-    switch (outcome.class) {
-      case 'accepted':
-        await transitionDelivery(tx, deliveryId, from, {
-          status: 'accepted',
-          statusReason: null,
-          providerMessageId: outcome.providerId,
-          acceptedAt: now,
-          leaseExpiresAt: null,
-        });
-        return { status: 'accepted' };
-      case 'ambiguous': {
-        const reason = `ambiguous provider outcome (${outcome.code}: ${outcome.message}); the message may or may not have been sent — not resent automatically`;
-        await transitionDelivery(tx, deliveryId, from, { status: 'unknown', statusReason: reason, leaseExpiresAt: null });
-        return { status: 'unknown', reason };
-      }
-      case 'rejected': {
-        const reason = `rejected by the provider (${outcome.kind}, ${outcome.code}: ${outcome.message})`;
-        await transitionDelivery(tx, deliveryId, from, { status: 'failed', statusReason: reason, leaseExpiresAt: null });
-        return { status: 'failed', reason };
-      }
-      case 'transient':
-      case 'rate_limited': {
-        const policy = deps.retry ?? defaultRetryPolicy;
-        const delay = nextAttemptDelayMs(policy, attemptNo, outcome.class === 'rate_limited' ? outcome.retryAfterMs : null, Math.random());
-        const nextAt = new Date(now.getTime() + delay);
-        if (delay < 0 || nextAt >= w.reminder.expiresAt) {
-          const reason =
-            delay < 0
-              ? `gave up after ${attemptNo} attempts (last: ${outcome.code}: ${outcome.message})`
-              : `next attempt would be at ${nextAt.toISOString()}, after the expiry instant ${w.reminder.expiresAt.toISOString()} (last: ${outcome.code})`;
-          const status = delay < 0 ? 'dead' : 'expired';
-          await transitionDelivery(tx, deliveryId, from, { status, statusReason: reason, leaseExpiresAt: null });
-          return { status, reason };
-        }
-        const reason = `${outcome.class} (${outcome.code}: ${outcome.message}); next attempt at ${nextAt.toISOString()}`;
-        await transitionDelivery(tx, deliveryId, from, { status: 'retrying', statusReason: reason, nextAttemptAt: nextAt, leaseExpiresAt: null });
-        await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: nextAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
-        return { status: 'retrying', reason };
-      }
+    const next = decideAfterOutcome({
+      outcome,
+      attemptNo,
+      now,
+      expiresAt: w.reminder.expiresAt,
+      policy: deps.retry ?? defaultRetryPolicy,
+      random: Math.random(),
+    });
+    if (next.status === 'accepted') {
+      await transitionDelivery(tx, deliveryId, 'accepted', {
+        statusReason: null,
+        providerMessageId: next.providerMessageId,
+        acceptedAt: now,
+        leaseExpiresAt: null,
+      });
+      return { status: 'accepted' };
     }
+    await transitionDelivery(tx, deliveryId, next.status, {
+      statusReason: next.reason,
+      leaseExpiresAt: null,
+      nextAttemptAt: next.status === 'retrying' ? next.nextAttemptAt : null,
+    });
+    if (next.status === 'retrying') {
+      // Same delivery, same message key: the retry never re-claims.
+      await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+    }
+    return { status: next.status, reason: next.reason };
   });
 }

@@ -22,6 +22,7 @@ import {
   type ReminderRule,
   type Tenant,
 } from '../schema';
+import { deliveryFromStates, reminderFromStates } from '../../domain/states';
 import type { DeliveryStatus, OutcomeClass, ReminderStatus } from '../../domain/vocabulary';
 
 export interface ReminderWorld {
@@ -67,17 +68,12 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: bo
   return { reminder, ...row, rule: rule ?? null, sendingTenant, confirmedParticipants: n };
 }
 
-export async function setReminderStatus(
-  db: DbOrTx,
-  reminderId: string,
-  from: readonly ReminderStatus[],
-  status: ReminderStatus,
-  reason: string | null,
-): Promise<boolean> {
+/** Moves a reminder to `status` if the transition table allows it from its current state. Returns whether it moved. */
+export async function setReminderStatus(db: DbOrTx, reminderId: string, status: ReminderStatus, reason: string | null): Promise<boolean> {
   const rows = await db
     .update(reminders)
     .set({ status, statusReason: reason, updatedAt: new Date() })
-    .where(and(eq(reminders.id, reminderId), inArray(reminders.status, [...from])))
+    .where(and(eq(reminders.id, reminderId), inArray(reminders.status, reminderFromStates(status))))
     .returning({ id: reminders.id });
   return rows.length === 1;
 }
@@ -103,12 +99,15 @@ export async function lockDelivery(db: DbOrTx, deliveryId: string): Promise<Deli
   return d;
 }
 
-/** Guarded delivery transition: applies only when the delivery is in one of `from`. Returns the updated row or null. */
+/**
+ * Guarded delivery transition to `status`: applies only from a state the transition table allows
+ * (domain/states.ts). Returns the updated row, or null when the delivery was not in such a state.
+ */
 export async function transitionDelivery(
   db: DbOrTx,
   deliveryId: string,
-  from: readonly DeliveryStatus[],
-  set: Partial<Pick<Delivery, 'status' | 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject'>> & {
+  status: DeliveryStatus,
+  set: Partial<Pick<Delivery, 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject'>> & {
     incrementAttempts?: boolean;
   },
 ): Promise<Delivery | null> {
@@ -117,10 +116,11 @@ export async function transitionDelivery(
     .update(deliveries)
     .set({
       ...fields,
+      status,
       ...(incrementAttempts ? { attemptCount: sql`${deliveries.attemptCount} + 1` } : {}),
       updatedAt: new Date(),
     })
-    .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, [...from])))
+    .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, deliveryFromStates(status))))
     .returning();
   return row ?? null;
 }

@@ -3,6 +3,7 @@
  * and filters on it (invariant 9).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { reminderFromStates } from '../../domain/states';
 import type { DbOrTx } from '../client';
 import {
   bookings,
@@ -104,7 +105,7 @@ export async function endSendableReminders(
   status: 'superseded' | 'cancelled',
   reason: string,
 ): Promise<number> {
-  const conds = [eq(reminders.tenantId, tenantId), inArray(reminders.status, ['scheduled', 'dispatched'])];
+  const conds = [eq(reminders.tenantId, tenantId), inArray(reminders.status, reminderFromStates(status))];
   if ('bookingId' in scope) conds.push(eq(reminders.bookingId, scope.bookingId));
   else {
     conds.push(eq(reminders.eventId, scope.eventId));
