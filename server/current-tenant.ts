@@ -5,7 +5,7 @@
  */
 import { cookies } from 'next/headers';
 import type { DbOrTx } from '../db/client';
-import { getTenantBySlug } from '../db/queries/views';
+import { getTenantBySlug } from '../db/queries/scheduling';
 import type { Tenant } from '../db/schema';
 
 /** Name of the cookie that selects the tenant by slug. */
@@ -26,5 +26,5 @@ export function resolveTenantSlug(cookieValue: string | undefined | null, envVal
 export async function getCurrentTenant(db: DbOrTx): Promise<Tenant | null> {
   const jar = await cookies();
   const slug = resolveTenantSlug(jar.get(TENANT_COOKIE)?.value, process.env.PUNCTUAL_TENANT);
-  return getTenantBySlug(db, slug);
+  return (await getTenantBySlug(db, slug)) ?? null;
 }

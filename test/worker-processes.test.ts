@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueJob } from '../db/queries/jobs';
 import { caughtMessages, deliveries, deliveryAttempts, reminders } from '../db/schema';
+import { getEventPage } from '../db/queries/views';
 import { addBooking, createEvent } from '../server/scheduling';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { createTestDatabase, type TestDatabase } from './support/db';
@@ -121,5 +122,11 @@ describe('crash after the SMTP server accepted the message, before the outcome w
     const attempts = await db().select().from(deliveryAttempts);
     expect(attempts).toHaveLength(1);
     expect(attempts[0].outcome).toBe('ambiguous');
+    // …and the staff timeline's read model shows it as unknown, with its reason.
+    const [r] = await db().select().from(reminders);
+    const page = await getEventPage(db(), r.tenantId, r.eventId);
+    const shown = page!.bookings[0].reminders[0].delivery!;
+    expect(shown.status).toBe('unknown');
+    expect(shown.statusReason).toContain('may or may not have been sent');
   });
 });

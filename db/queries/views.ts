@@ -23,7 +23,6 @@ import {
   reminderRules,
   reminders,
   tenants,
-  type Tenant,
 } from '../schema';
 
 /** Delivery statuses meaning the message left us (the provider took it, whatever happened after). */
@@ -39,11 +38,6 @@ export function isUuid(id: string): boolean {
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** The tenant with `slug`, or null when there is none. */
-export async function getTenantBySlug(db: DbOrTx, slug: string): Promise<Tenant | null> {
-  const [row] = await db.select().from(tenants).where(eq(tenants.slug, slug)).limit(1);
-  return row ?? null;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Events list
