@@ -2,6 +2,8 @@
  * The one application error type (STYLE.md). `code` is a closed union; `field` names the offending input
  * field for `validation` errors so HTTP handlers can answer 4xx naming it and the CLI can print it.
  */
+import type { z } from 'zod';
+
 export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state';
 
 export class AppError extends Error {
@@ -25,4 +27,11 @@ export function fromZodError(err: { issues: { path: PropertyKey[]; message: stri
   const first = err.issues[0];
   const field = first?.path.map(String).join('.') || undefined;
   return new AppError('validation', field ? `${field}: ${first.message}` : (first?.message ?? 'invalid input'), field);
+}
+
+/** Parses `input` with a zod schema. @throws AppError('validation') naming the first failing field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw fromZodError(r.error);
+  return r.data;
 }

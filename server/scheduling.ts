@@ -23,7 +23,7 @@ import { DueInstantError } from '../domain/due-instant';
 import { wakeJobKey } from '../domain/keys';
 import { planReminders, type PlanningEvent } from '../domain/planning';
 import { bookingRoles } from '../domain/vocabulary';
-import { AppError, fromZodError } from './errors';
+import { AppError, parseInput } from './errors';
 
 /** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
 export const DISPATCH_TASK = 'dispatch_due';
@@ -64,12 +64,6 @@ export const addBookingSchema = z.object({
   guestTenantId: z.uuid().nullish(),
 });
 export type AddBookingInput = z.input<typeof addBookingSchema>;
-
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input);
-  if (!r.success) throw fromZodError(r.error);
-  return r.data;
-}
 
 function planningEvent(e: Event, tenant: Tenant): PlanningEvent {
   return {
@@ -135,7 +129,7 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
 
 /** Creates an event (schedule version 1). Plans nothing yet: reminders come with bookings. @throws AppError('validation', field). */
 export async function createEvent(db: Db | Tx, tenantId: string, input: CreateEventInput): Promise<Event> {
-  const data = parse(createEventSchema, input);
+  const data = parseInput(createEventSchema, input);
   await requireTenant(db, tenantId);
   const [e] = await db
     .insert(events)
@@ -161,7 +155,7 @@ export async function createEvent(db: Db | Tx, tenantId: string, input: CreateEv
  * @throws AppError not_found (event), conflict (already booked), validation (field named), invalid_state (event cancelled).
  */
 export async function addBooking(db: Db, tenantId: string, input: AddBookingInput, now: Date): Promise<Booking> {
-  const data = parse(addBookingSchema, input);
+  const data = parseInput(addBookingSchema, input);
   if (data.role === 'external' && !data.guestTenantId) {
     throw new AppError('validation', 'guestTenantId: required for an external guest (their own tenant reminds them)', 'guestTenantId');
   }
@@ -195,7 +189,7 @@ export async function rescheduleEvent(
   timing: z.input<typeof eventTimingSchema>,
   now: Date,
 ): Promise<Event> {
-  const t = parse(eventTimingSchema, timing);
+  const t = parseInput(eventTimingSchema, timing);
   const run = async (tx: Tx) => {
     const tenant = await requireTenant(tx, tenantId);
     const event = await lockEvent(tx, tenantId, eventId);

@@ -5,7 +5,7 @@ import type { DbOrTx } from '../db/client';
 import { reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
 import { parseOffset } from '../domain/due-instant';
 import { anchors, bookingRoles, channels, suppressionReasons, templateIds } from '../domain/vocabulary';
-import { fromZodError } from './errors';
+import { parseInput } from './errors';
 
 const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
 
@@ -38,21 +38,15 @@ export const reminderRuleSchema = z.object({
   active: z.boolean().default(true),
 });
 
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input);
-  if (!r.success) throw fromZodError(r.error);
-  return r.data;
-}
-
 /** Creates a tenant. @throws AppError('validation') naming the field. */
 export async function createTenant(db: DbOrTx, input: z.input<typeof createTenantSchema>): Promise<Tenant> {
-  const [t] = await db.insert(tenants).values(parse(createTenantSchema, input)).returning();
+  const [t] = await db.insert(tenants).values(parseInput(createTenantSchema, input)).returning();
   return t;
 }
 
 /** Adds a reminder rule to a tenant. Existing events are not re-planned (bookings made later use it). */
 export async function createReminderRule(db: DbOrTx, tenantId: string, input: z.input<typeof reminderRuleSchema>): Promise<ReminderRule> {
-  const [r] = await db.insert(reminderRules).values({ tenantId, ...parse(reminderRuleSchema, input) }).returning();
+  const [r] = await db.insert(reminderRules).values({ tenantId, ...parseInput(reminderRuleSchema, input) }).returning();
   return r;
 }
 
@@ -62,7 +56,7 @@ export async function addSuppression(
   tenantId: string,
   input: { address: string; reason: (typeof suppressionReasons)[number]; source?: string },
 ): Promise<void> {
-  const data = parse(
+  const data = parseInput(
     z.object({ address: z.email(), reason: z.enum(suppressionReasons), source: z.string().default('manual') }),
     input,
   );
