@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { EventView } from '../db/queries/views';
-import { sameDayInZone } from './format';
+import { formatAllDayInZone, sameDayInZone } from './format';
 import { StatusWithReason } from './StatusBadge';
 import { ZonedTime } from './ZonedTime';
 
@@ -23,13 +23,18 @@ export function EventHeader({ event }: { event: EventView }) {
         <div>
           <dt>When</dt>
           <dd>
-            <ZonedTime instant={event.startsAt} zone={zone} /> –{' '}
-            <ZonedTime
-              instant={event.endsAt}
-              zone={zone}
-              variant={sameDayInZone(event.startsAt, event.endsAt, zone) ? 'time' : 'full'}
-            />
-            {event.allDay ? <span className="muted"> (all day)</span> : null}
+            {event.allDay ? (
+              <time dateTime={event.startsAt}>{formatAllDayInZone(event.startsAt, event.endsAt, zone)}</time>
+            ) : (
+              <>
+                <ZonedTime instant={event.startsAt} zone={zone} /> –{' '}
+                <ZonedTime
+                  instant={event.endsAt}
+                  zone={zone}
+                  variant={sameDayInZone(event.startsAt, event.endsAt, zone) ? 'time' : 'full'}
+                />
+              </>
+            )}
           </dd>
         </div>
         <div>

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { EventListItem } from '../db/queries/views';
 import { StatusWithReason } from './StatusBadge';
 import { ZonedTime } from './ZonedTime';
+import { formatAllDayInZone } from './format';
 
 /** Reminder statuses worth calling out next to the sent/planned count. */
 const attentionStatuses = ['failed', 'expired'] as const;
@@ -37,7 +38,11 @@ export function EventsTable({ events }: { events: EventListItem[] }) {
                 </Link>
               </td>
               <td className="nowrap">
-                <ZonedTime instant={e.startsAt} zone={e.timeZone} />
+                {e.allDay ? (
+                  <time dateTime={e.startsAt}>{formatAllDayInZone(e.startsAt, e.endsAt, e.timeZone)}</time>
+                ) : (
+                  <ZonedTime instant={e.startsAt} zone={e.timeZone} />
+                )}
                 <div className="muted small">{e.timeZone}</div>
               </td>
               <td>

@@ -36,6 +36,18 @@ export function formatInZone(instant: Instant, zone: string): string {
   return `${dt.setLocale('en-GB').toFormat('ccc d LLL yyyy, HH:mm')} ${zoneAbbreviation(instant, zone)}`;
 }
 
+/**
+ * An all-day span in its zone: "Thu 3 Dec 2026 (all day)", or "Thu 3 – Fri 4 Dec 2026 (all day)" for several
+ * days. `end` is exclusive (the local midnight after the last day), as in iCalendar.
+ */
+export function formatAllDayInZone(start: Instant, end: Instant, zone: string): string {
+  const s = toDateTime(start, zone);
+  const last = toDateTime(end, zone).minus({ milliseconds: 1 });
+  if (!s.isValid || !last.isValid) return 'invalid time';
+  const fmt = (d: typeof s) => d.setLocale('en-GB').toFormat('ccc d LLL yyyy');
+  return last.hasSame(s, 'day') || last < s ? `${fmt(s)} (all day)` : `${fmt(s)} – ${fmt(last)} (all day)`;
+}
+
 /** "11:00 CEST": time of day only, for a second instant on the same day as one already shown. */
 export function formatTimeInZone(instant: Instant, zone: string): string {
   const dt = toDateTime(instant, zone);

@@ -48,6 +48,7 @@ export interface EventListItem {
   title: string;
   startsAt: string;
   endsAt: string;
+  allDay: boolean;
   timeZone: string;
   status: EventStatus;
   statusReason: string | null;
@@ -117,6 +118,7 @@ export async function listEvents(
       title: e.title,
       startsAt: iso(e.startsAt),
       endsAt: iso(e.endsAt),
+      allDay: e.allDay,
       timeZone: e.timeZone,
       status: e.status,
       statusReason: e.statusReason,
