@@ -23,8 +23,18 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
+/** What a provider knows about a message key (only providers that honour idempotency keys can say). */
+export type LookupResult = { found: true; providerId: string } | { found: false } | { error: string };
+
 export interface EmailChannel {
   readonly name: string;
+  /**
+   * True when the provider deduplicates on the idempotency key: an ambiguous call may then be retried with
+   * the same key, and `lookup` can reconcile it. SMTP has no such key: false.
+   */
+  readonly idempotent?: boolean;
   send(message: OutgoingEmail, opts: SendOptions): Promise<Outcome>;
+  /** Looks a message up by its idempotency key (idempotent providers only). */
+  lookup?(idempotencyKey: string, signal?: AbortSignal): Promise<LookupResult>;
   close(): Promise<void>;
 }
