@@ -11,6 +11,7 @@ import { createDb } from '../db/client';
 import { AppError } from '../server/errors';
 import { IcsError } from '../server/ics';
 import { IMPORT_HORIZON_FUTURE_DAYS, IMPORT_HORIZON_PAST_DAYS, importIcs } from '../server/import-ics';
+import { errorMessage, resolveDatabaseUrl } from './lib';
 
 const USAGE = `usage: npm run import:ics -- FILE.ics --tenant SLUG [--horizon-days N]
 
@@ -46,9 +47,9 @@ async function main(): Promise<number> {
     if (!/^\d+$/.test(values['horizon-days'])) usage('--horizon-days must be a whole number of days');
     horizonDays = Number(values['horizon-days']);
   }
-  const url = process.env.DATABASE_URL;
+  const url = resolveDatabaseUrl();
   if (!url) {
-    process.stderr.write('DATABASE_URL is not set; start the app with npm start, or set it\n');
+    process.stderr.write('DATABASE_URL is not set and no `npm start` database is running here: start the app with `npm start` (in another terminal), or set DATABASE_URL\n');
     return 2;
   }
 
@@ -73,7 +74,7 @@ async function main(): Promise<number> {
     if (e instanceof IcsError || e instanceof AppError) {
       process.stderr.write(`import failed: ${e.message}\n`);
     } else {
-      process.stderr.write(`import failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.stderr.write(`import failed: ${errorMessage(e)}\n`);
     }
     return 1;
   } finally {
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e) => {
-    process.stderr.write(`import failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.stderr.write(`import failed: ${errorMessage(e)}\n`);
     process.exit(1);
   },
 );

@@ -26,7 +26,7 @@ export function ensureNextBuild(log: (m: string) => void): void {
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sourceAt = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), fs.statSync(path.join(root, 'next.config.ts')).mtimeMs);
   if (builtAt > sourceAt) return;
-  log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~30 s)…');
+  log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~20 s)…');
   const r = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
 }
@@ -74,4 +74,41 @@ export function requireEnv(name: string, hint: string): string {
     process.exit(2);
   }
   return v;
+}
+
+/**
+ * The database a CLI command should use: DATABASE_URL when set, else the embedded PostgreSQL of a running
+ * `npm start` (found through `$PUNCTUAL_DATA_DIR/pg/postmaster.pid`: pid on line 1, port on line 4).
+ * @returns null when neither is available.
+ */
+export function resolveDatabaseUrl(): string | null {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
+  const pidFile = path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data', 'pg', 'postmaster.pid');
+  try {
+    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+    const pid = Number(lines[0]);
+    const port = Number(lines[3]);
+    process.kill(pid, 0);
+    return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  } catch {
+    return null;
+  }
+}
+
+/** The same, or exit 2 with a line on stderr saying how to get one. */
+export function requireDatabaseUrl(): string {
+  const url = resolveDatabaseUrl();
+  if (!url) {
+    console.error('DATABASE_URL is not set and no `npm start` database is running here: start the app with `npm start` (in another terminal), or set DATABASE_URL');
+    process.exit(2);
+  }
+  return url;
+}
+
+/** The message of an error for a person: the database's own words for a failed query (drizzle wraps them). */
+export function errorMessage(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const cause = (e as { cause?: unknown }).cause;
+  if (cause instanceof Error && /^Failed query/.test(e.message)) return cause.message;
+  return e.message;
 }

@@ -1,6 +1,6 @@
 /** `npm run migrate`: applies migrations to DATABASE_URL (idempotent). */
 import { migrateDatabase } from '../db/migrate';
-import { requireEnv } from './lib';
+import { requireDatabaseUrl } from './lib';
 
-await migrateDatabase(requireEnv('DATABASE_URL', 'set it to the database to migrate'));
+await migrateDatabase(requireDatabaseUrl());
 console.log('migrated');

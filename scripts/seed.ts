@@ -1,9 +1,9 @@
 /** `npm run seed`: seeds the demo tenant into DATABASE_URL (idempotent; adds fresh demo events when all are past). */
 import { createDb } from '../db/client';
 import { seedDemo } from '../server/seed';
-import { requireEnv } from './lib';
+import { requireDatabaseUrl } from './lib';
 
-const handle = createDb(requireEnv('DATABASE_URL', 'set it to the database to seed'), { max: 2 });
+const handle = createDb(requireDatabaseUrl(), { max: 2 });
 const r = await seedDemo(handle.db, new Date());
 console.log(r.createdEvents ? `seeded ${r.createdEvents} demo events` : 'demo data already present');
 await handle.close();

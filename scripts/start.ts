@@ -54,6 +54,7 @@ async function main() {
     log(`DATABASE_URL not set: starting embedded PostgreSQL (data in ${path.relative(root, dataDir)})`);
     pg = await startEmbeddedPostgres({ dataDir, log });
     databaseUrl = pg.url;
+    log(`embedded PostgreSQL at ${pg.url} (CLI commands such as import:ics find it on their own while this runs)`);
   }
   await migrateDatabase(databaseUrl);
   log('database migrated');
@@ -66,9 +67,10 @@ async function main() {
   }
   const seeded = await seedDemo(appDb.db, processClock().now());
   log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events starting minutes from now)` : 'demo data present');
-  ensureNextBuild(log);
+  // The worker first: reminders already due go out while the web app builds.
   worker = await startWorker({ databaseUrl, smtpUrl, handleSignals: false });
   log('worker running');
+  ensureNextBuild(log);
   web = await startNext(port, { DATABASE_URL: databaseUrl, PUNCTUAL_MAILBOX: catcher ? '1' : '0' }, log);
   web.once('exit', (code) => {
     if (!stopping) {

@@ -59,7 +59,8 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
           // Decoded header values (RFC 2047 encoded words resolved by mailparser), keyed by lower-case name.
           const headers: Record<string, string> = {};
           for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
-          for (const [key, value] of parsed.headers) headers[key] = headerText(value);
+          // Dates keep their original RFC 5322 text.
+          for (const [key, value] of parsed.headers) if (!(value instanceof Date)) headers[key] = headerText(value);
           const [row] = await opts.db
             .insert(caughtMessages)
             .values({

@@ -9,10 +9,10 @@
  *                             now+11 min.
  *   "Team Offsite"            all-day, three days ahead → scheduled reminders only.
  *
- * Idempotent: an existing demo tenant with upcoming events is left alone; one whose demo events are all in
- * the past gets a fresh batch (so a restart a day later still demonstrates something).
+ * Idempotent: an existing demo tenant with an event starting in the next two hours is left alone; otherwise
+ * it gets a fresh batch of events (so a restart a day later still demonstrates something).
  */
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { getTenantBySlug } from '../db/queries/scheduling';
 import { events } from '../db/schema';
@@ -51,14 +51,18 @@ export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
   if (!partner) {
     partner = await createTenant(db, { slug: 'partner', name: 'Partner Collective', timeZone: 'Europe/London', senderEmail: 'hello@partner.punctual.local' });
   }
-  const upcoming = await db
+  // A fresh batch unless a demo event starts within the next two hours (a restart the next day still shows
+  // reminders going out).
+  const soon = await db
     .select({ id: events.id })
     .from(events)
-    .where(and(eq(events.tenantId, demo.id), gt(events.startsAt, now)))
+    .where(and(eq(events.tenantId, demo.id), gt(events.startsAt, now), lt(events.startsAt, new Date(now.getTime() + 2 * 3600_000))))
     .limit(1);
-  if (upcoming.length > 0) return { tenantSlug: 'demo', createdTenant, createdEvents: 0 };
+  if (soon.length > 0) return { tenantSlug: 'demo', createdTenant, createdEvents: 0 };
 
-  const at = (ms: number) => new Date(now.getTime() + ms);
+  // Whole minutes, so "opens at 10:40" arrives at 10:40:00, not 10:40:59.
+  const base = new Date(Math.ceil(now.getTime() / MIN) * MIN);
+  const at = (ms: number) => new Date(base.getTime() + ms);
   const clay = await createEvent(db, demo.id, {
     title: 'Clay & Coffee (online)',
     description: 'Bring a mug-sized lump of clay and your favourite coffee.',

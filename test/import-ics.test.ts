@@ -4,7 +4,7 @@
  * failure half-way imports nothing, and the CLI end to end.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
@@ -302,6 +302,20 @@ describe('CLI: npx tsx scripts/import-ics.ts', () => {
     expect(await eventCount()).toBe(0);
   });
 
+  it('no DATABASE_URL but a running `npm start`: uses its embedded database', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'punctual-pid-'));
+    mkdirSync(path.join(dir, 'pg'));
+    const port = new URL(tdb.url).port;
+    // A postmaster.pid naming a live pid (this test process) and the test server's port.
+    writeFileSync(path.join(dir, 'pg', 'postmaster.pid'), `${process.pid}\n${dir}\n0\n${port}\n`);
+    const r = await run([pyconPath, '--tenant', 'cli-org'], { DATABASE_URL: undefined, PUNCTUAL_DATA_DIR: dir });
+    // The embedded URL names the server's `postgres` database, which has no Punctual schema: the CLI reached
+    // that server, and reports the database's own words rather than a wrapped query dump.
+    expect(r.stderr).toBe('import failed: relation "tenants" does not exist\n');
+    expect(r.code).toBe(1);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('an unknown tenant: exit 1 naming it', async () => {
     const r = await run([pyconPath, '--tenant', 'ghost'], { DATABASE_URL: tdb.url });
     expect(r.code).toBe(1);
@@ -315,8 +329,8 @@ describe('CLI: npx tsx scripts/import-ics.ts', () => {
   });
 
   it('DATABASE_URL unset: exit 2 saying how to fix it', async () => {
-    const r = await run([pyconPath, '--tenant', 'cli-org'], { DATABASE_URL: undefined });
+    const r = await run([pyconPath, '--tenant', 'cli-org'], { DATABASE_URL: undefined, PUNCTUAL_DATA_DIR: '.data/no-such-dir' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('DATABASE_URL is not set; start the app with npm start, or set it\n');
+    expect(r.stderr).toContain('DATABASE_URL is not set and no `npm start` database is running here');
   });
 });

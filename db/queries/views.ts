@@ -71,7 +71,7 @@ export interface ListPage<T> {
 }
 
 /**
- * The tenant's events ordered by start (then id), with booking and reminder counts.
+ * The tenant's events, upcoming first (by start), then past (latest first), with booking and reminder counts.
  * Counts come from three grouped queries over the page's event ids, not from per-row subqueries.
  */
 export async function listEvents(
@@ -84,7 +84,14 @@ export async function listEvents(
     .select()
     .from(events)
     .where(eq(events.tenantId, tenantId))
-    .orderBy(asc(events.startsAt), asc(events.id))
+    // Upcoming and running events first (soonest first), then past ones (most recent first): what staff
+    // work on is on page 1 even after importing years of history.
+    .orderBy(
+      sql`(${events.endsAt} < now())`,
+      sql`case when ${events.endsAt} >= now() then ${events.startsAt} end asc`,
+      desc(events.startsAt),
+      asc(events.id),
+    )
     .limit(page.limit)
     .offset(page.offset);
   if (rows.length === 0) return { items: [], total };
