@@ -47,6 +47,8 @@ export interface SendDeps {
   /** Per-call provider timeout, ms (default 30 000). */
   providerTimeoutMs?: number;
   retry?: RetryPolicy;
+  /** Jitter source, a draw in [0, 1) (default Math.random); tests fix it. */
+  random?: () => number;
   /** Builds template data from the rows (default {@link buildTemplateData}); tests replace it to model bad data. */
   templateData?: (w: ReminderWorld) => Record<string, unknown>;
 }
@@ -252,7 +254,7 @@ async function recordOutcome(
       now,
       expiresAt: w.reminder.expiresAt,
       policy: deps.retry ?? defaultRetryPolicy,
-      random: Math.random(),
+      random: (deps.random ?? Math.random)(),
     });
     if (next.status === 'accepted') {
       await transitionDelivery(tx, deliveryId, 'accepted', {

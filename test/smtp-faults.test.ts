@@ -26,6 +26,8 @@ const switchable: EmailChannel = {
 beforeAll(async () => {
   peer = await startSmtpPeer();
   h = await createHarness({ channel: switchable });
+  // A fixed jitter draw: backoff = 0.5 × ceiling (2.5 s after a first failure with the default policy).
+  h.ctx.sendDeps.random = () => 0.5;
 });
 afterAll(async () => {
   await h?.close();
@@ -107,7 +109,7 @@ describe('SMTP faults', () => {
   });
 
   it('a retry that would land after the expiry instant ends expired instead', async () => {
-    const { booking } = await oneReminder(1); // one-second late-send window
+    const { booking } = await oneReminder(1); // one-second late-send window; the retry would come 2.5 s later
     target = `smtp://127.0.0.1:${await freePort()}?ignoreTLS=true`;
     await h.tick('2027-06-15T07:00:00Z');
     const d = await delivery();
