@@ -21,7 +21,10 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
   anchors,
+  auditActions,
   bookingRoles,
+  emailProviders,
+  repairOwners,
   bookingStatuses,
   channels,
   deliveryStatuses,
@@ -43,6 +46,9 @@ export const reminderStatusEnum = pgEnum('reminder_status', reminderStatuses);
 export const deliveryStatusEnum = pgEnum('delivery_status', deliveryStatuses);
 export const outcomeClassEnum = pgEnum('outcome_class', outcomeClasses);
 export const suppressionReasonEnum = pgEnum('suppression_reason', suppressionReasons);
+export const repairOwnerEnum = pgEnum('repair_owner', repairOwners);
+export const emailProviderEnum = pgEnum('email_provider', emailProviders);
+export const auditActionEnum = pgEnum('audit_action', auditActions);
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -54,6 +60,8 @@ export const tenants = pgTable('tenants', {
   roomOpenLeadMinutes: integer('room_open_lead_minutes').notNull().default(30),
   /** From address for this tenant's mail. */
   senderEmail: text('sender_email').notNull().default('reminders@punctual.local'),
+  /** Which provider this tenant's mail goes through (credentials come from the environment). */
+  emailProvider: emailProviderEnum('email_provider').notNull().default('smtp'),
   createdAt: createdAt(),
 });
 
@@ -187,8 +195,15 @@ export const deliveries = pgTable(
     subject: text('subject'),
     status: deliveryStatusEnum('status').notNull().default('claimed'),
     statusReason: text('status_reason'),
+    /** Provider the delivery goes through (fixed at claim: a retry never switches provider). */
+    provider: emailProviderEnum('provider').notNull().default('smtp'),
     providerMessageId: text('provider_message_id'),
     attemptCount: integer('attempt_count').notNull().default(0),
+    /** Attempts that count against the retry budget (rate-limited ones do not). */
+    failureCount: integer('failure_count').notNull().default(0),
+    /** For dead letters: who must act to repair it, and the last error in full. */
+    repairOwner: repairOwnerEnum('repair_owner'),
+    lastError: text('last_error'),
     /** While `claimed`/`sending`: when the holder's lease runs out and recovery may act. */
     leaseExpiresAt: ts('lease_expires_at'),
     /** While `retrying`: the next attempt instant. */
@@ -237,6 +252,31 @@ export const suppressions = pgTable(
   (t) => [uniqueIndex('suppressions_tenant_address_uq').on(t.tenantId, sql`lower(${t.address})`)],
 );
 
+/** Every operator action (replay, discard, mark as sent, send again): who, when, why. Append-only. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    actor: text('actor').notNull(),
+    action: auditActionEnum('action').notNull(),
+    deliveryId: uuid('delivery_id').references(() => deliveries.id),
+    reason: text('reason'),
+    details: jsonb('details'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_tenant_created_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * Provider send rates shared by every worker process: one row per limiter key holding its theoretical
+ * arrival time (GCRA, the "virtual scheduling" form of a token bucket).
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  tat: ts('tat').notNull(),
+});
+
 /** Messages received by the built-in mail catcher (development / demo only; not tenant data). */
 export const caughtMessages = pgTable(
   'caught_messages',
@@ -266,4 +306,5 @@ export type NewReminder = typeof reminders.$inferInsert;
 export type Delivery = typeof deliveries.$inferSelect;
 export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;
 export type Suppression = typeof suppressions.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;
 export type CaughtMessage = typeof caughtMessages.$inferSelect;

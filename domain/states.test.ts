@@ -30,28 +30,49 @@ describe('decideAfterOutcome', () => {
   const policy = { baseMs: 1000, capMs: 60_000, maxAttempts: 3 };
   const now = new Date('2027-06-15T07:00:00Z');
   const expiresAt = new Date('2027-06-15T08:00:00Z');
-  const decide = (outcome: Outcome, attemptNo = 1, exp = expiresAt) => decideAfterOutcome({ outcome, attemptNo, now, expiresAt: exp, policy, random: 0.5 });
+  const decide = (outcome: Outcome, o: { failures?: number; rateLimited?: number; idempotent?: boolean; exp?: Date } = {}) =>
+    decideAfterOutcome({
+      outcome,
+      idempotentProvider: o.idempotent ?? false,
+      failuresSoFar: o.failures ?? 0,
+      rateLimitedSoFar: o.rateLimited ?? 0,
+      now,
+      expiresAt: o.exp ?? expiresAt,
+      policy,
+      random: 0.5,
+    });
+  const label = (r: ReturnType<typeof decide>) => (r.status === 'dead' ? `dead:${r.repairOwner}` : r.status === 'failed' ? `failed:suppress=${r.suppress}` : r.status);
 
-  it.each<[string, Outcome, number, string]>([
-    ['accepted', { class: 'accepted', providerId: '<x@y>' }, 1, 'accepted'],
-    ['ambiguous → unknown', { class: 'ambiguous', code: 'ETIMEDOUT', message: 't' }, 1, 'unknown'],
-    ['rejected → failed', { class: 'rejected', kind: 'invalid_recipient', code: '550', message: 'no' }, 1, 'failed'],
-    ['transient → retrying', { class: 'transient', code: 'ESOCKET', message: 'refused' }, 1, 'retrying'],
-    ['transient, budget spent → dead', { class: 'transient', code: 'ESOCKET', message: 'refused' }, 3, 'dead'],
-    ['rate limited honours Retry-After', { class: 'rate_limited', code: '429', message: 'slow', retryAfterMs: 60_000 }, 1, 'retrying'],
-  ])('%s', (_n, outcome, attemptNo, status) => {
-    expect(decide(outcome, attemptNo).status).toBe(status);
+  it.each<[string, Outcome, Parameters<typeof decide>[1], string]>([
+    ['accepted', { class: 'accepted', providerId: '<x@y>' }, {}, 'accepted'],
+    ['SMTP ambiguous → unknown', { class: 'ambiguous', code: 'ETIMEDOUT', message: 't' }, {}, 'unknown'],
+    ['idempotent ambiguous → same-key retry', { class: 'ambiguous', code: 'ETIMEDOUT', message: 't' }, { idempotent: true }, 'retrying'],
+    ['idempotent ambiguous, budget spent → dead', { class: 'ambiguous', code: 'HTTP_500', message: 't' }, { idempotent: true, failures: 2 }, 'dead:provider'],
+    ['invalid recipient → failed and suppressed', { class: 'rejected', kind: 'invalid_recipient', code: '550', message: 'no' }, {}, 'failed:suppress=true'],
+    ['permission → dead, configuration', { class: 'rejected', kind: 'permission', code: 'HTTP_401', message: 'no' }, {}, 'dead:configuration'],
+    ['validation → dead, template', { class: 'rejected', kind: 'validation', code: 'HTTP_422', message: 'no' }, {}, 'dead:template'],
+    ['other rejection → dead, provider', { class: 'rejected', kind: 'other', code: 'HTTP_404', message: 'no' }, {}, 'dead:provider'],
+    ['transient → retrying', { class: 'transient', code: 'ESOCKET', message: 'refused' }, {}, 'retrying'],
+    ['transient, budget spent → dead', { class: 'transient', code: 'ESOCKET', message: 'refused' }, { failures: 2 }, 'dead:provider'],
+    ['rate limited with a spent budget still retries', { class: 'rate_limited', code: '429', message: 'slow', retryAfterMs: 60_000 }, { failures: 2 }, 'retrying'],
+    ['rate limited 49 times before → dead', { class: 'rate_limited', code: '429', message: 'slow', retryAfterMs: 1000 }, { rateLimited: 49 }, 'dead:provider'],
+  ])('%s', (_n, outcome, o, expected) => {
+    expect(label(decide(outcome, o))).toBe(expected);
+  });
+
+  it('only budgeted failures count', () => {
+    expect(decide({ class: 'rate_limited', code: '429', message: 'm', retryAfterMs: 1000 }).countsAsFailure).toBe(false);
+    expect(decide({ class: 'transient', code: 'E', message: 'm' }).countsAsFailure).toBe(true);
   });
 
   it('backs off with jitter and uses Retry-After when given', () => {
-    const r1 = decide({ class: 'transient', code: 'E', message: 'm' }, 2);
+    const r1 = decide({ class: 'transient', code: 'E', message: 'm' }, { failures: 1 });
     expect(r1.status === 'retrying' && r1.nextAttemptAt.toISOString()).toBe('2027-06-15T07:00:01.000Z');
     const r2 = decide({ class: 'rate_limited', code: '429', message: 'm', retryAfterMs: 60_000 });
     expect(r2.status === 'retrying' && r2.nextAttemptAt.toISOString()).toBe('2027-06-15T07:01:00.000Z');
   });
 
   it('a retry that would not land before the expiry instant expires instead', () => {
-    const r = decide({ class: 'rate_limited', code: '429', message: 'm', retryAfterMs: 3_600_000 });
-    expect(r.status).toBe('expired');
+    expect(decide({ class: 'rate_limited', code: '429', message: 'm', retryAfterMs: 3_600_000 }).status).toBe('expired');
   });
 });

@@ -15,11 +15,14 @@ export const reminderTransitions: Readonly<Record<ReminderStatus, readonly Remin
 };
 
 export const deliveryTransitions: Readonly<Record<DeliveryStatus, readonly DeliveryStatus[]>> = {
-  claimed: ['sending', 'suppressed', 'cancelled', 'superseded', 'expired', 'failed'],
-  retrying: ['sending', 'suppressed', 'cancelled', 'superseded', 'expired', 'failed'],
+  // `retrying` from claimed: waiting for a rate-limit send slot. `dead`: the world changed so the message can
+  // no longer be built (template) or no provider is configured (configuration).
+  claimed: ['sending', 'retrying', 'suppressed', 'cancelled', 'superseded', 'expired', 'failed', 'dead'],
+  retrying: ['sending', 'retrying', 'suppressed', 'cancelled', 'superseded', 'expired', 'failed', 'dead'],
   sending: ['accepted', 'retrying', 'unknown', 'failed', 'expired', 'dead'],
-  // A definite answer that arrives after recovery gave the attempt up as unknown is the better record.
-  unknown: ['accepted', 'retrying', 'failed', 'expired', 'dead'],
+  // A definite answer that arrives after recovery gave the attempt up as unknown is the better record;
+  // a person may also mark it sent (accepted), send it again (retrying) or discard it.
+  unknown: ['accepted', 'retrying', 'failed', 'expired', 'dead', 'discarded'],
   accepted: ['delivered', 'bounced', 'complained'],
   delivered: ['bounced', 'complained'],
   bounced: [],
@@ -29,7 +32,9 @@ export const deliveryTransitions: Readonly<Record<DeliveryStatus, readonly Deliv
   superseded: [],
   failed: [],
   expired: [],
-  dead: [],
+  // A dead letter waits for a person: replay (→ retrying, same message key) or discard (with a reason).
+  dead: ['retrying', 'discarded'],
+  discarded: [],
 };
 
 function invert<S extends string>(table: Readonly<Record<S, readonly S[]>>, to: S): S[] {

@@ -41,7 +41,8 @@ export type ReminderStatus = (typeof reminderStatuses)[number];
  * or `suppressed`, `cancelled`/`superseded` (stale work found at the last re-read before the provider call),
  * `retrying` (next attempt at `next_attempt_at`), `unknown` (ambiguous: may or may not have gone out),
  * `failed` (rejected for good), `expired` (a retry would land after the reminder's expiry instant),
- * `dead` (no automatic retry left).
+ * `dead` (no automatic retry left: a dead letter, until a person replays or discards it), `discarded` (a dead
+ * letter or unknown outcome a person chose not to send, with their reason).
  */
 export const deliveryStatuses = [
   'claimed',
@@ -58,6 +59,7 @@ export const deliveryStatuses = [
   'failed',
   'expired',
   'dead',
+  'discarded',
 ] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
@@ -71,3 +73,15 @@ export type SuppressionReason = (typeof suppressionReasons)[number];
 /** Template ids known to the renderer (emails/). */
 export const templateIds = ['attendee-reminder', 'room-opening', 'host-reminder'] as const;
 export type TemplateId = (typeof templateIds)[number];
+
+/** Who has to act to repair a dead letter. */
+export const repairOwners = ['provider', 'configuration', 'recipient', 'template'] as const;
+export type RepairOwner = (typeof repairOwners)[number];
+
+/** Email providers a tenant can be configured to send through. */
+export const emailProviders = ['smtp', 'http_api'] as const;
+export type EmailProvider = (typeof emailProviders)[number];
+
+/** Operator actions recorded in the audit log. */
+export const auditActions = ['replay', 'discard', 'mark_sent', 'send_again', 'reconcile'] as const;
+export type AuditAction = (typeof auditActions)[number];

@@ -10,17 +10,23 @@
  *     the delivery to `sending` under a lease and record the attempt start; commit; render and call the
  *     provider; record the classified outcome.
  *
- * Outcomes: accepted → `accepted`; transient/rate-limited → `retrying` with a next attempt instant (never
- * past the reminder's expiry: then `expired`), same message key; ambiguous → `unknown`, never resent
- * automatically over SMTP; rejected → `failed`.
+ * Outcomes (domain/outcome.ts): accepted → `accepted`; transient/rate-limited → `retrying` with a next
+ * attempt instant (never past the reminder's expiry: then `expired`), same message key; ambiguous →
+ * `unknown` over SMTP (never resent automatically) or a same-key retry on an idempotent HTTP provider, which
+ * first looks the key up; rejected → `failed` (bad address, suppressed) or `dead` with a repair owner.
+ * A provider's send rate is shared by all workers through PostgreSQL (db/queries/rate-limit.ts).
  */
 import type { EmailChannel, Outcome } from '../channels/types';
+import type { EmailProvider, RepairOwner, TemplateId } from '../domain/vocabulary';
 import type { Db } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
+import { pushBackSendSlots, reserveSendSlot } from '../db/queries/rate-limit';
+import type { Delivery } from '../db/schema';
 import {
   claimMessageKey,
   findSuppression,
   finishAttempt,
+  lastAttemptOf,
   loadReminderWorld,
   lockDelivery,
   setReminderStatus,
@@ -35,10 +41,18 @@ import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import { isTemplateId, parseTemplateData, renderReminderEmail, type ReminderTemplateData } from '../emails';
 import type { Clock } from './clock';
 import { DELIVER_TASK } from './dispatch';
+import { addSuppression } from './tenants';
 
 export interface SendDeps {
   db: Db;
+  /** The SMTP channel (or the only channel, in tests). */
   channel: EmailChannel;
+  /** Channels by provider; a tenant's `email_provider` picks one at claim time. Falls back to `channel` for smtp. */
+  channels?: Partial<Record<EmailProvider, EmailChannel>>;
+  /** Provider send rates shared by all workers, per minute (unset = unlimited). */
+  rateLimits?: Partial<Record<EmailProvider, number>>;
+  /** Retry policy per provider (falls back to `retry`, then the default). */
+  retryPolicies?: Partial<Record<EmailProvider, RetryPolicy>>;
   clock: Clock;
   /** Lease while `sending`: after it, recovery marks the delivery `unknown`. ms. */
   sendLeaseMs?: number;
@@ -133,6 +147,7 @@ export async function sendReminder(
       messageKey,
       address: w.contact.email,
       template,
+      provider: w.sendingTenant.emailProvider,
       leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
     });
     await setReminderStatus(tx, reminderId, 'done', null);
@@ -148,11 +163,21 @@ export async function sendReminder(
 }
 
 /**
+ * The channel for a delivery's provider, or null when this process has none configured for it.
+ */
+function channelFor(deps: SendDeps, provider: EmailProvider): EmailChannel | null {
+  return deps.channels?.[provider] ?? (provider === 'smtp' ? deps.channel : null);
+}
+
+/**
  * Step 2: one provider attempt for a claimed or retrying delivery (see module doc). Safe to call twice:
  * the guarded `claimed|retrying → sending` transition lets only one caller through.
+ * @param slotAt a send slot this delivery already reserved under the provider's rate limit (job payload).
+ * @throws only for infrastructure errors (the job is retried; the delivery's state is unchanged or `sending`
+ *   under a lease, which recovery handles).
  */
-export async function deliver(deps: SendDeps, deliveryId: string): Promise<DeliverResult> {
-  const { db, clock, channel } = deps;
+export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date): Promise<DeliverResult> {
+  const { db, clock } = deps;
   const prep = await db.transaction(async (tx) => {
     const d = await lockDelivery(tx, deliveryId);
     if (!d) return { stop: { status: 'missing' } as DeliverResult };
@@ -160,6 +185,10 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
     const w = d.reminderId ? await loadReminderWorld(tx, d.reminderId, false) : null;
     if (!w) return { stop: { status: d.status, reason: 'reminder missing' } };
     const now = clock.now();
+    const dead = async (repairOwner: RepairOwner, reason: string) => {
+      await transitionDelivery(tx, deliveryId, 'dead', { statusReason: reason, lastError: reason, repairOwner, leaseExpiresAt: null, nextAttemptAt: null });
+      return { stop: { status: 'dead', reason } as DeliverResult };
+    };
     // The last re-read before the provider call (invariant 4). The reminder itself is `done` (it has this
     // delivery), so judge the world as if it were still dispatched.
     const decision = decideSend(
@@ -167,11 +196,7 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
       now,
     );
     if (decision.action === 'terminate') {
-      await transitionDelivery(tx, deliveryId, decision.status, {
-        statusReason: decision.reason,
-        leaseExpiresAt: null,
-        nextAttemptAt: null,
-      });
+      await transitionDelivery(tx, deliveryId, decision.status, { statusReason: decision.reason, leaseExpiresAt: null, nextAttemptAt: null });
       return { stop: { status: decision.status, reason: decision.reason } };
     }
     const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address);
@@ -180,15 +205,36 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
       await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
       return { stop: { status: 'suppressed', reason } };
     }
+    const channel = channelFor(deps, d.provider);
+    if (!channel) return dead('configuration', `no ${d.provider} provider is configured in this worker (see README: HTTP_EMAIL_API_URL, HTTP_EMAIL_API_KEY)`);
     const template = w.rule!.template;
-    if (!isTemplateId(template)) throw new Error(`unknown template ${template}`);
-    const parsed = parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w));
-    if (!parsed.ok) {
-      const reason = `template data invalid — ${parsed.message}`;
-      await transitionDelivery(tx, deliveryId, 'failed', { statusReason: reason, leaseExpiresAt: null });
-      return { stop: { status: 'failed', reason } };
+    const parsed = isTemplateId(template)
+      ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
+      : ({ ok: false, message: `template: unknown template "${template}"` } as const);
+    // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
+    if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      rendered = await renderReminderEmail(template as TemplateId, parsed.data as ReminderTemplateData);
+    } catch (e) {
+      return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const rendered = await renderReminderEmail(template, parsed.data as ReminderTemplateData);
+    // The provider's send rate, shared by every worker: take the slot reserved earlier or reserve one now.
+    const perMinute = deps.rateLimits?.[d.provider];
+    if (perMinute && !(slotAt && slotAt.getTime() <= now.getTime() + SLOT_TOLERANCE_MS)) {
+      const slot = await reserveSendSlot(tx, `provider:${d.provider}`, 60_000 / perMinute, now);
+      if (slot.getTime() > now.getTime() + SLOT_TOLERANCE_MS) {
+        await transitionDelivery(tx, deliveryId, 'retrying', {
+          statusReason: `waiting for ${d.provider}'s send rate (${perMinute}/min); send slot at ${slot.toISOString()}`,
+          nextAttemptAt: slot,
+          leaseExpiresAt: null,
+        });
+        await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+        return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
+      }
+    }
+    // An earlier attempt may have reached an idempotent provider: ask it before sending again.
+    const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;
     const sending = await transitionDelivery(tx, deliveryId, 'sending', {
       statusReason: null,
       subject: rendered.subject,
@@ -196,49 +242,54 @@ export async function deliver(deps: SendDeps, deliveryId: string): Promise<Deliv
       nextAttemptAt: null,
       incrementAttempts: true,
     });
-    const attemptId = await startAttempt(tx, {
-      tenantId: d.tenantId,
-      deliveryId,
-      attemptNo: sending!.attemptCount,
-      startedAt: now,
-    });
-    return { w, d: sending!, rendered, attemptId };
+    const attemptId = await startAttempt(tx, { tenantId: d.tenantId, deliveryId, attemptNo: sending!.attemptCount, startedAt: now });
+    return { w, d: sending!, rendered, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && !!channel.lookup };
   });
   if ('stop' in prep) return prep.stop!;
-  const { w, d, rendered, attemptId } = prep;
+  const { w, d, rendered, attemptId, channel, reconcileFirst } = prep;
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
-  let outcome: Outcome;
-  try {
-    outcome = await channel.send(
-      {
-        from: { name: w.sendingTenant.name, address: w.sendingTenant.senderEmail },
-        to: { name: w.contact.name, address: d.address },
-        subject: rendered.subject,
-        html: rendered.html,
-        text: rendered.text,
-        messageId: messageIdFor(d.messageKey),
-        headers: { 'X-Punctual-Message-Key': d.messageKey },
-      },
-      { idempotencyKey: d.messageKey, signal },
-    );
-  } catch (e) {
-    // An adapter that throws broke its contract; we cannot know whether anything went out.
-    outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
+  let outcome: Outcome | null = null;
+  if (reconcileFirst) {
+    const found = await channel.lookup!(d.messageKey, signal).catch((e: Error) => ({ error: e.message }));
+    if ('found' in found && found.found) outcome = { class: 'accepted', providerId: found.providerId, response: 'reconciled: the provider already had this message key' };
   }
-  return recordOutcome(deps, w, d.id, d.attemptCount, attemptId, outcome);
+  if (!outcome) {
+    try {
+      outcome = await channel.send(
+        {
+          from: { name: w.sendingTenant.name, address: w.sendingTenant.senderEmail },
+          to: { name: w.contact.name, address: d.address },
+          subject: rendered.subject,
+          html: rendered.html,
+          text: rendered.text,
+          messageId: messageIdFor(d.messageKey),
+          headers: { 'X-Punctual-Message-Key': d.messageKey },
+        },
+        { idempotencyKey: d.messageKey, signal },
+      );
+    } catch (e) {
+      // An adapter that throws broke its contract; we cannot know whether anything went out.
+      outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  return recordOutcome(deps, w, d, attemptId, outcome, channel);
 }
+
+/** Slots within this many ms of now are taken at once (timer and clock granularity). */
+const SLOT_TOLERANCE_MS = 50;
 
 async function recordOutcome(
   deps: SendDeps,
   w: ReminderWorld,
-  deliveryId: string,
-  attemptNo: number,
+  d: Delivery,
   attemptId: string,
   outcome: Outcome,
+  channel: EmailChannel,
 ): Promise<DeliverResult> {
   const { db, clock } = deps;
   const now = clock.now();
+  const deliveryId = d.id;
   return db.transaction(async (tx) => {
     const err = outcome.class === 'accepted' ? null : outcome;
     await finishAttempt(tx, attemptId, {
@@ -250,26 +301,38 @@ async function recordOutcome(
     });
     const next = decideAfterOutcome({
       outcome,
-      attemptNo,
+      idempotentProvider: channel.idempotent === true,
+      failuresSoFar: d.failureCount,
+      // Every earlier attempt that did not end the delivery was either a budgeted failure or rate-limited.
+      rateLimitedSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
       now,
       expiresAt: w.reminder.expiresAt,
-      policy: deps.retry ?? defaultRetryPolicy,
+      policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
       random: (deps.random ?? Math.random)(),
     });
     if (next.status === 'accepted') {
-      await transitionDelivery(tx, deliveryId, 'accepted', {
-        statusReason: null,
-        providerMessageId: next.providerMessageId,
-        acceptedAt: now,
-        leaseExpiresAt: null,
-      });
+      await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null });
       return { status: 'accepted' };
+    }
+    if (outcome.class === 'rate_limited' && outcome.retryAfterMs && deps.rateLimits?.[d.provider]) {
+      // The provider asked everyone to wait: push the shared schedule so other workers wait too.
+      await pushBackSendSlots(tx, `provider:${d.provider}`, new Date(now.getTime() + outcome.retryAfterMs));
     }
     await transitionDelivery(tx, deliveryId, next.status, {
       statusReason: next.reason,
+      lastError: err ? `${err.code}: ${err.message}` : null,
       leaseExpiresAt: null,
       nextAttemptAt: next.status === 'retrying' ? next.nextAttemptAt : null,
+      repairOwner: next.status === 'dead' ? next.repairOwner : null,
+      incrementFailures: next.countsAsFailure,
     });
+    if (next.status === 'failed' && next.suppress) {
+      await addSuppression(tx, w.sendingTenant.id, {
+        address: d.address,
+        reason: 'bounced',
+        source: `provider rejected the address (${err?.code}) on ${now.toISOString()}`,
+      });
+    }
     if (next.status === 'retrying') {
       // Same delivery, same message key: the retry never re-claims.
       await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });

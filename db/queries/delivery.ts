@@ -2,7 +2,7 @@
  * SQL of the send path: the locked re-read of a reminder's world, the message-key claim, delivery state
  * writes (each guarded by its from-states) and attempt records.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import {
   bookings,
@@ -23,7 +23,7 @@ import {
   type Tenant,
 } from '../schema';
 import { deliveryFromStates, reminderFromStates } from '../../domain/states';
-import type { DeliveryStatus, OutcomeClass, ReminderStatus } from '../../domain/vocabulary';
+import type { DeliveryStatus, EmailProvider, OutcomeClass, ReminderStatus } from '../../domain/vocabulary';
 
 export interface ReminderWorld {
   reminder: Reminder;
@@ -84,7 +84,7 @@ export async function setReminderStatus(db: DbOrTx, reminderId: string, status: 
  */
 export async function claimMessageKey(
   db: DbOrTx,
-  d: { tenantId: string; reminderId: string; messageKey: string; address: string; template: string; leaseExpiresAt: Date },
+  d: { tenantId: string; reminderId: string; messageKey: string; address: string; template: string; provider: EmailProvider; leaseExpiresAt: Date },
 ): Promise<Delivery | null> {
   const [row] = await db
     .insert(deliveries)
@@ -107,17 +107,21 @@ export async function transitionDelivery(
   db: DbOrTx,
   deliveryId: string,
   status: DeliveryStatus,
-  set: Partial<Pick<Delivery, 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject'>> & {
+  set: Partial<
+    Pick<Delivery, 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject' | 'repairOwner' | 'lastError'>
+  > & {
     incrementAttempts?: boolean;
+    incrementFailures?: boolean;
   },
 ): Promise<Delivery | null> {
-  const { incrementAttempts, ...fields } = set;
+  const { incrementAttempts, incrementFailures, ...fields } = set;
   const [row] = await db
     .update(deliveries)
     .set({
       ...fields,
       status,
       ...(incrementAttempts ? { attemptCount: sql`${deliveries.attemptCount} + 1` } : {}),
+      ...(incrementFailures ? { failureCount: sql`${deliveries.failureCount} + 1` } : {}),
       updatedAt: new Date(),
     })
     .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, deliveryFromStates(status))))
@@ -131,6 +135,17 @@ export async function findSuppression(db: DbOrTx, tenantIds: string[], address: 
     .select()
     .from(suppressions)
     .where(and(inArray(suppressions.tenantId, tenantIds), sql`lower(${suppressions.address}) = lower(${address})`))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The most recent attempt of a delivery, or null. */
+export async function lastAttemptOf(db: DbOrTx, deliveryId: string) {
+  const [row] = await db
+    .select()
+    .from(deliveryAttempts)
+    .where(eq(deliveryAttempts.deliveryId, deliveryId))
+    .orderBy(desc(deliveryAttempts.attemptNo))
     .limit(1);
   return row ?? null;
 }

@@ -84,7 +84,8 @@ export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, se
 
 /**
  * Deliveries whose holder's lease ran out. `claimed` (nothing was sent yet) → a new `deliver` job, lease
- * renewed; `sending` (the provider call may have happened) → `unknown` with a reason. Returns both counts.
+ * renewed; `sending` (the provider call may have happened) → `unknown` with a reason over SMTP, or a
+ * same-key reconciling retry on an idempotent provider. Returns the counts (`unknown` includes neither).
  */
 export async function recoverExpiredLeases(
   db: DbOrTx,
@@ -104,10 +105,11 @@ export async function recoverExpiredLeases(
     select graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', renewed.id),
       job_key := 'deliver:' || renewed.id::text, max_attempts := 25)
     from renewed`);
+  // Over SMTP nobody can tell whether the call went out: unknown, a person decides (invariant 6).
   const unknown = await db.execute(sql`
     with lost as (
       select id from deliveries
-      where status = 'sending' and lease_expires_at <= ${at(now)}
+      where status = 'sending' and provider = 'smtp' and lease_expires_at <= ${at(now)}
       limit 500 for update skip locked
     )
     update deliveries d
@@ -118,13 +120,31 @@ export async function recoverExpiredLeases(
         lease_expires_at = null, updated_at = now()
     from lost where d.id = lost.id
     returning d.id`);
-  // The attempt that was in flight ends ambiguous too.
-  if (unknown.length > 0) {
+  // A provider that deduplicates on the idempotency key can be asked: retry under the same key, which looks
+  // the key up first (server/send-reminder.ts) and reconciles instead of duplicating.
+  const reconciling = await db.execute(sql`
+    with lost as (
+      select id from deliveries
+      where status = 'sending' and provider <> 'smtp' and lease_expires_at <= ${at(now)}
+      limit 500 for update skip locked
+    ), moved as (
+      update deliveries d
+      set status = 'retrying', next_attempt_at = ${at(now)}, lease_expires_at = null, updated_at = now(),
+          status_reason = 'the worker stopped during the provider call; reconciling by idempotency key'
+      from lost where d.id = lost.id
+      returning d.id
+    )
+    select moved.id, graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', moved.id),
+      job_key := 'deliver:' || moved.id::text, max_attempts := 25)
+    from moved`);
+  // The attempt that was in flight ends ambiguous.
+  const lostIds = [...unknown, ...reconciling].map((r) => (r as { id: string }).id);
+  if (lostIds.length > 0) {
     await db.execute(sql`
       update delivery_attempts a set ended_at = ${at(now)}, outcome = 'ambiguous', error_code = 'LEASE_EXPIRED',
         error_message = 'worker lost during the provider call'
       where a.ended_at is null and a.delivery_id in (${sql.join(
-        unknown.map((r) => sql`${(r as { id: string }).id}::uuid`),
+        lostIds.map((id) => sql`${id}::uuid`),
         sql`, `,
       )})`);
   }

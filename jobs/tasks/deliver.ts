@@ -4,9 +4,10 @@ import { z } from 'zod';
 import { deliver } from '../../server/send-reminder';
 import type { WorkerContext } from '../context';
 
-export const deliverPayloadSchema = z.object({ deliveryId: z.uuid() });
+/** `slotAt`: a send slot already reserved under the provider's rate limit (ISO instant). */
+export const deliverPayloadSchema = z.object({ deliveryId: z.uuid(), slotAt: z.iso.datetime().optional() });
 
 export const deliverTask = (ctx: WorkerContext): Task => async (payload) => {
-  const { deliveryId } = deliverPayloadSchema.parse(payload);
-  await deliver(ctx.sendDeps, deliveryId);
+  const { deliveryId, slotAt } = deliverPayloadSchema.parse(payload);
+  await deliver(ctx.sendDeps, deliveryId, slotAt ? new Date(slotAt) : undefined);
 };

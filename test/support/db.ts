@@ -43,7 +43,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     async reset() {
       await handle.sql.unsafe(`
         truncate delivery_attempts, deliveries, reminders, reminder_rules, bookings, events, contacts,
-          suppressions, caught_messages, tenants cascade;
+          suppressions, caught_messages, audit_log, rate_limits, tenants cascade;
         delete from graphile_worker._private_jobs;
         delete from graphile_worker._private_job_queues;`);
     },
