@@ -207,19 +207,8 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
     }
     const channel = channelFor(deps, d.provider);
     if (!channel) return dead('configuration', `no ${d.provider} provider is configured in this worker (see README: HTTP_EMAIL_API_URL, HTTP_EMAIL_API_KEY)`);
-    const template = w.rule!.template;
-    const parsed = isTemplateId(template)
-      ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
-      : ({ ok: false, message: `template: unknown template "${template}"` } as const);
-    // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
-    if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
-    let rendered: { subject: string; html: string; text: string };
-    try {
-      rendered = await renderReminderEmail(template as TemplateId, parsed.data as ReminderTemplateData);
-    } catch (e) {
-      return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    // The provider's send rate, shared by every worker: take the slot reserved earlier or reserve one now.
+    // Before any rendering, so a delivery that waits costs nothing: the provider's send rate, shared by every
+    // worker. Take the slot reserved earlier, or reserve one now.
     const perMinute = deps.rateLimits?.[d.provider];
     if (perMinute && !(slotAt && slotAt.getTime() <= now.getTime() + SLOT_TOLERANCE_MS)) {
       const slot = await reserveSendSlot(tx, `provider:${d.provider}`, 60_000 / perMinute, now);
@@ -232,6 +221,18 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
         await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
         return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
       }
+    }
+    const template = w.rule!.template;
+    const parsed = isTemplateId(template)
+      ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
+      : ({ ok: false, message: `template: unknown template "${template}"` } as const);
+    // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
+    if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
+    let rendered: { subject: string; html: string; text: string };
+    try {
+      rendered = await renderReminderEmail(template as TemplateId, parsed.data as ReminderTemplateData);
+    } catch (e) {
+      return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
     }
     // An earlier attempt may have reached an idempotent provider: ask it before sending again.
     const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
 import { reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
 import { parseOffset } from '../domain/due-instant';
-import { anchors, bookingRoles, channels, suppressionReasons, templateIds } from '../domain/vocabulary';
+import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, templateIds } from '../domain/vocabulary';
 import { parseInput } from './errors';
 
 const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
@@ -15,6 +15,7 @@ export const createTenantSchema = z.object({
   timeZone: zone,
   roomOpenLeadMinutes: z.number().int().min(0).max(1440).default(30),
   senderEmail: z.email().default('reminders@punctual.local'),
+  emailProvider: z.enum(emailProviders).default('smtp'),
 });
 
 export const reminderRuleSchema = z.object({

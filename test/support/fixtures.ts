@@ -9,8 +9,9 @@ export async function tenantWithRules(
   db: Db,
   rules: { offset: string; anchor?: 'start' | 'room_open' | 'end'; window?: number; template?: 'attendee-reminder' | 'room-opening' | 'host-reminder'; audience?: ('attendee' | 'external' | 'host')[]; name?: string }[],
   zone = 'Europe/Amsterdam',
+  emailProvider: 'smtp' | 'http_api' = 'smtp',
 ) {
-  const tenant = await createTenant(db, { slug: `t${++n}-${Date.now().toString(36)}`, name: 'Test Org', timeZone: zone });
+  const tenant = await createTenant(db, { slug: `t${++n}-${Date.now().toString(36)}`, name: 'Test Org', timeZone: zone, emailProvider });
   const created = [];
   for (const r of rules) {
     created.push(

@@ -13,6 +13,7 @@ import { caughtMessages, type CaughtMessage } from '../../db/schema';
 import { taskList } from '../../jobs/worker';
 import type { WorkerContext } from '../../jobs/context';
 import { dispatchDue } from '../../server/dispatch';
+import type { SendDeps } from '../../server/send-reminder';
 import { startMailCatcher, type MailCatcher, type MailCatcherOptions } from '../../server/mail-catcher';
 import { FakeClock } from './clock';
 import { createTestDatabase, type TestDatabase } from './db';
@@ -30,12 +31,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function createHarness(opts: { channel?: EmailChannel; catcher?: Omit<MailCatcherOptions, 'db'> } = {}): Promise<Harness> {
+export async function createHarness(
+  opts: { channel?: EmailChannel; catcher?: Omit<MailCatcherOptions, 'db'>; deps?: Partial<SendDeps> } = {},
+): Promise<Harness> {
   const tdb = await createTestDatabase();
   const catcher = await startMailCatcher({ db: tdb.db, ...opts.catcher });
   const clock = new FakeClock(new Date('2027-01-01T00:00:00Z'));
   const channel = opts.channel ?? createSmtpChannel({ url: catcher.url });
-  const ctx: WorkerContext = { db: tdb.db, channel, clock, sendDeps: { db: tdb.db, channel, clock } };
+  const ctx: WorkerContext = { db: tdb.db, channel, clock, sendDeps: { db: tdb.db, channel, clock, ...opts.deps } };
   const drain = async () => {
     await runOnce({ connectionString: tdb.url, taskList: taskList(ctx), logger: quietLogger() });
   };

@@ -40,10 +40,13 @@ export interface HttpPeer {
   close(): Promise<void>;
 }
 
-export async function startHttpPeer(opts: { script?: HttpPeerBehaviour[]; ratePerMinute?: number; invalidRecipients?: string[]; apiKey?: string } = {}): Promise<HttpPeer> {
+export async function startHttpPeer(
+  opts: { script?: HttpPeerBehaviour[]; ratePerMinute?: number; invalidRecipients?: string[]; apiKey?: string; now?: () => number } = {},
+): Promise<HttpPeer & { setApiKey(k: string): void }> {
+  const clockNow = opts.now ?? (() => Date.now());
   let queue: HttpPeerBehaviour[] = [...(opts.script ?? ['accept'])];
   const next = () => (queue.length > 1 ? queue.shift()! : queue[0]);
-  const apiKey = opts.apiKey ?? 'test-key';
+  let apiKey = opts.apiKey ?? 'test-key';
   const messages: StoredMessage[] = [];
   const byKey = new Map<string, StoredMessage>();
   const requests: HttpPeer['requests'] = [];
@@ -76,7 +79,7 @@ export async function startHttpPeer(opts: { script?: HttpPeerBehaviour[]; ratePe
         requests.push({ at: new Date(), idempotencyKey: key, status: 400 });
         return json(400, { name: 'validation_error', message: 'body is not JSON' });
       }
-      const now = Date.now();
+      const now = clockNow();
       while (recent.length && recent[0] <= now - 60_000) recent.shift();
       if (opts.ratePerMinute !== undefined && recent.length >= opts.ratePerMinute) {
         requests.push({ at: new Date(), idempotencyKey: key, status: 429 });
@@ -90,7 +93,7 @@ export async function startHttpPeer(opts: { script?: HttpPeerBehaviour[]; ratePe
       }
       const b: HttpPeerBehaviour = body.to && invalid.has(body.to.toLowerCase()) ? 'reject-recipient' : next();
       const store = () => {
-        const m: StoredMessage = { id: randomUUID(), idempotencyKey: key, to: body.to ?? '', subject: body.subject ?? '', receivedAt: new Date() };
+        const m: StoredMessage = { id: randomUUID(), idempotencyKey: key, to: body.to ?? '', subject: body.subject ?? '', receivedAt: new Date(clockNow()) };
         messages.push(m);
         if (key) byKey.set(key, m);
         return m;
@@ -129,7 +132,12 @@ export async function startHttpPeer(opts: { script?: HttpPeerBehaviour[]; ratePe
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
-    apiKey,
+    get apiKey() {
+      return apiKey;
+    },
+    setApiKey: (k: string) => {
+      apiKey = k;
+    },
     messages,
     requests,
     script: (...b) => {

@@ -1,0 +1,132 @@
+/**
+ * Operator actions on deliveries that automation will not decide (DESIGN §3 "Dead letter", invariant 6):
+ * replay or discard a dead letter; mark an unknown outcome as sent, or send it again. Each runs in one
+ * transaction that changes the delivery and appends an audit entry (who, when, why). Nothing is deleted.
+ * Every action keeps the delivery's message key: a replay is the same message, never a new one.
+ */
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db, Tx } from '../db/client';
+import { enqueueJob } from '../db/queries/jobs';
+import { transitionDelivery } from '../db/queries/delivery';
+import { auditLog, deliveries, reminders, type Delivery } from '../db/schema';
+import type { AuditAction } from '../domain/vocabulary';
+import { DELIVER_TASK } from './dispatch';
+import { AppError, parseInput } from './errors';
+
+export interface OperatorContext {
+  tenantId: string;
+  /** Who acts (staff user id or e-mail; `system` for automation). */
+  actor: string;
+  now: Date;
+}
+
+const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required') });
+const parseReason = (reason: string) => parseInput(reasonSchema, { reason }).reason;
+
+async function lockOwnDelivery(tx: Tx, tenantId: string, deliveryId: string): Promise<Delivery> {
+  if (!z.uuid().safeParse(deliveryId).success) throw new AppError('not_found', `delivery ${deliveryId} not found`, 'deliveryId');
+  const [d] = await tx
+    .select()
+    .from(deliveries)
+    .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)))
+    .for('update');
+  if (!d) throw new AppError('not_found', `delivery ${deliveryId} not found`, 'deliveryId');
+  return d;
+}
+
+async function audit(tx: Tx, ctx: OperatorContext, action: AuditAction, d: Delivery, reason: string | null, details: Record<string, unknown> = {}) {
+  await tx.insert(auditLog).values({
+    tenantId: ctx.tenantId,
+    actor: ctx.actor,
+    action,
+    deliveryId: d.id,
+    reason,
+    details: { fromStatus: d.status, messageKey: d.messageKey, ...details },
+    createdAt: ctx.now,
+  });
+}
+
+async function requireBeforeExpiry(tx: Tx, d: Delivery, now: Date, verb: string): Promise<void> {
+  if (!d.reminderId) return;
+  const [r] = await tx.select({ expiresAt: reminders.expiresAt }).from(reminders).where(eq(reminders.id, d.reminderId));
+  if (r && now.getTime() >= r.expiresAt.getTime()) {
+    throw new AppError(
+      'invalid_state',
+      `cannot ${verb}: the reminder's expiry instant ${r.expiresAt.toISOString()} has passed, and a reminder is never sent late`,
+      'deliveryId',
+    );
+  }
+}
+
+/** Puts a delivery back on the queue now, under the same message key, with a fresh retry budget. */
+async function requeue(tx: Tx, d: Delivery, now: Date, reason: string) {
+  const moved = await transitionDelivery(tx, d.id, 'retrying', {
+    statusReason: reason,
+    nextAttemptAt: now,
+    leaseExpiresAt: null,
+    repairOwner: null,
+  });
+  if (!moved) throw new AppError('invalid_state', `delivery is ${d.status}`, 'deliveryId');
+  await tx.update(deliveries).set({ failureCount: 0 }).where(eq(deliveries.id, d.id));
+  await enqueueJob(tx, DELIVER_TASK, { deliveryId: d.id }, { jobKey: `deliver:${d.id}`, jobKeyMode: 'replace' });
+}
+
+/**
+ * Replays a dead letter: same message key, same identity, fresh retry budget, sent by the next worker.
+ * @throws AppError invalid_state when the delivery is not `dead` (an accepted one is refused by name), or its
+ *   reminder's expiry instant has passed; not_found for another tenant's id.
+ */
+export async function replayDelivery(db: Db, ctx: OperatorContext, deliveryId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
+    if (['accepted', 'delivered', 'bounced', 'complained'].includes(d.status)) {
+      throw new AppError('invalid_state', `replay refused: the provider already accepted this message (${d.status})`, 'deliveryId');
+    }
+    if (d.status !== 'dead') throw new AppError('invalid_state', `only dead letters can be replayed; this delivery is ${d.status}`, 'deliveryId');
+    await requireBeforeExpiry(tx, d, ctx.now, 'replay');
+    await requeue(tx, d, ctx.now, `replayed by ${ctx.actor}`);
+    await audit(tx, ctx, 'replay', d, null, { repairOwner: d.repairOwner, lastError: d.lastError });
+  });
+}
+
+/**
+ * Discards a dead letter or an unknown outcome for good, with the operator's reason.
+ * @throws AppError validation (field `reason`) without a reason; invalid_state for other statuses.
+ */
+export async function discardDelivery(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
+  const why = parseReason(reason);
+  await db.transaction(async (tx) => {
+    const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
+    const moved = await transitionDelivery(tx, d.id, 'discarded', { statusReason: `discarded by ${ctx.actor}: ${why}`, leaseExpiresAt: null, nextAttemptAt: null });
+    if (!moved) throw new AppError('invalid_state', `only dead letters and unknown outcomes can be discarded; this delivery is ${d.status}`, 'deliveryId');
+    await audit(tx, ctx, 'discard', d, why);
+  });
+}
+
+/** An unknown outcome that a person confirmed went out (e.g. the recipient has it). @throws AppError invalid_state unless `unknown`. */
+export async function markDeliverySent(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
+  const why = parseReason(reason);
+  await db.transaction(async (tx) => {
+    const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
+    if (d.status !== 'unknown') throw new AppError('invalid_state', `only unknown outcomes can be marked as sent; this delivery is ${d.status}`, 'deliveryId');
+    await transitionDelivery(tx, d.id, 'accepted', { statusReason: `marked as sent by ${ctx.actor}: ${why}`, acceptedAt: ctx.now });
+    await audit(tx, ctx, 'mark_sent', d, why);
+  });
+}
+
+/**
+ * Sends an unknown outcome again: a new attempt under the same message key. The recipient may get it twice
+ * (over SMTP nothing can rule that out); the audit entry records who accepted that risk.
+ * @throws AppError invalid_state unless `unknown`, or past the expiry instant.
+ */
+export async function sendDeliveryAgain(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
+  const why = parseReason(reason);
+  await db.transaction(async (tx) => {
+    const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
+    if (d.status !== 'unknown') throw new AppError('invalid_state', `only unknown outcomes can be sent again; this delivery is ${d.status}`, 'deliveryId');
+    await requireBeforeExpiry(tx, d, ctx.now, 'send again');
+    await requeue(tx, d, ctx.now, `sent again by ${ctx.actor} (the recipient may get it twice)`);
+    await audit(tx, ctx, 'send_again', d, why, { warning: 'the recipient may receive this message twice' });
+  });
+}
