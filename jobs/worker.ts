@@ -5,16 +5,21 @@
  *
  * Timeliness: a wake-up job sits at each due instant; with `pollInterval` 500 ms an idle worker picks it up
  * within ~0.5 s, and the send jobs it adds are announced by NOTIFY and start at once. The crontab sweep
- * (every minute) catches whatever a wake-up missed, e.g. after downtime.
+ * (every minute) catches whatever a wake-up missed, e.g. after downtime, and recovers expired leases;
+ * `sweepIntervalMs` adds a faster in-process sweep.
  */
 import { run, type Runner, type TaskList } from 'graphile-worker';
+import pg from 'pg';
+import { createHttpEmailChannel } from '../channels/http-email';
 import { createSmtpChannel } from '../channels/smtp';
 import type { EmailChannel } from '../channels/types';
 import { createDb } from '../db/client';
-import { previewData, renderReminderEmail } from '../emails';
 import { quietLogger } from '../db/migrate';
+import type { EmailProvider } from '../domain/vocabulary';
+import { previewData, renderReminderEmail } from '../emails';
 import { processClock, type Clock } from '../server/clock';
-import { DELIVER_TASK, dispatchDue, SEND_TASK } from '../server/dispatch';
+import { readWorkerConfig, type WorkerConfig } from '../server/config';
+import { DELIVER_TASK, defaultDispatchPolicy, dispatchDue, SEND_TASK, type DispatchPolicy } from '../server/dispatch';
 import { DISPATCH_TASK } from '../server/scheduling';
 import type { WorkerContext } from './context';
 import { deliverTask } from './tasks/deliver';
@@ -23,17 +28,13 @@ import { sendReminderTask } from './tasks/send-reminder';
 
 export interface WorkerOptions {
   databaseUrl: string;
-  /** SMTP URL (see channels/smtp.ts); or pass `channel`. */
-  smtpUrl?: string;
+  /** Settings (default: read from the environment, server/config.ts); fields given here win. */
+  config?: Partial<WorkerConfig>;
+  /** A ready channel for SMTP (tests); otherwise built from `config.smtpUrl`. */
   channel?: EmailChannel;
   clock?: Clock;
-  /** Jobs run at once by this process (default 10). */
-  concurrency?: number;
   /** ms between polls for future jobs (default 500). */
   pollIntervalMs?: number;
-  /** Leases (ms); shortened by tests. */
-  sendLeaseMs?: number;
-  claimLeaseMs?: number;
   /** Whether graphile-worker installs its own SIGINT/SIGTERM handlers (default false: callers own shutdown). */
   handleSignals?: boolean;
 }
@@ -53,39 +54,71 @@ export function taskList(ctx: WorkerContext): TaskList {
   };
 }
 
-/** Starts a worker. Runs one dispatcher pass at once, so overdue work after downtime does not wait for the minute. */
+/**
+ * Starts a worker. Runs one dispatcher pass at once, so overdue work after downtime does not wait for the minute.
+ * @throws Error naming the setting when the configuration is invalid.
+ */
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
-  const handle = createDb(opts.databaseUrl, { max: (opts.concurrency ?? 10) + 2 });
-  const channel = opts.channel ?? createSmtpChannel({ url: opts.smtpUrl ?? 'smtp://127.0.0.1:25' });
+  const config: WorkerConfig = { ...readWorkerConfig(), ...opts.config } as WorkerConfig;
+  const handle = createDb(opts.databaseUrl, { max: config.concurrency + 2 });
+  const channel = opts.channel ?? createSmtpChannel({ url: config.smtpUrl ?? 'smtp://127.0.0.1:25' });
+  const channels: Partial<Record<EmailProvider, EmailChannel>> = { smtp: channel };
+  if (config.httpApi) channels.http_api = createHttpEmailChannel(config.httpApi);
   const clock = opts.clock ?? processClock();
+  const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs };
   const ctx: WorkerContext = {
     db: handle.db,
     channel,
     clock,
-    sendDeps: { db: handle.db, channel, clock, sendLeaseMs: opts.sendLeaseMs, claimLeaseMs: opts.claimLeaseMs },
+    policy,
+    sendDeps: {
+      db: handle.db,
+      channel,
+      channels,
+      clock,
+      rateLimits: config.rateLimits,
+      retryPolicies: config.retryPolicies,
+      sendLeaseMs: config.sendLeaseMs,
+      claimLeaseMs: config.claimLeaseMs,
+    },
   };
   // Warm the renderer (module loading, JIT): the first render costs ~10× a later one, and the first due
   // reminder after start should not pay for it.
   await renderReminderEmail('attendee-reminder', previewData['attendee-reminder']).catch(() => {});
-  await dispatchDue(handle.db, clock.now());
+  await dispatchDue(handle.db, clock.now(), policy);
+  // Our own pool, so a PostgreSQL restart is an error we log and survive rather than an unhandled 'error'
+  // event that kills the process; graphile-worker reconnects.
+  const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: config.concurrency + 2 });
+  pgPool.on('error', (e) => console.error(`[worker] database connection lost: ${e.message}`));
   const runner = await run({
-    connectionString: opts.databaseUrl,
-    concurrency: opts.concurrency ?? 10,
+    pgPool,
+    concurrency: config.concurrency,
     pollInterval: opts.pollIntervalMs ?? 500,
     noHandleSignals: !opts.handleSignals,
     taskList: taskList(ctx),
     crontab: `* * * * * ${DISPATCH_TASK} ?max=1`,
     logger: quietLogger(),
-    maxPoolSize: (opts.concurrency ?? 10) + 2,
   });
+  let sweeping = false;
+  const sweep = config.sweepIntervalMs
+    ? setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        dispatchDue(handle.db, clock.now(), policy)
+          .catch((e: Error) => console.error(`[worker] sweep failed: ${e.message}`))
+          .finally(() => (sweeping = false));
+      }, config.sweepIntervalMs)
+    : undefined;
   let stopped = false;
   return {
     runner,
     async stop() {
       if (stopped) return;
       stopped = true;
+      if (sweep) clearInterval(sweep);
       await runner.stop();
-      await channel.close();
+      await Promise.all(Object.values(channels).map((c) => c!.close()));
+      await pgPool.end();
       await handle.close();
     },
   };

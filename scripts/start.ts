@@ -68,7 +68,7 @@ async function main() {
   const seeded = await seedDemo(appDb.db, processClock().now());
   log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events starting minutes from now)` : 'demo data present');
   // The worker first: reminders already due go out while the web app builds.
-  worker = await startWorker({ databaseUrl, smtpUrl, handleSignals: false });
+  worker = await startWorker({ databaseUrl, config: { smtpUrl }, handleSignals: false });
   log('worker running');
   ensureNextBuild(log);
   web = await startNext(port, { DATABASE_URL: databaseUrl, PUNCTUAL_MAILBOX: catcher ? '1' : '0' }, log);

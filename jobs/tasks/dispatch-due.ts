@@ -4,7 +4,7 @@ import { dispatchDue } from '../../server/dispatch';
 import type { WorkerContext } from '../context';
 
 export const dispatchDueTask = (ctx: WorkerContext): Task => async (_payload, helpers) => {
-  const r = await dispatchDue(ctx.db, ctx.clock.now());
+  const r = await dispatchDue(ctx.db, ctx.clock.now(), ctx.policy);
   if (r.dispatched || r.expired || r.unknown || r.resumed || r.redispatched) {
     helpers.logger.info(`dispatch: ${JSON.stringify(r)}`);
   }

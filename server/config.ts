@@ -1,0 +1,85 @@
+/**
+ * Worker configuration from the environment, validated with zod at the boundary (a bad value stops the
+ * process with a line naming the variable). Every setting has a default that suits one machine.
+ *
+ *   SMTP_URL                      smtp://host:port (see channels/smtp.ts)
+ *   HTTP_EMAIL_API_URL, HTTP_EMAIL_API_KEY
+ *                                 an HTTP email API (channels/http-email.ts) for tenants whose provider is http_api
+ *   PUNCTUAL_RATE_SMTP, PUNCTUAL_RATE_HTTP_API
+ *                                 send rate per minute shared by all workers (unset: unlimited)
+ *   PUNCTUAL_RETRY_SMTP, PUNCTUAL_RETRY_HTTP_API
+ *                                 retry policy "baseMs,capMs,maxAttempts" (default 5000,600000,8)
+ *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (300 000)
+ *   PUNCTUAL_SWEEP_INTERVAL_MS    dispatcher/recovery sweep in each worker besides the minute cron (default off)
+ *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
+ */
+import { z } from 'zod';
+import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
+import type { EmailProvider } from '../domain/vocabulary';
+
+const ms = z.coerce.number().int().min(100).max(24 * 3600_000);
+const perMinute = z.coerce.number().positive().max(1_000_000);
+const retry = z
+  .string()
+  .regex(/^\d+,\d+,\d+$/, 'must be "baseMs,capMs,maxAttempts", e.g. 5000,600000,8')
+  .transform((v): RetryPolicy => {
+    const [baseMs, capMs, maxAttempts] = v.split(',').map(Number);
+    return { baseMs, capMs, maxAttempts };
+  });
+
+const envSchema = z.object({
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  HTTP_EMAIL_API_URL: z.url().optional(),
+  HTTP_EMAIL_API_KEY: z.string().min(1).optional(),
+  PUNCTUAL_RATE_SMTP: perMinute.optional(),
+  PUNCTUAL_RATE_HTTP_API: perMinute.optional(),
+  PUNCTUAL_RETRY_SMTP: retry.optional(),
+  PUNCTUAL_RETRY_HTTP_API: retry.optional(),
+  PUNCTUAL_CLAIM_LEASE_MS: ms.default(60_000),
+  PUNCTUAL_SEND_LEASE_MS: ms.default(120_000),
+  PUNCTUAL_STALE_DISPATCH_MS: ms.default(300_000),
+  PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+});
+
+export interface WorkerConfig {
+  smtpUrl?: string;
+  httpApi?: { baseUrl: string; apiKey: string };
+  rateLimits: Partial<Record<EmailProvider, number>>;
+  retryPolicies: Record<EmailProvider, RetryPolicy>;
+  claimLeaseMs: number;
+  sendLeaseMs: number;
+  staleDispatchMs: number;
+  sweepIntervalMs?: number;
+  concurrency: number;
+}
+
+/**
+ * Reads the worker configuration. @throws Error whose message names the variable and the rule it broke
+ * ("PUNCTUAL_RATE_SMTP: …").
+ */
+export function readWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
+  const r = envSchema.safeParse(env);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw new Error(`${i.path.join('.')}: ${i.message}`);
+  }
+  const e = r.data;
+  if (!!e.HTTP_EMAIL_API_URL !== !!e.HTTP_EMAIL_API_KEY) {
+    throw new Error(`${e.HTTP_EMAIL_API_URL ? 'HTTP_EMAIL_API_KEY' : 'HTTP_EMAIL_API_URL'}: set both HTTP_EMAIL_API_URL and HTTP_EMAIL_API_KEY, or neither`);
+  }
+  return {
+    smtpUrl: e.SMTP_URL,
+    httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,
+    rateLimits: {
+      ...(e.PUNCTUAL_RATE_SMTP ? { smtp: e.PUNCTUAL_RATE_SMTP } : {}),
+      ...(e.PUNCTUAL_RATE_HTTP_API ? { http_api: e.PUNCTUAL_RATE_HTTP_API } : {}),
+    },
+    retryPolicies: { smtp: e.PUNCTUAL_RETRY_SMTP ?? defaultRetryPolicy, http_api: e.PUNCTUAL_RETRY_HTTP_API ?? defaultRetryPolicy },
+    claimLeaseMs: e.PUNCTUAL_CLAIM_LEASE_MS,
+    sendLeaseMs: e.PUNCTUAL_SEND_LEASE_MS,
+    staleDispatchMs: e.PUNCTUAL_STALE_DISPATCH_MS,
+    sweepIntervalMs: e.PUNCTUAL_SWEEP_INTERVAL_MS,
+    concurrency: e.WORKER_CONCURRENCY,
+  };
+}
