@@ -24,6 +24,8 @@ export type HttpPeerBehaviour = 'accept' | 'accept-then-drop' | `delay:${number}
 export interface StoredMessage {
   id: string;
   idempotencyKey: string | null;
+  /** The X-Punctual-Message-Key header the sender put on the message. */
+  messageKey: string | null;
   to: string;
   subject: string;
   receivedAt: Date;
@@ -41,7 +43,15 @@ export interface HttpPeer {
 }
 
 export async function startHttpPeer(
-  opts: { script?: HttpPeerBehaviour[]; ratePerMinute?: number; invalidRecipients?: string[]; apiKey?: string; now?: () => number } = {},
+  opts: {
+    script?: HttpPeerBehaviour[];
+    ratePerMinute?: number;
+    invalidRecipients?: string[];
+    apiKey?: string;
+    now?: () => number;
+    /** Random faults (probabilities per request, chaos runs): stored-then-dropped, 500, 429 Retry-After 1. */
+    chaos?: { drop: number; serverError: number; rateLimited: number; random?: () => number };
+  } = {},
 ): Promise<HttpPeer & { setApiKey(k: string): void }> {
   const clockNow = opts.now ?? (() => Date.now());
   let queue: HttpPeerBehaviour[] = [...(opts.script ?? ['accept'])];
@@ -72,7 +82,7 @@ export async function startHttpPeer(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
-      let body: { to?: string; subject?: string };
+      let body: { to?: string; subject?: string; headers?: Record<string, string> };
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -91,9 +101,26 @@ export async function startHttpPeer(
         requests.push({ at: new Date(), idempotencyKey: key, status: 200 });
         return json(200, { id: existing.id });
       }
-      const b: HttpPeerBehaviour = body.to && invalid.has(body.to.toLowerCase()) ? 'reject-recipient' : next();
+      const chaosDraw = opts.chaos ? (opts.chaos.random ?? Math.random)() : 1;
+      const chaotic: HttpPeerBehaviour | null = !opts.chaos
+        ? null
+        : chaosDraw < opts.chaos.drop
+          ? 'accept-then-drop'
+          : chaosDraw < opts.chaos.drop + opts.chaos.serverError
+            ? '500'
+            : chaosDraw < opts.chaos.drop + opts.chaos.serverError + opts.chaos.rateLimited
+              ? '429:1'
+              : null;
+      const b: HttpPeerBehaviour = body.to && invalid.has(body.to.toLowerCase()) ? 'reject-recipient' : (chaotic ?? next());
       const store = () => {
-        const m: StoredMessage = { id: randomUUID(), idempotencyKey: key, to: body.to ?? '', subject: body.subject ?? '', receivedAt: new Date(clockNow()) };
+        const m: StoredMessage = {
+          id: randomUUID(),
+          idempotencyKey: key,
+          messageKey: body.headers?.['X-Punctual-Message-Key'] ?? null,
+          to: body.to ?? '',
+          subject: body.subject ?? '',
+          receivedAt: new Date(clockNow()),
+        };
         messages.push(m);
         if (key) byKey.set(key, m);
         return m;

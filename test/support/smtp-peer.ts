@@ -9,6 +9,7 @@
  *   delay:<ms>        — store, wait, then 250
  * `received` lists every message the peer kept, so tests count real arrivals.
  */
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 export type PeerBehaviour = 'accept' | 'drop-after-data' | 'reject-rcpt' | 'tempfail-rcpt' | `delay:${number}`;
@@ -16,12 +17,20 @@ export type PeerBehaviour = 'accept' | 'drop-after-data' | 'reject-rcpt' | 'temp
 export interface SmtpPeer {
   url: string;
   port: number;
-  received: { to: string[]; raw: string }[];
+  received: { to: string[]; raw: string; messageKey: string | null }[];
   script(...b: PeerBehaviour[]): void;
   close(): Promise<void>;
 }
 
-export async function startSmtpPeer(initial: PeerBehaviour[] = ['accept']): Promise<SmtpPeer> {
+export interface SmtpPeerOptions {
+  /** Addresses always answered 550 at RCPT TO. */
+  invalidRecipients?: string[];
+  /** Random faults per message (chaos runs): drop after DATA, 451 at RCPT. */
+  chaos?: { dropAfterData: number; tempfail: number; random?: () => number };
+}
+
+export async function startSmtpPeer(initial: PeerBehaviour[] = ['accept'], opts: SmtpPeerOptions = {}): Promise<SmtpPeer> {
+  const invalid = new Set((opts.invalidRecipients ?? []).map((a) => a.toLowerCase()));
   let queue = [...initial];
   const next = (): PeerBehaviour => (queue.length > 1 ? queue.shift()! : queue[0]);
   const received: SmtpPeer['received'] = [];
@@ -32,7 +41,13 @@ export async function startSmtpPeer(initial: PeerBehaviour[] = ['accept']): Prom
     authOptional: true,
     logger: false,
     onRcptTo(addr, session, cb) {
-      const b = next();
+      let b = next();
+      if (opts.chaos) {
+        const r = (opts.chaos.random ?? Math.random)();
+        if (r < opts.chaos.dropAfterData) b = 'drop-after-data';
+        else if (r < opts.chaos.dropAfterData + opts.chaos.tempfail) b = 'tempfail-rcpt';
+      }
+      if (invalid.has(addr.address.toLowerCase())) b = 'reject-rcpt';
       bySession.set(session.id, b);
       if (b === 'reject-rcpt') return cb(Object.assign(new Error('5.1.1 no such user'), { responseCode: 550 }));
       if (b === 'tempfail-rcpt') return cb(Object.assign(new Error('4.3.0 try again later'), { responseCode: 451 }));
@@ -43,7 +58,11 @@ export async function startSmtpPeer(initial: PeerBehaviour[] = ['accept']): Prom
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', async () => {
         const b = bySession.get(session.id) ?? 'accept';
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        const raw = Buffer.concat(chunks).toString('utf8');
+        // Parsed, not regex-matched: a long header is folded over several lines.
+        const keyHeader = (await simpleParser(raw)).headers.get('x-punctual-message-key');
+        const messageKey = typeof keyHeader === 'string' ? keyHeader : null;
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, messageKey });
         if (b === 'drop-after-data') {
           // Destroy the client's connection without a reply.
           for (const conn of (server as unknown as { connections: Set<{ _socket: { destroy(): void }; id: string }> }).connections) {
