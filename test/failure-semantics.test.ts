@@ -169,6 +169,22 @@ describe('crash before the provider call (the worker died between claim and call
     expect(smtp!.received).toHaveLength(1);
   });
 
+  it('a retrying delivery whose deliver job died with its worker is picked up again', async () => {
+    smtp = await startSmtpPeer(['tempfail-rcpt', 'accept']);
+    h = await createHarness({ channel: createSmtpChannel({ url: smtp.url }), deps: { random: () => 0.5 } });
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
+    await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'));
+    await h.tick('2027-06-15T07:00:00Z');
+    const d = await onlyDelivery();
+    expect(d.status).toBe('retrying');
+    await h.tdb.sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'dead-worker'`;
+    await h.tick(new Date(d.nextAttemptAt!.getTime() + 1000));
+    expect(smtp.received).toHaveLength(0); // its job is held by the dead worker
+    await h.tick(new Date(d.nextAttemptAt!.getTime() + 61_000));
+    expect(smtp.received).toHaveLength(1);
+    expect((await onlyDelivery()).status).toBe('accepted');
+  });
+
   it('expired, not sent, when the lease runs out after the expiry instant', async () => {
     await claimAndDie(30);
     await h!.tick('2027-06-15T07:01:01Z');

@@ -83,8 +83,8 @@ export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, se
 }
 
 /**
- * Deliveries whose holder's lease ran out. `claimed` (nothing was sent yet) → a new `deliver` job, lease
- * renewed; `sending` (the provider call may have happened) → `unknown` with a reason over SMTP, or a
+ * Deliveries whose holder's lease ran out. `claimed` (nothing was sent yet), or `retrying` a lease-length
+ * past its next attempt instant → a new `deliver` job; `sending` (the provider call may have happened) → `unknown` with a reason over SMTP, or a
  * same-key reconciling retry on an idempotent provider. Returns the counts (`unknown` includes neither).
  */
 export async function recoverExpiredLeases(
@@ -93,13 +93,18 @@ export async function recoverExpiredLeases(
   claimLeaseMs: number,
   deliverTask: string,
 ): Promise<{ resumed: number; unknown: number }> {
+  // `claimed` past its lease, or `retrying` well past its next attempt instant: the worker holding the
+  // job died (graphile-worker would keep that job locked for hours). A fresh job is safe: the guarded
+  // claimed|retrying → sending transition lets one caller through.
   const resumed = await db.execute(sql`
     with lost as (
       select id from deliveries
-      where status = 'claimed' and lease_expires_at <= ${at(now)}
+      where (status = 'claimed' and lease_expires_at <= ${at(now)})
+         or (status = 'retrying' and next_attempt_at <= ${at(new Date(now.getTime() - claimLeaseMs))})
       limit 500 for update skip locked
     ), renewed as (
-      update deliveries d set lease_expires_at = ${at(new Date(now.getTime() + claimLeaseMs))}, updated_at = now()
+      update deliveries d set lease_expires_at = ${at(new Date(now.getTime() + claimLeaseMs))},
+        next_attempt_at = case when d.status = 'retrying' then ${at(now)} else d.next_attempt_at end, updated_at = now()
       from lost where d.id = lost.id returning d.id
     )
     select graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', renewed.id),
