@@ -71,6 +71,7 @@ export function ReminderTimeline({
                 <>
                   <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} />
                   {d.statusReason ? <div className="status-reason">{d.statusReason}</div> : null}
+                  {d.repairOwner ? <div className="status-reason">dead letter · to repair: {d.repairOwner}</div> : null}
                   <div className="muted small">
                     {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}
                     {d.acceptedAt ? (

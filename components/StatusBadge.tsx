@@ -19,6 +19,7 @@ const toneByStatus: Record<string, BadgeTone> = {
   expired: 'muted',
   cancelled: 'muted',
   superseded: 'muted',
+  discarded: 'muted',
   failed: 'bad',
   dead: 'bad',
   bounced: 'bad',

@@ -168,6 +168,8 @@ export interface DeliveryView {
   attemptCount: number;
   acceptedAt: string | null;
   nextAttemptAt: string | null;
+  /** Dead letters: who must act to repair it. */
+  repairOwner: string | null;
 }
 
 /** One planned send of one rule to one booking for one schedule version. */
@@ -287,6 +289,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       attemptCount: d.attemptCount,
       acceptedAt: isoOrNull(d.acceptedAt),
       nextAttemptAt: isoOrNull(d.nextAttemptAt),
+      repairOwner: d.repairOwner,
     });
   }
 
