@@ -248,8 +248,10 @@ export async function cancelEvent(db: Db | Tx, tenantId: string, eventId: string
 }
 
 /**
- * Cancels one booking and its still-sendable reminders, in one transaction. The row lock on the event orders
- * this against a concurrent send's re-read (see server/send-reminder.ts). Idempotent. @throws AppError not_found.
+ * Cancels one booking and its still-sendable reminders, in one transaction. The booking's row lock orders
+ * this against a concurrent send, which reads the booking FOR SHARE right before the provider call
+ * (db/queries/delivery.ts `loadReminderWorld`): that send either sees the cancellation or committed its
+ * `sending` state before it. Idempotent. @throws AppError not_found.
  */
 export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: string, reason: string, now: Date): Promise<Booking> {
   return db.transaction(async (tx) => {

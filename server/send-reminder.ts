@@ -113,7 +113,7 @@ export async function sendReminder(
 ): Promise<SendReminderResult> {
   const { db, clock } = deps;
   const step1 = await db.transaction(async (tx): Promise<SendReminderResult | { kind: 'claimed'; deliveryId: string }> => {
-    const w = await loadReminderWorld(tx, reminderId, true);
+    const w = await loadReminderWorld(tx, reminderId, 'update');
     if (!w) return { kind: 'skipped', reason: 'reminder not found' };
     const now = clock.now();
     const decision = decideSend(
@@ -182,7 +182,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
     const d = await lockDelivery(tx, deliveryId);
     if (!d) return { stop: { status: 'missing' } as DeliverResult };
     if (d.status !== 'claimed' && d.status !== 'retrying') return { stop: { status: d.status, reason: 'not sendable' } };
-    const w = d.reminderId ? await loadReminderWorld(tx, d.reminderId, false) : null;
+    const w = d.reminderId ? await loadReminderWorld(tx, d.reminderId, 'share') : null;
     if (!w) return { stop: { status: d.status, reason: 'reminder missing' } };
     const now = clock.now();
     const dead = async (repairOwner: RepairOwner, reason: string) => {

@@ -144,6 +144,37 @@ describe('cancel', () => {
   });
 });
 
+describe('a cancellation committing while the send re-reads', () => {
+  it('the send waits for it, sees it, and does not send', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
+    const { booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'));
+    h.clock.set('2027-06-15T07:00:00Z');
+    const [r] = await remindersOf(booking.id);
+    const { sendReminder, deliver } = await import('../server/send-reminder');
+    const res = await sendReminder(h.ctx.sendDeps, r.id, { deliverInline: false });
+    const deliveryId = (res as { deliveryId: string }).deliveryId;
+    // A cancellation is in flight: the booking row is updated but not yet committed.
+    let commit!: () => void;
+    const released = new Promise<void>((r2) => (commit = r2));
+    let updated!: () => void;
+    const isUpdated = new Promise<void>((r2) => (updated = r2));
+    const cancelling = h.tdb.sql.begin(async (tx) => {
+      await tx`update bookings set status = 'cancelled', status_reason = 'cancelled at the due instant' where id = ${booking.id}`;
+      await tx`update reminders set status = 'cancelled' where booking_id = ${booking.id} and status in ('scheduled','dispatched')`;
+      updated();
+      await released;
+    });
+    await isUpdated;
+    const sending = deliver(h.ctx.sendDeps, deliveryId);
+    await new Promise((r2) => setTimeout(r2, 300)); // the send is now waiting on the booking's row lock
+    commit();
+    await cancelling;
+    const result = await sending;
+    expect(result.status).toBe('cancelled');
+    expect(await h.caught()).toHaveLength(0);
+  });
+});
+
 describe('late booking (Vienna, 2027-06-05T19:00 local, -P1D and -PT1H, 1-hour windows)', () => {
   const rules = [
     { offset: '-P1D', window: 3600, name: 'day before' },

@@ -38,13 +38,22 @@ export interface ReminderWorld {
 }
 
 /**
- * Reads a reminder with everything a send decision needs. With `lock`, takes a row lock on the reminder
- * (FOR UPDATE) so the decision and the claim commit atomically against cancellations.
+ * Reads a reminder with everything a send decision needs.
+ *
+ * `lock` (inside a transaction): `'share'` takes FOR SHARE locks on the event and booking rows, so a
+ * cancellation or reschedule that is committing right now is waited for and then seen — the decision can
+ * never be made on a row that is being changed; `'update'` also locks the reminder FOR UPDATE, so the decision
+ * and the claim commit atomically. Locks are taken event → booking → reminder, the same order cancellation
+ * and rescheduling use, so the two cannot deadlock.
  */
-export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: boolean): Promise<ReminderWorld | null> {
-  const q = db.select().from(reminders).where(eq(reminders.id, reminderId));
-  const [reminder] = lock ? await q.for('update') : await q;
-  if (!reminder) return null;
+export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: false | 'share' | 'update'): Promise<ReminderWorld | null> {
+  const [peek] = await db.select().from(reminders).where(eq(reminders.id, reminderId));
+  if (!peek) return null;
+  if (lock) {
+    await db.execute(sql`select 1 from events where id = ${peek.eventId} for share`);
+    await db.execute(sql`select 1 from bookings where id = ${peek.bookingId} for share`);
+  }
+  const [reminder] = lock === 'update' ? await db.select().from(reminders).where(eq(reminders.id, reminderId)).for('update') : [peek];
   const [row] = await db
     .select({ event: events, booking: bookings, contact: contacts, tenant: tenants })
     .from(bookings)
