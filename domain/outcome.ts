@@ -2,10 +2,12 @@
  * Provider outcomes (DESIGN §3 "Outcome") and what the send path does after one: a pure decision from the
  * outcome, the provider's idempotency, the retry budget and the reminder's expiry instant.
  *
- * Budgets: only attempts that failed for a reason that may be real count against `maxAttempts`
- * (`transient`, and `ambiguous` on an idempotent provider). `rate_limited` answers never do — the provider
- * is healthy and asked us to wait — so a recovery burst that meets a rate limit cannot exhaust a reminder's
- * budget; the expiry instant bounds those waits instead, plus a hard ceiling of `maxRateLimitedAttempts`.
+ * Budgets: only real failures count against the policy's `maxAttempts` — an `ambiguous` answer from an
+ * idempotent provider (a 5xx or a timeout after the request was written: the provider is misbehaving).
+ * `transient` (nothing was handed over: connection refused, 4xx before DATA) and `rate_limited` (the provider
+ * asked us to wait) are deferrals: they back off the same way but never exhaust the budget, so an outage or a
+ * recovery burst that meets a rate limit cannot kill a reminder that is still inside its window. Deferrals
+ * are bounded by the expiry instant (invariant 7), plus a ceiling of `maxDeferredAttempts`.
  */
 import { nextAttemptDelayMs, type RetryPolicy } from './retry';
 import type { RepairOwner } from './vocabulary';
@@ -28,8 +30,8 @@ export type AfterOutcome =
   | { status: 'failed'; reason: string; countsAsFailure: true; suppress: boolean }
   | { status: 'dead'; reason: string; countsAsFailure: boolean; repairOwner: RepairOwner };
 
-/** Rate-limited attempts allowed in all, whatever the expiry (a guard against a provider that never lets up). */
-export const maxRateLimitedAttempts = 50;
+/** Deferred (transient or rate-limited) attempts allowed in all, whatever the expiry (a provider that never recovers). */
+export const maxDeferredAttempts = 100;
 
 const rejectOwner: Record<Exclude<RejectKind, 'invalid_recipient'>, RepairOwner> = {
   permission: 'configuration',
@@ -44,17 +46,18 @@ const rejectOwner: Record<Exclude<RejectKind, 'invalid_recipient'>, RepairOwner>
  *    on an idempotent provider a retry under the same key is safe, so → `retrying`;
  *  - rejected(invalid_recipient) → `failed` and suppress the address; rejected(permission | validation |
  *    other) → `dead`, owned by configuration | template | provider;
- *  - transient / rate_limited → `retrying` at now + backoff (Retry-After wins); `dead` (owner provider) when
- *    the budget is spent; `expired` when the next attempt would not be before the expiry instant.
+ *  - transient / rate_limited → `retrying` at now + backoff (Retry-After wins); `expired` when the next
+ *    attempt would not be before the expiry instant; `dead` (owner provider) past `maxDeferredAttempts`;
+ *  - ambiguous on an idempotent provider → `retrying` under the same key; `dead` when the budget is spent.
  * @param failuresSoFar budgeted failures before this attempt.
- * @param rateLimitedSoFar rate-limited attempts before this one.
+ * @param deferredSoFar transient and rate-limited attempts before this one.
  * @param random a draw in [0, 1) for the jitter.
  */
 export function decideAfterOutcome(input: {
   outcome: Outcome;
   idempotentProvider: boolean;
   failuresSoFar: number;
-  rateLimitedSoFar: number;
+  deferredSoFar: number;
   now: Date;
   expiresAt: Date;
   policy: RetryPolicy;
@@ -74,17 +77,17 @@ export function decideAfterOutcome(input: {
     if (o.kind === 'invalid_recipient') return { status: 'failed', reason, countsAsFailure: true, suppress: true };
     return { status: 'dead', reason, countsAsFailure: true, repairOwner: rejectOwner[o.kind] };
   }
-  const rateLimited = o.class === 'rate_limited';
-  const failures = input.failuresSoFar + (rateLimited ? 0 : 1);
+  const deferral = o.class !== 'ambiguous';
+  const failures = input.failuresSoFar + (deferral ? 0 : 1);
   const last = `${o.class} (${o.code}: ${o.message})`;
-  if (rateLimited && input.rateLimitedSoFar + 1 >= maxRateLimitedAttempts) {
-    return { status: 'dead', reason: `still rate-limited after ${maxRateLimitedAttempts} attempts (last: ${last})`, countsAsFailure: false, repairOwner: 'provider' };
+  if (deferral && input.deferredSoFar + 1 >= maxDeferredAttempts) {
+    return { status: 'dead', reason: `still failing after ${maxDeferredAttempts} deferred attempts (last: ${last})`, countsAsFailure: false, repairOwner: 'provider' };
   }
-  // The backoff grows with budgeted failures; a rate limit without Retry-After backs off from its own count.
+  // Deferrals back off by their own count, capped below the budget so they never read as exhausted.
   const delay = nextAttemptDelayMs(
     input.policy,
-    rateLimited ? Math.min(input.rateLimitedSoFar + 1, input.policy.maxAttempts - 1) : failures,
-    rateLimited ? o.retryAfterMs : null,
+    deferral ? Math.min(input.deferredSoFar + 1, input.policy.maxAttempts - 1) : failures,
+    o.class === 'rate_limited' ? o.retryAfterMs : null,
     input.random,
   );
   if (delay < 0) {
@@ -94,14 +97,14 @@ export function decideAfterOutcome(input: {
   if (nextAttemptAt.getTime() >= expiresAt.getTime()) {
     return {
       status: 'expired',
-      countsAsFailure: !rateLimited,
+      countsAsFailure: !deferral,
       reason: `next attempt would be at ${nextAttemptAt.toISOString()}, after the expiry instant ${expiresAt.toISOString()} (last: ${last})`,
     };
   }
   return {
     status: 'retrying',
     nextAttemptAt,
-    countsAsFailure: !rateLimited,
+    countsAsFailure: !deferral,
     reason: `${last}${o.class === 'ambiguous' ? ' — retried under the same idempotency key' : ''}; next attempt at ${nextAttemptAt.toISOString()}`,
   };
 }

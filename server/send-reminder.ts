@@ -304,8 +304,8 @@ async function recordOutcome(
       outcome,
       idempotentProvider: channel.idempotent === true,
       failuresSoFar: d.failureCount,
-      // Every earlier attempt that did not end the delivery was either a budgeted failure or rate-limited.
-      rateLimitedSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
+      // Every earlier attempt that did not end the delivery was either a budgeted failure or a deferral.
+      deferredSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
       now,
       expiresAt: w.reminder.expiresAt,
       policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
