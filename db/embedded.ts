@@ -39,6 +39,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether 127.0.0.1:`port` can be bound now. */
+export async function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -127,7 +136,14 @@ function initdb(bin: string, dataDir: string, owner: { uid: number; gid: number 
  * one, listening on 127.0.0.1 only (no Unix socket). Data is kept across restarts.
  * @throws Error naming the cause (the server's last log lines) when it cannot start within 30 s.
  */
-export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number; log?: (m: string) => void }): Promise<EmbeddedPg> {
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  /** Exactly this port. */
+  port?: number;
+  /** This port if it is free once any stale server is stopped, else a free one (stable URLs across restarts). */
+  preferPort?: number;
+  log?: (m: string) => void;
+}): Promise<EmbeddedPg> {
   const log = opts.log ?? (() => {});
   const dataDir = path.resolve(opts.dataDir);
   const bin = await binaries();
@@ -141,7 +157,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     log(`embedded PostgreSQL: initialising ${dataDir}`);
     initdb(bin.initdb, dataDir, owner);
   }
-  const port = opts.port ?? (await freePort());
+  const port = opts.port ?? ((opts.preferPort && (await isFree(opts.preferPort)) ? opts.preferPort : undefined) ?? (await freePort()));
   const tail: string[] = [];
   const child: ChildProcess = spawn(
     bin.postgres,

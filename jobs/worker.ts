@@ -90,6 +90,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   // event that kills the process; graphile-worker reconnects.
   const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: config.concurrency + 2 });
   pgPool.on('error', (e) => console.error(`[worker] database connection lost: ${e.message}`));
+  pgPool.on('connect', (client) => client.on('error', (e) => console.error(`[worker] database client error: ${e.message}`)));
   const runner = await run({
     pgPool,
     concurrency: config.concurrency,

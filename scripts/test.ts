@@ -52,7 +52,9 @@ async function e2e(): Promise<void> {
   fs.rmSync(jsonFile, { force: true });
   const env: Record<string, string> = { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, CHROMIUM_PATH: CHROMIUM };
   let dropDb: (() => Promise<void>) | undefined;
-  let dataDir: string | undefined;
+  // Always a throwaway data folder: its pid files and (without DATABASE_URL) its embedded PostgreSQL.
+  const dataDir = path.join('.data', `e2e-${randomBytes(4).toString('hex')}`);
+  env.PUNCTUAL_DATA_DIR = dataDir;
   if (process.env.DATABASE_URL) {
     const name = `punctual_e2e_${randomBytes(4).toString('hex')}`;
     const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
@@ -64,15 +66,12 @@ async function e2e(): Promise<void> {
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
       await admin.end();
     };
-  } else {
-    dataDir = path.join('.data', `e2e-${randomBytes(4).toString('hex')}`);
-    env.PUNCTUAL_DATA_DIR = dataDir;
   }
   try {
     run(process.execPath, [path.join(root, 'node_modules', '@playwright', 'test', 'cli.js'), 'test', '--reporter=list,json'], env);
   } finally {
     await dropDb?.();
-    if (dataDir) {
+    {
       const pidFile = path.join(root, dataDir, 'pg', 'postmaster.pid');
       if (fs.existsSync(pidFile)) {
         const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);

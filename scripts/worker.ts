@@ -16,6 +16,8 @@ try {
   console.error(`invalid configuration: ${(e as Error).message}`);
   process.exit(2);
 }
+// A stray rejection inside a library (e.g. while PostgreSQL restarts) is logged; recovery is built in.
+process.on('unhandledRejection', (e) => console.error(`[worker ${process.pid}] unhandled rejection (continuing): ${e instanceof Error ? e.message : String(e)}`));
 const worker = await startWorker({ databaseUrl, config });
 console.log(`[worker ${process.pid}] running`);
 let stopping = false;
