@@ -124,3 +124,12 @@ test('a demo reminder is accepted and its mail shows up in the mailbox', async (
   await expect(page.frameLocator('iframe[title="HTML part"]').locator('body')).not.toBeEmpty();
   await screen(page, 'message');
 });
+
+test('garbage in URLs answers 400/404, never a server error', async ({ request }) => {
+  for (const url of ['/events/%', '/events/%ff%fe', '/api/events/%/timeline', '/mailbox/%C0%AF']) {
+    expect((await request.get(url)).status(), url).toBe(400);
+  }
+  for (const url of ['/events/not-an-id', '/events/00000000-0000-0000-0000-000000000000', '/mailbox/x', '/api/events/x/timeline']) {
+    expect((await request.get(url)).status(), url).toBe(404);
+  }
+});

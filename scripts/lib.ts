@@ -8,6 +8,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 
 const SOURCE_DIRS = ['app', 'components', 'db', 'domain', 'emails', 'server', 'channels'];
+const SOURCE_FILES = ['next.config.ts', 'proxy.ts'];
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -24,7 +25,10 @@ function newestMtime(dir: string): number {
 export function ensureNextBuild(log: (m: string) => void): void {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
-  const sourceAt = Math.max(...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))), fs.statSync(path.join(root, 'next.config.ts')).mtimeMs);
+  const sourceAt = Math.max(
+    ...SOURCE_DIRS.map((d) => newestMtime(path.join(root, d))),
+    ...SOURCE_FILES.map((f) => (fs.existsSync(path.join(root, f)) ? fs.statSync(path.join(root, f)).mtimeMs : 0)),
+  );
   if (builtAt > sourceAt) return;
   log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~20 s)…');
   const r = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
