@@ -358,20 +358,37 @@ interface VEvent {
   cancelled: boolean;
 }
 
-function text(comp: IcalComponent, name: string): string | null {
+/** Longest accepted value per text property (characters); longer is an error naming the property. */
+const TEXT_LIMITS: Record<string, number> = { uid: 512, summary: 1000, location: 1000, description: 20_000, status: 64 };
+
+/**
+ * A TEXT property's value, trimmed, with control characters other than tab and newline removed (they have
+ * no business in a title and can corrupt a terminal or an email header); null when absent or empty.
+ * @throws IcsError (via `fail`) when longer than TEXT_LIMITS.
+ */
+function text(comp: IcalComponent, name: string, fail?: (detail: string, prop?: string) => never): string | null {
   const v = comp.getFirstPropertyValue(name);
   if (v === null || v === undefined) return null;
-  const s = String(v).trim();
+  // eslint-disable-next-line no-control-regex
+  const s = String(v).replace(/[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f]/g, '').trim();
+  const limit = TEXT_LIMITS[name];
+  if (limit && s.length > limit) {
+    const detail = `${name.toUpperCase()} is ${s.length.toLocaleString('en')} characters long; at most ${limit.toLocaleString('en')} are accepted`;
+    if (fail) fail(detail, name.toUpperCase());
+    throw new IcsError(detail);
+  }
   return s === '' ? null : s;
 }
 
 function readVEvent(ctx: Ctx, comp: IcalComponent, root: IcalComponent, index: number, info: VEventLines): VEvent {
-  const uid = text(comp, 'uid');
-  const summary = text(comp, 'summary');
-  const label = `VEVENT #${index}${uid ? ` (UID ${clip(uid, 80)})` : summary ? ` (SUMMARY "${clip(summary)}")` : ''}`;
+  const rawUid = String(comp.getFirstPropertyValue('uid') ?? '');
+  const rawSummary = String(comp.getFirstPropertyValue('summary') ?? '');
+  const label = `VEVENT #${index}${rawUid ? ` (UID ${clip(rawUid, 80)})` : rawSummary ? ` (SUMMARY "${clip(rawSummary)}")` : ''}`;
   const fail = (detail: string, prop?: string): never => {
     throw new IcsError(detail, { line: (prop ? info.props.get(prop.toUpperCase()) : undefined) ?? info.line, component: label });
   };
+  const uid = text(comp, 'uid', fail);
+  const summary = text(comp, 'summary', fail);
   if (!uid) fail('missing UID (required by RFC 5545 §3.6.1)');
 
   const rid = comp.getFirstProperty('recurrence-id');
@@ -387,7 +404,13 @@ function readVEvent(ctx: Ctx, comp: IcalComponent, root: IcalComponent, index: n
   if (dtend) {
     const end = read(dtend, 'DTEND');
     if (end.time.isDate !== allDay) fail('DTEND must have the same value type (DATE or DATE-TIME) as DTSTART', 'DTEND');
-    if (end.instant.getTime() < start.instant.getTime()) fail('DTEND is before DTSTART', 'DTEND');
+    // A start inside a spring-forward gap moves forward (RFC 5545 §3.3.5) and may pass an end that was
+    // after it on the wall clock (02:30–03:00 on a 02:00→03:00 day): keep the event, with no length.
+    const wallEnd = end.time.toUnixTime() - start.time.toUnixTime();
+    if (end.instant.getTime() < start.instant.getTime() && !(wallEnd >= 0 && start.instant.getTime() - end.instant.getTime() <= 3 * 3600_000)) {
+      fail('DTEND is before DTSTART', 'DTEND');
+    }
+    if (end.instant.getTime() < start.instant.getTime()) end.instant = start.instant;
     length = allDay
       ? { kind: 'nominal', iso: `P${Math.round(dayNumber(end.time) - dayNumber(start.time))}D` }
       : { kind: 'exact', ms: end.instant.getTime() - start.instant.getTime() };
@@ -431,9 +454,9 @@ function readVEvent(ctx: Ctx, comp: IcalComponent, root: IcalComponent, index: n
     length,
     allDay,
     title: summary,
-    description: text(comp, 'description'),
-    location: text(comp, 'location'),
-    cancelled: (text(comp, 'status') ?? '').toUpperCase() === 'CANCELLED',
+    description: text(comp, 'description', fail),
+    location: text(comp, 'location', fail),
+    cancelled: (text(comp, 'status', fail) ?? '').toUpperCase() === 'CANCELLED',
   };
 }
 
@@ -542,14 +565,24 @@ function keyOf(s: { time: IcalTime; instant: Date }): string {
   return s.instant.toISOString().replace(/\.000Z$/, 'Z');
 }
 
+/** Instants beyond these are not events anyone is reminded of (and beyond what PostgreSQL or JS dates hold). */
+const EARLIEST = Date.parse('1900-01-01T00:00:00Z');
+const LATEST = Date.parse('2200-01-01T00:00:00Z');
+
 function toIcsEvent(ctx: Ctx, uid: string, texts: Texts, allDay: boolean, start: Start, length: Length): IcsEvent {
+  const endsAt = endOf(ctx, start.instant, length, allDay, start.ref);
+  for (const [name, d] of [['DTSTART', start.instant], ['the end (DTEND or DTSTART + DURATION)', endsAt]] as const) {
+    if (Number.isNaN(d.getTime()) || d.getTime() < EARLIEST || d.getTime() > LATEST) {
+      throw new IcsError(`event UID ${clip(uid, 80)}: ${name} is outside the years 1900–2199`, { component: `VEVENT (UID ${clip(uid, 80)})` });
+    }
+  }
   return {
     uid,
     title: texts.title ?? UNTITLED,
     description: texts.description,
     location: texts.location,
     startsAt: start.instant,
-    endsAt: endOf(ctx, start.instant, length, allDay, start.ref),
+    endsAt,
     allDay,
     timeZone: eventZone(ctx, allDay, start.ref),
     cancelled: texts.cancelled,

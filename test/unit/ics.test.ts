@@ -307,3 +307,29 @@ describe('malformed files name the line or the component', () => {
     expect(err.line).toBe(8);
   });
 });
+
+describe('hostile input (from the adversarial review)', () => {
+  it('a 1 MB UID is an error naming UID and its line, not a database failure', () => {
+    const e = parseError(cal([[`UID:${'x'.repeat(1_000_000)}`, 'DTSTART:20120801T100000Z', 'SUMMARY:a']]));
+    expect(e.message).toContain('UID is 1,000,000 characters long; at most 512 are accepted');
+    expect(e.line).toBe(5);
+  });
+
+  it('control characters are removed from titles', () => {
+    const [ev] = parseIcs(cal([['UID:c1', 'DTSTART:20120801T100000Z', 'SUMMARY:Hello\u001b[31m there\u0007']]), opts());
+    expect(ev.title).toBe('Hello[31m there');
+  });
+
+  it('a DURATION that ends beyond any calendar is an error naming the range', () => {
+    const e = parseError(cal([['UID:dh', 'DTSTART:20120801T100000Z', 'DURATION:P99999999W', 'SUMMARY:x']]));
+    expect(e.message).toContain('outside the years 1900–2199');
+  });
+
+  it('a 02:30–03:00 event on the spring-forward day is kept (the start moves to 03:30), with no length', () => {
+    const [ev] = parseIcs(
+      cal([['UID:gap', 'DTSTART;TZID=Europe/Amsterdam:20120325T023000', 'DTEND;TZID=Europe/Amsterdam:20120325T030000', 'SUMMARY:gap']]),
+      opts({ horizonStart: new Date('2012-01-01T00:00:00Z') }),
+    );
+    expect(iso(ev)).toEqual(['2012-03-25T01:30:00.000Z', '2012-03-25T01:30:00.000Z']);
+  });
+});
