@@ -9,7 +9,7 @@
  *                                 send rate per minute shared by all workers (unset: unlimited)
  *   PUNCTUAL_RETRY_SMTP, PUNCTUAL_RETRY_HTTP_API
  *                                 retry policy "baseMs,capMs,maxAttempts" (default 5000,600000,8)
- *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (300 000)
+ *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (90 000)
  *   PUNCTUAL_SWEEP_INTERVAL_MS    dispatcher/recovery sweep in each worker besides the minute cron (default off)
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
  */
@@ -37,7 +37,7 @@ const envSchema = z.object({
   PUNCTUAL_RETRY_HTTP_API: retry.optional(),
   PUNCTUAL_CLAIM_LEASE_MS: ms.default(60_000),
   PUNCTUAL_SEND_LEASE_MS: ms.default(120_000),
-  PUNCTUAL_STALE_DISPATCH_MS: ms.default(300_000),
+  PUNCTUAL_STALE_DISPATCH_MS: ms.default(90_000),
   PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
 });

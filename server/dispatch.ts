@@ -29,7 +29,7 @@ export interface DispatchPolicy {
 export const defaultDispatchPolicy: DispatchPolicy = {
   batchSize: 200,
   maxBatches: 50,
-  staleDispatchMs: 5 * 60_000,
+  staleDispatchMs: 90_000,
   claimLeaseMs: 60_000,
 };
 
