@@ -13,6 +13,7 @@
  * it gets a fresh batch of events (so a restart a day later still demonstrates something).
  */
 import { and, eq, gt, lt } from 'drizzle-orm';
+import { DateTime } from 'luxon';
 import type { Db } from '../db/client';
 import { getTenantBySlug } from '../db/queries/scheduling';
 import { events } from '../db/schema';
@@ -82,7 +83,6 @@ export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
     timeZone: 'America/New_York',
   });
   const offsiteDay = new Date(now.getTime() + 3 * 86_400 * 1000);
-  const { DateTime } = await import('luxon');
   const day = DateTime.fromJSDate(offsiteDay, { zone: 'Europe/Amsterdam' }).startOf('day');
   const offsite = await createEvent(db, demo.id, {
     title: 'Team Offsite',

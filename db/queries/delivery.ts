@@ -34,6 +34,7 @@ export interface ReminderWorld {
   tenant: Tenant;
   /** The tenant whose identity and suppression list apply: the guest's own for `external`, else the event's. */
   sendingTenant: Tenant;
+  /** Confirmed attendees and external guests (computed for host reminders only; 0 otherwise). */
   confirmedParticipants: number;
 }
 
@@ -70,11 +71,16 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     const [g] = await db.select().from(tenants).where(eq(tenants.id, row.booking.guestTenantId));
     if (g) sendingTenant = g;
   }
-  const [{ n }] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(bookings)
-    .where(and(eq(bookings.eventId, row.event.id), eq(bookings.status, 'confirmed'), inArray(bookings.role, ['attendee', 'external'])));
-  return { reminder, ...row, rule: rule ?? null, sendingTenant, confirmedParticipants: n };
+  // Only the host template shows the participant count: skip the query on every other send.
+  let confirmedParticipants = 0;
+  if (row.booking.role === 'host') {
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bookings)
+      .where(and(eq(bookings.eventId, row.event.id), eq(bookings.status, 'confirmed'), inArray(bookings.role, ['attendee', 'external'])));
+    confirmedParticipants = n;
+  }
+  return { reminder, ...row, rule: rule ?? null, sendingTenant, confirmedParticipants };
 }
 
 /** Moves a reminder to `status` if the transition table allows it from its current state. Returns whether it moved. */
