@@ -5,8 +5,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, events, reminders } from '../db/schema';
-import { addSuppression } from '../server/tenants';
-import { cancelBooking, rescheduleEvent } from '../server/scheduling';
+import { addSuppression, createTenant } from '../server/tenants';
+import { addBooking, cancelBooking, createEvent, rescheduleEvent } from '../server/scheduling';
 import { createHarness, type Harness } from './support/harness';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
 
@@ -256,6 +256,34 @@ describe('suppression', () => {
     expect(d.status).toBe('suppressed');
     expect(d.statusReason).toContain('unsubscribed');
     expect((await remindersOf(booking.id))[0].status).toBe('done');
+  });
+});
+
+describe('external guests are reminded by their own tenant (invariant 9)', () => {
+  async function guestSetup() {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', audience: ['external'] }]);
+    const guestTenant = await createTenant(db(), { slug: `guest-${Date.now().toString(36)}`, name: 'Guest Collective', timeZone: 'Europe/London', senderEmail: 'hello@guest.test' });
+    const event = await createEvent(db(), tenant.id, { title: 'Joint session', startsAt: '2027-06-15T08:00:00Z', endsAt: '2027-06-15T09:00:00Z', timeZone: 'Europe/Amsterdam' });
+    await addBooking(db(), tenant.id, { eventId: event.id, role: 'external', guestTenantId: guestTenant.id, contact: { email: 'guest@elsewhere.test', name: 'Gus' } }, new Date('2027-06-01T00:00:00Z'));
+    return { tenant, guestTenant };
+  }
+
+  it("the guest's reminder goes out in the guest tenant's name", async () => {
+    await guestSetup();
+    await h.tick('2027-06-15T07:00:00Z');
+    const [m] = await h.caught();
+    expect(m.envelopeFrom).toBe('hello@guest.test');
+    expect((m.headers as Record<string, string>).from).toContain('Guest Collective');
+    expect(m.text).toContain('Guest Collective');
+  });
+
+  it("the guest tenant's suppression list applies", async () => {
+    const { guestTenant } = await guestSetup();
+    await addSuppression(db(), guestTenant.id, { address: 'guest@elsewhere.test', reason: 'unsubscribed', source: 'guest tenant' });
+    await h.tick('2027-06-15T07:00:00Z');
+    expect(await h.caught()).toHaveLength(0);
+    const [d] = await db().select().from(deliveries);
+    expect(d.status).toBe('suppressed');
   });
 });
 
