@@ -29,6 +29,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </Link>
             <nav className="nav" aria-label="Main">
               <NavLink href="/events">Events</NavLink>
+              <NavLink href="/attention">Needs attention</NavLink>
               <NavLink href="/mailbox">Mailbox</NavLink>
             </nav>
             <p className="sidebar-note">Staff preview · no sign-in yet</p>

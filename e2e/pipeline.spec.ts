@@ -133,3 +133,14 @@ test('garbage in URLs answers 400/404, never a server error', async ({ request }
     expect((await request.get(url)).status(), url).toBe(404);
   }
 });
+
+test('needs attention lists dead letters and unknown outcomes, or says there are none', async ({ page }) => {
+  await page.goto('/attention');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Needs attention');
+  await expect(page.getByRole('heading', { name: /Dead letters/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Unknown outcomes/ })).toBeVisible();
+  // The demo's catcher accepts everything: both lists are empty and say so.
+  await expect(page.getByText('No dead letters')).toBeVisible();
+  await expect(page.getByText('No unknown outcomes')).toBeVisible();
+  await screen(page, 'attention');
+});
