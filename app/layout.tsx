@@ -30,6 +30,8 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <nav className="nav" aria-label="Main">
               <NavLink href="/events">Events</NavLink>
               <NavLink href="/attention">Needs attention</NavLink>
+              <NavLink href="/rules">Reminder rules</NavLink>
+              <NavLink href="/templates">Templates</NavLink>
               <NavLink href="/mailbox">Mailbox</NavLink>
             </nav>
             <p className="sidebar-note">Staff preview · no sign-in yet</p>

@@ -144,3 +144,21 @@ test('needs attention lists dead letters and unknown outcomes, or says there are
   await expect(page.getByText('No unknown outcomes')).toBeVisible();
   await screen(page, 'attention');
 });
+
+test('reminder rules read back as sentences; every template previews at two widths', async ({ page }) => {
+  await page.goto('/rules');
+  await expect(page.getByRole('cell', { name: '1 day before start, same local time, to attendees and external guests by email; skipped if more than 2 hours late' })).toBeVisible();
+  await screen(page, 'rules');
+  await page.goto('/templates');
+  for (const id of ['attendee-reminder', 'room-opening', 'host-reminder']) {
+    await expect(page.locator(`iframe[title="${id} desktop"]`)).toBeVisible();
+    await expect(page.locator(`iframe[title="${id} phone"]`)).toBeVisible();
+    for (const width of ['desktop', 'phone']) {
+      await expect(page.frameLocator(`iframe[title="${id} ${width}"]`).locator('h1')).toBeVisible();
+    }
+  }
+  await expect(page.locator('body')).not.toContainText('undefined');
+  // Chromium paints iframes outside the viewport blank in a full-page capture: show them all at once.
+  await page.setViewportSize({ width: 1360, height: 2400 });
+  await screen(page, 'templates');
+});
