@@ -29,6 +29,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             </Link>
             <nav className="nav" aria-label="Main">
               <NavLink href="/events">Events</NavLink>
+              <NavLink href="/deliveries">Deliveries</NavLink>
               <NavLink href="/attention">Needs attention</NavLink>
               <NavLink href="/rules">Reminder rules</NavLink>
               <NavLink href="/templates">Templates</NavLink>

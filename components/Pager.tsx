@@ -6,12 +6,16 @@ export function Pager({
   page,
   pageSize,
   total,
+  params = {},
 }: {
   basePath: string;
   page: number;
   pageSize: number;
   total: number;
+  /** Other query parameters to keep (filters). */
+  params?: Record<string, string>;
 }) {
+  const href = (p: number) => `${basePath}?${new URLSearchParams({ ...params, page: String(p) }).toString()}`;
   if (total === 0) return null;
   const first = (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
@@ -24,8 +28,8 @@ export function Pager({
       </span>
       {hasPrev || hasNext ? (
         <span className="pager-links">
-          {hasPrev ? <Link href={`${basePath}?page=${page - 1}`}>← Previous</Link> : null}
-          {hasNext ? <Link href={`${basePath}?page=${page + 1}`}>Next →</Link> : null}
+          {hasPrev ? <Link href={href(page - 1)}>← Previous</Link> : null}
+          {hasNext ? <Link href={href(page + 1)}>Next →</Link> : null}
         </span>
       ) : null}
     </nav>

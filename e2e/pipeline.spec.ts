@@ -162,3 +162,24 @@ test('reminder rules read back as sentences; every template previews at two widt
   await page.setViewportSize({ width: 1360, height: 2400 });
   await screen(page, 'templates');
 });
+
+test('the deliveries log filters by address and status and opens a delivery’s full story', async ({ page }) => {
+  await page.goto('/deliveries');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Deliveries');
+  // The demo's host heads-up was already due at start: it is accepted within seconds.
+  await expect
+    .poll(async () => {
+      await page.goto('/deliveries?q=hana.host&status=accepted');
+      return page.locator('table.data-table tbody tr').count();
+    }, { timeout: 30_000 })
+    .toBeGreaterThan(0);
+  await expect(page.getByLabel('Status')).toHaveValue('accepted');
+  await screen(page, 'deliveries');
+  await page.locator('table.data-table tbody tr a.row-title').first().click();
+  await expect(page.getByRole('heading', { name: 'Attempts' })).toBeVisible();
+  await expect(page.locator('table.data-table tbody tr').first()).toContainText('accepted');
+  await screen(page, 'delivery');
+  await page.goto('/deliveries?q=nobody-has-this-address');
+  await expect(page.getByText('No deliveries match')).toBeVisible();
+  expect((await page.request.get('/deliveries/00000000-0000-0000-0000-000000000000')).status()).toBe(404);
+});

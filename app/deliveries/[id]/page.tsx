@@ -1,0 +1,119 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { getDb } from '../../../db/client';
+import { getDeliveryStory } from '../../../db/queries/deliveries-log';
+import { isUuid } from '../../../db/queries/views';
+import { StatusWithReason } from '../../../components/StatusBadge';
+import { ZonedTime } from '../../../components/ZonedTime';
+import { getCurrentTenant } from '../../../server/current-tenant';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Delivery' };
+
+/** One delivery's full story: its reminder, every attempt with outcome class and error code, provider id, audit. */
+export default async function DeliveryPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const db = getDb();
+  const tenant = await getCurrentTenant(db);
+  if (!tenant || !isUuid(id)) notFound();
+  const story = await getDeliveryStory(db, tenant.id, id);
+  if (!story) notFound();
+  const { delivery: d, reminder: r, rule, event, attempts, audit } = story;
+  const zone = event?.timeZone ?? tenant.timeZone;
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/deliveries">← Deliveries</Link>
+      </p>
+      <div className="page-head">
+        <h1>{d.subject ?? d.template}</h1>
+        <p className="muted">
+          to {d.address} · times in {zone}
+        </p>
+      </div>
+      <section className="case-card">
+        <dl className="facts">
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} />
+              {d.repairOwner ? <div className="small">To repair: {d.repairOwner}</div> : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Provider</dt>
+            <dd>
+              {d.provider}
+              {d.providerMessageId ? <div className="mono small">{d.providerMessageId}</div> : null}
+            </dd>
+          </div>
+          <div>
+            <dt>Event</dt>
+            <dd>{event ? <Link href={`/events/${event.id}`}>{event.title}</Link> : '—'}</dd>
+          </div>
+          <div>
+            <dt>Reminder</dt>
+            <dd>
+              {rule?.name ?? '—'}
+              {r ? (
+                <div className="small">
+                  due <ZonedTime instant={r.dueAt.toISOString()} zone={zone} /> · useful until <ZonedTime instant={r.expiresAt.toISOString()} zone={zone} variant="time" /> · schedule
+                  version {r.scheduleVersion}
+                </div>
+              ) : null}
+            </dd>
+          </div>
+        </dl>
+        <p className="mono small muted">{d.messageKey}</p>
+      </section>
+      <h2 className="section-title">Attempts</h2>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th className="num">#</th>
+            <th>Started</th>
+            <th>Ended</th>
+            <th>Outcome</th>
+            <th>Error code</th>
+            <th>Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {attempts.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="muted">
+                No provider call was made.
+              </td>
+            </tr>
+          ) : null}
+          {attempts.map((a) => (
+            <tr key={a.id}>
+              <td className="num">{a.attemptNo}</td>
+              <td className="nowrap">
+                <ZonedTime instant={a.startedAt.toISOString()} zone={zone} variant="clock" />
+              </td>
+              <td className="nowrap">{a.endedAt ? <ZonedTime instant={a.endedAt.toISOString()} zone={zone} variant="clock" /> : 'in flight'}</td>
+              <td>{a.outcome ?? '—'}</td>
+              <td className="mono">{a.errorCode ?? ''}</td>
+              <td className="small">{a.errorMessage ?? a.providerResponse ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2 className="section-title">Audit</h2>
+      {audit.length === 0 ? (
+        <p className="muted">No operator action on this delivery.</p>
+      ) : (
+        <ul>
+          {audit.map((a) => (
+            <li key={a.id}>
+              <ZonedTime instant={a.createdAt.toISOString()} zone={zone} /> · {a.actor} · {a.action}
+              {a.reason ? ` — “${a.reason}”` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
