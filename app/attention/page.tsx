@@ -4,7 +4,7 @@ import { getDb } from '../../db/client';
 import { listDeliveryCases, type DeliveryCase } from '../../db/queries/operator';
 import { EmptyState } from '../../components/EmptyState';
 import { StatusWithReason } from '../../components/StatusBadge';
-import { ZonedTime } from '../../components/ZonedTime';
+import { AttemptsTable } from '../../components/AttemptsTable';
 import { getCurrentTenant } from '../../server/current-tenant';
 
 export const dynamic = 'force-dynamic';
@@ -67,35 +67,7 @@ function CaseCard({ c, zone }: { c: DeliveryCase; zone: string }) {
         <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} />
       </div>
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
-      <table className="data-table small">
-        <thead>
-          <tr>
-            <th>Attempt</th>
-            <th>Started</th>
-            <th>Outcome</th>
-            <th>Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {c.attempts.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="muted">
-                No provider call was made.
-              </td>
-            </tr>
-          ) : null}
-          {c.attempts.map((a) => (
-            <tr key={a.id}>
-              <td className="num">{a.attemptNo}</td>
-              <td className="nowrap">
-                <ZonedTime instant={a.startedAt.toISOString()} zone={zone} />
-              </td>
-              <td>{a.outcome ?? 'in flight'}</td>
-              <td>{[a.errorCode, a.errorMessage].filter(Boolean).join(': ')}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AttemptsTable attempts={c.attempts} zone={zone} />
       <p className="mono small muted">{d.messageKey}</p>
     </section>
   );

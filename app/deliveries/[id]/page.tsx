@@ -5,6 +5,7 @@ import { getDb } from '../../../db/client';
 import { getDeliveryStory } from '../../../db/queries/deliveries-log';
 import { isUuid } from '../../../db/queries/views';
 import { StatusWithReason } from '../../../components/StatusBadge';
+import { AttemptsTable } from '../../../components/AttemptsTable';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { getCurrentTenant } from '../../../server/current-tenant';
 
@@ -68,39 +69,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
         <p className="mono small muted">{d.messageKey}</p>
       </section>
       <h2 className="section-title">Attempts</h2>
-      <table className="data-table">
-        <thead>
-          <tr>
-            <th className="num">#</th>
-            <th>Started</th>
-            <th>Ended</th>
-            <th>Outcome</th>
-            <th>Error code</th>
-            <th>Detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {attempts.length === 0 ? (
-            <tr>
-              <td colSpan={6} className="muted">
-                No provider call was made.
-              </td>
-            </tr>
-          ) : null}
-          {attempts.map((a) => (
-            <tr key={a.id}>
-              <td className="num">{a.attemptNo}</td>
-              <td className="nowrap">
-                <ZonedTime instant={a.startedAt.toISOString()} zone={zone} variant="clock" />
-              </td>
-              <td className="nowrap">{a.endedAt ? <ZonedTime instant={a.endedAt.toISOString()} zone={zone} variant="clock" /> : 'in flight'}</td>
-              <td>{a.outcome ?? '—'}</td>
-              <td className="mono">{a.errorCode ?? ''}</td>
-              <td className="small">{a.errorMessage ?? a.providerResponse ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AttemptsTable attempts={attempts} zone={zone} />
       <h2 className="section-title">Audit</h2>
       {audit.length === 0 ? (
         <p className="muted">No operator action on this delivery.</p>
