@@ -1,14 +1,28 @@
 /**
- * Request proxy (Next.js 16's middleware): a path whose percent-encoding is malformed (`/events/%`,
- * `/mailbox/%C0%AF`) is a bad request — answered 400 here, before the router fails to decode it with a 500.
+ * Request proxy (Next.js 16's middleware), before any page or route handler:
+ * - a path whose percent-encoding is malformed (`/events/%`) is a bad request — 400 here, not a router 500;
+ * - without a session cookie, pages redirect to /sign-in (keeping the path in `next`) and `/api/*` answers
+ *   401. Only the cookie's presence is checked here (an optimistic check); pages and route handlers verify
+ *   the session itself (server/session.ts).
  */
+import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
 
+const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/];
+
 export function proxy(request: NextRequest) {
+  const path = request.nextUrl.pathname;
   try {
-    decodeURIComponent(request.nextUrl.pathname);
+    decodeURIComponent(path);
   } catch {
     return new NextResponse('Bad request: the URL is not valid percent-encoding\n', { status: 400, headers: { 'content-type': 'text/plain' } });
+  }
+  if (PUBLIC.some((r) => r.test(path))) return NextResponse.next();
+  if (!getSessionCookie(request, { cookiePrefix: 'punctual' })) {
+    if (path.startsWith('/api/')) return NextResponse.json({ error: 'not signed in' }, { status: 401 });
+    const to = new URL('/sign-in', request.url);
+    if (path !== '/') to.searchParams.set('next', path + request.nextUrl.search);
+    return NextResponse.redirect(to);
   }
   return NextResponse.next();
 }

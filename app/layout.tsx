@@ -1,7 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { NavLink } from '../components/NavLink';
 import './globals.css';
 import { Providers } from './providers';
 
@@ -14,33 +12,12 @@ export const metadata: Metadata = {
   },
 };
 
-/** App shell: a left navigation (Events, Mailbox) beside the page content. */
+/** Document shell; the staff navigation lives in app/(staff)/layout.tsx, the sign-in page has none. */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <div className="shell">
-          <aside className="sidebar">
-            <Link href="/events" className="brand">
-              <span className="brand-mark" aria-hidden="true">
-                ◷
-              </span>
-              Punctual
-            </Link>
-            <nav className="nav" aria-label="Main">
-              <NavLink href="/events">Events</NavLink>
-              <NavLink href="/deliveries">Deliveries</NavLink>
-              <NavLink href="/attention">Needs attention</NavLink>
-              <NavLink href="/rules">Reminder rules</NavLink>
-              <NavLink href="/templates">Templates</NavLink>
-              <NavLink href="/mailbox">Mailbox</NavLink>
-            </nav>
-            <p className="sidebar-note">Staff preview · no sign-in yet</p>
-          </aside>
-          <main className="content">
-            <Providers>{children}</Providers>
-          </main>
-        </div>
+        <Providers>{children}</Providers>
       </body>
     </html>
   );

@@ -9,13 +9,3 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
-
-/** The empty state shown by every tenant-scoped page when the selected tenant does not exist. */
-export function NoTenantState() {
-  return (
-    <EmptyState title="No tenant yet — run npm start to seed the demo">
-      The staff UI shows the tenant named by the <code>punctual_tenant</code> cookie, else{' '}
-      <code>PUNCTUAL_TENANT</code>, else <code>demo</code>.
-    </EmptyState>
-  );
-}

@@ -32,6 +32,8 @@ import {
   outcomeClasses,
   reminderStatuses,
   suppressionReasons,
+  reminderKinds,
+  staffRoles,
 } from '../domain/vocabulary';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -49,6 +51,8 @@ export const suppressionReasonEnum = pgEnum('suppression_reason', suppressionRea
 export const repairOwnerEnum = pgEnum('repair_owner', repairOwners);
 export const emailProviderEnum = pgEnum('email_provider', emailProviders);
 export const auditActionEnum = pgEnum('audit_action', auditActions);
+export const staffRoleEnum = pgEnum('staff_role', staffRoles);
+export const reminderKindEnum = pgEnum('reminder_kind', reminderKinds);
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -155,7 +159,16 @@ export const reminders = pgTable(
     tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
     eventId: uuid('event_id').notNull().references(() => events.id),
     bookingId: uuid('booking_id').notNull().references(() => bookings.id),
-    ruleId: uuid('rule_id').notNull().references(() => reminderRules.id),
+    /** The rule this reminder was planned from; null for a manual nudge. */
+    ruleId: uuid('rule_id').references(() => reminderRules.id),
+    kind: reminderKindEnum('kind').notNull().default('rule'),
+    /** Nudges only: the template chosen in the dialog (rule reminders use their rule's template). */
+    template: text('template'),
+    /** Nudges only: the idempotency key the dialog made when it opened (a double click sends once). */
+    idempotencyKey: text('idempotency_key'),
+    /** Nudges only: the request instant (ms precision; part of the message key) and who asked. */
+    requestedAt: ts('requested_at'),
+    requestedBy: text('requested_by'),
     scheduleVersion: integer('schedule_version').notNull(),
     channel: channelEnum('channel').notNull(),
     dueAt: ts('due_at').notNull(),
@@ -177,6 +190,7 @@ export const reminders = pgTable(
     // The due query reads only rows still waiting: a partial index keeps it small however much history grows.
     index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
     index('reminders_booking_idx').on(t.bookingId),
+    uniqueIndex('reminders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     index('reminders_event_idx').on(t.eventId),
   ],
 );
@@ -295,6 +309,68 @@ export const caughtMessages = pgTable(
   (t) => [index('caught_messages_received_idx').on(t.receivedAt)],
 );
 
+/*
+ * Staff accounts and sessions, in the shape better-auth's drizzle adapter expects (models `user`, `session`,
+ * `account`, `verification`; property names are better-auth's field names). A staff user belongs to exactly
+ * one tenant and has one role; both are set by an admin or the seed, never by the user (`input: false`).
+ */
+export const staffUsers = pgTable('staff_users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+  role: staffRoleEnum('role').notNull().default('viewer'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: ts('expires_at').notNull(),
+    token: text('token').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('staff_sessions_user_idx').on(t.userId)],
+);
+
+export const staffAccounts = pgTable('staff_accounts', {
+  id: text('id').primaryKey(),
+  accountId: text('account_id').notNull(),
+  providerId: text('provider_id').notNull(),
+  userId: text('user_id')
+    .notNull()
+    .references(() => staffUsers.id, { onDelete: 'cascade' }),
+  accessToken: text('access_token'),
+  refreshToken: text('refresh_token'),
+  idToken: text('id_token'),
+  accessTokenExpiresAt: ts('access_token_expires_at'),
+  refreshTokenExpiresAt: ts('refresh_token_expires_at'),
+  scope: text('scope'),
+  password: text('password'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const staffVerifications = pgTable('staff_verifications', {
+  id: text('id').primaryKey(),
+  identifier: text('identifier').notNull(),
+  value: text('value').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export type StaffUser = typeof staffUsers.$inferSelect;
 export type Tenant = typeof tenants.$inferSelect;
 export type Contact = typeof contacts.$inferSelect;
 export type Event = typeof events.$inferSelect;

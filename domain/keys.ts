@@ -20,6 +20,33 @@ export function reminderMessageKey(k: ReminderBusinessKey): string {
 }
 
 /**
+ * `nudge:<tenant>:<booking>:<request instant, ms since epoch>:<channel>` — a manual "remind participant".
+ * It carries the request timestamp, so it never equals a rule reminder's key (which starts `rem:`) and
+ * never marks one sent; two nudges for one participant differ by their request instant.
+ */
+export function nudgeMessageKey(k: { tenantId: string; bookingId: string; requestedAt: Date; channel: Channel }): string {
+  return `nudge:${k.tenantId}:${k.bookingId}:${k.requestedAt.getTime()}:${k.channel}`;
+}
+
+/** The message key of any reminder row: {@link nudgeMessageKey} for nudges, else {@link reminderMessageKey}. */
+export function messageKeyOf(r: {
+  kind: 'rule' | 'nudge';
+  tenantId: string;
+  ruleId: string | null;
+  bookingId: string;
+  scheduleVersion: number;
+  channel: Channel;
+  requestedAt: Date | null;
+}): string {
+  if (r.kind === 'nudge') {
+    if (!r.requestedAt) throw new Error('a nudge reminder has no requested_at');
+    return nudgeMessageKey({ tenantId: r.tenantId, bookingId: r.bookingId, requestedAt: r.requestedAt, channel: r.channel });
+  }
+  if (!r.ruleId) throw new Error('a rule reminder has no rule_id');
+  return reminderMessageKey({ tenantId: r.tenantId, ruleId: r.ruleId, bookingId: r.bookingId, scheduleVersion: r.scheduleVersion, channel: r.channel });
+}
+
+/**
  * RFC 5322 §3.6.4 `Message-ID` for a message key: `<sha256(key)[0..32]@domain>`. Stable across retries, so
  * a receiving system that deduplicates on Message-ID sees one message.
  */

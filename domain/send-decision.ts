@@ -4,10 +4,11 @@
  * transaction.
  */
 import { formatShortWhen } from './format-time';
-import type { BookingStatus, EventStatus, ReminderStatus } from './vocabulary';
+import type { BookingStatus, EventStatus, ReminderKind, ReminderStatus } from './vocabulary';
 
 export interface SendSnapshot {
-  reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date };
+  /** `kind` nudge: a staff member's manual send — no rule to check, and not tied to a schedule version. */
+  reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date; kind?: ReminderKind };
   /** `timeZone` (IANA) is only used to word reasons in the event's local time. */
   event: { status: EventStatus; scheduleVersion: number; timeZone?: string };
   booking: { status: BookingStatus };
@@ -30,13 +31,16 @@ const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched'
 /**
  * Decides in this order: already handled → skip; event cancelled, booking cancelled, rule gone or inactive
  * → `cancelled`; older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
+ * A nudge skips the rule and version checks: it was asked for by a person, and renders the event as it is
+ * at send time.
  */
 export function decideSend(s: SendSnapshot, now: Date): SendDecision {
   if (!SENDABLE.has(s.reminder.status)) return { action: 'skip', reason: `reminder is ${s.reminder.status}` };
   if (s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled' };
   if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
-  if (!s.rule || !s.rule.active) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
-  if (s.reminder.scheduleVersion < s.event.scheduleVersion) {
+  const nudge = s.reminder.kind === 'nudge';
+  if (!nudge && (!s.rule || !s.rule.active)) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
+  if (!nudge && s.reminder.scheduleVersion < s.event.scheduleVersion) {
     return {
       action: 'terminate',
       status: 'superseded',

@@ -83,5 +83,32 @@ export const emailProviders = ['smtp', 'http_api'] as const;
 export type EmailProvider = (typeof emailProviders)[number];
 
 /** Operator actions recorded in the audit log. */
-export const auditActions = ['replay', 'discard', 'mark_sent', 'send_again', 'reconcile'] as const;
+export const auditActions = [
+  'replay',
+  'discard',
+  'mark_sent',
+  'send_again',
+  'reconcile',
+  'nudge',
+  'event_create',
+  'event_update',
+  'event_reschedule',
+  'event_cancel',
+  'booking_add',
+  'booking_cancel',
+  'suppression_add',
+  'suppression_remove',
+  'rule_update',
+] as const;
 export type AuditAction = (typeof auditActions)[number];
+
+/**
+ * Staff roles (issue #4): `admin` — everything incl. settings and staff; `staff` — events, bookings, nudges,
+ * replays; `viewer` — read-only. Checked on the server for every mutation (server/session.ts).
+ */
+export const staffRoles = ['admin', 'staff', 'viewer'] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+/** Why a reminder exists: planned from a rule, or a staff member's manual nudge ("remind participant"). */
+export const reminderKinds = ['rule', 'nudge'] as const;
+export type ReminderKind = (typeof reminderKinds)[number];

@@ -1,5 +1,6 @@
 /** Shared process plumbing for the entry-point scripts. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,23 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+/**
+ * The secret that signs staff session cookies: `BETTER_AUTH_SECRET` when set, else one generated once per
+ * data folder and kept in `<dataRoot>/auth-secret` (mode 0600), so sessions survive restarts.
+ */
+export function authSecret(dataRoot: string): string {
+  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  const file = path.join(dataRoot, 'auth-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    const secret = randomBytes(32).toString('base64url');
+    fs.mkdirSync(dataRoot, { recursive: true });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
 /** Builds the Next.js app when there is no build or a source file is newer than it. @throws when the build fails. */
 export function ensureNextBuild(log: (m: string) => void): void {
   const buildId = path.join(root, '.next', 'BUILD_ID');
@@ -39,7 +57,7 @@ export function ensureNextBuild(log: (m: string) => void): void {
 export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void): Promise<ChildProcess> {
   const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
     cwd: root,
-    env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (b) => process.env.PUNCTUAL_VERBOSE && process.stdout.write(`[web] ${b}`));

@@ -15,7 +15,8 @@ import { startWorker, type RunningWorker } from '../jobs/worker';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { seedDemo } from '../server/seed';
 import { processClock } from '../server/clock';
-import { ensureNextBuild, root, startNext, stopChild } from './lib';
+import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
+import { authSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
 
 const t0 = Date.now();
 const log = (m: string) => console.log(`[punctual +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -143,7 +144,7 @@ async function main() {
   log('worker running');
   ensureNextBuild(log);
   fs.writeFileSync(portsFile, JSON.stringify({ pg: pg?.port, smtp: catcher?.port }));
-  web = await startNext(port, { DATABASE_URL: databaseUrl, PUNCTUAL_MAILBOX: catcher ? '1' : '0' }, log);
+  web = await startNext(port, { DATABASE_URL: databaseUrl, PUNCTUAL_MAILBOX: catcher ? '1' : '0', BETTER_AUTH_SECRET: authSecret(dataRoot) }, log);
   if (web.pid) fs.writeFileSync(webPidFile, String(web.pid));
   web.once('exit', (code) => {
     if (!stopping) {
@@ -151,7 +152,10 @@ async function main() {
       void shutdown('web exit', 1);
     }
   });
-  console.log(`\n  Punctual is up at http://127.0.0.1:${port}/events   (mail: http://127.0.0.1:${port}/mailbox)\n  Ctrl-C stops it.\n`);
+  console.log(`\n  Punctual is up at http://127.0.0.1:${port}/   (mail: http://127.0.0.1:${port}/mailbox)\n`);
+  console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
+  for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
+  console.log('\n  Ctrl-C stops it.\n');
 }
 
 main().catch(async (e) => {

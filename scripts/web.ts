@@ -1,10 +1,11 @@
 /** `npm run web`: the web app alone against DATABASE_URL (builds first when needed). */
-import { ensureNextBuild, requireEnv, startNext, stopChild } from './lib';
+import path from 'node:path';
+import { authSecret, ensureNextBuild, requireEnv, root, startNext, stopChild } from './lib';
 
 const databaseUrl = requireEnv('DATABASE_URL', 'point it at the PostgreSQL that `npm start` or your deployment uses');
 const port = Number(process.env.PORT ?? 3000);
 ensureNextBuild(console.log);
-const web = await startNext(port, { DATABASE_URL: databaseUrl }, console.log);
+const web = await startNext(port, { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) }, console.log);
 console.log(`Punctual web app at http://127.0.0.1:${port}/events`);
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void stopChild(web).then(() => process.exit(0)));
 web.once('exit', (code) => process.exit(code ?? 1));

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 
-export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state';
+export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state' | 'rate_limited';
 
 export class AppError extends Error {
   constructor(
@@ -16,9 +16,9 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
-  /** HTTP status for this code: validation 400, not_found 404, conflict/invalid_state 409, forbidden 403. */
+  /** HTTP status for this code: validation 400, not_found 404, conflict/invalid_state 409, forbidden 403, rate_limited 429. */
   get httpStatus(): number {
-    return { validation: 400, not_found: 404, conflict: 409, invalid_state: 409, forbidden: 403 }[this.code];
+    return { validation: 400, not_found: 404, conflict: 409, invalid_state: 409, forbidden: 403, rate_limited: 429 }[this.code];
   }
 }
 

@@ -113,7 +113,7 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
   );
   const wakes = new Map<string, Date>();
   for (const r of inserted) {
-    if (r.status !== 'scheduled') continue;
+    if (r.status !== 'scheduled' || !r.ruleId) continue;
     const prev = wakes.get(r.ruleId);
     if (!prev || r.dueAt < prev) wakes.set(r.ruleId, r.dueAt);
   }

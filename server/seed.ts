@@ -12,6 +12,7 @@
  * Idempotent: an existing demo tenant with an event starting in the next two hours is left alone; otherwise
  * it gets a fresh batch of events (so a restart a day later still demonstrates something).
  */
+import { DEMO_PASSWORD, demoAccounts, ensureStaffUser } from './staff';
 import { and, eq, gt, lt } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { Db } from '../db/client';
@@ -52,6 +53,8 @@ export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
   if (!partner) {
     partner = await createTenant(db, { slug: 'partner', name: 'Partner Collective', timeZone: 'Europe/London', senderEmail: 'hello@partner.punctual.local' });
   }
+  const tenantIds: Record<string, string> = { demo: demo.id, partner: partner.id };
+  for (const a of demoAccounts) await ensureStaffUser(db, tenantIds[a.tenantSlug]!, { ...a, password: DEMO_PASSWORD });
   // A fresh batch unless a demo event starts within the next two hours (a restart the next day still shows
   // reminders going out).
   const soon = await db

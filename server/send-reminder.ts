@@ -34,7 +34,7 @@ import {
   transitionDelivery,
   type ReminderWorld,
 } from '../db/queries/delivery';
-import { messageIdFor, reminderMessageKey } from '../domain/keys';
+import { messageIdFor, messageKeyOf } from '../domain/keys';
 import { decideSend } from '../domain/send-decision';
 import { decideAfterOutcome } from '../domain/outcome';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
@@ -100,6 +100,11 @@ export function buildTemplateData(w: ReminderWorld): Record<string, unknown> {
   };
 }
 
+/** The template a reminder renders: the nudge's own choice, else its rule's ('' when the rule is gone). */
+function templateOf(w: ReminderWorld): string {
+  return w.reminder.template ?? w.rule?.template ?? '';
+}
+
 /**
  * Step 1 for one reminder (see module doc), then step 2 in the same process when this call made the claim
  * (or, with `deliverInline: false`, as a `deliver` job in the claim's transaction).
@@ -125,7 +130,7 @@ export async function sendReminder(
       await setReminderStatus(tx, reminderId, decision.status, decision.reason);
       return { kind: 'terminated', status: decision.status, reason: decision.reason };
     }
-    const template = w.rule!.template;
+    const template = templateOf(w);
     const parsed = isTemplateId(template)
       ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
       : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const);
@@ -134,13 +139,7 @@ export async function sendReminder(
       await setReminderStatus(tx, reminderId, 'failed', reason);
       return { kind: 'terminated', status: 'failed', reason };
     }
-    const messageKey = reminderMessageKey({
-      tenantId: w.reminder.tenantId,
-      ruleId: w.reminder.ruleId,
-      bookingId: w.reminder.bookingId,
-      scheduleVersion: w.reminder.scheduleVersion,
-      channel: w.reminder.channel,
-    });
+    const messageKey = messageKeyOf(w.reminder);
     const delivery = await claimMessageKey(tx, {
       tenantId: w.reminder.tenantId,
       reminderId,
@@ -222,7 +221,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
         return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
       }
     }
-    const template = w.rule!.template;
+    const template = templateOf(w);
     const parsed = isTemplateId(template)
       ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
       : ({ ok: false, message: `template: unknown template "${template}"` } as const);

@@ -62,10 +62,12 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     .innerJoin(contacts, eq(contacts.id, bookings.contactId))
     .innerJoin(tenants, eq(tenants.id, bookings.tenantId))
     .where(and(eq(bookings.id, reminder.bookingId), eq(bookings.tenantId, reminder.tenantId)));
-  const [rule] = await db
-    .select()
-    .from(reminderRules)
-    .where(and(eq(reminderRules.id, reminder.ruleId), eq(reminderRules.tenantId, reminder.tenantId)));
+  const [rule] = reminder.ruleId
+    ? await db
+        .select()
+        .from(reminderRules)
+        .where(and(eq(reminderRules.id, reminder.ruleId), eq(reminderRules.tenantId, reminder.tenantId)))
+    : [];
   let sendingTenant = row.tenant;
   if (row.booking.role === 'external' && row.booking.guestTenantId) {
     const [g] = await db.select().from(tenants).where(eq(tenants.id, row.booking.guestTenantId));

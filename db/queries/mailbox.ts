@@ -3,7 +3,7 @@
  * That table is a dev/demo tool, not tenant data, so these reads are deliberately not tenant scoped.
  * Instants are ISO-8601 UTC strings (see views.ts).
  */
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { caughtMessages } from '../schema';
 import { isUuid, type ListPage } from './views';
@@ -37,8 +37,10 @@ export interface CaughtMessageView {
 export async function listCaughtMessages(
   db: DbOrTx,
   page: { limit: number; offset: number },
+  scope: { from?: string } = {},
 ): Promise<ListPage<CaughtMessageListItem>> {
-  const [{ total }] = await db.select({ total: count() }).from(caughtMessages);
+  const where = scope.from ? sql`lower(${caughtMessages.envelopeFrom}) = lower(${scope.from})` : undefined;
+  const [{ total }] = await db.select({ total: count() }).from(caughtMessages).where(where);
   const rows = await db
     .select({
       id: caughtMessages.id,
@@ -50,6 +52,7 @@ export async function listCaughtMessages(
       html: caughtMessages.html,
     })
     .from(caughtMessages)
+    .where(where)
     .orderBy(desc(caughtMessages.receivedAt), desc(caughtMessages.id))
     .limit(page.limit)
     .offset(page.offset);
@@ -63,10 +66,11 @@ export async function listCaughtMessages(
   };
 }
 
-/** The caught message `id`, or null when the id is malformed or unknown. */
-export async function getCaughtMessage(db: DbOrTx, id: string): Promise<CaughtMessageView | null> {
+/** The caught message `id` (sent from `scope.from` when given), or null when malformed, unknown or out of scope. */
+export async function getCaughtMessage(db: DbOrTx, id: string, scope: { from?: string } = {}): Promise<CaughtMessageView | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(caughtMessages).where(eq(caughtMessages.id, id)).limit(1);
+  const byFrom = scope.from ? sql`lower(${caughtMessages.envelopeFrom}) = lower(${scope.from})` : undefined;
+  const [row] = await db.select().from(caughtMessages).where(and(eq(caughtMessages.id, id), byFrom)).limit(1);
   if (!row) return null;
   return {
     id: row.id,

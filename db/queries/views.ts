@@ -175,7 +175,10 @@ export interface DeliveryView {
 /** One planned send of one rule to one booking for one schedule version. */
 export interface ReminderView {
   id: string;
-  ruleId: string;
+  /** `nudge`: a manual "remind participant" (no rule; `requestedBy` says who asked). */
+  kind: 'rule' | 'nudge';
+  requestedBy: string | null;
+  ruleId: string | null;
   ruleName: string;
   template: string;
   channel: Channel;
@@ -263,7 +266,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       template: reminderRules.template,
     })
     .from(reminders)
-    .innerJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
+    .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
     .where(and(eq(reminders.eventId, e.id), eq(reminders.tenantId, tenantId)))
     .orderBy(asc(reminders.dueAt), asc(reminders.scheduleVersion), asc(reminderRules.name), asc(reminders.id));
 
@@ -299,9 +302,11 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
     const list = remindersByBooking.get(m.bookingId) ?? [];
     list.push({
       id: m.id,
+      kind: m.kind,
+      requestedBy: m.requestedBy,
       ruleId: m.ruleId,
-      ruleName: r.ruleName,
-      template: r.template,
+      ruleName: m.kind === 'nudge' ? 'Manual reminder' : (r.ruleName ?? '(rule deleted)'),
+      template: m.template ?? r.template ?? '',
       channel: m.channel,
       scheduleVersion: m.scheduleVersion,
       status: m.status,

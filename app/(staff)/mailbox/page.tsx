@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { z } from 'zod';
-import { getDb } from '../../db/client';
-import { listCaughtMessages } from '../../db/queries/mailbox';
-import { EmptyState } from '../../components/EmptyState';
-import { MailboxTable } from '../../components/MailboxTable';
-import { Pager } from '../../components/Pager';
-import { getCurrentTenant } from '../../server/current-tenant';
+import { getDb } from '../../../db/client';
+import { listCaughtMessages } from '../../../db/queries/mailbox';
+import { EmptyState } from '../../../components/EmptyState';
+import { MailboxTable } from '../../../components/MailboxTable';
+import { Pager } from '../../../components/Pager';
+import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Mailbox' };
@@ -21,14 +21,15 @@ export default async function MailboxPage({
 }) {
   const page = pageParamSchema.parse((await searchParams).page);
   const db = getDb();
-  // Caught mail is not tenant data; the tenant only picks the zone times are shown in.
-  const zone = (await getCurrentTenant(db))?.timeZone ?? 'UTC';
-  const { items, total } = await listCaughtMessages(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  // The catcher holds every tenant's mail: show only what this tenant sent (its sender address).
+  const { tenant } = await requireStaff();
+  const zone = tenant.timeZone;
+  const { items, total } = await listCaughtMessages(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, { from: tenant.senderEmail });
   return (
     <>
       <div className="page-head">
         <h1>Mailbox</h1>
-        <p className="muted">Messages caught by the built-in mail catcher · newest first · times in {zone}</p>
+        <p className="muted">Messages from {tenant.senderEmail} caught by the built-in mail catcher · newest first · times in {zone}</p>
       </div>
       {items.length === 0 ? (
         <EmptyState title={total === 0 ? 'No mail caught yet' : 'No messages on this page'}>

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getDb } from '../../db/client';
-import { listDeliveryCases, type DeliveryCase } from '../../db/queries/operator';
-import { EmptyState } from '../../components/EmptyState';
-import { StatusWithReason } from '../../components/StatusBadge';
-import { AttemptsTable } from '../../components/AttemptsTable';
-import { getCurrentTenant } from '../../server/current-tenant';
+import { getDb } from '../../../db/client';
+import { listDeliveryCases, type DeliveryCase } from '../../../db/queries/operator';
+import { EmptyState } from '../../../components/EmptyState';
+import { StatusWithReason } from '../../../components/StatusBadge';
+import { AttemptsTable } from '../../../components/AttemptsTable';
+import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Needs attention' };
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Needs attention' };
  */
 export default async function AttentionPage() {
   const db = getDb();
-  const tenant = await getCurrentTenant(db);
+  const tenant = (await requireStaff()).tenant;
   if (!tenant) return <EmptyState title="No tenant yet">Run npm start to seed the demo.</EmptyState>;
   const [dead, unknown] = await Promise.all([
     listDeliveryCases(db, tenant.id, ['dead']),

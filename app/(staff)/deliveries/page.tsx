@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { getDb } from '../../db/client';
-import { searchDeliveries } from '../../db/queries/deliveries-log';
-import { EmptyState } from '../../components/EmptyState';
-import { Pager } from '../../components/Pager';
-import { StatusBadge } from '../../components/StatusBadge';
-import { ZonedTime } from '../../components/ZonedTime';
-import { deliveryStatuses } from '../../domain/vocabulary';
-import { getCurrentTenant } from '../../server/current-tenant';
+import { getDb } from '../../../db/client';
+import { searchDeliveries } from '../../../db/queries/deliveries-log';
+import { EmptyState } from '../../../components/EmptyState';
+import { Pager } from '../../../components/Pager';
+import { StatusBadge } from '../../../components/StatusBadge';
+import { ZonedTime } from '../../../components/ZonedTime';
+import { deliveryStatuses } from '../../../domain/vocabulary';
+import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Deliveries' };
@@ -28,7 +28,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   const raw = await searchParams;
   const f = filterSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
   const db = getDb();
-  const tenant = await getCurrentTenant(db);
+  const tenant = (await requireStaff()).tenant;
   if (!tenant) return <EmptyState title="No tenant yet">Run npm start to seed the demo.</EmptyState>;
   const day = (d: string | undefined, plus = 0) => (d ? DateTime.fromISO(d, { zone: tenant.timeZone }).plus({ days: plus }).toJSDate() : undefined);
   const { items, total } = await searchDeliveries(

@@ -2,16 +2,16 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { getDb } from '../../../db/client';
-import { getCaughtMessage } from '../../../db/queries/mailbox';
-import { MessageView } from '../../../components/MessageView';
-import { getCurrentTenant } from '../../../server/current-tenant';
+import { getDb } from '../../../../db/client';
+import { getCaughtMessage } from '../../../../db/queries/mailbox';
+import { MessageView } from '../../../../components/MessageView';
+import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ id: string }> };
 
-const loadMessage = cache((id: string) => getCaughtMessage(getDb(), id));
+const loadMessage = cache(async (id: string) => getCaughtMessage(getDb(), id, { from: (await requireStaff()).tenant.senderEmail }));
 
 /** The browser title is the message subject. */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -24,7 +24,7 @@ export default async function MailboxMessagePage({ params }: Props) {
   const { id } = await params;
   const message = await loadMessage(id);
   if (!message) notFound();
-  const zone = (await getCurrentTenant(getDb()))?.timeZone ?? 'UTC';
+  const zone = (await requireStaff()).tenant.timeZone;
   return (
     <>
       <p className="breadcrumb">

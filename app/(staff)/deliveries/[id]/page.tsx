@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getDb } from '../../../db/client';
-import { getDeliveryStory } from '../../../db/queries/deliveries-log';
-import { isUuid } from '../../../db/queries/views';
-import { StatusWithReason } from '../../../components/StatusBadge';
-import { AttemptsTable } from '../../../components/AttemptsTable';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { getCurrentTenant } from '../../../server/current-tenant';
+import { getDb } from '../../../../db/client';
+import { getDeliveryStory } from '../../../../db/queries/deliveries-log';
+import { isUuid } from '../../../../db/queries/views';
+import { StatusWithReason } from '../../../../components/StatusBadge';
+import { AttemptsTable } from '../../../../components/AttemptsTable';
+import { ZonedTime } from '../../../../components/ZonedTime';
+import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Delivery' };
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: 'Delivery' };
 export default async function DeliveryPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const db = getDb();
-  const tenant = await getCurrentTenant(db);
+  const tenant = (await requireStaff()).tenant;
   if (!tenant || !isUuid(id)) notFound();
   const story = await getDeliveryStory(db, tenant.id, id);
   if (!story) notFound();

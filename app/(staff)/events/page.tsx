@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { z } from 'zod';
-import { getDb } from '../../db/client';
-import { listEvents } from '../../db/queries/views';
-import { EmptyState, NoTenantState } from '../../components/EmptyState';
-import { EventsTable } from '../../components/EventsTable';
-import { Pager } from '../../components/Pager';
-import { getCurrentTenant } from '../../server/current-tenant';
+import { getDb } from '../../../db/client';
+import { listEvents } from '../../../db/queries/views';
+import { EmptyState } from '../../../components/EmptyState';
+import { EventsTable } from '../../../components/EventsTable';
+import { Pager } from '../../../components/Pager';
+import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Events' };
@@ -21,15 +21,7 @@ export default async function EventsPage({
 }) {
   const page = pageParamSchema.parse((await searchParams).page);
   const db = getDb();
-  const tenant = await getCurrentTenant(db);
-  if (!tenant) {
-    return (
-      <>
-        <h1>Events</h1>
-        <NoTenantState />
-      </>
-    );
-  }
+  const tenant = (await requireStaff()).tenant;
   const { items, total } = await listEvents(db, tenant.id, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   return (
     <>

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { previewData, renderReminderEmail, templateIds } from '../../emails';
+import { previewData, renderReminderEmail, templateIds } from '../../../emails';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Templates' };

@@ -2,10 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import type { EventPage } from '../../../db/queries/views';
-import { EventHeader } from '../../../components/EventHeader';
-import { ParticipantGroups } from '../../../components/ParticipantGroups';
-import { formatClockInZone } from '../../../components/format';
+import type { EventPage } from '../../../../db/queries/views';
+import { EventHeader } from '../../../../components/EventHeader';
+import { ParticipantGroups } from '../../../../components/ParticipantGroups';
+import { formatClockInZone } from '../../../../components/format';
 
 const REFRESH_MS = 2_000;
 

@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import { getDb } from '../../db/client';
-import { listRules } from '../../db/queries/rules';
-import { EmptyState } from '../../components/EmptyState';
-import { describeRule } from '../../domain/describe-rule';
-import { getCurrentTenant } from '../../server/current-tenant';
+import { getDb } from '../../../db/client';
+import { listRules } from '../../../db/queries/rules';
+import { EmptyState } from '../../../components/EmptyState';
+import { describeRule } from '../../../domain/describe-rule';
+import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Reminder rules' };
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'Reminder rules' };
 /** The tenant's reminder rules, each read back as a sentence (editing arrives with staff sign-in). */
 export default async function RulesPage() {
   const db = getDb();
-  const tenant = await getCurrentTenant(db);
+  const tenant = (await requireStaff()).tenant;
   if (!tenant) return <EmptyState title="No tenant yet">Run npm start to seed the demo.</EmptyState>;
   const rules = await listRules(db, tenant.id);
   return (

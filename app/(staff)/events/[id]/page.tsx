@@ -1,10 +1,9 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { getDb } from '../../../db/client';
-import { getEventPage } from '../../../db/queries/views';
-import { NoTenantState } from '../../../components/EmptyState';
-import { getCurrentTenant } from '../../../server/current-tenant';
+import { getDb } from '../../../../db/client';
+import { getEventPage } from '../../../../db/queries/views';
+import { requireStaff } from '../../../../server/session';
 import { LiveEventPage } from './live-event-page';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +13,7 @@ type Props = { params: Promise<{ id: string }> };
 /** One database read per request, shared by the metadata and the page. */
 const loadEventPage = cache(async (id: string) => {
   const db = getDb();
-  const tenant = await getCurrentTenant(db);
+  const tenant = (await requireStaff()).tenant;
   if (!tenant) return { tenant: null, page: null } as const;
   return { tenant, page: await getEventPage(db, tenant.id, id) } as const;
 });
@@ -29,7 +28,6 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function EventPage({ params }: Props) {
   const { id } = await params;
   const { tenant, page } = await loadEventPage(id);
-  if (!tenant) return <NoTenantState />;
   if (!page) notFound();
   return <LiveEventPage eventId={id} initialData={page} />;
 }

@@ -1,0 +1,31 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { SignInForm } from '../../components/SignInForm';
+import { getStaffSession } from '../../server/session';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Sign in' };
+
+/** Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a local path. */
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
+  const raw = (await searchParams).next;
+  const next = typeof raw === 'string' && raw.startsWith('/') && !raw.startsWith('//') ? raw : '/';
+  if (await getStaffSession()) redirect(next);
+  return (
+    <main className="signin">
+      <div className="signin-card">
+        <h1>
+          <span className="brand-mark" aria-hidden="true">
+            ◷
+          </span>{' '}
+          Punctual
+        </h1>
+        <p className="muted">Sign in to run your events and their reminders.</p>
+        <SignInForm next={next} />
+        <p className="muted small">
+          Running the demo? <code>npm start</code> prints the demo accounts.
+        </p>
+      </div>
+    </main>
+  );
+}

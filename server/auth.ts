@@ -1,0 +1,62 @@
+/**
+ * Staff authentication with better-auth (email + password, database sessions through its drizzle adapter).
+ *
+ * - Accounts are created by the seed or an admin, never by sign-up (`disableSignUp`).
+ * - The session lives in an httpOnly, SameSite=Lax cookie (`punctual.session_token`), 12 h, refreshed daily.
+ * - better-auth refuses its own state-changing requests whose `Origin` is not trusted; the trusted origin is
+ *   the request's own (`Host`), plus `PUNCTUAL_PUBLIC_URL` when the app sits behind a proxy.
+ * - `BETTER_AUTH_SECRET` signs cookies. `npm start` generates one per data folder (`.data/auth-secret`).
+ *
+ * Built lazily: `next build` imports route modules without a database.
+ */
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { getDb } from '../db/client';
+import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '../db/schema';
+
+/** Origin (`scheme://host[:port]`) a request was addressed to, from its Host header; null without one. */
+export function requestOrigin(headers: Headers): string | null {
+  const host = headers.get('x-forwarded-host') ?? headers.get('host');
+  if (!host) return null;
+  const proto = headers.get('x-forwarded-proto') ?? 'http';
+  return `${proto}://${host}`;
+}
+
+function createAuth() {
+  const publicUrl = process.env.PUNCTUAL_PUBLIC_URL?.replace(/\/$/, '');
+  return betterAuth({
+    appName: 'Punctual',
+    baseURL: publicUrl ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+    secret: process.env.BETTER_AUTH_SECRET,
+    database: drizzleAdapter(getDb(), {
+      provider: 'pg',
+      schema: { user: staffUsers, session: staffSessions, account: staffAccounts, verification: staffVerifications },
+    }),
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    user: {
+      additionalFields: {
+        tenantId: { type: 'string', required: true, input: false },
+        role: { type: 'string', required: true, input: false },
+      },
+    },
+    session: { expiresIn: 12 * 60 * 60, updateAge: 24 * 60 * 60 },
+    trustedOrigins: async (request) => {
+      const own = request ? requestOrigin(request.headers) : null;
+      return [own, publicUrl].filter((o): o is string => !!o);
+    },
+    // Sign-in attempts per client address: 10 per minute (better-auth's limiter, in memory per web process).
+    rateLimit: { enabled: true, window: 60, max: 200, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
+    advanced: { cookiePrefix: 'punctual', ipAddress: { ipAddressHeaders: ['x-forwarded-for'] } },
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const globalForAuth = globalThis as unknown as { __punctualAuth?: Auth };
+
+/** The process-wide better-auth instance (created on first use). */
+export function getAuth(): Auth {
+  globalForAuth.__punctualAuth ??= createAuth();
+  return globalForAuth.__punctualAuth;
+}

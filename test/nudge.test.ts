@@ -1,0 +1,80 @@
+/**
+ * "Remind participant" (issue #4 item 5) against real PostgreSQL, the real queue and the SMTP catcher:
+ * idempotency key → one send; one nudge per participant per minute; the nudge's message key carries the
+ * request instant and never touches the rule reminder.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditLog, deliveries, reminders } from '../db/schema';
+import { nudgeParticipant } from '../server/nudge';
+import { cancelBooking } from '../server/scheduling';
+import { createHarness, type Harness } from './support/harness';
+import { eventWithBooking, tenantWithRules } from './support/fixtures';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h?.close());
+beforeEach(async () => h.tdb.reset());
+const db = () => h.tdb.db;
+
+async function scenario() {
+  const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
+  const { event, booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam', title: 'Pottery' }, new Date('2027-06-01T00:00:00Z'));
+  return { tenant, event, booking };
+}
+
+describe('nudge', () => {
+  it('same idempotency key twice (a double click) → one reminder, one email; the rule reminder stays scheduled', async () => {
+    const { tenant, booking } = await scenario();
+    const now = new Date('2027-06-10T09:00:00.123Z');
+    h.clock.set(now);
+    const ctx = { tenantId: tenant.id, actor: 'staff@x.test', now };
+    const [a, b] = await Promise.all([
+      nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'dialog-key-1' }),
+      nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'dialog-key-1' }),
+    ]);
+    expect(a.reminderId).toBe(b.reminderId);
+    expect([a.replayed, b.replayed].sort()).toEqual([false, true]);
+    expect(a.messageKey).toBe(`nudge:${tenant.id}:${booking.id}:${now.getTime()}:email`);
+    await h.drain();
+    const mail = await h.caught();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].subject).toContain('Pottery');
+    const ds = await db().select().from(deliveries).where(eq(deliveries.tenantId, tenant.id));
+    expect(ds.map((d) => [d.messageKey, d.status])).toEqual([[a.messageKey, 'accepted']]);
+    const rs = await db().select().from(reminders).where(eq(reminders.bookingId, booking.id));
+    expect(rs.find((r) => r.kind === 'rule')?.status).toBe('scheduled');
+    expect(rs.find((r) => r.kind === 'nudge')?.status).toBe('done');
+    const audits = await db().select().from(auditLog).where(eq(auditLog.tenantId, tenant.id));
+    expect(audits.map((x) => x.action)).toEqual(['nudge']);
+  });
+
+  it('a second nudge within a minute is refused with the wait; after a minute it goes out under a new key', async () => {
+    const { tenant, booking } = await scenario();
+    const t0 = new Date('2027-06-10T09:00:00Z');
+    const ctx = (now: Date) => ({ tenantId: tenant.id, actor: 'staff@x.test', now });
+    await nudgeParticipant(db(), ctx(t0), { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-aaaaaaaa' });
+    await expect(
+      nudgeParticipant(db(), ctx(new Date(t0.getTime() + 20_000)), { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-bbbbbbbb' }),
+    ).rejects.toMatchObject({ code: 'rate_limited', message: expect.stringContaining('Try again in 40 s') });
+    const later = await nudgeParticipant(db(), ctx(new Date(t0.getTime() + 60_000)), { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-cccccccc' });
+    expect(later.replayed).toBe(false);
+    h.clock.set(new Date(t0.getTime() + 61_000));
+    await h.drain();
+    expect(await h.caught()).toHaveLength(2);
+  });
+
+  it('refuses a cancelled booking, another tenant\'s booking, and bad input naming the field', async () => {
+    const { tenant, booking } = await scenario();
+    const other = await scenario();
+    const now = new Date('2027-06-10T09:00:00Z');
+    const ctx = { tenantId: tenant.id, actor: 'a', now };
+    await expect(nudgeParticipant(db(), ctx, { bookingId: other.booking.id, template: 'attendee-reminder', idempotencyKey: 'k-11111111' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'nope' as never, idempotencyKey: 'k-11111111' })).rejects.toMatchObject({ code: 'validation', field: 'template' });
+    await cancelBooking(db(), tenant.id, booking.id, 'guest cancelled', now);
+    await expect(nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-22222222' })).rejects.toMatchObject({ code: 'invalid_state' });
+    expect(await db().select().from(reminders).where(eq(reminders.kind, 'nudge'))).toHaveLength(0);
+  });
+});
