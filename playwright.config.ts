@@ -5,7 +5,7 @@ import { defineConfig } from '@playwright/test';
  * started by `scripts/start.ts` — web, worker, database (embedded unless DATABASE_URL is set) and mail
  * catcher (built in unless SMTP_URL is set) — on port 3199.
  */
-const PORT = '3199';
+const PORT = process.env.E2E_PORT ?? '3199';
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 const serverEnv: Record<string, string> = { PORT };
@@ -23,6 +23,11 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  // `setup` signs in once per demo account (e2e/auth.setup.ts); every spec starts from those sessions.
+  projects: [
+    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
+    { name: 'app', testMatch: /\.spec\.ts$/, dependencies: ['setup'], use: { storageState: 'test-results/auth/staff.json' } },
+  ],
   use: {
     baseURL,
     headless: true,
@@ -46,7 +51,7 @@ export default defineConfig({
     command: 'node --import tsx scripts/start.ts',
     // SIGTERM lets start.ts stop the worker, web app and embedded PostgreSQL in order.
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-    url: `${baseURL}/events`,
+    url: `${baseURL}/api/health`,
     env: serverEnv,
     timeout: 240_000,
     reuseExistingServer: false,

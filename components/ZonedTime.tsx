@@ -1,9 +1,12 @@
+'use client';
+
+import { useEffect, useState } from 'react';
 import { formatClockInZone, formatInZone, formatTimeInZone, formatUtc } from './format';
 
 /**
- * An instant shown as wall-clock time in `zone` with the zone's abbreviation; the exact UTC instant is the
- * tooltip and the machine-readable `dateTime`. `variant` picks the format: full date (default), time only,
- * or time with seconds.
+ * An instant shown as wall-clock time in `zone` with the zone's abbreviation. The tooltip gives the same
+ * instant in the viewer's own zone (read from the browser after hydration) and in UTC; `dateTime` is the
+ * machine-readable UTC instant. `variant` picks the format: full date (default), time only, or with seconds.
  */
 export function ZonedTime({
   instant,
@@ -16,14 +19,20 @@ export function ZonedTime({
   variant?: 'full' | 'time' | 'clock';
   className?: string;
 }) {
+  const [viewerZone, setViewerZone] = useState<string | null>(null);
+  useEffect(() => setViewerZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? null), []);
   const text =
     variant === 'time'
       ? formatTimeInZone(instant, zone)
       : variant === 'clock'
         ? formatClockInZone(instant, zone)
         : formatInZone(instant, zone);
+  const title =
+    viewerZone && viewerZone !== zone
+      ? `${formatInZone(instant, viewerZone)} your time (${viewerZone}) · ${formatUtc(instant)}`
+      : formatUtc(instant);
   return (
-    <time dateTime={instant} title={formatUtc(instant)} className={className}>
+    <time dateTime={instant} title={title} className={className}>
       {text}
     </time>
   );

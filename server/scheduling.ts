@@ -154,7 +154,7 @@ export async function createEvent(db: Db | Tx, tenantId: string, input: CreateEv
  * Books a contact (found or created by email) onto an event and plans their reminders, in one transaction.
  * @throws AppError not_found (event), conflict (already booked), validation (field named), invalid_state (event cancelled).
  */
-export async function addBooking(db: Db, tenantId: string, input: AddBookingInput, now: Date): Promise<Booking> {
+export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookingInput, now: Date): Promise<Booking> {
   const data = parseInput(addBookingSchema, input);
   if (data.role === 'external' && !data.guestTenantId) {
     throw new AppError('validation', 'guestTenantId: required for an external guest (their own tenant reminds them)', 'guestTenantId');

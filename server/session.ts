@@ -101,3 +101,8 @@ export async function staffRoute(
     throw e;
   }
 }
+
+/** The action context for a session: its tenant, the staff member's email as audit actor, and now. */
+export function actionContext(s: StaffSession): { tenantId: string; actor: string; now: Date } {
+  return { tenantId: s.tenant.id, actor: s.user.email, now: new Date() };
+}

@@ -118,3 +118,24 @@ export async function endSendableReminders(
     .returning({ id: reminders.id });
   return rows.length;
 }
+
+/**
+ * What a change would touch, for the confirmation dialogs: reminders still waiting to go out
+ * (`scheduled`/`dispatched`) and reminders already handed to a delivery (`done`), for an event or one booking.
+ * Counts only rule reminders (nudges are already on their way).
+ */
+export async function reminderImpact(
+  db: DbOrTx,
+  tenantId: string,
+  scope: { eventId: string } | { bookingId: string },
+): Promise<{ pending: number; done: number }> {
+  const by = 'bookingId' in scope ? eq(reminders.bookingId, scope.bookingId) : eq(reminders.eventId, scope.eventId);
+  const [row] = await db
+    .select({
+      pending: sql<number>`count(*) filter (where ${reminders.status} in ('scheduled', 'dispatched'))::int`,
+      done: sql<number>`count(*) filter (where ${reminders.status} = 'done')::int`,
+    })
+    .from(reminders)
+    .where(and(eq(reminders.tenantId, tenantId), eq(reminders.kind, 'rule'), by));
+  return row ?? { pending: 0, done: 0 };
+}

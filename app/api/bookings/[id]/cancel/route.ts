@@ -1,0 +1,14 @@
+import { getDb } from '../../../../../db/client';
+import { cancelBookingAction } from '../../../../../server/staff-actions';
+import { actionContext, staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** POST /api/bookings/:id/cancel `{ reason }` — cancel one participant's booking and waiting reminders. */
+export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  return staffRoute(request, 'operate', async (s, body) => {
+    const b = await cancelBookingAction(getDb(), actionContext(s), id, (body ?? {}) as { reason?: unknown });
+    return { id: b.id, status: b.status };
+  });
+}

@@ -1,0 +1,28 @@
+import { getDb } from '../../../../../db/client';
+import { discardDelivery, markDeliverySent, replayDelivery, sendDeliveryAgain } from '../../../../../server/operator';
+import { actionContext, jsonError, staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+const actions = {
+  replay: (ctx, id) => replayDelivery(getDb(), ctx, id),
+  discard: (ctx, id, reason) => discardDelivery(getDb(), ctx, id, reason),
+  'mark-sent': (ctx, id, reason) => markDeliverySent(getDb(), ctx, id, reason),
+  'send-again': (ctx, id, reason) => sendDeliveryAgain(getDb(), ctx, id, reason),
+} satisfies Record<string, (ctx: ReturnType<typeof actionContext>, id: string, reason: string) => Promise<void>>;
+
+/**
+ * POST /api/deliveries/:id/{replay|discard|mark-sent|send-again} `{ reason }` — operator actions on a dead
+ * letter or an unknown outcome (server/operator.ts), each audited. 409 when the delivery is not in a state
+ * that allows it; 400 naming `reason` when one is required and missing.
+ */
+export async function POST(request: Request, context: { params: Promise<{ id: string; action: string }> }) {
+  const { id, action } = await context.params;
+  const run = actions[action as keyof typeof actions];
+  if (!run) return jsonError(404, `unknown action "${action}"`);
+  return staffRoute(request, 'operate', async (s, body) => {
+    const reason = typeof (body as { reason?: unknown })?.reason === 'string' ? (body as { reason: string }).reason : '';
+    await run(actionContext(s), id, reason);
+    return { ok: true };
+  });
+}

@@ -1,0 +1,14 @@
+import { getDb } from '../../../../../db/client';
+import { cancelEventAction } from '../../../../../server/staff-actions';
+import { actionContext, staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** POST /api/events/:id/cancel `{ reason }` — cancel the event and its waiting reminders. */
+export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  return staffRoute(request, 'operate', async (s, body) => {
+    const e = await cancelEventAction(getDb(), actionContext(s), id, (body ?? {}) as { reason?: unknown });
+    return { id: e.id, status: e.status };
+  });
+}

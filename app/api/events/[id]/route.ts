@@ -1,0 +1,14 @@
+import { getDb } from '../../../../db/client';
+import { updateEventAction } from '../../../../server/staff-actions';
+import { actionContext, staffRoute } from '../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** PUT /api/events/:id — save the event form; a timing change reschedules (new schedule version). */
+export async function PUT(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  return staffRoute(request, 'operate', async (s, body) => {
+    const r = await updateEventAction(getDb(), actionContext(s), id, (body ?? {}) as never);
+    return { id: r.event.id, scheduleVersion: r.event.scheduleVersion, rescheduled: r.rescheduled };
+  });
+}

@@ -1,0 +1,93 @@
+'use client';
+
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ApiError } from './api';
+
+/**
+ * A modal confirmation (native `<dialog>`: focus trap, Esc to close) for one action. It states the
+ * consequence, optionally asks for a reason (required, min 3 characters), and shows the server's refusal
+ * without closing. `onConfirm` runs the request; the dialog closes when it resolves.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  tone = 'primary',
+  reasonLabel,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  tone?: 'primary' | 'danger';
+  /** When set, a required reason field with this label is shown and passed to onConfirm. */
+  reasonLabel?: string;
+  onConfirm: (reason: string) => Promise<unknown>;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      setReason('');
+      setError(null);
+      d.showModal();
+    }
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby={`${id}-title`} onClose={onClose}>
+      <form
+        method="dialog"
+        className="form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (reasonLabel && reason.trim().length < 3) {
+            setError(`${reasonLabel}: a reason of at least 3 characters is required.`);
+            return;
+          }
+          setBusy(true);
+          setError(null);
+          try {
+            await onConfirm(reason.trim());
+            onClose();
+          } catch (err) {
+            setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <h2 id={`${id}-title`}>{title}</h2>
+        {children}
+        {reasonLabel ? (
+          <label className="field">
+            <span>{reasonLabel}</span>
+            <textarea name="reason" rows={2} required minLength={3} value={reason} onChange={(e) => setReason(e.target.value)} />
+          </label>
+        ) : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            Keep as is
+          </button>
+          <button type="submit" className={`btn ${tone === 'danger' ? 'btn-danger' : 'btn-primary'}`} disabled={busy}>
+            {busy ? 'Working…' : confirmLabel}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * Browser-side calls to Punctual's JSON route handlers. Every error answer is `{ error, field? }`
+ * (server/session.ts); `ApiError` carries both so forms can mark the offending field.
+ */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sends `body` as JSON with `method` to `url` and returns the parsed answer.
+ * @throws ApiError with the server's message (or a plain one for network failures, status 0).
+ */
+export async function apiCall<T = unknown>(url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method,
+      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+  } catch {
+    throw new ApiError('Could not reach the server — check the connection and try again.', 0);
+  }
+  const data = (await res.json().catch(() => null)) as ({ error?: string; field?: string } & T) | null;
+  if (!res.ok) {
+    const message = data?.error ?? `The server answered HTTP ${res.status}.`;
+    throw new ApiError(res.status === 401 ? 'Your session ended — sign in again.' : message, res.status, data?.field);
+  }
+  return data as T;
+}
+
+/** A fresh idempotency key (made when a dialog opens, so a double click or a retry sends once). */
+export function newIdempotencyKey(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}

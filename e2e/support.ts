@@ -1,0 +1,67 @@
+/**
+ * Shared helpers for the browser specs: signed-in sessions per role (made once by auth.setup.ts), screenshots
+ * to test-results/screens/<name>.png, axe accessibility checks, and reading the mail catcher's database.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import axe from 'axe-core';
+
+export type DemoRole = 'admin' | 'staff' | 'viewer' | 'partner';
+
+/** Demo accounts (server/staff.ts), all with the demo password. */
+export const ACCOUNTS: Record<DemoRole, string> = {
+  admin: 'admin@demo.punctual.local',
+  staff: 'staff@demo.punctual.local',
+  viewer: 'viewer@demo.punctual.local',
+  partner: 'admin@partner.punctual.local',
+};
+export const DEMO_PASSWORD = 'punctual-demo';
+
+const outDir = () => path.join(path.dirname(test.info().config.configFile ?? path.resolve('playwright.config.ts')), 'test-results');
+
+/** The storage state file holding a signed-in session for `role`. */
+export function authFile(role: DemoRole): string {
+  return path.join(path.resolve('test-results'), 'auth', `${role}.json`);
+}
+
+/** Signs in through the real sign-in form. */
+export async function signIn(page: Page, role: DemoRole): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(ACCOUNTS[role]);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('[data-testid="current-role"]')).toBeVisible();
+}
+
+/** A new browser context already signed in as `role`. */
+export async function contextAs(browser: Browser, role: DemoRole): Promise<BrowserContext> {
+  return browser.newContext({ storageState: authFile(role) });
+}
+
+/** Full-page screenshot as test-results/screens/<name>.png (outside Playwright's emptied outputDir). */
+export async function screen(page: Page, name: string): Promise<void> {
+  const file = path.join(outDir(), 'screens', `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+}
+
+/**
+ * Runs axe-core (WCAG 2.0/2.1 A and AA rules) on the page and fails on any `serious` or `critical` violation,
+ * listing rule, impact and the first offending elements.
+ */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.addScriptTag({ content: axe.source });
+  const result = (await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<unknown> } };
+    return w.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
+  })) as { violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] };
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `axe violations on ${label}`).toEqual([]);
+}
+
+/** A fresh per-test suffix so specs never collide on emails or titles. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}

@@ -1,0 +1,215 @@
+/**
+ * What staff do from the app (issue #4), each in ONE transaction with its audit entry: create/edit/
+ * reschedule/cancel an event, add/cancel a booking, add/remove a suppression, edit a reminder rule. The
+ * scheduling rules themselves live in server/scheduling.ts; this layer adds the form shapes (wall-clock
+ * times in the event's zone, domain/event-form.ts), the tenant scope from the session and the audit trail.
+ *
+ * Every function takes `ctx = { tenantId, actor, now }` from the signed-in session and throws AppError
+ * (validation naming the field → 400, not_found → 404, conflict/invalid_state → 409).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { appendAudit } from '../db/queries/audit';
+import { lockEvent, reminderImpact } from '../db/queries/scheduling';
+import { contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
+import { EventFormError, timingFromForm } from '../domain/event-form';
+import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
+import { AppError, parseInput } from './errors';
+import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
+import { reminderRuleSchema } from './tenants';
+
+export interface ActionContext {
+  tenantId: string;
+  /** The signed-in staff member's email (audit `actor`). */
+  actor: string;
+  now: Date;
+}
+
+const optionalText = z
+  .string()
+  .trim()
+  .max(2000)
+  .nullish()
+  .transform((v) => (v ? v : null));
+
+/** The event form: details plus wall-clock timing in `timeZone`. */
+export const eventFormSchema = z.object({
+  title: z.string().trim().min(1, 'required').max(200),
+  description: optionalText,
+  location: optionalText,
+  roomUrl: z
+    .union([z.literal(''), z.url({ message: 'must be a full URL such as https://meet.example/room' })])
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  timeZone: z.string().min(1, 'required'),
+  allDay: z.boolean().default(false),
+  start: z.string().min(1, 'required'),
+  end: z.string().default(''),
+});
+export type EventForm = z.input<typeof eventFormSchema>;
+
+function timing(f: z.output<typeof eventFormSchema>) {
+  try {
+    return timingFromForm({ start: f.start, end: f.end, timeZone: f.timeZone, allDay: f.allDay });
+  } catch (e) {
+    if (e instanceof EventFormError) throw new AppError('validation', e.message, e.field);
+    throw e;
+  }
+}
+
+/** Creates an event from the form. */
+export async function createEventAction(db: Db, ctx: ActionContext, input: EventForm): Promise<Event> {
+  const f = parseInput(eventFormSchema, input);
+  return db.transaction(async (tx) => {
+    const e = await createEvent(tx, ctx.tenantId, { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, ...timing(f) });
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'event_create', at: ctx.now, details: { eventId: e.id, title: e.title } });
+    return e;
+  });
+}
+
+/**
+ * Saves the event form: details change in place; a timing change (start, end, zone, all-day) is a reschedule
+ * (new schedule version, old reminders superseded, new ones planned) — audited as `event_reschedule`.
+ * @returns the event and how many reminders were re-planned.
+ */
+export async function updateEventAction(db: Db, ctx: ActionContext, eventId: string, input: EventForm): Promise<{ event: Event; rescheduled: boolean }> {
+  const f = parseInput(eventFormSchema, input);
+  const t = timing(f);
+  return db.transaction(async (tx) => {
+    const before = await lockEvent(tx, ctx.tenantId, eventId);
+    if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    if (before.status === 'cancelled') throw new AppError('invalid_state', 'a cancelled event cannot be edited', 'eventId');
+    await tx
+      .update(events)
+      .set({ title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, updatedAt: ctx.now })
+      .where(and(eq(events.tenantId, ctx.tenantId), eq(events.id, eventId)));
+    const after = await rescheduleEvent(tx, ctx.tenantId, eventId, { ...t, roomOpenLeadMinutes: before.roomOpenLeadMinutes }, ctx.now);
+    const rescheduled = after.scheduleVersion !== before.scheduleVersion;
+    await appendAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: rescheduled ? 'event_reschedule' : 'event_update',
+      at: ctx.now,
+      details: {
+        eventId,
+        title: f.title,
+        ...(rescheduled
+          ? { from: { startsAt: before.startsAt, endsAt: before.endsAt, timeZone: before.timeZone, version: before.scheduleVersion }, to: { startsAt: after.startsAt, endsAt: after.endsAt, timeZone: after.timeZone, version: after.scheduleVersion } }
+          : {}),
+      },
+    });
+    const [event] = await tx.select().from(events).where(eq(events.id, eventId));
+    return { event: event!, rescheduled };
+  });
+}
+
+const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500) });
+
+/** Cancels an event and its waiting reminders. */
+export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: string, input: { reason?: unknown }): Promise<Event> {
+  const { reason } = parseInput(reasonSchema, input);
+  return db.transaction(async (tx) => {
+    const impact = await reminderImpact(tx, ctx.tenantId, { eventId });
+    const e = await cancelEvent(tx, ctx.tenantId, eventId, reason, ctx.now);
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'event_cancel', reason, at: ctx.now, details: { eventId, title: e.title, remindersCancelled: impact.pending } });
+    return e;
+  });
+}
+
+export const bookingFormSchema = z.object({
+  name: z.string().trim().min(1, 'required').max(200),
+  email: z.email({ message: 'must be an email address' }),
+  role: z.enum(bookingRoles),
+  timeZone: z
+    .string()
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  /** For `external`: the slug of the guest's own tenant. */
+  guestTenant: z
+    .string()
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+export type BookingForm = z.input<typeof bookingFormSchema>;
+
+/** Books a person onto an event (their reminders are planned in the same transaction). */
+export async function addBookingAction(db: Db, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking> {
+  const f = parseInput(bookingFormSchema, input);
+  return db.transaction(async (tx) => {
+    let guestTenantId: string | null = null;
+    if (f.role === 'external') {
+      if (!f.guestTenant) throw new AppError('validation', "guestTenant: required for an external guest (the slug of the guest's own organisation)", 'guestTenant');
+      const [g] = await tx.select().from(tenants).where(eq(tenants.slug, f.guestTenant));
+      if (!g || g.id === ctx.tenantId) throw new AppError('validation', `guestTenant: no other organisation is called "${f.guestTenant}"`, 'guestTenant');
+      guestTenantId = g.id;
+    }
+    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone }, guestTenantId }, ctx.now);
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'booking_add', at: ctx.now, details: { eventId, bookingId: b.id, email: f.email, role: f.role } });
+    return b;
+  });
+}
+
+/** Cancels one booking and its waiting reminders. */
+export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId: string, input: { reason?: unknown }): Promise<Booking> {
+  const { reason } = parseInput(reasonSchema, input);
+  if (!z.uuid().safeParse(bookingId).success) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
+  return db.transaction(async (tx) => {
+    const impact = await reminderImpact(tx, ctx.tenantId, { bookingId });
+    const b = await cancelBooking(tx, ctx.tenantId, bookingId, reason, ctx.now);
+    const [c] = await tx.select({ email: contacts.email }).from(contacts).where(eq(contacts.id, b.contactId));
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'booking_cancel', reason, at: ctx.now, details: { eventId: b.eventId, bookingId, email: c?.email, remindersCancelled: impact.pending } });
+    return b;
+  });
+}
+
+export const suppressionFormSchema = z.object({
+  address: z.email({ message: 'must be an email address' }),
+  reason: z.enum(suppressionReasons),
+  note: z.string().trim().max(500).default(''),
+});
+
+/** Adds an address to the tenant's suppression list. @throws AppError conflict when it is already there. */
+export async function addSuppressionAction(db: Db, ctx: ActionContext, input: z.input<typeof suppressionFormSchema>): Promise<{ id: string }> {
+  const f = parseInput(suppressionFormSchema, input);
+  return db.transaction(async (tx) => {
+    const source = `added by ${ctx.actor}${f.note ? `: ${f.note}` : ''}`;
+    const [row] = await tx.insert(suppressions).values({ tenantId: ctx.tenantId, address: f.address, reason: f.reason, source, createdAt: ctx.now }).onConflictDoNothing().returning({ id: suppressions.id });
+    if (!row) throw new AppError('conflict', `address: ${f.address} is already on the suppression list`, 'address');
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'suppression_add', reason: f.note || null, at: ctx.now, details: { address: f.address, suppressionReason: f.reason } });
+    return row;
+  });
+}
+
+/** Removes an address from the suppression list (reason required, kept in the audit log with the entry). */
+export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: string, input: { reason?: unknown }): Promise<void> {
+  const { reason } = parseInput(reasonSchema, input);
+  if (!z.uuid().safeParse(id).success) throw new AppError('not_found', `suppression ${id} not found`, 'id');
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(suppressions).where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id))).returning();
+    if (!row) throw new AppError('not_found', `suppression ${id} not found`, 'id');
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'suppression_remove', reason, at: ctx.now, details: { address: row.address, suppressionReason: row.reason, source: row.source, since: row.createdAt } });
+  });
+}
+
+/**
+ * Edits a reminder rule. Applies to reminders planned from now on (new bookings, reschedules); reminders
+ * already planned keep their due instant — the page says so.
+ */
+export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: string, input: z.input<typeof reminderRuleSchema>): Promise<void> {
+  const f = parseInput(reminderRuleSchema, input);
+  if (!z.uuid().safeParse(ruleId).success) throw new AppError('not_found', `rule ${ruleId} not found`, 'ruleId');
+  await db.transaction(async (tx) => {
+    const [before] = await tx.select().from(reminderRules).where(and(eq(reminderRules.tenantId, ctx.tenantId), eq(reminderRules.id, ruleId))).for('update');
+    if (!before) throw new AppError('not_found', `rule ${ruleId} not found`, 'ruleId');
+    await tx.update(reminderRules).set({ ...f, updatedAt: ctx.now }).where(eq(reminderRules.id, ruleId));
+    const { id: _id, tenantId: _t, createdAt: _c, updatedAt: _u, ...was } = before;
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'rule_update', at: ctx.now, details: { ruleId, from: was, to: f } });
+  });
+}
+
+/** Tenants other than `tenantId` (slug and name), for the "external guest" picker. */
+export async function otherTenants(db: Db, tenantId: string): Promise<{ slug: string; name: string }[]> {
+  return db.select({ slug: tenants.slug, name: tenants.name }).from(tenants).where(sql`${tenants.id} <> ${tenantId}`).orderBy(tenants.name);
+}
+
