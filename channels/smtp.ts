@@ -106,7 +106,7 @@ export function createSmtpChannel(opts: SmtpChannelOptions): EmailChannel {
       } catch (e) {
         const err = e as SmtpErr;
         conn.close();
-        const c = classifySmtpFailure({ code: err.code, responseCode: err.responseCode, command: err.command, dataStarted });
+        const c = classifySmtpFailure({ code: err.code, responseCode: err.responseCode, command: err.command, dataStarted, response: err.response });
         const code = err.responseCode ? String(err.responseCode) : (err.code ?? 'ERROR');
         const msg = err.response ?? err.message;
         if (c.class === 'rejected') return { class: 'rejected', kind: c.kind, code, message: msg };

@@ -1,5 +1,6 @@
 import type { BookingView } from '../db/queries/views';
 import type { BookingRole } from '../domain/vocabulary';
+import { ParticipantActions } from './event/ParticipantActions';
 import { ReminderTimeline } from './ReminderTimeline';
 import { StatusBadge } from './StatusBadge';
 
@@ -15,10 +16,15 @@ export function ParticipantCard({
   booking,
   zone,
   currentVersion,
+  eventId,
+  canOperate,
 }: {
   booking: BookingView;
   zone: string;
   currentVersion: number;
+  eventId: string;
+  /** Show "Remind now" and "Cancel booking" (staff/admin on a scheduled event). */
+  canOperate: boolean;
 }) {
   const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
   return (
@@ -36,6 +42,7 @@ export function ParticipantCard({
           {booking.role === 'external' ? <span className="tag">guest of another tenant</span> : null}
           <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
           {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}
+          {canOperate ? <ParticipantActions booking={booking} eventId={eventId} eventActive /> : null}
         </div>
       </header>
       <ReminderTimeline reminders={booking.reminders} zone={zone} currentVersion={currentVersion} />
@@ -48,10 +55,14 @@ export function ParticipantGroups({
   bookings,
   zone,
   currentVersion,
+  eventId,
+  canOperate,
 }: {
   bookings: BookingView[];
   zone: string;
   currentVersion: number;
+  eventId: string;
+  canOperate: boolean;
 }) {
   return (
     <div className="participant-groups">
@@ -66,7 +77,7 @@ export function ParticipantGroups({
               <p className="muted group-empty">{g.empty}</p>
             ) : (
               members.map((b) => (
-                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} />
+                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} />
               ))
             )}
           </section>

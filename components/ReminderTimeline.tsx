@@ -10,8 +10,9 @@ const waitingStatuses = new Set<string>(['scheduled', 'dispatched', 'done']);
  * planned for the same participant, else the event's current one. Null when the reminder is current.
  */
 export function supersedingVersion(reminder: ReminderView, all: ReminderView[], currentVersion: number): number | null {
-  if (reminder.scheduleVersion >= currentVersion) return null;
-  const newer = all.map((r) => r.scheduleVersion).filter((v) => v > reminder.scheduleVersion);
+  // A nudge is not planned from the schedule: a reschedule does not supersede it.
+  if (reminder.kind === 'nudge' || reminder.scheduleVersion >= currentVersion) return null;
+  const newer = all.filter((r) => r.kind !== 'nudge').map((r) => r.scheduleVersion).filter((v) => v > reminder.scheduleVersion);
   return newer.length > 0 ? Math.min(...newer) : currentVersion;
 }
 
@@ -45,6 +46,7 @@ export function ReminderTimeline({
             data-reminder-status={r.status}
             data-delivery-status={d?.status ?? 'none'}
             data-schedule-version={r.scheduleVersion}
+            data-kind={r.kind}
           >
             <span className={`timeline-dot dot-${r.status}`} aria-hidden="true" />
             <div className="timeline-when">
@@ -56,7 +58,7 @@ export function ReminderTimeline({
             <div className="timeline-rule">
               <span className="rule-name">{r.ruleName}</span>
               <div className="muted small">
-                {r.template} · {r.channel} · v{r.scheduleVersion}
+                {r.kind === 'nudge' ? `${r.template} · ${r.channel} · asked by ${r.requestedBy ?? 'staff'}` : `${r.template} · ${r.channel} · v${r.scheduleVersion}`}
               </div>
               {supersededBy ? <div className="superseded-note small">superseded by version {supersededBy}</div> : null}
             </div>

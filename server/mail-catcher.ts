@@ -4,6 +4,11 @@
  * Used by `npm start` when SMTP_URL is unset, and by the tests as their real SMTP listener.
  *
  * The message is stored BEFORE the server answers 250, so "accepted by the server" implies "in the table".
+ *
+ * Fault injection for demos and browser tests: the FIRST message to a recipient whose local part ends in
+ * `+deny-once` (e.g. `ana+deny-once@example.test`) is refused at RCPT with `550 5.7.1` (a policy/permission
+ * refusal, RFC 3463) — a dead letter to replay; later messages to that address are accepted. Remembered per
+ * catcher process.
  */
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -42,12 +47,21 @@ function headerText(v: unknown): string {
 
 /** Starts the catcher. @throws when the port is taken. */
 export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCatcher> {
+  const deniedOnce = new Set<string>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
     logger: false,
     banner: 'Punctual mail catcher',
     size: 25 * 1024 * 1024,
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      if (/\+deny-once@/.test(to) && !deniedOnce.has(to)) {
+        deniedOnce.add(to);
+        return callback(Object.assign(new Error('5.7.1 Sender not authorized for this recipient (Punctual catcher: simulated permission error, once)'), { responseCode: 550 }));
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));

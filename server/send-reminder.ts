@@ -32,6 +32,7 @@ import {
   setReminderStatus,
   startAttempt,
   transitionDelivery,
+  type BookingContext,
   type ReminderWorld,
 } from '../db/queries/delivery';
 import { messageIdFor, messageKeyOf } from '../domain/keys';
@@ -79,7 +80,7 @@ export type DeliverResult = { status: string; reason?: string | null };
  * Template data for one reminder, built from database rows (UTC instants as ISO strings). The result is
  * validated by the template's zod schema before any claim.
  */
-export function buildTemplateData(w: ReminderWorld): Record<string, unknown> {
+export function buildTemplateData(w: BookingContext): Record<string, unknown> {
   const lead = w.event.roomOpenLeadMinutes ?? w.tenant.roomOpenLeadMinutes;
   return {
     tenantName: w.sendingTenant.name,

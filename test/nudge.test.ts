@@ -5,8 +5,9 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { auditLog, deliveries, reminders } from '../db/schema';
+import { auditLog, deliveries, reminders, suppressions } from '../db/schema';
 import { nudgeParticipant } from '../server/nudge';
+import { replayDelivery } from '../server/operator';
 import { cancelBooking } from '../server/scheduling';
 import { createHarness, type Harness } from './support/harness';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
@@ -76,5 +77,25 @@ describe('nudge', () => {
     await cancelBooking(db(), tenant.id, booking.id, 'guest cancelled', now);
     await expect(nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-22222222' })).rejects.toMatchObject({ code: 'invalid_state' });
     expect(await db().select().from(reminders).where(eq(reminders.kind, 'nudge'))).toHaveLength(0);
+  });
+
+  it('a permission refusal (550 5.7.1) is a dead letter owned by configuration, not a suppression; replay sends exactly one', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
+    const { booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'), { email: 'ana+deny-once@example.test' });
+    const now = new Date('2027-06-10T09:00:00Z');
+    h.clock.set(now);
+    const ctx = { tenantId: tenant.id, actor: 'staff@x.test', now };
+    await nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-deny-0001' });
+    await h.drain();
+    const [dead] = await db().select().from(deliveries).where(eq(deliveries.tenantId, tenant.id));
+    expect([dead.status, dead.repairOwner]).toEqual(['dead', 'configuration']);
+    expect(dead.lastError).toContain('5.7.1');
+    expect(await db().select().from(suppressions).where(eq(suppressions.tenantId, tenant.id))).toHaveLength(0);
+    expect(await h.caught()).toHaveLength(0);
+    await replayDelivery(db(), ctx, dead.id);
+    await h.drain();
+    const [after] = await db().select().from(deliveries).where(eq(deliveries.id, dead.id));
+    expect(after.status).toBe('accepted');
+    expect((await h.caught()).map((m) => m.envelopeTo)).toEqual([['ana+deny-once@example.test']]);
   });
 });

@@ -55,34 +55,15 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     await db.execute(sql`select 1 from bookings where id = ${peek.bookingId} for share`);
   }
   const [reminder] = lock === 'update' ? await db.select().from(reminders).where(eq(reminders.id, reminderId)).for('update') : [peek];
-  const [row] = await db
-    .select({ event: events, booking: bookings, contact: contacts, tenant: tenants })
-    .from(bookings)
-    .innerJoin(events, eq(events.id, bookings.eventId))
-    .innerJoin(contacts, eq(contacts.id, bookings.contactId))
-    .innerJoin(tenants, eq(tenants.id, bookings.tenantId))
-    .where(and(eq(bookings.id, reminder.bookingId), eq(bookings.tenantId, reminder.tenantId)));
   const [rule] = reminder.ruleId
     ? await db
         .select()
         .from(reminderRules)
         .where(and(eq(reminderRules.id, reminder.ruleId), eq(reminderRules.tenantId, reminder.tenantId)))
     : [];
-  let sendingTenant = row.tenant;
-  if (row.booking.role === 'external' && row.booking.guestTenantId) {
-    const [g] = await db.select().from(tenants).where(eq(tenants.id, row.booking.guestTenantId));
-    if (g) sendingTenant = g;
-  }
-  // Only the host template shows the participant count: skip the query on every other send.
-  let confirmedParticipants = 0;
-  if (row.booking.role === 'host') {
-    const [{ n }] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(bookings)
-      .where(and(eq(bookings.eventId, row.event.id), eq(bookings.status, 'confirmed'), inArray(bookings.role, ['attendee', 'external'])));
-    confirmedParticipants = n;
-  }
-  return { reminder, ...row, rule: rule ?? null, sendingTenant, confirmedParticipants };
+  const ctx = await loadBookingContext(db, reminder.tenantId, reminder.bookingId);
+  if (!ctx) return null;
+  return { reminder, ...ctx, rule: rule ?? null };
 }
 
 /** Moves a reminder to `status` if the transition table allows it from its current state. Returns whether it moved. */
@@ -187,4 +168,38 @@ export async function finishAttempt(
       providerResponse: r.providerResponse ?? null,
     })
     .where(eq(deliveryAttempts.id, attemptId));
+}
+
+
+/** A booking with what its templates need: event, contact, tenant, sending tenant, participant count. */
+export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule'>;
+
+/**
+ * Reads a booking's template context (no locks). Used by the send path and by the nudge dialog's preview.
+ * @returns null when the booking is not in `tenantId`.
+ */
+export async function loadBookingContext(db: DbOrTx, tenantId: string, bookingId: string): Promise<BookingContext | null> {
+  const [row] = await db
+    .select({ event: events, booking: bookings, contact: contacts, tenant: tenants })
+    .from(bookings)
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .innerJoin(contacts, eq(contacts.id, bookings.contactId))
+    .innerJoin(tenants, eq(tenants.id, bookings.tenantId))
+    .where(and(eq(bookings.id, bookingId), eq(bookings.tenantId, tenantId)));
+  if (!row) return null;
+  let sendingTenant = row.tenant;
+  if (row.booking.role === 'external' && row.booking.guestTenantId) {
+    const [g] = await db.select().from(tenants).where(eq(tenants.id, row.booking.guestTenantId));
+    if (g) sendingTenant = g;
+  }
+  // Only the host template shows the participant count: skip the query on every other send.
+  let confirmedParticipants = 0;
+  if (row.booking.role === 'host') {
+    const [{ n }] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(bookings)
+      .where(and(eq(bookings.eventId, row.event.id), eq(bookings.status, 'confirmed'), inArray(bookings.role, ['attendee', 'external'])));
+    confirmedParticipants = n;
+  }
+  return { ...row, sendingTenant, confirmedParticipants };
 }

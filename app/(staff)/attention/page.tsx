@@ -5,6 +5,9 @@ import { listDeliveryCases, type DeliveryCase } from '../../../db/queries/operat
 import { EmptyState } from '../../../components/EmptyState';
 import { StatusWithReason } from '../../../components/StatusBadge';
 import { AttemptsTable } from '../../../components/AttemptsTable';
+import { CaseActions } from '../../../components/attention/CaseActions';
+import { ReplaySelection, SELECT_NAME } from '../../../components/attention/ReplaySelection';
+import { can } from '../../../domain/permissions';
 import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -12,12 +15,13 @@ export const metadata: Metadata = { title: 'Needs attention' };
 
 /**
  * Deliveries automation will not decide: dead letters (with who must repair them) and unknown outcomes (the
- * provider may or may not have sent them), each with its full evidence. Read-only until staff sign-in lands.
+ * provider may or may not have sent them), each with its full evidence. Staff and admins act on them here
+ * (replay one or a selection, discard with a reason; mark as sent or send again); viewers only read.
  */
 export default async function AttentionPage() {
   const db = getDb();
-  const tenant = (await requireStaff()).tenant;
-  if (!tenant) return <EmptyState title="No tenant yet">Run npm start to seed the demo.</EmptyState>;
+  const { tenant, user } = await requireStaff();
+  const canOperate = can(user.role, 'operate');
   const [dead, unknown] = await Promise.all([
     listDeliveryCases(db, tenant.id, ['dead']),
     listDeliveryCases(db, tenant.id, ['unknown']),
@@ -27,33 +31,49 @@ export default async function AttentionPage() {
       <div className="page-head">
         <h1>Needs attention</h1>
         <p className="muted">
-          Dead letters and unknown outcomes for {tenant.name} · times in {tenant.timeZone} · replay, discard, “mark as sent” and “send again”
-          arrive with staff sign-in
+          Dead letters and unknown outcomes for {tenant.name} · times in {tenant.timeZone}
+          {canOperate ? '' : ' · read-only for your role'}
         </p>
       </div>
       <h2 className="section-title">
         Dead letters <span className="count">{dead.length}</span>
       </h2>
-      {dead.length === 0 ? <EmptyState title="No dead letters">Every delivery either went out or ended in a state that needs nobody.</EmptyState> : dead.map((c) => <CaseCard key={c.delivery.id} c={c} zone={tenant.timeZone} />)}
+      {dead.length === 0 ? (
+        <EmptyState title="No dead letters">Every delivery either went out or ended in a state that needs nobody.</EmptyState>
+      ) : (
+        <>
+          {canOperate ? <ReplaySelection total={dead.length} /> : null}
+          {dead.map((c) => (
+            <CaseCard key={c.delivery.id} c={c} zone={tenant.timeZone} canOperate={canOperate} />
+          ))}
+        </>
+      )}
       <h2 className="section-title">
         Unknown outcomes <span className="count">{unknown.length}</span>
       </h2>
       {unknown.length === 0 ? (
         <EmptyState title="No unknown outcomes">No send is waiting for a person to decide whether it went out.</EmptyState>
       ) : (
-        unknown.map((c) => <CaseCard key={c.delivery.id} c={c} zone={tenant.timeZone} />)
+        unknown.map((c) => <CaseCard key={c.delivery.id} c={c} zone={tenant.timeZone} canOperate={canOperate} />)
       )}
     </>
   );
 }
 
-function CaseCard({ c, zone }: { c: DeliveryCase; zone: string }) {
+function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canOperate: boolean }) {
   const d = c.delivery;
+  const selectable = canOperate && d.status === 'dead';
   return (
-    <section className="card case-card" data-delivery-id={d.id}>
+    <section className="card case-card" data-delivery-id={d.id} aria-label={`${d.status} delivery to ${d.address}`}>
       <div className="case-head">
         <div>
-          <strong>{d.address}</strong>
+          {selectable ? (
+            <label className="case-select">
+              <input type="checkbox" name={SELECT_NAME} value={d.id} /> <strong>{d.address}</strong>
+            </label>
+          ) : (
+            <strong>{d.address}</strong>
+          )}
           <div className="muted small">
             {d.subject ?? d.template}
             {c.event ? (
@@ -68,7 +88,10 @@ function CaseCard({ c, zone }: { c: DeliveryCase; zone: string }) {
       </div>
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
       <AttemptsTable attempts={c.attempts} zone={zone} />
-      <p className="mono small muted">{d.messageKey}</p>
+      <p className="mono small muted">
+        {d.messageKey} · <Link href={`/deliveries/${d.id}`}>full story</Link>
+      </p>
+      {canOperate && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} /> : null}
     </section>
   );
 }

@@ -7,6 +7,8 @@ import { isUuid } from '../../../../db/queries/views';
 import { StatusWithReason } from '../../../../components/StatusBadge';
 import { AttemptsTable } from '../../../../components/AttemptsTable';
 import { ZonedTime } from '../../../../components/ZonedTime';
+import { CaseActions } from '../../../../components/attention/CaseActions';
+import { can } from '../../../../domain/permissions';
 import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -16,8 +18,8 @@ export const metadata: Metadata = { title: 'Delivery' };
 export default async function DeliveryPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const db = getDb();
-  const tenant = (await requireStaff()).tenant;
-  if (!tenant || !isUuid(id)) notFound();
+  const { tenant, user } = await requireStaff();
+  if (!isUuid(id)) notFound();
   const story = await getDeliveryStory(db, tenant.id, id);
   if (!story) notFound();
   const { delivery: d, reminder: r, rule, event, attempts, audit } = story;
@@ -33,6 +35,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           to {d.address} · times in {zone}
         </p>
       </div>
+      {can(user.role, 'operate') && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} /> : null}
       <section className="case-card">
         <dl className="facts">
           <div>
@@ -56,7 +59,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           <div>
             <dt>Reminder</dt>
             <dd>
-              {rule?.name ?? '—'}
+              {r?.kind === 'nudge' ? `Manual reminder, asked by ${r.requestedBy ?? 'staff'}` : (rule?.name ?? '—')}
               {r ? (
                 <div className="small">
                   due <ZonedTime instant={r.dueAt.toISOString()} zone={zone} /> · useful until <ZonedTime instant={r.expiresAt.toISOString()} zone={zone} variant="time" /> · schedule

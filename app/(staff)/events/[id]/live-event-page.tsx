@@ -6,6 +6,10 @@ import type { EventPage } from '../../../../db/queries/views';
 import { EventHeader } from '../../../../components/EventHeader';
 import { ParticipantGroups } from '../../../../components/ParticipantGroups';
 import { formatClockInZone } from '../../../../components/format';
+import { AddParticipantForm } from '../../../../components/event/AddParticipantForm';
+import { CoverageLine } from '../../../../components/event/CoverageLine';
+import { EventActions } from '../../../../components/event/EventActions';
+import { eventCoverage } from '../../../../domain/coverage';
 
 const REFRESH_MS = 2_000;
 
@@ -23,7 +27,20 @@ async function fetchTimeline(eventId: string, signal: AbortSignal): Promise<Even
  * The event page body, refreshed every 2 s from /api/events/[id]/timeline. Starts from the server-rendered
  * data (marked stale, so the first refresh happens right after hydration).
  */
-export function LiveEventPage({ eventId, initialData }: { eventId: string; initialData: EventPage }) {
+export function LiveEventPage({
+  eventId,
+  initialData,
+  canOperate,
+  guestTenants,
+  zones,
+}: {
+  eventId: string;
+  initialData: EventPage;
+  /** The signed-in role may change things (staff, admin); viewers get the same page without controls. */
+  canOperate: boolean;
+  guestTenants: { slug: string; name: string }[];
+  zones: string[];
+}) {
   const query = useQuery({
     queryKey: ['event-timeline', eventId],
     queryFn: ({ signal }) => fetchTimeline(eventId, signal),
@@ -34,6 +51,9 @@ export function LiveEventPage({ eventId, initialData }: { eventId: string; initi
   });
   const { event, bookings } = query.data;
   const gone = query.error instanceof EventGoneError;
+  const all = bookings.flatMap((b) => b.reminders.map((r) => ({ ...r, deliveryStatus: r.delivery?.status ?? null })));
+  const coverage = eventCoverage(all, event.scheduleVersion);
+  const active = event.status === 'scheduled';
 
   return (
     <>
@@ -41,6 +61,8 @@ export function LiveEventPage({ eventId, initialData }: { eventId: string; initi
         <Link href="/events">← Events</Link>
       </p>
       <EventHeader event={event} />
+      {canOperate && active ? <EventActions eventId={eventId} title={event.title} pending={coverage.waiting} sent={coverage.sent} /> : null}
+      <CoverageLine coverage={coverage} version={event.scheduleVersion} />
       <div className={`live-status${query.isError ? ' is-error' : ''}`} role="status" aria-live="polite">
         <span className={`live-dot${query.isError ? '' : ' is-live'}`} aria-hidden="true" />
         {gone
@@ -52,7 +74,8 @@ export function LiveEventPage({ eventId, initialData }: { eventId: string; initi
           <span className="muted">· updated {formatClockInZone(new Date(query.dataUpdatedAt), event.timeZone)}</span>
         ) : null}
       </div>
-      <ParticipantGroups bookings={bookings} zone={event.timeZone} currentVersion={event.scheduleVersion} />
+      <ParticipantGroups bookings={bookings} zone={event.timeZone} currentVersion={event.scheduleVersion} eventId={eventId} canOperate={canOperate && active} />
+      {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
     </>
   );
 }

@@ -3,6 +3,8 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '../../../../db/client';
 import { getEventPage } from '../../../../db/queries/views';
+import { can } from '../../../../domain/permissions';
+import { otherTenants } from '../../../../server/staff-actions';
 import { requireStaff } from '../../../../server/session';
 import { LiveEventPage } from './live-event-page';
 
@@ -12,10 +14,8 @@ type Props = { params: Promise<{ id: string }> };
 
 /** One database read per request, shared by the metadata and the page. */
 const loadEventPage = cache(async (id: string) => {
-  const db = getDb();
-  const tenant = (await requireStaff()).tenant;
-  if (!tenant) return { tenant: null, page: null } as const;
-  return { tenant, page: await getEventPage(db, tenant.id, id) } as const;
+  const session = await requireStaff();
+  return { session, page: await getEventPage(getDb(), session.tenant.id, id) } as const;
 });
 
 /** The browser title is the event title. */
@@ -24,10 +24,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: page?.event.title ?? 'Event' };
 }
 
-/** An event with its participants by role and each participant's live reminder timeline. */
+/**
+ * An event with its participants by role and each participant's live reminder timeline. Staff and admins
+ * also get the controls: edit/reschedule, cancel, add participant, remind now, cancel booking.
+ */
 export default async function EventPage({ params }: Props) {
   const { id } = await params;
-  const { tenant, page } = await loadEventPage(id);
+  const { session, page } = await loadEventPage(id);
   if (!page) notFound();
-  return <LiveEventPage eventId={id} initialData={page} />;
+  const canOperate = can(session.user.role, 'operate');
+  const guestTenants = canOperate ? await otherTenants(getDb(), session.tenant.id) : [];
+  const zones = canOperate ? Intl.supportedValuesOf('timeZone') : [];
+  return <LiveEventPage eventId={id} initialData={page} canOperate={canOperate} guestTenants={guestTenants} zones={zones} />;
 }

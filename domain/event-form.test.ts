@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formFromTiming, timingFromForm } from '../../domain/event-form';
+import { formFromTiming, timingFromForm } from './event-form';
 
 describe('event form wall-clock → instants', () => {
   it('a local time in the event zone (summer time in Amsterdam is UTC+2)', () => {

@@ -1,0 +1,27 @@
+import { getDb } from '../../../../../db/client';
+import { loadBookingContext } from '../../../../../db/queries/delivery';
+import { isUuid } from '../../../../../db/queries/views';
+import { isTemplateId, parseTemplateData, renderReminderEmail } from '../../../../../emails';
+import { buildTemplateData } from '../../../../../server/send-reminder';
+import { jsonError, staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/bookings/:id/preview?template=<id> — `{ subject, html, text, to }`: the message this participant
+ * would get now with that template, rendered from the current event data exactly as the worker would.
+ * 400 naming `template` for an unknown template; 422 naming the field when the event data cannot fill it.
+ */
+export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  const template = new URL(request.url).searchParams.get('template') ?? '';
+  return staffRoute(request, 'read', async (s) => {
+    if (!isTemplateId(template)) return jsonError(400, `template: unknown template "${template}"`, 'template');
+    const ctx = isUuid(id) ? await loadBookingContext(getDb(), s.tenant.id, id) : null;
+    if (!ctx) return jsonError(404, 'participant not found');
+    const parsed = parseTemplateData(template, buildTemplateData(ctx));
+    if (!parsed.ok) return jsonError(422, `the event's data cannot fill this template — ${parsed.message}`, parsed.field);
+    const rendered = await renderReminderEmail(template, parsed.data);
+    return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail };
+  });
+}

@@ -1,0 +1,85 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { apiCall } from '../client/api';
+import { ConfirmDialog } from '../client/ConfirmDialog';
+
+type Action = 'replay' | 'discard' | 'mark-sent' | 'send-again';
+
+/**
+ * Operator actions on one dead letter (replay, discard) or unknown outcome (mark as sent, send again), each
+ * behind a confirmation that says what will happen. Every action is audited by the server.
+ */
+export function CaseActions({ deliveryId, status, address }: { deliveryId: string; status: 'dead' | 'unknown'; address: string }) {
+  const router = useRouter();
+  const [open, setOpen] = useState<Action | null>(null);
+  const run = (action: Action) => async (reason: string) => {
+    await apiCall(`/api/deliveries/${deliveryId}/${action}`, 'POST', { reason });
+    router.refresh();
+  };
+  return (
+    <div className="actions case-actions">
+      {status === 'dead' ? (
+        <>
+          <button type="button" className="btn btn-primary btn-small" onClick={() => setOpen('replay')}>
+            Replay
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => setOpen('discard')}>
+            Discard…
+          </button>
+        </>
+      ) : (
+        <>
+          <button type="button" className="btn btn-small" onClick={() => setOpen('mark-sent')}>
+            Mark as sent…
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => setOpen('send-again')}>
+            Send again…
+          </button>
+        </>
+      )}
+      <ConfirmDialog open={open === 'replay'} title="Replay this dead letter?" confirmLabel="Replay now" onClose={() => setOpen(null)} onConfirm={run('replay')}>
+        <p className="dialog-consequence">
+          The same message (same message key) is queued for {address} now, with a fresh retry budget. If its reminder&apos;s expiry instant has
+          passed, the server refuses: a reminder is never sent late.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={open === 'discard'}
+        title="Discard this dead letter?"
+        confirmLabel="Discard"
+        tone="danger"
+        reasonLabel="Why is it not worth sending? (required, audited)"
+        onClose={() => setOpen(null)}
+        onConfirm={run('discard')}
+      >
+        <p className="dialog-consequence">Nothing will be sent to {address}. The delivery stays in the log as discarded, with your reason.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={open === 'mark-sent'}
+        title="Mark as sent?"
+        confirmLabel="Mark as sent"
+        reasonLabel="How do you know it went out? (required, audited)"
+        onClose={() => setOpen(null)}
+        onConfirm={run('mark-sent')}
+      >
+        <p className="dialog-consequence">Use this when you have evidence the message reached {address} (e.g. the provider&apos;s log). Nothing is sent.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={open === 'send-again'}
+        title="Send again?"
+        confirmLabel="Send again"
+        tone="danger"
+        reasonLabel="Reason (required, audited)"
+        onClose={() => setOpen(null)}
+        onConfirm={run('send-again')}
+      >
+        <p className="dialog-consequence notice-warn">
+          ⚠ The first attempt may have reached {address}: the recipient may get this message twice. It is sent under the same message key and
+          Message-ID, so mail clients that deduplicate will show it once.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,105 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { ApiError, apiCall } from '../client/api';
+
+const FIELD_LABEL: Record<string, string> = { name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
+
+/**
+ * Books a participant onto the event (their reminders are planned at once). External guests need their own
+ * organisation (another tenant), whose identity and suppression list remind them.
+ */
+export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: string; guestTenants: { slug: string; name: string }[]; zones: string[] }) {
+  const [role, setRole] = useState('attendee');
+  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const formEl = e.currentTarget;
+    const f = new FormData(formEl);
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await apiCall(`/api/events/${eventId}/bookings`, 'POST', {
+        name: f.get('name'),
+        email: f.get('email'),
+        role: f.get('role'),
+        timeZone: f.get('timeZone') || null,
+        guestTenant: f.get('role') === 'external' ? f.get('guestTenant') : null,
+      });
+      setNotice(`${f.get('name')} is booked; their reminders are planned.`);
+      formEl.reset();
+      setRole('attendee');
+      await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
+    } catch (err) {
+      setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  const invalid = (field: string) => (error?.field === field || error?.field === `contact.${field}` ? true : undefined);
+  return (
+    <form className="card form add-participant" onSubmit={onSubmit} aria-labelledby="add-participant-title">
+      <h2 id="add-participant-title">Add a participant</h2>
+      <div className="form-grid">
+        <label className="field">
+          <span>Name</span>
+          <input name="name" required maxLength={200} aria-invalid={invalid('name')} />
+        </label>
+        <label className="field">
+          <span>Email</span>
+          <input name="email" type="email" required aria-invalid={invalid('email')} />
+        </label>
+        <label className="field">
+          <span>Role</span>
+          <select name="role" value={role} onChange={(e) => setRole(e.target.value)}>
+            <option value="attendee">Attendee</option>
+            <option value="external">External guest</option>
+            <option value="host">Host</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Their time zone (optional)</span>
+          <input name="timeZone" list="iana-zones" placeholder="e.g. America/New_York" aria-invalid={invalid('timeZone')} />
+        </label>
+        {role === 'external' ? (
+          <label className="field">
+            <span>Guest organisation</span>
+            <select name="guestTenant" required aria-invalid={invalid('guestTenant')}>
+              {guestTenants.map((t) => (
+                <option key={t.slug} value={t.slug}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+      </div>
+      <datalist id="iana-zones">
+        {zones.map((z) => (
+          <option key={z} value={z} />
+        ))}
+      </datalist>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error.field ? `${FIELD_LABEL[error.field] ?? error.field}: ` : ''}
+          {error.message.replace(/^[\w.]+: /, '')}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Booking…' : 'Add participant'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { BookingView } from '../../db/queries/views';
+import { templateIds, type TemplateId } from '../../domain/vocabulary';
+import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
+
+/** Template a nudge to this role uses unless staff pick another. */
+export function defaultNudgeTemplate(role: BookingView['role']): TemplateId {
+  return role === 'host' ? 'host-reminder' : 'attendee-reminder';
+}
+
+type Preview = { subject: string; html: string; text: string; to: string; from: string };
+
+/**
+ * "Remind participant": a modal with channel, template choice and a live preview of the exact message,
+ * rendered by the server from the current event data. An idempotency key is made when the dialog opens, so
+ * a double click or a retried request sends once; the server also refuses a second nudge within a minute.
+ */
+export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingView; eventId: string; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [key] = useState(newIdempotencyKey);
+  const [template, setTemplate] = useState<TemplateId>(defaultNudgeTemplate(booking.role));
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const queryClient = useQueryClient();
+  const id = useId();
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  useEffect(() => {
+    let stale = false;
+    setPreview(null);
+    setPreviewError(null);
+    apiCall<Preview>(`/api/bookings/${booking.id}/preview?template=${template}`, 'GET')
+      .then((p) => !stale && setPreview(p))
+      .catch((e: Error) => !stale && setPreviewError(e.message));
+    return () => {
+      stale = true;
+    };
+  }, [booking.id, template]);
+  const name = booking.contact?.name || booking.contact?.email || 'this participant';
+  return (
+    <dialog ref={ref} className="dialog dialog-wide" aria-labelledby={`${id}-t`} onClose={onClose}>
+      <form
+        className="form"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          setBusy(true);
+          setError(null);
+          try {
+            await apiCall(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
+            setDone(true);
+            await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
+            ref.current?.close();
+          } catch (err) {
+            setError(err instanceof ApiError ? err.message : String(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <h2 id={`${id}-t`}>Remind {name} now</h2>
+        <p className="dialog-consequence">
+          One email goes to <strong>{booking.contact?.email}</strong> right away. It does not replace or mark sent any planned reminder, and
+          appears in this participant&apos;s timeline. At most one manual reminder per participant per minute.
+        </p>
+        <div className="form-grid">
+          <label className="field">
+            <span>Channel</span>
+            <select name="channel" defaultValue="email" disabled>
+              <option value="email">Email</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>Template</span>
+            <select name="template" value={template} onChange={(e) => setTemplate(e.target.value as TemplateId)}>
+              {templateIds.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <div aria-live="polite">
+          {previewError ? (
+            <p className="form-error">Preview unavailable: {previewError}</p>
+          ) : preview ? (
+            <>
+              <p className="small">
+                <strong>Subject:</strong> {preview.subject} <span className="muted">· from {preview.from}</span>
+              </p>
+              <iframe className="dialog-preview" title={`Preview of the ${template} email`} sandbox="" srcDoc={preview.html} />
+            </>
+          ) : (
+            <p className="muted small">Rendering preview…</p>
+          )}
+        </div>
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={() => ref.current?.close()} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy || done || !!previewError}>
+            {busy ? 'Sending…' : 'Send reminder now'}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,47 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { BookingView } from '../../db/queries/views';
+import { apiCall } from '../client/api';
+import { ConfirmDialog } from '../client/ConfirmDialog';
+import { NudgeDialog } from './NudgeDialog';
+
+/** Per-participant controls for staff and admins: "Remind now" (nudge) and "Cancel booking" (with reason). */
+export function ParticipantActions({ booking, eventId, eventActive }: { booking: BookingView; eventId: string; eventActive: boolean }) {
+  const [dialog, setDialog] = useState<'nudge' | 'cancel' | null>(null);
+  const queryClient = useQueryClient();
+  if (booking.status === 'cancelled' || !eventActive) return null;
+  const name = booking.contact?.name || booking.contact?.email || 'this participant';
+  const pending = booking.reminders.filter((r) => r.kind === 'rule' && (r.status === 'scheduled' || r.status === 'dispatched')).length;
+  return (
+    <div className="actions participant-actions">
+      <button type="button" className="btn btn-small" onClick={() => setDialog('nudge')} aria-label={`Remind ${name} now`}>
+        Remind now
+      </button>
+      <button type="button" className="btn btn-small" onClick={() => setDialog('cancel')} aria-label={`Cancel the booking of ${name}`}>
+        Cancel booking
+      </button>
+      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} /> : null}
+      <ConfirmDialog
+        open={dialog === 'cancel'}
+        title={`Cancel ${name}'s booking?`}
+        confirmLabel="Cancel booking"
+        tone="danger"
+        reasonLabel="Reason (kept in the audit log)"
+        onClose={() => setDialog(null)}
+        onConfirm={async (reason) => {
+          await apiCall(`/api/bookings/${booking.id}/cancel`, 'POST', { reason });
+          await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
+        }}
+      >
+        <p className="dialog-consequence">
+          {pending === 0
+            ? 'No planned reminders are waiting for this participant.'
+            : `${pending} planned reminder${pending === 1 ? '' : 's'} for ${name} will be cancelled.`}{' '}
+          Messages already sent stay as they are.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}

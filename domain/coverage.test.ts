@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { eventCoverage, type CoverageReminder } from './coverage';
+
+const r = (status: CoverageReminder['status'], deliveryStatus: CoverageReminder['deliveryStatus'] = null, scheduleVersion = 2, kind: CoverageReminder['kind'] = 'rule'): CoverageReminder => ({ kind, scheduleVersion, status, deliveryStatus });
+
+describe('event coverage', () => {
+  it('counts only current-version rule reminders that were not cancelled or superseded', () => {
+    const c = eventCoverage(
+      [
+        r('superseded', null, 1),
+        r('done', 'accepted', 1), // old version, already sent: not part of the current expectation
+        r('cancelled'),
+        r('done', 'accepted'),
+        r('done', 'delivered'),
+        r('expired'),
+        r('done', 'expired'),
+        r('failed'),
+        r('done', 'dead'),
+        r('done', 'unknown'),
+        r('done', 'suppressed'),
+        r('scheduled'),
+        r('done', 'retrying'),
+        r('done', 'accepted', 2, 'nudge'),
+      ],
+      2,
+    );
+    expect(c).toEqual({ expected: 10, sent: 2, delivered: 1, expired: 2, failed: 2, unknown: 1, suppressed: 1, waiting: 2, nudges: 1 });
+  });
+  it('an event with no bookings expects nothing', () => {
+    expect(eventCoverage([], 1).expected).toBe(0);
+  });
+});
