@@ -65,3 +65,31 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
 export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
+
+/** Same-origin header for mutations sent with `page.request` (the server refuses cross-site requests). */
+export function sameOrigin(): Record<string, string> {
+  return { origin: String(test.info().project.use.baseURL ?? '') };
+}
+
+/** Creates an event through the JSON API (for specs whose subject is not the event form). @returns its id. */
+export async function createEventViaApi(page: Page, title: string, opts: { start?: string; end?: string; timeZone?: string } = {}): Promise<string> {
+  const res = await page.request.post('/api/events', {
+    headers: sameOrigin(),
+    data: { title, timeZone: opts.timeZone ?? 'Europe/Amsterdam', allDay: false, start: opts.start ?? '2030-06-15T10:00', end: opts.end ?? '2030-06-15T11:00' },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Books a participant through the JSON API. @returns the booking id. */
+export async function bookViaApi(page: Page, eventId: string, p: { name: string; email: string; role?: 'attendee' | 'external' | 'host'; guestTenant?: string }): Promise<string> {
+  const res = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { role: 'attendee', ...p } });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Rows of /mailbox (this tenant's caught mail) addressed to `address`, after a reload. */
+export async function mailboxCount(page: Page, address: string): Promise<number> {
+  await page.goto('/mailbox');
+  return page.locator('table tbody tr', { hasText: address }).count();
+}

@@ -1,0 +1,67 @@
+/**
+ * Dead letters: a forced permission error (the built-in catcher refuses the first message to a `+deny-once`
+ * address with 550 5.7.1) → a dead letter owned by configuration on "Needs attention" → replay → exactly one
+ * email. Discard needs a reason. Both actions show in the delivery's audit trail.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expectAccessible, mailboxCount, sameOrigin, screen, unique } from './support';
+
+async function deadLetterFor(page: Page, name: string): Promise<{ email: string; card: ReturnType<Page['locator']> }> {
+  const eventId = await createEventViaApi(page, unique('Permission error'));
+  const email = `${unique(name)}+deny-once@example.test`;
+  const bookingId = await bookViaApi(page, eventId, { name, email });
+  const r = await page.request.post(`/api/bookings/${bookingId}/nudge`, { headers: sameOrigin(), data: { template: 'attendee-reminder', idempotencyKey: unique('dl') } });
+  expect(r.status()).toBe(200);
+  const card = page.locator('section.case-card', { hasText: email });
+  await expect
+    .poll(async () => {
+      await page.goto('/attention');
+      return card.count();
+    }, { timeout: 30_000 })
+    .toBe(1);
+  return { email, card };
+}
+
+test('permission error → dead letter → replay → one email', async ({ page }) => {
+  const { email, card } = await deadLetterFor(page, 'perm');
+  await expect(card).toContainText('To repair: configuration');
+  await expect(card).toContainText('5.7.1');
+  await expect(card.locator('[data-kind="delivery"]')).toHaveAttribute('data-status', 'dead');
+  expect(await mailboxCount(page, email)).toBe(0);
+  await page.goto('/attention');
+  await expectAccessible(page, 'attention');
+  await screen(page, 'attention-dead-letter');
+  await card.getByRole('button', { name: 'Replay', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Replay this dead letter?' });
+  await expect(dialog).toContainText('same message key');
+  await dialog.getByRole('button', { name: 'Replay now' }).click();
+  await expect(card).toHaveCount(0);
+  await expect.poll(() => mailboxCount(page, email), { timeout: 30_000 }).toBe(1);
+  // The delivery's story shows both attempts and who replayed it.
+  await page.goto(`/deliveries?q=${encodeURIComponent(email)}`);
+  await page.locator('table.data-table tbody tr a.row-title').first().click();
+  await expect(page.locator('[data-kind="delivery"]').first()).toHaveAttribute('data-status', 'accepted');
+  await expect(page.locator('body')).toContainText('replay');
+  await expect(page.locator('body')).toContainText('staff@demo.punctual.local');
+  await screen(page, 'delivery-replayed');
+});
+
+test('discard needs a reason; replay-selected reports each result', async ({ page }) => {
+  const one = await deadLetterFor(page, 'disc');
+  await one.card.getByRole('button', { name: 'Discard…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Discard this dead letter?' });
+  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('reason of at least 3 characters');
+  await dialog.getByLabel(/Why is it not worth sending/).fill('event moved online; guest informed by phone');
+  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(one.card).toHaveCount(0);
+  expect(await mailboxCount(page, one.email)).toBe(0);
+
+  const two = await deadLetterFor(page, 'sel');
+  await page.goto('/attention');
+  await two.card.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Replay selected' }).click();
+  await page.getByRole('dialog', { name: 'Replay 1 dead letter?' }).getByRole('button', { name: 'Replay now' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'replayed' })).toContainText('1 replayed');
+  await expect.poll(() => mailboxCount(page, two.email), { timeout: 30_000 }).toBe(1);
+});
