@@ -29,4 +29,7 @@ describe('event form wall-clock → instants', () => {
   ])('%o is refused naming %s', (f, field) => {
     expect(() => timingFromForm({ ...f, timeZone: 'UTC', allDay: false })).toThrow(expect.objectContaining({ field }));
   });
+  it('an unknown zone is refused naming timeZone', () => {
+    expect(() => timingFromForm({ start: '2027-06-15T10:00', end: '2027-06-15T11:00', timeZone: 'Mars/Olympus', allDay: false })).toThrow(expect.objectContaining({ field: 'timeZone' }));
+  });
 });

@@ -5,7 +5,7 @@
  * A nonexistent local time moves forward by the gap, an ambiguous one takes the earlier instant
  * (`fromLocal`, RFC 5545 §3.3.5).
  */
-import { fromLocal, toLocal, type LocalDateTime } from './due-instant';
+import { assertZone, fromLocal, toLocal, type LocalDateTime } from './due-instant';
 
 export class EventFormError extends Error {
   constructor(
@@ -40,9 +40,14 @@ export interface EventTimingForm {
 
 /**
  * UTC instants for the form's wall-clock fields.
- * @throws EventFormError naming `start` or `end` (malformed, or end before start).
+ * @throws EventFormError naming `timeZone` (not an IANA zone), `start` or `end` (malformed, or end before start).
  */
 export function timingFromForm(f: EventTimingForm): { startsAt: Date; endsAt: Date; timeZone: string; allDay: boolean } {
+  try {
+    assertZone(f.timeZone);
+  } catch {
+    throw new EventFormError('timeZone', `"${f.timeZone}" is not an IANA time zone such as Europe/Amsterdam`);
+  }
   const s = parseLocal(f.start, 'start', f.allDay);
   const e = parseLocal(f.end || f.start, 'end', f.allDay);
   const startsAt = fromLocal(s, f.timeZone);

@@ -18,7 +18,7 @@ test.describe('signed out', () => {
     await page.getByLabel('Email').fill(ACCOUNTS.viewer);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toHaveText('Email or password is wrong.');
+    await expect(page.locator('.form-error')).toHaveText('Email or password is wrong.');
     await page.getByLabel('Password').fill('punctual-demo');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/events$/);
@@ -45,8 +45,8 @@ test('viewer: no nudge, cancel, replay or create controls, and the server refuse
   await v.goto(`/events/${eventId}`);
   await expect(v.getByTestId('current-role')).toHaveText('viewer');
   await expect(v.locator(`[data-booking-id="${bookingId}"]`)).toBeVisible();
-  await expect(v.getByRole('button', { name: /Remind .* now/ })).toHaveCount(0);
-  await expect(v.getByRole('button', { name: /Cancel the booking/ })).toHaveCount(0);
+  await expect(v.getByRole('button', { name: /Remind now/ })).toHaveCount(0);
+  await expect(v.getByRole('button', { name: /Cancel booking/ })).toHaveCount(0);
   await expect(v.getByRole('button', { name: 'Cancel event' })).toHaveCount(0);
   await expect(v.getByRole('heading', { name: 'Add a participant' })).toHaveCount(0);
   await screen(v, 'event-as-viewer');
@@ -89,7 +89,7 @@ test('bad input answers 400 naming the field and stores nothing', async ({ page 
   expect(await r1.json()).toMatchObject({ field: 'timeZone' });
   const r2 = await page.request.post('/api/events', { headers: sameOrigin(), data: { title, timeZone: 'UTC', start: '2030-01-01T10:00', end: '2029-01-01T11:00' } });
   expect(await r2.json()).toMatchObject({ field: 'end' });
-  const r3 = await page.request.post('/api/events', { headers: { ...sameOrigin(), 'content-type': 'application/json' }, data: '{not json' });
+  const r3 = await page.request.post('/api/events', { headers: { ...sameOrigin(), 'content-type': 'application/json' }, data: Buffer.from('{not json') });
   expect(r3.status()).toBe(400);
   expect(await r3.json()).toMatchObject({ field: 'body' });
   await page.goto(`/events?q=${encodeURIComponent(title)}`);

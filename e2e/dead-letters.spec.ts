@@ -51,7 +51,7 @@ test('discard needs a reason; replay-selected reports each result', async ({ pag
   await one.card.getByRole('button', { name: 'Discard…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Discard this dead letter?' });
   await dialog.getByRole('button', { name: 'Discard' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('reason of at least 3 characters');
+  await expect(dialog.locator('.form-error')).toContainText('reason of at least 3 characters');
   await dialog.getByLabel(/Why is it not worth sending/).fill('event moved online; guest informed by phone');
   await dialog.getByRole('button', { name: 'Discard' }).click();
   await expect(one.card).toHaveCount(0);

@@ -19,9 +19,10 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await page.getByLabel('Starts (local time)').fill('2030-03-20T18:00');
   await page.getByLabel('Ends (local time)').fill('2030-03-20T17:00');
   await page.getByRole('button', { name: 'Create event' }).click();
-  await expect(page.getByRole('alert')).toContainText('Ends: must not be before the start');
+  await expect(page.locator('.form-error')).toContainText('Ends: must not be before the start');
   await page.getByLabel('Ends (local time)').fill('2030-03-20T20:00');
   await page.getByLabel('Location').fill('Studio 2');
+  await page.getByLabel('Online room URL').fill('https://meet.example/ceramics');
   await page.getByRole('button', { name: 'Create event' }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
@@ -78,7 +79,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await screen(page, 'event-rescheduled');
 
   // Cancel the attendee's booking: a reason is required; its 3 waiting reminders are cancelled.
-  await page.getByRole('button', { name: 'Cancel the booking of Ana Attendee' }).click();
+  await page.getByRole('button', { name: 'Cancel booking — Ana Attendee' }).click();
   const cancel = page.getByRole('dialog', { name: /Cancel Ana Attendee/ });
   await expect(cancel).toContainText('3 planned reminders for Ana Attendee will be cancelled.');
   await cancel.getByRole('button', { name: 'Cancel booking' }).click();

@@ -13,9 +13,10 @@ test('double click → exactly one email; a second nudge within a minute is refu
   const bookingId = await bookViaApi(page, eventId, { name: 'Nia Nudge', email });
   await page.goto(`/events/${eventId}`);
   const card = page.locator(`[data-booking-id="${bookingId}"]`);
-  await expect(card.locator('.timeline-row[data-kind="rule"]')).toHaveCount(3);
+  // Demo rules for attendees: day before and starting soon (the room-opening rule needs an online room).
+  await expect(card.locator('.timeline-row[data-kind="rule"]')).toHaveCount(2);
 
-  await card.getByRole('button', { name: 'Remind Nia Nudge now' }).click();
+  await card.getByRole('button', { name: 'Remind now — Nia Nudge' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remind Nia Nudge now' });
   await expect(dialog.getByLabel('Channel')).toHaveValue('email');
   await expect(dialog.getByLabel('Template')).toHaveValue('attendee-reminder');
@@ -30,9 +31,9 @@ test('double click → exactly one email; a second nudge within a minute is refu
   await expect(nudges).toHaveCount(1);
   await expect(nudges.first()).toContainText('Manual reminder');
   await expect(nudges.first()).toHaveAttribute('data-delivery-status', /accepted|delivered/, { timeout: 30_000 });
-  await expect(nudges.first().locator('.message-key')).toContainText(`nudge:`);
+  await expect(nudges.first().locator('code[title="Message key"]')).toContainText('nudge:');
   // The planned reminders are untouched.
-  await expect(card.locator('.timeline-row[data-kind="rule"][data-reminder-status="scheduled"]')).toHaveCount(3);
+  await expect(card.locator('.timeline-row[data-kind="rule"][data-reminder-status="scheduled"]')).toHaveCount(2);
   await expect.poll(() => mailboxCount(page, email), { timeout: 20_000 }).toBe(1);
 
   // A new request (new idempotency key) within the minute is refused, naming the wait.
@@ -43,9 +44,9 @@ test('double click → exactly one email; a second nudge within a minute is refu
 
   // Through the UI: a second nudge within the minute is refused plainly; the dialog stays open.
   await page.goto(`/events/${eventId}`);
-  await card.getByRole('button', { name: 'Remind Nia Nudge now' }).click();
+  await card.getByRole('button', { name: 'Remind now — Nia Nudge' }).click();
   await dialog.getByRole('button', { name: 'Send reminder now' }).click();
-  await expect(dialog.getByRole('alert')).toContainText('at most one manual reminder per minute');
+  await expect(dialog.locator('.form-error')).toContainText('at most one manual reminder per minute');
   await screen(page, 'nudge-refused');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   expect(await mailboxCount(page, email)).toBe(1);

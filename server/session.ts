@@ -90,6 +90,7 @@ export async function staffRoute(
       } catch {
         return jsonError(400, 'request body: not valid JSON', 'body');
       }
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) return jsonError(400, 'request body: must be a JSON object', 'body');
     }
   }
   try {

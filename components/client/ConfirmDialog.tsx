@@ -71,7 +71,7 @@ export function ConfirmDialog({
         {reasonLabel ? (
           <label className="field">
             <span>{reasonLabel}</span>
-            <textarea name="reason" rows={2} required minLength={3} value={reason} onChange={(e) => setReason(e.target.value)} />
+            <textarea name="reason" rows={2} aria-required="true" value={reason} onChange={(e) => setReason(e.target.value)} />
           </label>
         ) : null}
         {error ? (

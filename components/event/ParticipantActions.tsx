@@ -16,10 +16,10 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
   const pending = booking.reminders.filter((r) => r.kind === 'rule' && (r.status === 'scheduled' || r.status === 'dispatched')).length;
   return (
     <div className="actions participant-actions">
-      <button type="button" className="btn btn-small" onClick={() => setDialog('nudge')} aria-label={`Remind ${name} now`}>
+      <button type="button" className="btn btn-small" onClick={() => setDialog('nudge')} aria-label={`Remind now — ${name}`}>
         Remind now
       </button>
-      <button type="button" className="btn btn-small" onClick={() => setDialog('cancel')} aria-label={`Cancel the booking of ${name}`}>
+      <button type="button" className="btn btn-small" onClick={() => setDialog('cancel')} aria-label={`Cancel booking — ${name}`}>
         Cancel booking
       </button>
       {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} /> : null}
