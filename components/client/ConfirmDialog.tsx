@@ -48,6 +48,9 @@ export function ConfirmDialog({
       <form
         method="dialog"
         className="form"
+        // Our own check below names the field in the dialog (the browser's bubble would say nothing useful
+        // and vanish); `required` stays on the textarea for assistive technology.
+        noValidate
         onSubmit={async (e) => {
           e.preventDefault();
           if (reasonLabel && reason.trim().length < 3) {

@@ -5,7 +5,7 @@
  * Instants are returned as ISO-8601 UTC strings: the same object is rendered by a server page and sent as
  * JSON by a route handler, and the client sees exactly what the server rendered.
  */
-import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type {
   BookingRole,
   BookingStatus,
@@ -70,20 +70,42 @@ export interface ListPage<T> {
   total: number;
 }
 
+/** Optional narrowing of the events list; every part is ANDed. */
+export interface EventFilter {
+  /** Substring of the title or the location (case-insensitive; `%` and `_` match themselves). */
+  q?: string;
+  /** Events starting at or after this instant (the page passes a local midnight in the tenant's zone). */
+  from?: Date;
+  /** Events starting before this instant (exclusive: the midnight after the last day asked for). */
+  to?: Date;
+  status?: EventStatus;
+}
+
 /**
- * The tenant's events, upcoming first (by start), then past (latest first), with booking and reminder counts.
+ * The tenant's events, upcoming first (by start), then past (latest first), with booking and reminder counts,
+ * narrowed by `filter` (none: every event). `total` counts the matching events.
  * Counts come from three grouped queries over the page's event ids, not from per-row subqueries.
  */
 export async function listEvents(
   db: DbOrTx,
   tenantId: string,
   page: { limit: number; offset: number },
+  filter: EventFilter = {},
 ): Promise<ListPage<EventListItem>> {
-  const [{ total }] = await db.select({ total: count() }).from(events).where(eq(events.tenantId, tenantId));
+  const conds: SQL[] = [eq(events.tenantId, tenantId)];
+  if (filter.q) {
+    const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(or(ilike(events.title, like), ilike(events.location, like))!);
+  }
+  if (filter.from) conds.push(gte(events.startsAt, filter.from));
+  if (filter.to) conds.push(lt(events.startsAt, filter.to));
+  if (filter.status) conds.push(eq(events.status, filter.status));
+  const where = and(...conds);
+  const [{ total }] = await db.select({ total: count() }).from(events).where(where);
   const rows = await db
     .select()
     .from(events)
-    .where(eq(events.tenantId, tenantId))
+    .where(where)
     // Upcoming and running events first (soonest first), then past ones (most recent first): what staff
     // work on is on page 1 even after importing years of history.
     .orderBy(

@@ -1,49 +1,78 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
+import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { listRules } from '../../../db/queries/rules';
 import { EmptyState } from '../../../components/EmptyState';
+import { templateTitles } from '../../../components/template-labels';
 import { describeRule } from '../../../domain/describe-rule';
+import { can } from '../../../domain/permissions';
+import type { TemplateId } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
+import '../../styles/rules.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Reminder rules' };
 
-/** The tenant's reminder rules, each read back as a sentence (editing arrives with staff sign-in). */
-export default async function RulesPage() {
-  const db = getDb();
-  const tenant = (await requireStaff()).tenant;
-  if (!tenant) return <EmptyState title="No tenant yet">Run npm start to seed the demo.</EmptyState>;
-  const rules = await listRules(db, tenant.id);
+const savedSchema = z.uuid().optional().catch(undefined);
+
+/**
+ * The tenant's reminder rules, each read back as a sentence. Admins (`configure`) get an Edit link per rule
+ * (/rules/:id); `?saved=<rule id>` (set by the editor after a save) shows what a change applies to.
+ */
+export default async function RulesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const raw = (await searchParams).saved;
+  const saved = savedSchema.parse(Array.isArray(raw) ? raw[0] : raw);
+  const session = await requireStaff();
+  const { tenant } = session;
+  const mayConfigure = can(session.user.role, 'configure');
+  const rules = await listRules(getDb(), tenant.id);
+  const savedRule = saved ? rules.find((r) => r.id === saved) : undefined;
   return (
     <>
       <div className="page-head">
         <h1>Reminder rules</h1>
-        <p className="muted">{tenant.name} · applied to every booking; changes apply to bookings made afterwards</p>
+        <p className="muted">{tenant.name} · applied to every booking; changes apply to reminders planned afterwards</p>
       </div>
+      {savedRule ? (
+        <p className="notice" role="status">
+          Saved “{savedRule.name}”. Reminders planned from now on (new bookings, rescheduled events) follow it; reminders already planned keep their due instant.
+        </p>
+      ) : null}
       {rules.length === 0 ? (
         <EmptyState title="No reminder rules">Without rules, bookings get no reminders.</EmptyState>
       ) : (
-        <table className="data-table">
+        <table className="data-table rules-table">
           <thead>
             <tr>
-              <th>Rule</th>
-              <th>When and to whom</th>
-              <th>Template</th>
-              <th>Offset</th>
+              <th scope="col">Rule</th>
+              <th scope="col">When and to whom</th>
+              <th scope="col">Template</th>
+              <th scope="col">Offset</th>
+              {mayConfigure ? <th scope="col">Actions</th> : null}
             </tr>
           </thead>
           <tbody>
             {rules.map((r) => (
-              <tr key={r.id} className={r.active ? undefined : 'muted'}>
+              <tr key={r.id} data-rule-id={r.id} className={r.active ? undefined : 'muted'}>
                 <td className="row-title">
                   {r.name}
                   {r.active ? null : <span className="tag">inactive</span>}
                 </td>
                 <td>{describeRule(r)}</td>
-                <td className="nowrap">{r.template}</td>
+                <td className="nowrap" title={templateTitles[r.template as TemplateId]}>
+                  {r.template}
+                </td>
                 <td className="mono nowrap">
                   {r.anchor} {r.offset}
                 </td>
+                {mayConfigure ? (
+                  <td className="rule-actions">
+                    <Link className="btn btn-small" href={`/rules/${r.id}`} aria-label={`Edit ${r.name}`}>
+                      Edit
+                    </Link>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

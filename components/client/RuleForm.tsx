@@ -1,0 +1,347 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { describeRule } from '../../domain/describe-rule';
+import { offsetToParts, partsToOffset, OffsetPartsError, type OffsetDirection, type OffsetUnit } from '../../domain/rule-offset';
+import { anchors, bookingRoles, channels, templateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
+import { ApiError, apiCall } from './api';
+
+/** The rule as the edit page hands it over (plain JSON). */
+export interface RuleFormValue {
+  id: string;
+  name: string;
+  anchor: Anchor;
+  /** ISO-8601 duration, e.g. `-P1D`. */
+  offset: string;
+  audience: BookingRole[];
+  channel: Channel;
+  template: TemplateId;
+  lateSendWindowSeconds: number;
+  active: boolean;
+}
+
+/** Fields the form can point an error at (the server's field names, plus the editor's own). */
+type Field = 'name' | 'anchor' | 'offset' | 'amount' | 'audience' | 'channel' | 'template' | 'lateSendWindowSeconds' | 'active';
+
+const fieldLabels: Record<Field, string> = {
+  name: 'Name',
+  anchor: 'Anchor',
+  offset: 'Offset',
+  amount: 'Amount',
+  audience: 'Audience',
+  channel: 'Channel',
+  template: 'Template',
+  lateSendWindowSeconds: 'Late-send window',
+  active: 'Active',
+};
+
+const anchorLabels: Record<Anchor, string> = { start: 'the start', room_open: 'the room opening', end: 'the end' };
+const unitLabels: Record<OffsetUnit, string> = { minutes: 'minutes', hours: 'hours', days: 'days (same local time)', weeks: 'weeks (same local time)' };
+const directionLabels: Record<OffsetDirection, string> = { before: 'before', at: 'exactly at', after: 'after' };
+const roleLabels: Record<BookingRole, string> = { attendee: 'Attendees', external: 'External guests (reminded in their own organisation’s name)', host: 'Hosts' };
+const MAX_WINDOW_MINUTES = 30 * 24 * 60;
+
+/**
+ * The reminder-rule editor (admins): name, anchor, the offset as "amount + unit + before/after" (or, for an
+ * offset that mixes units, its ISO-8601 text), audience, channel, template, late-send window in minutes and
+ * active. Under the form the rule is read back live with `describeRule`. Saves with PUT /api/rules/:id and
+ * returns to /rules; a refusal (400 naming the field, 403 for non-admins) is shown beside the form.
+ */
+export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templateTitles: Record<TemplateId, string> }) {
+  const router = useRouter();
+  const id = useId();
+  const initialParts = offsetToParts(rule.offset);
+  const [name, setName] = useState(rule.name);
+  const [anchor, setAnchor] = useState<Anchor>(rule.anchor);
+  const [isoMode, setIsoMode] = useState(initialParts === null);
+  const [isoOffset, setIsoOffset] = useState(rule.offset);
+  const [amount, setAmount] = useState(String(initialParts?.amount ?? 1));
+  const [unit, setUnit] = useState<OffsetUnit>(initialParts?.unit ?? 'days');
+  const [direction, setDirection] = useState<OffsetDirection>(initialParts?.direction ?? 'before');
+  const [audience, setAudience] = useState<BookingRole[]>(rule.audience);
+  const [channel, setChannel] = useState<Channel>(rule.channel);
+  const [template, setTemplate] = useState<TemplateId>(rule.template);
+  const [windowMinutes, setWindowMinutes] = useState(String(Math.round(rule.lateSendWindowSeconds / 60)));
+  const [active, setActive] = useState(rule.active);
+  const [error, setError] = useState<{ message: string; field?: Field } | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A refusal is about the values it was given: any edit clears it (the next save checks again).
+  useEffect(() => setError(null), [name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active]);
+
+  /** The offset the fields describe, or the problem with them. */
+  const offset = useMemo((): { value: string } | { error: string; field: Field } => {
+    if (isoMode) return describable(isoOffset) ? { value: isoOffset.trim() } : { error: 'Offset: must be an ISO-8601 duration such as -P1D or -PT2H', field: 'offset' };
+    const n = amount.trim() === '' ? Number.NaN : Number(amount);
+    try {
+      return { value: partsToOffset({ amount: n, unit, direction }) };
+    } catch (e) {
+      if (e instanceof OffsetPartsError) return { error: `${fieldLabels[e.field === 'amount' ? 'amount' : 'offset']}: ${e.message.replace(/^\w+: /, '')}`, field: e.field === 'amount' ? 'amount' : 'offset' };
+      throw e;
+    }
+  }, [isoMode, isoOffset, amount, unit, direction]);
+
+  const windowSeconds = windowMinutes.trim() === '' ? Number.NaN : Number(windowMinutes) * 60;
+  const problem: { message: string; field: Field } | null =
+    !name.trim()
+      ? { message: 'Name: required', field: 'name' }
+      : 'error' in offset
+        ? { message: offset.error, field: offset.field }
+        : audience.length === 0
+          ? { message: 'Audience: choose at least one role', field: 'audience' }
+          : !Number.isInteger(windowSeconds) || windowSeconds < 0 || windowSeconds > MAX_WINDOW_MINUTES * 60
+            ? { message: `Late-send window: a whole number of minutes from 0 to ${MAX_WINDOW_MINUTES} (30 days)`, field: 'lateSendWindowSeconds' }
+            : null;
+
+  const sentence =
+    'value' in offset && audience.length > 0 && Number.isInteger(windowSeconds) && windowSeconds >= 0
+      ? describeRule({ anchor, offset: offset.value, audience, channel, lateSendWindowSeconds: windowSeconds })
+      : null;
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (problem || !('value' in offset)) {
+      setError(problem ?? { message: 'Offset: invalid', field: 'offset' });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await apiCall(`/api/rules/${encodeURIComponent(rule.id)}`, 'PUT', {
+        name: name.trim(),
+        anchor,
+        offset: offset.value,
+        audience: bookingRoles.filter((r) => audience.includes(r)),
+        channel,
+        template,
+        lateSendWindowSeconds: windowSeconds,
+        active,
+      });
+      router.push(`/rules?saved=${encodeURIComponent(rule.id)}`);
+      router.refresh();
+    } catch (err) {
+      const field = err instanceof ApiError && err.field && err.field in fieldLabels ? (err.field as Field) : undefined;
+      const raw = err instanceof Error ? err.message : String(err);
+      const serverField = field === 'offset' && !isoMode ? 'amount' : field;
+      setError({ message: field ? `${fieldLabels[field]}: ${raw.replace(new RegExp(`^${field}: `), '')}` : raw, field: serverField });
+      setBusy(false);
+    }
+  }
+
+  const errorId = `${id}-error`;
+  const mark = (...fields: Field[]) => (error?.field && fields.includes(error.field) ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {});
+
+  return (
+    <form className="form rule-form" onSubmit={onSubmit} noValidate aria-label={`Edit rule ${rule.name}`}>
+      <p className="notice notice-warn">
+        Changes apply to reminders planned afterwards — new bookings and rescheduled events. Reminders already planned keep their due instant.
+      </p>
+
+      <label className="field">
+        <span>Name</span>
+        <input name="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} {...mark('name')} />
+      </label>
+
+      <fieldset className="rule-fieldset" {...(error?.field && ['offset', 'amount', 'anchor'].includes(error.field) ? { 'aria-describedby': errorId } : {})}>
+        <legend>When</legend>
+        {isoMode ? (
+          <div className="rule-when">
+            <label className="field rule-iso">
+              <span>Offset (ISO-8601 duration)</span>
+              <input name="offset" className="mono" value={isoOffset} onChange={(e) => setIsoOffset(e.target.value)} {...mark('offset')} />
+            </label>
+            <AnchorSelect value={anchor} onChange={setAnchor} />
+          </div>
+        ) : (
+          <div className="rule-when">
+            <label className="field rule-amount">
+              <span>Amount</span>
+              <input
+                name="amount"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                step={1}
+                value={direction === 'at' ? '' : amount}
+                disabled={direction === 'at'}
+                onChange={(e) => setAmount(e.target.value)}
+                {...mark('amount', 'offset')}
+              />
+            </label>
+            <label className="field">
+              <span>Unit</span>
+              <select name="unit" value={unit} disabled={direction === 'at'} onChange={(e) => setUnit(e.target.value as OffsetUnit)}>
+                {(Object.keys(unitLabels) as OffsetUnit[]).map((u) => (
+                  <option key={u} value={u}>
+                    {unitLabels[u]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="field">
+              <span>Before or after</span>
+              <select name="direction" value={direction} onChange={(e) => setDirection(e.target.value as OffsetDirection)}>
+                {(Object.keys(directionLabels) as OffsetDirection[]).map((d) => (
+                  <option key={d} value={d}>
+                    {directionLabels[d]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <AnchorSelect value={anchor} onChange={setAnchor} />
+          </div>
+        )}
+        <p className="field-hint">
+          Days and weeks are calendar days: the reminder keeps the same local time in the event&apos;s zone, even across a
+          daylight-saving change. Hours and minutes are elapsed time: 24 hours before is exactly 24 hours earlier.
+          {'value' in offset ? (
+            <>
+              {' '}
+              Stored as <code data-testid="rule-offset">{offset.value}</code>.
+            </>
+          ) : null}
+        </p>
+        <label className="rule-iso-toggle small">
+          <input
+            type="checkbox"
+            checked={isoMode}
+            onChange={(e) => {
+              if (e.target.checked) {
+                if ('value' in offset) setIsoOffset(offset.value);
+                setIsoMode(true);
+                return;
+              }
+              const parts = offsetToParts(isoOffset);
+              if (!parts) {
+                setError({ message: `Offset: ${isoOffset || 'this duration'} mixes units (or is not ISO-8601), so it has no amount + unit form; edit it as text`, field: 'offset' });
+                return;
+              }
+              setAmount(String(parts.amount || 1));
+              setUnit(parts.unit);
+              setDirection(parts.direction);
+              setIsoMode(false);
+            }}
+          />{' '}
+          Write the offset as ISO-8601 text (for an offset such as -P1DT2H)
+        </label>
+      </fieldset>
+
+      <fieldset className="rule-fieldset" {...(error?.field === 'audience' ? { 'aria-describedby': errorId } : {})}>
+        <legend>Audience</legend>
+        <div className="rule-audience">
+          {bookingRoles.map((r) => (
+            <label key={r} className="rule-check">
+              <input
+                type="checkbox"
+                name="audience"
+                value={r}
+                checked={audience.includes(r)}
+                onChange={(e) => setAudience((a) => (e.target.checked ? [...a, r] : a.filter((x) => x !== r)))}
+              />{' '}
+              {roleLabels[r]}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <div className="form-grid">
+        <div className="field">
+          <label htmlFor={`${id}-channel`}>Channel</label>
+          <select id={`${id}-channel`} name="channel" value={channel} onChange={(e) => setChannel(e.target.value as Channel)} aria-describedby={`${id}-channel-hint`} {...mark('channel')}>
+            {channels.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint" id={`${id}-channel-hint`}>
+            Email is the only channel for now.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-template`}>Template</label>
+          <select id={`${id}-template`} name="template" value={template} onChange={(e) => setTemplate(e.target.value as TemplateId)} {...mark('template')}>
+            {templateIds.map((t) => (
+              <option key={t} value={t}>
+                {templateTitles[t]}
+              </option>
+            ))}
+          </select>
+          <p className="field-hint">
+            <Link href="/templates">Preview the templates</Link>
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-window`}>Late-send window (minutes)</label>
+          <input
+            id={`${id}-window`}
+            name="lateSendWindowMinutes"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={MAX_WINDOW_MINUTES}
+            step={1}
+            value={windowMinutes}
+            onChange={(e) => setWindowMinutes(e.target.value)}
+            aria-describedby={error?.field === 'lateSendWindowSeconds' ? `${errorId} ${id}-window-hint` : `${id}-window-hint`}
+            aria-invalid={error?.field === 'lateSendWindowSeconds' ? true : undefined}
+          />
+          <p className="field-hint" id={`${id}-window-hint`}>
+            A reminder that cannot go out within this many minutes of its due time (after an outage, say) is not sent late; it ends expired.
+          </p>
+        </div>
+      </div>
+
+      <label className="rule-check">
+        <input type="checkbox" name="active" checked={active} onChange={(e) => setActive(e.target.checked)} /> Active — plan reminders from this rule
+      </label>
+
+      <div className="rule-sentence" aria-live="polite">
+        <span className="rule-sentence-label">Reads as</span>
+        <p data-testid="rule-sentence">{sentence ?? <span className="muted">— fix the fields above to see the sentence —</span>}</p>
+        {!active ? <p className="small muted">Inactive: no reminders are planned from this rule.</p> : null}
+      </div>
+
+      {error ? (
+        <p className="form-error" role="alert" id={errorId}>
+          {error.message}
+        </p>
+      ) : null}
+
+      <div className="actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save rule'}
+        </button>
+        <Link href="/rules" className="btn">
+          Cancel
+        </Link>
+      </div>
+    </form>
+  );
+}
+
+/** True when `offset` is an ISO-8601 duration describeRule can read (any combination of units). */
+function describable(offset: string): boolean {
+  try {
+    describeRule({ anchor: 'start', offset, audience: ['attendee'], channel: 'email', lateSendWindowSeconds: 0 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function AnchorSelect({ value, onChange }: { value: Anchor; onChange: (a: Anchor) => void }) {
+  return (
+    <label className="field">
+      <span>Anchor</span>
+      <select name="anchor" value={value} onChange={(e) => onChange(e.target.value as Anchor)}>
+        {anchors.map((a) => (
+          <option key={a} value={a}>
+            {anchorLabels[a]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * The suppression list (issue #4): staff add an address (listed with reason, source and a zoned "since"),
+ * search it, and remove it only with a reason; a viewer sees the list without controls and the server refuses
+ * a forged add or remove from the viewer's session (403), as it refuses any cross-site request (403).
+ * Screenshots: suppressions, suppressions-remove, suppressions-empty-search, suppressions-viewer.
+ */
+import { expect, test } from '@playwright/test';
+import { authFile, expectAccessible, screen, unique } from './support';
+
+/** A wall-clock time followed by a zone: "11:00 CEST", "09:00 UTC", "14:30 UTC+5:30". */
+const ZONED_TIME = /\d{2}:\d{2} (?:[A-Z]{2,5}|UTC[+-]\d{1,2}(?::\d{2})?)$/;
+
+test('staff add an address, see where it came from, and remove it only with a reason', async ({ page }) => {
+  const address = `${unique('do-not-mail')}@example.com`;
+  await page.goto('/suppressions');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Suppressions');
+
+  // An empty address is refused beside the form, naming the field.
+  const form = page.getByRole('form', { name: 'Add an address' });
+  await form.getByRole('button', { name: 'Add to list' }).click();
+  await expect(form.getByRole('alert')).toHaveText(/^Address: required/);
+  await expect(form.getByLabel('Address')).toHaveAttribute('aria-invalid', 'true');
+  // The server's 400 names the field too.
+  await form.getByLabel('Address').fill('not-an-address');
+  await form.getByRole('button', { name: 'Add to list' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Address: must be an email address');
+
+  await form.getByLabel('Address').fill(address);
+  await form.getByLabel('Reason').selectOption('unsubscribed');
+  await form.getByLabel('Note (optional)').fill('asked by phone');
+  await form.getByRole('button', { name: 'Add to list' }).click();
+  await expect(form.getByRole('status')).toHaveText(`${address} is on the suppression list.`);
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await expect(form.getByLabel('Address')).toHaveValue('');
+
+  const row = page.locator('table.suppressions-table tbody tr', { hasText: address });
+  await expect(row).toHaveCount(1);
+  await expect(row.locator('[data-reason]')).toHaveText('unsubscribed');
+  await expect(row.locator('.suppression-source')).toHaveText('added by staff@demo.punctual.local: asked by phone');
+  await expect(row.locator('time')).toHaveText(ZONED_TIME);
+
+  // Adding it again: 409, shown beside the form.
+  await form.getByLabel('Address').fill(address.toUpperCase());
+  await form.getByRole('button', { name: 'Add to list' }).click();
+  await expect(form.getByRole('alert')).toHaveText(`Address: ${address.toUpperCase()} is already on the suppression list`);
+  await form.getByLabel('Address').fill('');
+  await expectAccessible(page, 'suppressions');
+  await screen(page, 'suppressions');
+
+  // Search by address narrows the list; a search that matches nothing says so and offers a way back.
+  await page.getByRole('searchbox', { name: 'Address' }).fill(address.split('@')[0]!);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/[?&]q=/);
+  await expect(page.locator('table.suppressions-table tbody tr')).toHaveCount(1);
+  await page.goto('/suppressions?q=nobody-has-this-address');
+  await expect(page.getByText('No address matches this search')).toBeVisible();
+  await expectAccessible(page, 'suppressions empty search');
+  await screen(page, 'suppressions-empty-search');
+  await page.getByRole('link', { name: 'Clear the search' }).click();
+  await expect(page).toHaveURL(/\/suppressions$/);
+
+  // Remove: the dialog requires a reason; an empty one is refused inside the dialog.
+  await row.getByRole('button', { name: `Remove ${address} from the suppression list` }).click();
+  const dialog = page.getByRole('dialog', { name: `Remove ${address}?` });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('may reach');
+  await dialog.getByRole('button', { name: 'Remove from list' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Reason for removing: a reason of at least 3 characters is required.');
+  await expect(dialog).toBeVisible();
+  await expectAccessible(page, 'suppressions remove dialog');
+  await screen(page, 'suppressions-remove');
+  await expect(row).toHaveCount(1);
+
+  await dialog.getByLabel('Reason for removing').fill('mailbox confirmed working again');
+  await dialog.getByRole('button', { name: 'Remove from list' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('table.suppressions-table tbody tr', { hasText: address })).toHaveCount(0);
+});
+
+test('a viewer sees the list without controls; forged and cross-site requests answer 403', async ({ page, browser, baseURL }) => {
+  // Staff (the default session) put an address on the list for the viewer to see.
+  const address = `${unique('viewer-sees')}@example.com`;
+  const added = await page.request.post('/api/suppressions', { data: { address, reason: 'bounced' }, headers: { origin: baseURL! } });
+  expect(added.status()).toBe(200);
+  const { id } = (await added.json()) as { id: string };
+
+  const viewer = await browser.newContext({ storageState: authFile('viewer') });
+  try {
+    const vp = await viewer.newPage();
+    await vp.goto('/suppressions');
+    await expect(vp.getByRole('heading', { level: 1 })).toHaveText('Suppressions');
+    await expect(vp.locator('[data-testid="current-role"]')).toHaveText('viewer');
+    const row = vp.locator('table.suppressions-table tbody tr', { hasText: address });
+    await expect(row).toHaveCount(1);
+    await expect(row.locator('[data-reason]')).toHaveText('bounced');
+    await expect(vp.getByRole('form', { name: 'Add an address' })).toHaveCount(0);
+    await expect(vp.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+    await expect(vp.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
+    await expect(vp.getByText('Your role (viewer) can look at the list')).toBeVisible();
+    await expectAccessible(vp, 'suppressions as viewer');
+    await screen(vp, 'suppressions-viewer');
+
+    // The hidden controls are not the protection: the routes refuse the viewer's own session.
+    const forgedAdd = await viewer.request.post('/api/suppressions', { data: { address: `${unique('forged')}@example.com`, reason: 'manual' }, headers: { origin: baseURL! } });
+    expect(forgedAdd.status()).toBe(403);
+    expect(((await forgedAdd.json()) as { error: string }).error).toContain('read-only');
+    const forgedRemove = await viewer.request.delete(`/api/suppressions/${id}`, { data: { reason: 'viewer tries anyway' }, headers: { origin: baseURL! } });
+    expect(forgedRemove.status()).toBe(403);
+    await vp.reload();
+    await expect(row).toHaveCount(1);
+  } finally {
+    await viewer.close();
+  }
+
+  // A request from another site is refused even with a staff session (CSRF).
+  const crossSite = await page.request.post('/api/suppressions', { data: { address: `${unique('evil')}@example.com`, reason: 'manual' }, headers: { origin: 'http://evil.example' } });
+  expect(crossSite.status()).toBe(403);
+  expect(((await crossSite.json()) as { error: string }).error).toContain('cross-site');
+  const crossSiteRemove = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'from another site' }, headers: { origin: 'http://evil.example' } });
+  expect(crossSiteRemove.status()).toBe(403);
+
+  // Clean up through the real route (staff, same origin).
+  const removed = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'e2e clean-up' }, headers: { origin: baseURL! } });
+  expect(removed.status()).toBe(200);
+});
