@@ -73,3 +73,14 @@ export function formatUtc(instant: Instant): string {
 export function sameDayInZone(a: Instant, b: Instant, zone: string): boolean {
   return toDateTime(a, zone).hasSame(toDateTime(b, zone), 'day');
 }
+
+/**
+ * Local midnight of `date` (YYYY-MM-DD, from a filter form) in `zone`, plus `plusDays`, as a UTC instant;
+ * undefined for a date that does not exist or lies outside 1900–2199 (year 0000 would not reach PostgreSQL
+ * intact). Used for inclusive date-range filters: [localMidnight(from), localMidnight(to, 1)).
+ */
+export function localMidnight(date: string | undefined, zone: string, plusDays = 0): Date | undefined {
+  if (!date) return undefined;
+  const d = DateTime.fromISO(date, { zone });
+  return d.isValid && d.year >= 1900 && d.year <= 2199 ? d.plus({ days: plusDays }).toJSDate() : undefined;
+}

@@ -8,6 +8,7 @@ import { AttemptsTable } from '../../../components/AttemptsTable';
 import { CaseActions } from '../../../components/attention/CaseActions';
 import { ReplaySelection, SELECT_NAME } from '../../../components/attention/ReplaySelection';
 import { can } from '../../../domain/permissions';
+import { messageIdFor } from '../../../domain/keys';
 import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -87,6 +88,13 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
         <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} />
       </div>
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
+      {d.status === 'unknown' ? (
+        <p className="small reconcile-hint">
+          <strong>To reconcile:</strong> {d.provider === 'smtp' ? 'an SMTP server cannot be asked whether it took a message. ' : ''}look for
+          Message-ID <code>{messageIdFor(d.messageKey)}</code> in the mail server&apos;s or provider&apos;s log, then mark it as sent, or send it
+          again if it is not there.
+        </p>
+      ) : null}
       <AttemptsTable attempts={c.attempts} zone={zone} />
       <p className="mono small muted">
         {d.messageKey} · <Link href={`/deliveries/${d.id}`}>full story</Link>

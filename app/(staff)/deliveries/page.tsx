@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { searchDeliveries } from '../../../db/queries/deliveries-log';
@@ -8,6 +7,7 @@ import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ZonedTime } from '../../../components/ZonedTime';
+import { localMidnight } from '../../../components/format';
 import { deliveryStatuses } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
 
@@ -29,8 +29,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   const f = filterSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
   const db = getDb();
   const tenant = (await requireStaff()).tenant;
-  if (!tenant) return <EmptyState title="No tenant yet">Run npm start to seed the demo.</EmptyState>;
-  const day = (d: string | undefined, plus = 0) => (d ? DateTime.fromISO(d, { zone: tenant.timeZone }).plus({ days: plus }).toJSDate() : undefined);
+  const day = (d: string | undefined, plus = 0) => localMidnight(d, tenant.timeZone, plus);
   const { items, total } = await searchDeliveries(
     db,
     tenant.id,

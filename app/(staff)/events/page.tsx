@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { DateTime } from 'luxon';
+import { localMidnight } from '../../../components/format';
 import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { listEvents } from '../../../db/queries/views';
@@ -26,16 +26,6 @@ const filterSchema = z.object({
 });
 type Filters = z.output<typeof filterSchema>;
 const filterKeys = ['q', 'status', 'from', 'to'] as const;
-
-/**
- * Local midnight of `date` (YYYY-MM-DD) in `zone`, plus `plusDays`; undefined for a date that does not exist or
- * lies outside 1900–2199 (the range the importer accepts; year 0000 would not even reach PostgreSQL intact).
- */
-function localMidnight(date: string | undefined, zone: string, plusDays = 0): Date | undefined {
-  if (!date) return undefined;
-  const d = DateTime.fromISO(date, { zone });
-  return d.isValid && d.year >= 1900 && d.year <= 2199 ? d.plus({ days: plusDays }).toJSDate() : undefined;
-}
 
 /**
  * The current tenant's events with their reminder progress: search by title or location, start date range
