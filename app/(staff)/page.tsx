@@ -1,6 +1,260 @@
-import { redirect } from 'next/navigation';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { getDb } from '../../db/client';
+import { dashboardCounts, dispatchLagByHour, outcomesByHour, type DashboardCounts } from '../../db/queries/dashboard';
+import { EmptyState } from '../../components/EmptyState';
+import { ZonedTime } from '../../components/ZonedTime';
+import { formatInZone, formatTimeInZone, zoneAbbreviation } from '../../components/format';
+import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '../../components/client/DashboardCharts';
+import {
+  dashboardWindows,
+  fillLag,
+  fillOutcomes,
+  formatLagSeconds,
+  hourBuckets,
+  outcomeLabels,
+  summarizeLag,
+  summarizeOutcomes,
+  type LagPoint,
+  type OutcomePoint,
+} from '../../domain/dashboard';
+import { outcomeClasses } from '../../domain/vocabulary';
+import { requireStaff } from '../../server/session';
+import '../styles/dashboard.css';
 
-/** The home page is the events list. */
-export default function HomePage() {
-  redirect('/events');
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Dashboard' };
+
+/** A query's value, or the error it failed with (logged), so one failing section never blanks the page. */
+async function settle<T>(what: string, p: Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
+  try {
+    return { ok: true, value: await p };
+  } catch (e) {
+    console.error(`dashboard: ${what} failed`, e);
+    return { ok: false };
+  }
+}
+
+/**
+ * The dashboard (issue #4 item 2): tiles counting what is coming up and what went wrong, and two charts of
+ * the last 24 hours — dispatch lag (p50/p95 of first attempt − due instant) and provider outcomes — by hour in
+ * the tenant's zone. Every number is the signed-in tenant's only. Each section shows its own error state.
+ */
+export default async function DashboardPage() {
+  const tenant = (await requireStaff()).tenant;
+  const zone = tenant.timeZone;
+  const db = getDb();
+  const w = dashboardWindows(new Date(), zone);
+  const buckets = hourBuckets(w.now, zone, 24);
+  const chartWindow = { windowStart: buckets[0]!.start, windowEnd: w.now };
+  const [counts, lag, outcomes] = await Promise.all([
+    settle('tile counts', dashboardCounts(db, tenant.id, w)),
+    settle('dispatch lag', dispatchLagByHour(db, tenant.id, chartWindow).then((rows) => fillLag(buckets, rows))),
+    settle('provider outcomes', outcomesByHour(db, tenant.id, chartWindow).then((rows) => fillOutcomes(buckets, rows))),
+  ]);
+  const abbr = zoneAbbreviation(w.now, zone);
+  const midnight = formatTimeInZone(w.todayStart, zone);
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Dashboard</h1>
+        <p className="muted">
+          {tenant.name} · as of <ZonedTime instant={w.now.toISOString()} zone={zone} variant="time" /> · times in {zone}
+        </p>
+      </div>
+
+      {counts.ok ? <Tiles c={counts.value} today={w.today} midnight={midnight} /> : <SectionError what="The counts" />}
+
+      <div className="chart-grid dashboard-charts">
+        <figure className="card chart-card" aria-labelledby="lag-title" data-testid="lag-figure">
+          <h2 id="lag-title">Dispatch lag, last 24 hours</h2>
+          <p className="muted small chart-what">
+            First send attempt − due instant, per hour the attempt started (hours in {zone}, {abbr}); p50 is the median, p95 the
+            slowest 5 %.
+          </p>
+          {lag.ok ? <LagSection points={lag.value} zone={zone} abbr={abbr} /> : <SectionError what="The dispatch lag" />}
+        </figure>
+        <figure className="card chart-card" aria-labelledby="outcomes-title" data-testid="outcomes-figure">
+          <h2 id="outcomes-title">Provider outcomes, last 24 hours</h2>
+          <p className="muted small chart-what">
+            Every finished send attempt (retries included), per hour it started (hours in {zone}, {abbr}), stacked by how the
+            provider answered.
+          </p>
+          {outcomes.ok ? <OutcomesSection points={outcomes.value} zone={zone} /> : <SectionError what="The provider outcomes" />}
+        </figure>
+      </div>
+    </>
+  );
+}
+
+function SectionError({ what }: { what: string }) {
+  return (
+    <div className="dashboard-error" role="alert">
+      <strong>{what} could not be loaded.</strong> The database did not answer; reload the page to try again.
+    </div>
+  );
+}
+
+type Tone = 'plain' | 'bad' | 'unknown';
+
+function Tile({ id, label, value, href, tone = 'plain', children }: { id: string; label: string; value: number; href?: string; tone?: Tone; children: ReactNode }) {
+  const body = (
+    <>
+      <span className="stat-label">{label}</span>
+      <span className="stat-value">{value}</span>
+      <span className="stat-caption">{children}</span>
+    </>
+  );
+  const cls = `stat dashboard-tile${value > 0 && tone !== 'plain' ? ` is-${tone}` : ''}`;
+  return href ? (
+    <Link href={href} className={cls} data-tile={id}>
+      {body}
+    </Link>
+  ) : (
+    <div className={cls} data-tile={id}>
+      {body}
+    </div>
+  );
+}
+
+function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midnight: string }) {
+  const waiting = c.dead + c.unknown;
+  return (
+    <>
+      {waiting > 0 ? (
+        <p className="notice notice-warn dashboard-attention">
+          {waiting === 1 ? '1 delivery needs' : `${waiting} deliveries need`} a person to decide. <Link href="/attention">Open Needs attention →</Link>
+        </p>
+      ) : null}
+      <section aria-labelledby="upcoming-title">
+        <h2 id="upcoming-title" className="dashboard-section-title">
+          Coming up and sent
+        </h2>
+        <div className="stat-grid dashboard-tiles">
+          <Tile id="due-1h" label="Due in the next hour" value={c.dueNextHour}>
+            Reminders scheduled or dispatched, due within the next 60 minutes.
+          </Tile>
+          <Tile id="due-24h" label="Due in the next 24 hours" value={c.dueNext24h}>
+            Reminders scheduled or dispatched, due within the next 24 hours.
+          </Tile>
+          <Tile id="sent-today" label="Sent today" value={c.sentToday} href={`/deliveries?${new URLSearchParams({ status: 'accepted', from: today })}`}>
+            Deliveries accepted or delivered since local midnight ({midnight}).
+          </Tile>
+        </div>
+      </section>
+      <section aria-labelledby="problems-title">
+        <h2 id="problems-title" className="dashboard-section-title">
+          Not sent
+        </h2>
+        <div className="stat-grid dashboard-tiles">
+          <Tile id="failed" label="Failed" value={c.failedDeliveries24h + c.failedReminders24h} href="/deliveries?status=failed" tone="bad">
+            Last 24 h: {c.failedDeliveries24h} {c.failedDeliveries24h === 1 ? 'delivery' : 'deliveries'} rejected for good, {c.failedReminders24h}{' '}
+            {c.failedReminders24h === 1 ? 'reminder' : 'reminders'} with invalid template data.
+          </Tile>
+          <Tile id="dead" label="Dead letters" value={c.dead} href="/deliveries?status=dead" tone="bad">
+            Deliveries with no automatic retry left, waiting for a replay or discard. Any age.
+          </Tile>
+          <Tile id="unknown" label="Unknown outcomes" value={c.unknown} href="/attention" tone="unknown">
+            Sends that may or may not have gone out, waiting for a person. Any age.
+          </Tile>
+          <Tile id="expired" label="Expired" value={c.expiredReminders24h + c.expiredDeliveries24h} href="/deliveries?status=expired">
+            Last 24 h: {c.expiredReminders24h} {c.expiredReminders24h === 1 ? 'reminder' : 'reminders'} past expiry before dispatch,{' '}
+            {c.expiredDeliveries24h} {c.expiredDeliveries24h === 1 ? 'delivery' : 'deliveries'} out of retry time.
+          </Tile>
+        </div>
+      </section>
+    </>
+  );
+}
+
+function LagSection({ points, zone, abbr }: { points: LagPoint[]; zone: string; abbr: string }) {
+  const summary = summarizeLag(points, abbr);
+  if (!summary) {
+    return (
+      <EmptyState title="No sends in the last 24 hours">
+        The lag appears here once a reminder&apos;s first send attempt starts.
+      </EmptyState>
+    );
+  }
+  const data: LagChartPoint[] = points.map((p) => ({ label: p.label, full: formatInZone(p.start, zone), p50: p.p50Seconds, p95: p.p95Seconds, count: p.count }));
+  const rows = points.filter((p) => p.count > 0);
+  return (
+    <>
+      <p className="chart-summary" data-testid="lag-summary">
+        {summary}
+      </p>
+      <LagChart points={data} />
+      <div className="visually-hidden">
+        <table>
+          <caption>Dispatch lag per hour with sends (hours without sends are left out)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Hour starting</th>
+              <th scope="col">First attempts</th>
+              <th scope="col">p50</th>
+              <th scope="col">p95</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.start.toISOString()}>
+                <th scope="row">{formatInZone(p.start, zone)}</th>
+                <td>{p.count}</td>
+                <td>{formatLagSeconds(p.p50Seconds!)}</td>
+                <td>{formatLagSeconds(p.p95Seconds!)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function OutcomesSection({ points, zone }: { points: OutcomePoint[]; zone: string }) {
+  const summary = summarizeOutcomes(points);
+  if (!summary) {
+    return (
+      <EmptyState title="No send attempts in the last 24 hours">
+        Outcomes appear here once the provider has answered a send attempt.
+      </EmptyState>
+    );
+  }
+  const data: OutcomeChartPoint[] = points.map((p) => ({ label: p.label, full: formatInZone(p.start, zone), ...p.counts }));
+  const rows = points.filter((p) => p.total > 0);
+  return (
+    <>
+      <p className="chart-summary" data-testid="outcomes-summary">
+        {summary}
+      </p>
+      <OutcomesChart points={data} />
+      <div className="visually-hidden">
+        <table>
+          <caption>Send attempts per hour by outcome (hours without attempts are left out)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Hour starting</th>
+              {outcomeClasses.map((o) => (
+                <th scope="col" key={o}>
+                  {outcomeLabels[o]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((p) => (
+              <tr key={p.start.toISOString()}>
+                <th scope="row">{formatInZone(p.start, zone)}</th>
+                {outcomeClasses.map((o) => (
+                  <td key={o}>{p.counts[o]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
 }

@@ -1,7 +1,7 @@
 /** The audit log (append-only): writing one entry, and the newest-first page for the audit log screen. */
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { auditLog, type AuditEntry } from '../schema';
+import { auditLog, deliveries, events, type AuditEntry } from '../schema';
 import type { AuditAction } from '../../domain/vocabulary';
 
 /** Appends one audit entry. `details` carries the subject's ids (eventId, bookingId, …) and before/after values. */
@@ -20,19 +20,41 @@ export async function appendAudit(
   });
 }
 
-/** One page of a tenant's audit entries, newest first, optionally one action and an instant range [from, to). */
+/**
+ * An audit entry with what the log page needs to name its subject: the current address of its delivery
+ * (`delivery_id`) and the current title of the event named by `details.eventId` — both null when the entry
+ * names none, or names one that is not this tenant's.
+ */
+export type AuditRow = AuditEntry & { deliveryAddress: string | null; eventTitle: string | null };
+
+/** `details->>'eventId'` as a uuid when it is one, else null (a malformed id never fails the whole page). */
+const detailsEventId = sql`case when ${auditLog.details}->>'eventId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+  then (${auditLog.details}->>'eventId')::uuid end`;
+
+/**
+ * One page of a tenant's audit entries, newest first (ties by id), optionally one action and an instant range
+ * [from, to) on created_at (UTC instants). `total` counts every entry matching the filter.
+ */
 export async function listAudit(
   db: DbOrTx,
   tenantId: string,
   f: { action?: AuditAction; from?: Date; to?: Date },
   page: { limit: number; offset: number },
-): Promise<{ total: number; items: AuditEntry[] }> {
+): Promise<{ total: number; items: AuditRow[] }> {
   const conds: SQL[] = [eq(auditLog.tenantId, tenantId)];
   if (f.action) conds.push(eq(auditLog.action, f.action));
   if (f.from) conds.push(gte(auditLog.createdAt, f.from));
   if (f.to) conds.push(lt(auditLog.createdAt, f.to));
   const where = and(...conds);
   const [{ total }] = await db.select({ total: count() }).from(auditLog).where(where);
-  const items = await db.select().from(auditLog).where(where).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(page.limit).offset(page.offset);
-  return { total, items };
+  const rows = await db
+    .select({ entry: auditLog, deliveryAddress: deliveries.address, eventTitle: events.title })
+    .from(auditLog)
+    .leftJoin(deliveries, and(eq(deliveries.id, auditLog.deliveryId), eq(deliveries.tenantId, tenantId)))
+    .leftJoin(events, and(eq(events.tenantId, tenantId), sql`${events.id} = ${detailsEventId}`))
+    .where(where)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return { total, items: rows.map((r) => ({ ...r.entry, deliveryAddress: r.deliveryAddress, eventTitle: r.eventTitle })) };
 }

@@ -1,0 +1,119 @@
+/**
+ * SQL behind the dashboard (issue #4 item 2). Every query is scoped to one tenant (invariant 9): rows of
+ * another tenant are never counted. Instants in and out are UTC instants; the caller derives the windows
+ * from `now` and the tenant zone with domain/dashboard.ts (dashboardWindows, hourBuckets).
+ *
+ * Performance note: the chart queries read delivery_attempts by tenant and started_at, and the tile counts
+ * read deliveries/reminders by tenant and status; none of these has a dedicated index yet (fine for the
+ * demo and for thousands of rows; a `(tenant_id, started_at)` index on delivery_attempts is the next step).
+ */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import type { LagRow, OutcomeRow } from '../../domain/dashboard';
+import { outcomeClasses, type OutcomeClass } from '../../domain/vocabulary';
+
+/** A Date as a timestamptz parameter (postgres.js cannot bind a Date inside a raw drizzle `sql` template). */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/** The dashboard's tile counts (integers). Which rows and which period each counts is given per field. */
+export interface DashboardCounts {
+  /** Reminders `scheduled`/`dispatched` with due_at in [now, now + 1 h). */
+  dueNextHour: number;
+  /** Reminders `scheduled`/`dispatched` with due_at in [now, now + 24 h). */
+  dueNext24h: number;
+  /** Deliveries `accepted`/`delivered` with accepted_at in [local midnight today, now]. */
+  sentToday: number;
+  /** Deliveries `failed` (rejected for good) whose status last changed in [now − 24 h, now]. */
+  failedDeliveries24h: number;
+  /** Reminders `failed` (template data invalid, nothing sent) whose status last changed in [now − 24 h, now]. */
+  failedReminders24h: number;
+  /** Deliveries `dead` right now, whatever their age: dead letters wait for a person. */
+  dead: number;
+  /** Deliveries `unknown` right now, whatever their age: ambiguous outcomes wait for a person. */
+  unknown: number;
+  /** Reminders `expired` whose expiry instant is in [now − 24 h, now] (never dispatched in time). */
+  expiredReminders24h: number;
+  /** Deliveries `expired` (a retry would have landed after expiry) whose status last changed in [now − 24 h, now]. */
+  expiredDeliveries24h: number;
+}
+
+/**
+ * All tile counts of `tenantId` in one round trip. `w` comes from dashboardWindows (UTC instants).
+ */
+export async function dashboardCounts(
+  db: DbOrTx,
+  tenantId: string,
+  w: { now: Date; in1h: Date; in24h: Date; since24h: Date; todayStart: Date },
+): Promise<DashboardCounts> {
+  const [row] = await db.execute<Record<keyof DashboardCounts, number>>(sql`
+    select
+      (select count(*)::int from reminders where tenant_id = ${tenantId} and status in ('scheduled', 'dispatched')
+         and due_at >= ${at(w.now)} and due_at < ${at(w.in1h)}) as "dueNextHour",
+      (select count(*)::int from reminders where tenant_id = ${tenantId} and status in ('scheduled', 'dispatched')
+         and due_at >= ${at(w.now)} and due_at < ${at(w.in24h)}) as "dueNext24h",
+      (select count(*)::int from deliveries where tenant_id = ${tenantId} and status in ('accepted', 'delivered')
+         and accepted_at >= ${at(w.todayStart)} and accepted_at <= ${at(w.now)}) as "sentToday",
+      (select count(*)::int from deliveries where tenant_id = ${tenantId} and status = 'failed'
+         and updated_at >= ${at(w.since24h)}) as "failedDeliveries24h",
+      (select count(*)::int from reminders where tenant_id = ${tenantId} and status = 'failed'
+         and updated_at >= ${at(w.since24h)}) as "failedReminders24h",
+      (select count(*)::int from deliveries where tenant_id = ${tenantId} and status = 'dead') as "dead",
+      (select count(*)::int from deliveries where tenant_id = ${tenantId} and status = 'unknown') as "unknown",
+      (select count(*)::int from reminders where tenant_id = ${tenantId} and status = 'expired'
+         and expires_at >= ${at(w.since24h)} and expires_at <= ${at(w.now)}) as "expiredReminders24h",
+      (select count(*)::int from deliveries where tenant_id = ${tenantId} and status = 'expired'
+         and updated_at >= ${at(w.since24h)}) as "expiredDeliveries24h"`);
+  return row as unknown as DashboardCounts;
+}
+
+/** The hour window of a chart: `windowStart` = the first bucket's start, `windowEnd` = now (UTC instants). */
+export interface ChartWindow {
+  windowStart: Date;
+  windowEnd: Date;
+}
+
+/** `floor((started_at − windowStart) / 1 h)`: the bucket index of domain/dashboard.ts hourBuckets. */
+const bucketOf = (w: ChartWindow) => sql`floor(extract(epoch from (a.started_at - ${at(w.windowStart)})) / 3600)::int`;
+
+/**
+ * Dispatch lag per hour: for each hour (by the first attempt's started_at) in [windowStart, windowEnd), the
+ * median and 95th percentile (percentile_cont, continuous) of `first attempt started_at − reminder due_at`
+ * in seconds, over the tenant's first attempts (attempt_no = 1) of deliveries that belong to a reminder.
+ * Only hours with at least one attempt are returned, oldest first; fillLag adds the empty ones.
+ */
+export async function dispatchLagByHour(db: DbOrTx, tenantId: string, w: ChartWindow): Promise<LagRow[]> {
+  const rows = await db.execute<{ bucket: number; p50: number; p95: number; n: number }>(sql`
+    select ${bucketOf(w)} as bucket,
+           percentile_cont(0.5) within group (order by extract(epoch from (a.started_at - r.due_at)))::float8 as p50,
+           percentile_cont(0.95) within group (order by extract(epoch from (a.started_at - r.due_at)))::float8 as p95,
+           count(*)::int as n
+    from delivery_attempts a
+    join deliveries d on d.id = a.delivery_id and d.tenant_id = ${tenantId}
+    join reminders r on r.id = d.reminder_id and r.tenant_id = ${tenantId}
+    where a.tenant_id = ${tenantId}
+      and a.attempt_no = 1
+      and a.started_at >= ${at(w.windowStart)} and a.started_at < ${at(w.windowEnd)}
+    group by 1
+    order by 1`);
+  return rows.map((r) => ({ bucket: Number(r.bucket), p50Seconds: Number(r.p50), p95Seconds: Number(r.p95), count: Number(r.n) }));
+}
+
+/**
+ * Provider outcomes per hour: the tenant's delivery attempts that finished with a classified outcome, counted
+ * per hour (by started_at) in [windowStart, windowEnd) and outcome class. Attempts still in flight (no outcome
+ * yet) are left out. Only non-zero (hour, outcome) pairs are returned; fillOutcomes adds the zeros.
+ */
+export async function outcomesByHour(db: DbOrTx, tenantId: string, w: ChartWindow): Promise<OutcomeRow[]> {
+  const rows = await db.execute<{ bucket: number; outcome: string; n: number }>(sql`
+    select ${bucketOf(w)} as bucket, a.outcome::text as outcome, count(*)::int as n
+    from delivery_attempts a
+    join deliveries d on d.id = a.delivery_id and d.tenant_id = ${tenantId}
+    where a.tenant_id = ${tenantId}
+      and a.outcome is not null
+      and a.started_at >= ${at(w.windowStart)} and a.started_at < ${at(w.windowEnd)}
+    group by 1, 2
+    order by 1, 2`);
+  return rows
+    .filter((r) => (outcomeClasses as readonly string[]).includes(r.outcome))
+    .map((r) => ({ bucket: Number(r.bucket), outcome: r.outcome as OutcomeClass, count: Number(r.n) }));
+}
