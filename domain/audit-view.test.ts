@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from '../../domain/audit-view';
-import { auditActions } from '../../domain/vocabulary';
+import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from './audit-view';
+import { auditActions } from './vocabulary';
 
 const EVENT = '6f1c1f3e-4b7a-4d0e-9a55-0c2b1d2e3f40';
 const DELIVERY = '0b9d5f1a-2c3d-4e5f-8a9b-1c2d3e4f5a6b';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeRule } from '../../domain/describe-rule';
-import { parseOffset } from '../../domain/due-instant';
-import { offsetToParts, partsToOffset, type OffsetParts } from '../../domain/rule-offset';
+import { describeRule } from './describe-rule';
+import { parseOffset } from './due-instant';
+import { offsetToParts, partsToOffset, type OffsetParts } from './rule-offset';
 
 describe('rule offset editor: parts → ISO-8601', () => {
   it.each([

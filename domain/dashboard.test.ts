@@ -9,7 +9,7 @@ import {
   lagTicks,
   summarizeLag,
   summarizeOutcomes,
-} from '../../domain/dashboard';
+} from './dashboard';
 
 describe('dashboardWindows', () => {
   it('today starts at the local midnight of the tenant zone, not UTC midnight', () => {

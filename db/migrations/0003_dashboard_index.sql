@@ -1,0 +1,1 @@
+CREATE INDEX "delivery_attempts_tenant_started_idx" ON "delivery_attempts" USING btree ("tenant_id","started_at");
