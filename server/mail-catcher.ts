@@ -7,7 +7,9 @@
  *
  * Fault injection for demos and browser tests: the FIRST message to a recipient whose local part ends in
  * `+deny-once` (e.g. `ana+deny-once@example.test`) is refused at RCPT with `550 5.7.1` (a policy/permission
- * refusal, RFC 3463) — a dead letter to replay; later messages to that address are accepted. Remembered per
+ * refusal, RFC 3463) — a dead letter to replay; later messages to that address are accepted. The FIRST
+ * message to a `+drop-once` recipient is stored and then the connection is dropped before the reply — the
+ * sender cannot know whether it went out (an `unknown` outcome for a person to decide). Remembered per
  * catcher process.
  */
 import { simpleParser } from 'mailparser';
@@ -48,6 +50,7 @@ function headerText(v: unknown): string {
 /** Starts the catcher. @throws when the port is taken. */
 export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCatcher> {
   const deniedOnce = new Set<string>();
+  const droppedOnce = new Set<string>();
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
@@ -89,6 +92,14 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
             })
             .returning({ id: caughtMessages.id });
           if (opts.beforeReply) await opts.beforeReply({ id: row.id, messageId: parsed.messageId ?? null });
+          const drop = session.envelope.rcptTo.map((r) => r.address.toLowerCase()).find((a) => /\+drop-once@/.test(a) && !droppedOnce.has(a));
+          if (drop) {
+            droppedOnce.add(drop);
+            // smtp-server keeps its connections (with their session and socket) in a private Set.
+            const conns = (server as unknown as { connections: Set<{ session: unknown; _socket: { destroy(): void } }> }).connections;
+            for (const c of conns) if (c.session === session) c._socket.destroy();
+            return;
+          }
           callback();
         } catch (e) {
           // Storage failed: answer 451 so the sender knows the message was not taken.

@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, deliveries, reminders, suppressions } from '../db/schema';
 import { nudgeParticipant } from '../server/nudge';
-import { replayDelivery } from '../server/operator';
+import { markDeliverySent, replayDelivery } from '../server/operator';
 import { cancelBooking } from '../server/scheduling';
 import { createHarness, type Harness } from './support/harness';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
@@ -97,5 +97,24 @@ describe('nudge', () => {
     const [after] = await db().select().from(deliveries).where(eq(deliveries.id, dead.id));
     expect(after.status).toBe('accepted');
     expect((await h.caught()).map((m) => m.envelopeTo)).toEqual([['ana+deny-once@example.test']]);
+  });
+
+  it('a connection dropped after the message was stored is unknown (never resent by itself); mark as sent ends it', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
+    const { booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'), { email: 'bo+drop-once@example.test' });
+    const now = new Date('2027-06-10T09:00:00Z');
+    h.clock.set(now);
+    const ctx = { tenantId: tenant.id, actor: 'staff@x.test', now };
+    await nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'attendee-reminder', idempotencyKey: 'k-drop-0001' });
+    await h.drain();
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.tenantId, tenant.id));
+    expect(d.status).toBe('unknown');
+    expect(await h.caught()).toHaveLength(1);
+    await h.tick('2027-06-10T10:30:00Z');
+    expect(await h.caught()).toHaveLength(1);
+    await markDeliverySent(db(), { ...ctx, now: new Date('2027-06-10T10:31:00Z') }, d.id, 'seen in the catcher');
+    const [after] = await db().select().from(deliveries).where(eq(deliveries.id, d.id));
+    expect(after.status).toBe('accepted');
+    expect(await h.caught()).toHaveLength(1);
   });
 });
