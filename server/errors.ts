@@ -3,6 +3,7 @@
  * field for `validation` errors so HTTP handlers can answer 4xx naming it and the CLI can print it.
  */
 import type { z } from 'zod';
+import { isUuid } from '../domain/ids';
 
 export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state' | 'rate_limited';
 
@@ -34,4 +35,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   const r = schema.safeParse(input);
   if (!r.success) throw fromZodError(r.error);
   return r.data;
+}
+
+/**
+ * An id taken from a URL path must look like one of ours (a UUID) — else it is simply not found (404), the
+ * same answer as an id of another tenant, and PostgreSQL never sees the malformed value.
+ * @throws AppError('not_found') naming `field`.
+ */
+export function assertId(id: unknown, field: string, what: string): asserts id is string {
+  if (!isUuid(id)) throw new AppError('not_found', `${what} ${String(id).slice(0, 80)} not found`, field);
 }

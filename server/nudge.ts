@@ -20,7 +20,7 @@ import { bookings, events, reminders } from '../db/schema';
 import { nudgeMessageKey } from '../domain/keys';
 import { templateIds } from '../domain/vocabulary';
 import { SEND_TASK } from './dispatch';
-import { AppError, parseInput } from './errors';
+import { AppError, assertId, parseInput } from './errors';
 
 /** Minimum time between two nudges to one participant, ms. */
 export const NUDGE_INTERVAL_MS = 60_000;
@@ -44,6 +44,7 @@ export type NudgeResult = { reminderId: string; messageKey: string; requestedAt:
  *   rate_limited (a nudge to this participant less than a minute ago; the message says when to retry).
  */
 export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: string; now: Date }, input: NudgeInput): Promise<NudgeResult> {
+  assertId(input.bookingId, 'bookingId', 'participant');
   const v = parseInput(nudgeInput, input);
   return db.transaction(async (tx) => {
     const [b] = await tx

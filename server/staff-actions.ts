@@ -15,7 +15,7 @@ import { lockEvent, reminderImpact } from '../db/queries/scheduling';
 import { contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
 import { EventFormError, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
-import { AppError, parseInput } from './errors';
+import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema } from './tenants';
 
@@ -74,6 +74,7 @@ export async function createEventAction(db: Db, ctx: ActionContext, input: Event
  * @returns the event and how many reminders were re-planned.
  */
 export async function updateEventAction(db: Db, ctx: ActionContext, eventId: string, input: EventForm): Promise<{ event: Event; rescheduled: boolean }> {
+  assertId(eventId, 'eventId', 'event');
   const f = parseInput(eventFormSchema, input);
   const t = timing(f);
   return db.transaction(async (tx) => {
@@ -108,6 +109,7 @@ const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at
 
 /** Cancels an event and its waiting reminders. */
 export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: string, input: { reason?: unknown }): Promise<Event> {
+  assertId(eventId, 'eventId', 'event');
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
     const impact = await reminderImpact(tx, ctx.tenantId, { eventId });
@@ -135,6 +137,7 @@ export type BookingForm = z.input<typeof bookingFormSchema>;
 
 /** Books a person onto an event (their reminders are planned in the same transaction). */
 export async function addBookingAction(db: Db, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking> {
+  assertId(eventId, 'eventId', 'event');
   const f = parseInput(bookingFormSchema, input);
   return db.transaction(async (tx) => {
     let guestTenantId: string | null = null;
@@ -152,8 +155,8 @@ export async function addBookingAction(db: Db, ctx: ActionContext, eventId: stri
 
 /** Cancels one booking and its waiting reminders. */
 export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId: string, input: { reason?: unknown }): Promise<Booking> {
+  assertId(bookingId, 'bookingId', 'booking');
   const { reason } = parseInput(reasonSchema, input);
-  if (!z.uuid().safeParse(bookingId).success) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
   return db.transaction(async (tx) => {
     const impact = await reminderImpact(tx, ctx.tenantId, { bookingId });
     const b = await cancelBooking(tx, ctx.tenantId, bookingId, reason, ctx.now);
@@ -183,8 +186,8 @@ export async function addSuppressionAction(db: Db, ctx: ActionContext, input: z.
 
 /** Removes an address from the suppression list (reason required, kept in the audit log with the entry). */
 export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: string, input: { reason?: unknown }): Promise<void> {
+  assertId(id, 'id', 'suppression');
   const { reason } = parseInput(reasonSchema, input);
-  if (!z.uuid().safeParse(id).success) throw new AppError('not_found', `suppression ${id} not found`, 'id');
   await db.transaction(async (tx) => {
     const [row] = await tx.delete(suppressions).where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id))).returning();
     if (!row) throw new AppError('not_found', `suppression ${id} not found`, 'id');
@@ -197,8 +200,8 @@ export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: st
  * already planned keep their due instant — the page says so.
  */
 export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: string, input: z.input<typeof reminderRuleSchema>): Promise<void> {
+  assertId(ruleId, 'ruleId', 'rule');
   const f = parseInput(reminderRuleSchema, input);
-  if (!z.uuid().safeParse(ruleId).success) throw new AppError('not_found', `rule ${ruleId} not found`, 'ruleId');
   await db.transaction(async (tx) => {
     const [before] = await tx.select().from(reminderRules).where(and(eq(reminderRules.tenantId, ctx.tenantId), eq(reminderRules.id, ruleId))).for('update');
     if (!before) throw new AppError('not_found', `rule ${ruleId} not found`, 'ruleId');

@@ -5,6 +5,7 @@
  * Instants are returned as ISO-8601 UTC strings: the same object is rendered by a server page and sent as
  * JSON by a route handler, and the client sees exactly what the server rendered.
  */
+import { isUuid } from '../../domain/ids';
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type {
   BookingRole,
@@ -28,12 +29,7 @@ import {
 /** Delivery statuses meaning the message left us (the provider took it, whatever happened after). */
 const wentOutStatuses: readonly DeliveryStatus[] = ['accepted', 'delivered', 'bounced', 'complained'];
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True when `id` has the shape of a uuid (anything else cannot be a row id; PostgreSQL would raise). */
-export function isUuid(id: string): boolean {
-  return uuidPattern.test(id);
-}
+export { isUuid } from '../../domain/ids';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
