@@ -1,0 +1,46 @@
+/**
+ * Accessibility sweep: axe (WCAG 2.x A/AA) on every page of the staff app, as an admin (who sees every
+ * control), with no serious or critical violation. Feature specs check their own pages too; this one makes
+ * sure no page is left out. Also: the templates page shows HTML at two widths and the plain-text part.
+ */
+import { expect, test } from '@playwright/test';
+import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
+
+test.use({ storageState: authFile('admin') });
+
+test('every page passes axe with no serious or critical violation', async ({ page }) => {
+  const eventId = await createEventViaApi(page, unique('A11y sweep'));
+  await bookViaApi(page, eventId, { name: 'Alex Access', email: `${unique('alex')}@example.test` });
+  await page.goto('/rules');
+  const ruleHref = await page.locator('a[href^="/rules/"]').first().getAttribute('href');
+  await page.goto('/deliveries');
+  const deliveryHref = await page.locator('table.data-table tbody tr a.row-title').first().getAttribute('href');
+  await page.goto('/mailbox');
+  const messageHref = await page.locator('table tbody tr a').first().getAttribute('href');
+  const pages = ['/', '/events', `/events/${eventId}`, '/events/new', `/events/${eventId}/edit`, '/deliveries', deliveryHref, '/attention', '/suppressions', '/audit', '/rules', ruleHref, '/templates', '/mailbox', messageHref];
+  for (const url of pages) {
+    expect(url, 'a link to follow').toBeTruthy();
+    const res = await page.goto(url!);
+    expect(res?.status(), url!).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expectAccessible(page, url!);
+  }
+});
+
+test('templates: every template at desktop and phone widths, with its plain-text part', async ({ page }) => {
+  await page.goto('/templates');
+  for (const id of ['attendee-reminder', 'room-opening', 'host-reminder']) {
+    await expect(page.frameLocator(`iframe[title="${id} desktop"]`).locator('h1')).toBeVisible();
+    await expect(page.frameLocator(`iframe[title="${id} phone"]`).locator('h1')).toBeVisible();
+  }
+  const details = page.locator('details', { hasText: 'Plain text' });
+  await expect(details).toHaveCount(3);
+  for (const d of await details.all()) {
+    await d.locator('summary').click();
+    await expect(d.locator('pre')).toContainText('Hello');
+  }
+  await expect(page.locator('body')).not.toContainText('undefined');
+  await expectAccessible(page, 'templates');
+  await page.setViewportSize({ width: 1360, height: 3200 });
+  await screen(page, 'templates-with-text');
+});
