@@ -39,8 +39,12 @@ export function authSecret(dataRoot: string): string {
   }
 }
 
-/** Builds the Next.js app when there is no build or a source file is newer than it. @throws when the build fails. */
-export function ensureNextBuild(log: (m: string) => void): void {
+/**
+ * Builds the Next.js app when there is no build or a source file is newer than it, in a child process that
+ * does not block this one (the in-process worker keeps sending while the web app builds).
+ * @throws when the build fails.
+ */
+export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sourceAt = Math.max(
@@ -49,8 +53,12 @@ export function ensureNextBuild(log: (m: string) => void): void {
   );
   if (builtAt > sourceAt) return;
   log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~20 s)…');
-  const r = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
+  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (c) => resolve(c));
+  });
+  if (code !== 0) throw new Error(`next build failed (exit ${code})`);
 }
 
 /** Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP. */

@@ -142,7 +142,7 @@ async function main() {
   // The worker first: reminders already due go out while the web app builds.
   worker = await startWorker({ databaseUrl, config: { smtpUrl }, handleSignals: false });
   log('worker running');
-  ensureNextBuild(log);
+  await ensureNextBuild(log);
   fs.writeFileSync(portsFile, JSON.stringify({ pg: pg?.port, smtp: catcher?.port }));
   web = await startNext(port, { DATABASE_URL: databaseUrl, PUNCTUAL_MAILBOX: catcher ? '1' : '0', BETTER_AUTH_SECRET: authSecret(dataRoot) }, log);
   if (web.pid) fs.writeFileSync(webPidFile, String(web.pid));

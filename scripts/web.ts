@@ -4,7 +4,7 @@ import { authSecret, ensureNextBuild, requireEnv, root, startNext, stopChild } f
 
 const databaseUrl = requireEnv('DATABASE_URL', 'point it at the PostgreSQL that `npm start` or your deployment uses');
 const port = Number(process.env.PORT ?? 3000);
-ensureNextBuild(console.log);
+await ensureNextBuild(console.log);
 const web = await startNext(port, { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) }, console.log);
 console.log(`Punctual web app at http://127.0.0.1:${port}/events`);
 for (const sig of ['SIGINT', 'SIGTERM'] as const) process.on(sig, () => void stopChild(web).then(() => process.exit(0)));
