@@ -37,16 +37,21 @@ export function badgeTone(status: string): BadgeTone {
 /** What the status belongs to; rendered as a data attribute so tests and styles can target it. */
 export type BadgeKind = 'event' | 'booking' | 'reminder' | 'delivery';
 
-/** A coloured pill with the status word; the reason, when given, is its tooltip. */
+/**
+ * A coloured pill with the status word; the reason, when given, is its tooltip. A reminder that is `done` has
+ * handed its message to a delivery: it reads "handed over" in a neutral tone, so only the delivery's badge
+ * says whether the message went out (a green "done" beside a dead delivery would mislead).
+ */
 export function StatusBadge({ status, kind, reason }: { status: string; kind: BadgeKind; reason?: string | null }) {
+  const handedOver = kind === 'reminder' && status === 'done';
   return (
     <span
-      className={`badge badge-${badgeTone(status)}`}
+      className={`badge badge-${handedOver ? 'waiting' : badgeTone(status)}`}
       data-kind={kind}
       data-status={status}
-      title={reason ? `${status}: ${reason}` : undefined}
+      title={reason ? `${status}: ${reason}` : handedOver ? 'handed over to its delivery, which shows whether it went out' : undefined}
     >
-      {status.replace(/_/g, ' ')}
+      {handedOver ? 'handed over' : status.replace(/_/g, ' ')}
     </span>
   );
 }

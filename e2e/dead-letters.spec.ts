@@ -41,7 +41,8 @@ test('permission error → dead letter → replay → one email', async ({ page 
   await page.goto(`/deliveries?q=${encodeURIComponent(email)}`);
   await page.locator('table.data-table tbody tr a.row-title').first().click();
   await expect(page.locator('[data-kind="delivery"]').first()).toHaveAttribute('data-status', 'accepted');
-  await expect(page.locator('body')).toContainText('replay');
+  await expect(page.locator('[data-action="replay"]')).toHaveText('Replayed a dead letter');
+  await expect(page.locator('[data-action="nudge"]')).toHaveText('Reminded a participant');
   await expect(page.locator('body')).toContainText('staff@demo.punctual.local');
   await screen(page, 'delivery-replayed');
 });

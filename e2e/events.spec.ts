@@ -26,6 +26,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await page.getByRole('button', { name: 'Create event' }).click();
 
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.locator('p.notice')).toContainText('Event created');
   // 18:00 in New York on 20 March 2030 is EDT (UTC−4).
   await expect(page.locator('.event-header')).toContainText('18:00 EDT');
   await expect(page.locator('.version-chip')).toHaveText('Schedule version 1');
@@ -70,6 +71,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await screen(page, 'event-reschedule-confirm');
   await dialog.getByRole('button', { name: 'Reschedule' }).click();
   await expect(page.locator('.version-chip')).toHaveText('Schedule version 2');
+  await expect(page.locator('p.notice')).toContainText('Rescheduled to schedule version 2');
   const stale = page.locator('[data-role-group="attendee"] .timeline-row.is-stale');
   await expect(stale).toHaveCount(3);
   await expect(stale.first()).toContainText('superseded by version 2');

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { appendAudit } from '../db/queries/audit';
 import { enqueueJob } from '../db/queries/jobs';
-import { bookings, events, reminders } from '../db/schema';
+import { bookings, contacts, events, reminders } from '../db/schema';
 import { nudgeMessageKey } from '../domain/keys';
 import { templateIds } from '../domain/vocabulary';
 import { SEND_TASK } from './dispatch';
@@ -98,7 +98,14 @@ export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: s
       .returning();
     await enqueueJob(tx, SEND_TASK, { reminderId: r.id });
     const messageKey = nudgeMessageKey({ tenantId: ctx.tenantId, bookingId: b.id, requestedAt: ctx.now, channel: 'email' });
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'nudge', at: ctx.now, details: { eventId: e.id, bookingId: b.id, reminderId: r.id, template: v.template, messageKey } });
+    const [c] = await tx.select({ email: contacts.email, name: contacts.name }).from(contacts).where(eq(contacts.id, b.contactId));
+    await appendAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: 'nudge',
+      at: ctx.now,
+      details: { eventId: e.id, bookingId: b.id, email: c?.email, name: c?.name || undefined, reminderId: r.id, template: v.template, messageKey },
+    });
     return { reminderId: r.id, messageKey, requestedAt: ctx.now.toISOString(), replayed: false };
   });
 }

@@ -57,9 +57,10 @@ export function EventForm({
   async function save(body: Record<string, unknown>) {
     const r =
       mode === 'create'
-        ? await apiCall<{ id: string }>('/api/events', 'POST', body)
-        : await apiCall<{ id: string }>(`/api/events/${eventId}`, 'PUT', body);
-    router.push(`/events/${r.id}`);
+        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body)
+        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', body);
+    const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
+    router.push(`/events/${r.id}?saved=${saved}`);
     router.refresh();
   }
 

@@ -11,7 +11,7 @@ export function defaultNudgeTemplate(role: BookingView['role']): TemplateId {
   return role === 'host' ? 'host-reminder' : 'attendee-reminder';
 }
 
-type Preview = { subject: string; html: string; text: string; to: string; from: string };
+type Preview = { subject: string; html: string; text: string; to: string; from: string; suppressed: { reason: string; source: string; since: string } | null };
 
 /**
  * "Remind participant": a modal with channel, template choice and a live preview of the exact message,
@@ -92,6 +92,12 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
             <p className="form-error">Preview unavailable: {previewError}</p>
           ) : preview ? (
             <>
+              {preview.suppressed ? (
+                <p className="notice notice-warn" role="alert">
+                  {preview.to} is on the suppression list ({preview.suppressed.reason}; {preview.suppressed.source}), so nothing would be sent.
+                  Remove it on the Suppressions page first if the person asked to get mail again.
+                </p>
+              ) : null}
               <p className="small">
                 <strong>Subject:</strong> {preview.subject} <span className="muted">· from {preview.from}</span>
               </p>
@@ -110,7 +116,7 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
           <button type="button" className="btn" onClick={() => ref.current?.close()} disabled={busy}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || done || !!previewError}>
+          <button type="submit" className="btn btn-primary" disabled={busy || done || !!previewError || !!preview?.suppressed}>
             {busy ? 'Sending…' : 'Send reminder now'}
           </button>
         </div>

@@ -1,5 +1,5 @@
 /** The deliveries log for staff: search and filter one tenant's deliveries; one delivery's full story. */
-import { and, asc, count, desc, eq, gte, ilike, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { auditLog, deliveries, deliveryAttempts, events, reminderRules, reminders, type Delivery } from '../schema';
 import type { DeliveryStatus } from '../../domain/vocabulary';
@@ -61,6 +61,12 @@ export async function getDeliveryStory(db: DbOrTx, tenantId: string, deliveryId:
     .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
   if (!row) return null;
   const attempts = await db.select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, deliveryId)).orderBy(asc(deliveryAttempts.attemptNo));
-  const audit = await db.select().from(auditLog).where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.deliveryId, deliveryId))).orderBy(asc(auditLog.createdAt));
+  // The delivery's own entries, and the request that made its reminder (a staff nudge names the reminder).
+  const byReminder = row.delivery.reminderId ? sql`${auditLog.details}->>'reminderId' = ${row.delivery.reminderId}` : sql`false`;
+  const audit = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.tenantId, tenantId), or(eq(auditLog.deliveryId, deliveryId), byReminder)))
+    .orderBy(asc(auditLog.createdAt));
   return { ...row, attempts, audit };
 }

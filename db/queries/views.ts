@@ -134,7 +134,8 @@ export async function listEvents(
     .from(reminders)
     .innerJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, tenantId)))
     .leftJoin(deliveries, and(eq(deliveries.reminderId, reminders.id), eq(deliveries.tenantId, tenantId)))
-    .where(and(eq(reminders.tenantId, tenantId), inArray(reminders.eventId, ids)))
+    // Rule reminders only, like the event page's coverage line (domain/coverage.ts): nudges are extra.
+    .where(and(eq(reminders.tenantId, tenantId), inArray(reminders.eventId, ids), eq(reminders.kind, 'rule')))
     .groupBy(reminders.eventId, reminders.status, sql`${reminders.scheduleVersion} = ${events.scheduleVersion}`);
 
   const items = rows.map((e): EventListItem => {
@@ -162,7 +163,8 @@ export async function listEvents(
     for (const r of reminderCounts) {
       if (r.eventId !== e.id) continue;
       item.remindersByStatus[r.status] = (item.remindersByStatus[r.status] ?? 0) + r.n;
-      if (r.current) {
+      // Planned = the coverage line's "expected": current version, not cancelled (a cancelled booking expects nothing).
+      if (r.current && r.status !== 'cancelled' && r.status !== 'superseded') {
         item.remindersPlanned += r.n;
         item.remindersSent += r.sent;
       }

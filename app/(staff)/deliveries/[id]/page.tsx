@@ -9,6 +9,7 @@ import { AttemptsTable } from '../../../../components/AttemptsTable';
 import { ZonedTime } from '../../../../components/ZonedTime';
 import { CaseActions } from '../../../../components/attention/CaseActions';
 import { can } from '../../../../domain/permissions';
+import { auditActionLabel } from '../../../../domain/audit-view';
 import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -75,12 +76,12 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
       <AttemptsTable attempts={attempts} zone={zone} />
       <h2 className="section-title">Audit</h2>
       {audit.length === 0 ? (
-        <p className="muted">No operator action on this delivery.</p>
+        <p className="muted">No staff action on this delivery.</p>
       ) : (
         <ul>
           {audit.map((a) => (
             <li key={a.id}>
-              <ZonedTime instant={a.createdAt.toISOString()} zone={zone} /> · {a.actor} · {a.action}
+              <ZonedTime instant={a.createdAt.toISOString()} zone={zone} /> · {a.actor} · <span data-action={a.action}>{auditActionLabel(a.action)}</span>
               {a.reason ? ` — “${a.reason}”` : ''}
             </li>
           ))}

@@ -28,12 +28,30 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
  * An event with its participants by role and each participant's live reminder timeline. Staff and admins
  * also get the controls: edit/reschedule, cancel, add participant, remind now, cancel booking.
  */
-export default async function EventPage({ params }: Props) {
+export default async function EventPage({ params, searchParams }: Props & { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
+  const sp = await searchParams;
+  const notice =
+    sp.saved === 'created'
+      ? 'Event created. Add participants below: their reminders are planned as you add them.'
+      : sp.saved === 'rescheduled'
+        ? `Rescheduled${typeof sp.v === 'string' && /^\d+$/.test(sp.v) ? ` to schedule version ${sp.v}` : ''}: reminders are re-planned for the new time; the old ones are marked superseded.`
+        : sp.saved === 'updated'
+          ? 'Changes saved. The timing did not change, so no reminder was re-planned.'
+          : null;
   const { session, page } = await loadEventPage(id);
   if (!page) notFound();
   const canOperate = can(session.user.role, 'operate');
   const guestTenants = canOperate ? await otherTenants(getDb(), session.tenant.id) : [];
   const zones = canOperate ? Intl.supportedValuesOf('timeZone') : [];
-  return <LiveEventPage eventId={id} initialData={page} canOperate={canOperate} guestTenants={guestTenants} zones={zones} />;
+  return (
+    <>
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <LiveEventPage eventId={id} initialData={page} canOperate={canOperate} guestTenants={guestTenants} zones={zones} />
+    </>
+  );
 }

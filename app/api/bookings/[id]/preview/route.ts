@@ -1,5 +1,5 @@
 import { getDb } from '../../../../../db/client';
-import { loadBookingContext } from '../../../../../db/queries/delivery';
+import { findSuppression, loadBookingContext } from '../../../../../db/queries/delivery';
 import { isUuid } from '../../../../../db/queries/views';
 import { isTemplateId, parseTemplateData, renderReminderEmail } from '../../../../../emails';
 import { buildTemplateData } from '../../../../../server/send-reminder';
@@ -8,8 +8,9 @@ import { jsonError, staffRoute } from '../../../../../server/session';
 export const dynamic = 'force-dynamic';
 
 /**
- * GET /api/bookings/:id/preview?template=<id> — `{ subject, html, text, to }`: the message this participant
- * would get now with that template, rendered from the current event data exactly as the worker would.
+ * GET /api/bookings/:id/preview?template=<id> — `{ subject, html, text, to, from, suppressed }`: the message
+ * this participant would get now with that template, rendered from the current event data exactly as the
+ * worker would; `suppressed` is the suppression-list entry that would stop it (`{ reason, source, since }`), or null.
  * 400 naming `template` for an unknown template; 422 naming the field when the event data cannot fill it.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
@@ -22,6 +23,8 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const parsed = parseTemplateData(template, buildTemplateData(ctx));
     if (!parsed.ok) return jsonError(422, `the event's data cannot fill this template — ${parsed.message}`, parsed.field);
     const rendered = await renderReminderEmail(template, parsed.data);
-    return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail };
+    const hit = await findSuppression(getDb(), [...new Set([ctx.tenant.id, ctx.sendingTenant.id])], ctx.contact.email);
+    const suppressed = hit ? { reason: hit.reason, source: hit.source, since: hit.createdAt.toISOString() } : null;
+    return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail, suppressed };
   });
 }
