@@ -117,7 +117,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
 
 function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
   const s = auditSubject(e);
-  const details = compactDetails(e.details, (iso) => formatInZone(iso, zone));
+  // An event's times read in the event's own zone (a reschedule records it), anything else in the tenant's.
+  const d = (e.details ?? {}) as { to?: { timeZone?: unknown } };
+  const eventZone = typeof d.to?.timeZone === 'string' ? d.to.timeZone : zone;
+  const details = compactDetails(e.details, (iso) => formatInZone(iso, eventZone));
   return (
     <tr data-audit-id={e.id} data-action={e.action}>
       <td className="nowrap">
