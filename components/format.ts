@@ -4,6 +4,7 @@
  * Pure functions of their inputs: the same output on the server and in the browser.
  */
 import { DateTime } from 'luxon';
+import { z } from 'zod';
 
 /** ICU names zones in a locale-dependent way; these locales together know most common abbreviations. */
 const abbreviationLocales = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-SG', 'ja-JP'];
@@ -84,3 +85,14 @@ export function localMidnight(date: string | undefined, zone: string, plusDays =
   const d = DateTime.fromISO(date, { zone });
   return d.isValid && d.year >= 1900 && d.year <= 2199 ? d.plus({ days: plusDays }).toJSDate() : undefined;
 }
+
+/**
+ * A search box's text from the query string: trimmed, at most 200 characters, control characters removed
+ * (PostgreSQL text cannot hold NUL); anything malformed becomes ''.
+ */
+export const searchText = z
+  .string()
+  // eslint-disable-next-line no-control-regex
+  .transform((v) => v.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200))
+  .catch('')
+  .default('');

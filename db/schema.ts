@@ -270,6 +270,21 @@ export const suppressions = pgTable(
   (t) => [uniqueIndex('suppressions_tenant_address_uq').on(t.tenantId, sql`lower(${t.address})`)],
 );
 
+/**
+ * Which host tenants a tenant lets book its people as external guests (invariant 9: a guest is reminded in
+ * their own organisation's name, so that organisation must have agreed). Without a row, an `external`
+ * booking naming `guest_tenant_id` is refused.
+ */
+export const guestPartnerships = pgTable(
+  'guest_partnerships',
+  {
+    guestTenantId: uuid('guest_tenant_id').notNull().references(() => tenants.id),
+    hostTenantId: uuid('host_tenant_id').notNull().references(() => tenants.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('guest_partnerships_pair_uq').on(t.guestTenantId, t.hostTenantId)],
+);
+
 /** Every operator action (replay, discard, mark as sent, send again): who, when, why. Append-only. */
 export const auditLog = pgTable(
   'audit_log',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyOffset, DueInstantError, fromLocal, parseOffset } from './due-instant';
+import { applyOffset, DueInstantError, fromLocal, MAX_OFFSET_DAYS, offsetMagnitudeDays, parseOffset } from './due-instant';
 
 const iso = (d: Date) => d.toISOString().replace('.000Z', 'Z');
 
@@ -55,5 +55,14 @@ describe('fromLocal', () => {
 describe('parseOffset', () => {
   it('splits calendar and elapsed parts', () => {
     expect(parseOffset('-P1DT2H30M')).toEqual({ sign: -1, years: 0, months: 0, weeks: 0, days: 1, elapsedMs: 9_000_000 });
+  });
+});
+
+describe('offset magnitude (reminder rules allow at most a year)', () => {
+  it.each(['-P300000Y', '-P1000000D', '-PT9999999999999999999H', '-P2Y', '-P367D'])('%s is more than a year', (o) => {
+    expect(offsetMagnitudeDays(parseOffset(o))).toBeGreaterThan(MAX_OFFSET_DAYS);
+  });
+  it.each(['-P1Y', '-P366D', '-P52W', '-PT8784H', 'PT0S'])('%s is within a year', (o) => {
+    expect(offsetMagnitudeDays(parseOffset(o))).toBeLessThanOrEqual(MAX_OFFSET_DAYS);
   });
 });

@@ -49,7 +49,7 @@ export function parseOffset(offset: string): ParsedOffset {
     );
   }
   const n = (s: string | undefined) => (s ? Number(s) : 0);
-  return {
+  const parsed: ParsedOffset = {
     sign: m[1] === '-' ? -1 : 1,
     years: n(m[2]),
     months: n(m[3]),
@@ -57,6 +57,18 @@ export function parseOffset(offset: string): ParsedOffset {
     days: n(m[5]),
     elapsedMs: Math.round(n(m[6]) * 3_600_000 + n(m[7]) * 60_000 + n(m[8]) * 1000),
   };
+  return parsed;
+}
+
+/** Largest offset magnitude a reminder rule may have, in days (about one year). */
+export const MAX_OFFSET_DAYS = 366;
+
+/**
+ * Upper bound of an offset's magnitude in days (months count 31, years 366). Reminder rules refuse offsets
+ * above MAX_OFFSET_DAYS: more than a year from the anchor is a typo, and far-off instants overflow dates.
+ */
+export function offsetMagnitudeDays(o: ParsedOffset): number {
+  return o.years * 366 + o.months * 31 + o.weeks * 7 + o.days + o.elapsedMs / 86_400_000;
 }
 
 /** @throws DueInstantError(field 'timeZone') unless `timeZone` is a valid IANA zone name. */

@@ -26,6 +26,9 @@ describe('event form wall-clock → instants', () => {
     [{ start: '2027-02-30T10:00', end: '2027-03-01T10:00' }, 'start'],
     [{ start: '2027-06-15T10:00', end: '2027-06-15T09:00' }, 'end'],
     [{ start: '2027-06-15T10:00', end: 'tomorrow' }, 'end'],
+    [{ start: '0000-01-01T10:00', end: '0000-01-01T11:00' }, 'start'],
+    [{ start: '2027-03-10T10:00:99', end: '2027-03-10T11:00' }, 'start'],
+    [{ start: '2027-03-10T10:00', end: '9999-12-31T11:00' }, 'end'],
   ])('%o is refused naming %s', (f, field) => {
     expect(() => timingFromForm({ ...f, timeZone: 'UTC', allDay: false })).toThrow(expect.objectContaining({ field }));
   });

@@ -26,7 +26,8 @@ export function parseLocal(value: string, field: string, dateOnly: boolean): Loc
   }
   const l: LocalDateTime = { year: +m[1], month: +m[2], day: +m[3], hour: +(m[4] ?? 0), minute: +(m[5] ?? 0), second: +(m[6] ?? 0), millisecond: 0 };
   const check = new Date(Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute));
-  if (check.getUTCMonth() !== l.month - 1 || check.getUTCDate() !== l.day || l.hour > 23 || l.minute > 59) throw new EventFormError(field, `${value} is not a real date or time`);
+  if (check.getUTCMonth() !== l.month - 1 || check.getUTCDate() !== l.day || l.hour > 23 || l.minute > 59 || l.second > 59) throw new EventFormError(field, `${value} is not a real date or time`);
+  if (l.year < 1900 || l.year > 2199) throw new EventFormError(field, `${value}: the year must be between 1900 and 2199`);
   return l;
 }
 

@@ -29,8 +29,8 @@ export interface OffsetParts {
   direction: OffsetDirection;
 }
 
-/** Largest amount the editor accepts (≈ 190 years in minutes is far beyond any sensible rule). */
-export const MAX_OFFSET_AMOUNT = 100_000;
+/** Largest amount per unit: a year from the anchor (MAX_OFFSET_DAYS in domain/due-instant.ts). */
+export const MAX_OFFSET_AMOUNT: Record<OffsetUnit, number> = { minutes: 366 * 24 * 60, hours: 366 * 24, days: 366, weeks: 52 };
 
 /** A part that cannot become an offset; `field` names the editor field. */
 export class OffsetPartsError extends Error {
@@ -50,14 +50,14 @@ export function isElapsedUnit(unit: OffsetUnit): boolean {
 
 /**
  * The ISO-8601 duration for the editor's parts: `-P1D`, `-PT2H`, `PT30M`, `P1W`; `PT0S` at the anchor.
- * @throws OffsetPartsError when `amount` is not a whole number in 0…MAX_OFFSET_AMOUNT or unit/direction is unknown.
+ * @throws OffsetPartsError when `amount` is not a whole number in 0…MAX_OFFSET_AMOUNT[unit] (a year) or unit/direction is unknown.
  */
 export function partsToOffset(p: OffsetParts): string {
   if (!offsetDirections.includes(p.direction)) throw new OffsetPartsError('direction', `must be one of ${offsetDirections.join(', ')}`);
   if (p.direction === 'at') return 'PT0S';
   if (!offsetUnits.includes(p.unit)) throw new OffsetPartsError('unit', `must be one of ${offsetUnits.join(', ')}`);
   if (!Number.isInteger(p.amount) || p.amount < 0) throw new OffsetPartsError('amount', 'must be a whole number, 0 or more');
-  if (p.amount > MAX_OFFSET_AMOUNT) throw new OffsetPartsError('amount', `must be at most ${MAX_OFFSET_AMOUNT}`);
+  if (p.amount > MAX_OFFSET_AMOUNT[p.unit]) throw new OffsetPartsError('amount', `must be at most ${MAX_OFFSET_AMOUNT[p.unit]} ${p.unit} (a year from the anchor)`);
   if (p.amount === 0) return 'PT0S';
   const sign = p.direction === 'before' ? '-' : '';
   const body = { minutes: `T${p.amount}M`, hours: `T${p.amount}H`, days: `${p.amount}D`, weeks: `${p.amount}W` }[p.unit];

@@ -35,6 +35,19 @@ test.describe('signed out', () => {
   });
 });
 
+test('sign-in attempts are limited per account, whatever X-Forwarded-For claims', async ({ playwright }) => {
+  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  const email = `${unique('nobody')}@demo.punctual.local`;
+  const statuses: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const r = await api.post('/api/auth/sign-in/email', { headers: { 'x-forwarded-for': `10.9.${i}.1` }, data: { email, password: `wrong-${i}` } });
+    statuses.push(r.status());
+  }
+  expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+  expect(statuses.slice(10)).toEqual([429, 429]);
+  await api.dispose();
+});
+
 test('viewer: no nudge, cancel, replay or create controls, and the server refuses forged requests', async ({ browser, page }) => {
   // Staff prepares an event with one participant.
   const eventId = await createEventViaApi(page, unique('Viewer check'));

@@ -33,6 +33,11 @@ test('a demo event, booking and delivery are invisible to the partner tenant', a
   expect((await p.request.post(`/api/events/${eventId}/cancel`, { headers: origin, data: { reason: 'other tenant' } })).status()).toBe(404);
   expect((await p.request.post(`/api/events/${eventId}/bookings`, { headers: origin, data: { name: 'X', email: 'x@example.test', role: 'attendee' } })).status()).toBe(404);
   expect((await p.request.post(`/api/deliveries/${deliveryId}/discard`, { headers: origin, data: { reason: 'other tenant' } })).status()).toBe(404);
+  // Partner may not book people as guests of its own in demo's name: demo never agreed.
+  const partnerEvent = await p.request.post('/api/events', { headers: origin, data: { title: unique('Spoof'), timeZone: 'UTC', start: '2030-01-01T10:00', end: '2030-01-01T11:00' } });
+  const spoof = await p.request.post(`/api/events/${((await partnerEvent.json()) as { id: string }).id}/bookings`, { headers: origin, data: { name: 'Victim', email: 'victim@anywhere.test', role: 'external', guestTenant: 'demo' } });
+  expect(spoof.status()).toBe(400);
+  expect(await spoof.json()).toMatchObject({ field: 'guestTenant' });
   // Lists in the partner tenant do not show tenant A's event.
   await p.goto(`/events`);
   await expect(p.locator('body')).not.toContainText(title);

@@ -11,6 +11,8 @@
  */
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { reserveSendSlot } from '../db/queries/rate-limit';
 import { getDb } from '../db/client';
 import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '../db/schema';
 
@@ -21,6 +23,10 @@ export function requestOrigin(headers: Headers): string | null {
   const proto = headers.get('x-forwarded-proto') ?? 'http';
   return `${proto}://${host}`;
 }
+
+/** Per-account sign-in limit: one attempt per SIGN_IN_INTERVAL_MS, bursts of SIGN_IN_BURST (10 a minute). */
+const SIGN_IN_INTERVAL_MS = 6_000;
+const SIGN_IN_BURST = 10;
 
 function createAuth() {
   const publicUrl = process.env.PUNCTUAL_PUBLIC_URL?.replace(/\/$/, '');
@@ -45,9 +51,26 @@ function createAuth() {
       return [own, publicUrl].filter((o): o is string => !!o);
     },
     // Sign-in attempts per client address: 10 per minute (better-auth's limiter, in memory per web process).
+    // The address comes from X-Forwarded-For, which only a proxy in front can vouch for — so attempts are
+    // ALSO limited per account (below), which no header can spread out.
     rateLimit: { enabled: true, window: 60, max: 200, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/sign-in/email') return;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase().slice(0, 254);
+        if (!email) return;
+        const now = new Date();
+        // GCRA in PostgreSQL (shared by every web process): one attempt per 6 s, bursts of 10.
+        const slot = await reserveSendSlot(getDb(), `signin:${email}`, SIGN_IN_INTERVAL_MS, now);
+        if (slot.getTime() - now.getTime() > SIGN_IN_BURST * SIGN_IN_INTERVAL_MS - SIGN_IN_INTERVAL_MS) {
+          throw new APIError('TOO_MANY_REQUESTS', { message: 'Too many sign-in attempts for this account: wait a minute and try again.' });
+        }
+      }),
+    },
     advanced: { cookiePrefix: 'punctual', ipAddress: { ipAddressHeaders: ['x-forwarded-for'] } },
     telemetry: { enabled: false },
+    // Accounts are managed by admins: no self-service profile, email or account changes.
+    disabledPaths: ['/update-user', '/change-email', '/delete-user', '/sign-up/email'],
   });
 }
 

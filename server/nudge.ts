@@ -74,7 +74,7 @@ export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: s
     const sinceMs = last?.requestedAt ? ctx.now.getTime() - last.requestedAt.getTime() : Infinity;
     if (sinceMs < NUDGE_INTERVAL_MS) {
       const wait = Math.ceil((NUDGE_INTERVAL_MS - sinceMs) / 1000);
-      throw new AppError('rate_limited', `This participant was reminded ${Math.floor(sinceMs / 1000)} s ago: at most one manual reminder per minute. Try again in ${wait} s.`, 'bookingId');
+      throw new AppError('rate_limited', `This participant was reminded ${Math.max(0, Math.floor(sinceMs / 1000))} s ago: at most one manual reminder per minute. Try again in ${wait} s.`, 'bookingId');
     }
     const [r] = await tx
       .insert(reminders)

@@ -21,7 +21,7 @@ export interface OperatorContext {
   now: Date;
 }
 
-const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required') });
+const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500, 'at most 500 characters') });
 const parseReason = (reason: string) => parseInput(reasonSchema, { reason }).reason;
 
 async function lockOwnDelivery(tx: Tx, tenantId: string, deliveryId: string): Promise<Delivery> {

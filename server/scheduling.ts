@@ -12,6 +12,7 @@ import { enqueueJob } from '../db/queries/jobs';
 import {
   activeRules,
   bookingsOfEvent,
+  guestPartnershipExists,
   endSendableReminders,
   getTenant,
   insertReminders,
@@ -46,7 +47,7 @@ export const createEventSchema = z
     title: z.string().trim().min(1, 'required'),
     description: z.string().nullish(),
     location: z.string().nullish(),
-    roomUrl: z.url().nullish(),
+    roomUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000).nullish(),
     externalUid: z.string().min(1).nullish(),
   })
   .and(eventTimingSchema);
@@ -164,6 +165,10 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
     const event = await lockEvent(tx, tenantId, data.eventId);
     if (!event) throw new AppError('not_found', `event ${data.eventId} not found`, 'eventId');
     if (event.status === 'cancelled') throw new AppError('invalid_state', 'event is cancelled', 'eventId');
+    if (data.guestTenantId) {
+      // The guest is reminded in their own organisation's name: that organisation must have agreed.
+      if (!(await guestPartnershipExists(tx, data.guestTenantId, tenantId))) throw new AppError('forbidden', "guestTenantId: that organisation has not agreed to have its people booked as guests of yours", 'guestTenantId');
+    }
     const contactId = await upsertContact(tx, { tenantId, ...data.contact });
     const [b] = await tx
       .insert(bookings)

@@ -19,7 +19,7 @@ import type { Db } from '../db/client';
 import { getTenantBySlug } from '../db/queries/scheduling';
 import { events } from '../db/schema';
 import { addBooking, createEvent } from './scheduling';
-import { createReminderRule, createTenant } from './tenants';
+import { allowGuestsFrom, createReminderRule, createTenant } from './tenants';
 
 const MIN = 60_000;
 
@@ -53,6 +53,8 @@ export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
   if (!partner) {
     partner = await createTenant(db, { slug: 'partner', name: 'Partner Collective', timeZone: 'Europe/London', senderEmail: 'hello@partner.punctual.local' });
   }
+  // Partner lets the demo studio book its people as external guests (reminded in Partner's name).
+  await allowGuestsFrom(db, partner.id, demo.id);
   const tenantIds: Record<string, string> = { demo: demo.id, partner: partner.id };
   for (const a of demoAccounts) await ensureStaffUser(db, tenantIds[a.tenantSlug]!, { ...a, password: DEMO_PASSWORD });
   // A fresh batch unless a demo event starts within the next two hours (a restart the next day still shows

@@ -37,6 +37,7 @@ import {
 } from '../db/queries/delivery';
 import { messageIdFor, messageKeyOf } from '../domain/keys';
 import { decideSend } from '../domain/send-decision';
+import { describeSuppression } from '../domain/suppression';
 import { decideAfterOutcome } from '../domain/outcome';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import { isTemplateId, parseTemplateData, renderReminderEmail, type ReminderTemplateData } from '../emails';
@@ -201,7 +202,8 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
     }
     const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address);
     if (suppression) {
-      const reason = `address suppressed (${suppression.reason}, ${suppression.source}) since ${suppression.createdAt.toISOString()}`;
+      const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
+      const reason = describeSuppression(suppression, d.tenantId, owner.name);
       await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
       return { stop: { status: 'suppressed', reason } };
     }

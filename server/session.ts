@@ -14,6 +14,7 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { tenants, type Tenant } from '../db/schema';
 import { can, refusalMessage, type Permission } from '../domain/permissions';
+import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { getAuth, requestOrigin } from './auth';
 import { AppError } from './errors';
@@ -91,6 +92,8 @@ export async function staffRoute(
         return jsonError(400, 'request body: not valid JSON', 'body');
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) return jsonError(400, 'request body: must be a JSON object', 'body');
+      const bad = unstorableText(body);
+      if (bad) return jsonError(400, `${bad}: contains a character that cannot be stored (NUL or a broken surrogate pair)`, bad);
     }
   }
   try {

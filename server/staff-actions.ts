@@ -11,8 +11,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { appendAudit } from '../db/queries/audit';
-import { lockEvent, reminderImpact } from '../db/queries/scheduling';
-import { contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
+import { guestTenantsOf, lockEvent, reminderImpact } from '../db/queries/scheduling';
+import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
 import { EventFormError, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
@@ -39,7 +39,7 @@ export const eventFormSchema = z.object({
   description: optionalText,
   location: optionalText,
   roomUrl: z
-    .union([z.literal(''), z.url({ message: 'must be a full URL such as https://meet.example/room' })])
+    .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000)])
     .nullish()
     .transform((v) => (v ? v : null)),
   timeZone: z.string().min(1, 'required'),
@@ -112,6 +112,9 @@ export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: str
   assertId(eventId, 'eventId', 'event');
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
+    const before = await lockEvent(tx, ctx.tenantId, eventId);
+    if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    if (before.status === 'cancelled') return before; // already cancelled: nothing changes, nothing to audit
     const impact = await reminderImpact(tx, ctx.tenantId, { eventId });
     const e = await cancelEvent(tx, ctx.tenantId, eventId, reason, ctx.now);
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'event_cancel', reason, at: ctx.now, details: { eventId, title: e.title, remindersCancelled: impact.pending } });
@@ -120,8 +123,9 @@ export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: str
 }
 
 export const bookingFormSchema = z.object({
-  name: z.string().trim().min(1, 'required').max(200),
-  email: z.email({ message: 'must be an email address' }),
+  // eslint-disable-next-line no-control-regex
+  name: z.string().trim().min(1, 'required').max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters'),
+  email: z.email({ message: 'must be an email address' }).max(254, 'at most 254 characters (RFC 5321)'),
   role: z.enum(bookingRoles),
   timeZone: z
     .string()
@@ -143,9 +147,11 @@ export async function addBookingAction(db: Db, ctx: ActionContext, eventId: stri
     let guestTenantId: string | null = null;
     if (f.role === 'external') {
       if (!f.guestTenant) throw new AppError('validation', "guestTenant: required for an external guest (the slug of the guest's own organisation)", 'guestTenant');
+      // Only organisations that agreed to have their people booked as our guests are offered or accepted.
+      const allowed = await guestTenantsOf(tx, ctx.tenantId);
+      if (!allowed.some((t) => t.slug === f.guestTenant)) throw new AppError('validation', `guestTenant: "${f.guestTenant}" is not an organisation whose people you may book as guests`, 'guestTenant');
       const [g] = await tx.select().from(tenants).where(eq(tenants.slug, f.guestTenant));
-      if (!g || g.id === ctx.tenantId) throw new AppError('validation', `guestTenant: no other organisation is called "${f.guestTenant}"`, 'guestTenant');
-      guestTenantId = g.id;
+      guestTenantId = g!.id;
     }
     const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone }, guestTenantId }, ctx.now);
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'booking_add', at: ctx.now, details: { eventId, bookingId: b.id, email: f.email, role: f.role } });
@@ -158,6 +164,9 @@ export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId:
   assertId(bookingId, 'bookingId', 'booking');
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(bookings).where(and(eq(bookings.tenantId, ctx.tenantId), eq(bookings.id, bookingId))).for('update');
+    if (!before) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
+    if (before.status === 'cancelled') return before; // already cancelled: the first reason stays, nothing to audit
     const impact = await reminderImpact(tx, ctx.tenantId, { bookingId });
     const b = await cancelBooking(tx, ctx.tenantId, bookingId, reason, ctx.now);
     const [c] = await tx.select({ email: contacts.email }).from(contacts).where(eq(contacts.id, b.contactId));
@@ -211,8 +220,5 @@ export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: strin
   });
 }
 
-/** Tenants other than `tenantId` (slug and name), for the "external guest" picker. */
-export async function otherTenants(db: Db, tenantId: string): Promise<{ slug: string; name: string }[]> {
-  return db.select({ slug: tenants.slug, name: tenants.name }).from(tenants).where(sql`${tenants.id} <> ${tenantId}`).orderBy(tenants.name);
-}
+
 

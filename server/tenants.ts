@@ -2,8 +2,8 @@
 import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
-import { reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
-import { parseOffset } from '../domain/due-instant';
+import { guestPartnerships, reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
+import { MAX_OFFSET_DAYS, offsetMagnitudeDays, parseOffset } from '../domain/due-instant';
 import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, templateIds } from '../domain/vocabulary';
 import { parseInput } from './errors';
 
@@ -19,7 +19,7 @@ export const createTenantSchema = z.object({
 });
 
 export const reminderRuleSchema = z.object({
-  name: z.string().trim().min(1, 'required'),
+  name: z.string().trim().min(1, 'required').max(200),
   anchor: z.enum(anchors),
   offset: z.string().refine(
     (v) => {
@@ -31,6 +31,15 @@ export const reminderRuleSchema = z.object({
       }
     },
     { message: 'must be an ISO-8601 duration such as -P1D or -PT2H' },
+  ).refine(
+    (v) => {
+      try {
+        return offsetMagnitudeDays(parseOffset(v)) <= MAX_OFFSET_DAYS;
+      } catch {
+        return true; // reported by the check above
+      }
+    },
+    { message: `must be at most ${MAX_OFFSET_DAYS} days (a year) from its anchor` },
   ),
   audience: z.array(z.enum(bookingRoles)).min(1, 'at least one role'),
   channel: z.enum(channels).default('email'),
@@ -62,4 +71,12 @@ export async function addSuppression(
     input,
   );
   await db.insert(suppressions).values({ tenantId, ...data }).onConflictDoNothing();
+}
+
+/**
+ * Records that `guestTenantId` lets `hostTenantId` book its people as external guests (reminded in the guest
+ * tenant's name, invariant 9). Idempotent.
+ */
+export async function allowGuestsFrom(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<void> {
+  await db.insert(guestPartnerships).values({ guestTenantId, hostTenantId }).onConflictDoNothing();
 }

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, events, reminders } from '../db/schema';
-import { addSuppression, createTenant } from '../server/tenants';
+import { addSuppression, allowGuestsFrom, createTenant } from '../server/tenants';
 import { addBooking, cancelBooking, createEvent, rescheduleEvent } from '../server/scheduling';
 import { createHarness, type Harness } from './support/harness';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
@@ -264,9 +264,28 @@ describe('external guests are reminded by their own tenant (invariant 9)', () =>
     const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', audience: ['external'] }]);
     const guestTenant = await createTenant(db(), { slug: `guest-${Date.now().toString(36)}`, name: 'Guest Collective', timeZone: 'Europe/London', senderEmail: 'hello@guest.test' });
     const event = await createEvent(db(), tenant.id, { title: 'Joint session', startsAt: '2027-06-15T08:00:00Z', endsAt: '2027-06-15T09:00:00Z', timeZone: 'Europe/Amsterdam' });
+    await allowGuestsFrom(db(), guestTenant.id, tenant.id);
     await addBooking(db(), tenant.id, { eventId: event.id, role: 'external', guestTenantId: guestTenant.id, contact: { email: 'guest@elsewhere.test', name: 'Gus' } }, new Date('2027-06-01T00:00:00Z'));
-    return { tenant, guestTenant };
+    return { tenant, guestTenant, event };
   }
+
+  it('without the guest organisation’s agreement, an external booking is refused and nothing is stored', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', audience: ['external'] }]);
+    const other = await createTenant(db(), { slug: `other-${Date.now().toString(36)}`, name: 'Unrelated Org', timeZone: 'UTC', senderEmail: 'hello@other.test' });
+    const event = await createEvent(db(), tenant.id, { title: 'Spoof attempt', startsAt: '2027-06-15T08:00:00Z', endsAt: '2027-06-15T09:00:00Z', timeZone: 'UTC' });
+    await expect(
+      addBooking(db(), tenant.id, { eventId: event.id, role: 'external', guestTenantId: other.id, contact: { email: 'victim@anywhere.test', name: 'V' } }, new Date('2027-06-01T00:00:00Z')),
+    ).rejects.toMatchObject({ code: 'forbidden', field: 'guestTenantId' });
+    expect(await db().select().from(reminders)).toHaveLength(0);
+  });
+
+  it("another tenant's suppression entry is named to the host, never described", async () => {
+    const { guestTenant } = await guestSetup();
+    await addSuppression(db(), guestTenant.id, { address: 'guest@elsewhere.test', reason: 'complained', source: 'private note of the guest org' });
+    await h.tick('2027-06-15T07:00:00Z');
+    const [d] = await db().select().from(deliveries);
+    expect(d.statusReason).toBe("address suppressed by the guest's own organisation (Guest Collective)");
+  });
 
   it("the guest's reminder goes out in the guest tenant's name", async () => {
     await guestSetup();

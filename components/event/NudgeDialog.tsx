@@ -11,7 +11,7 @@ export function defaultNudgeTemplate(role: BookingView['role']): TemplateId {
   return role === 'host' ? 'host-reminder' : 'attendee-reminder';
 }
 
-type Preview = { subject: string; html: string; text: string; to: string; from: string; suppressed: { reason: string; source: string; since: string } | null };
+type Preview = { subject: string; html: string; text: string; to: string; from: string; suppressed: { reason: string; source: string; since: string | null } | null };
 
 /**
  * "Remind participant": a modal with channel, template choice and a live preview of the exact message,

@@ -7,6 +7,7 @@ import { reminderFromStates } from '../../domain/states';
 import type { DbOrTx } from '../client';
 import {
   bookings,
+  guestPartnerships,
   events,
   reminderRules,
   reminders,
@@ -138,4 +139,23 @@ export async function reminderImpact(
     .from(reminders)
     .where(and(eq(reminders.tenantId, tenantId), eq(reminders.kind, 'rule'), by));
   return row ?? { pending: 0, done: 0 };
+}
+
+/** Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema.ts guestPartnerships). */
+export async function guestPartnershipExists(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ g: guestPartnerships.guestTenantId })
+    .from(guestPartnerships)
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
+  return !!row;
+}
+
+/** The tenants that let `hostTenantId` book their people as external guests (slug and name), by name. */
+export async function guestTenantsOf(db: DbOrTx, hostTenantId: string): Promise<{ slug: string; name: string }[]> {
+  return db
+    .select({ slug: tenants.slug, name: tenants.name })
+    .from(guestPartnerships)
+    .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
+    .where(eq(guestPartnerships.hostTenantId, hostTenantId))
+    .orderBy(tenants.name);
 }

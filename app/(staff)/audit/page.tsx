@@ -1,13 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { listAudit, type AuditRow } from '../../../db/queries/audit';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ZonedTime } from '../../../components/ZonedTime';
-import { formatInZone } from '../../../components/format';
+import { formatInZone, localMidnight } from '../../../components/format';
 import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from '../../../domain/audit-view';
 import { auditActions } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
@@ -36,7 +35,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const tenant = (await requireStaff()).tenant;
   const zone = tenant.timeZone;
   /** Local midnight starting `d` (+ `plus` days) in the tenant zone, as a UTC instant. */
-  const day = (d: string | undefined, plus = 0) => (d ? DateTime.fromISO(d, { zone }).plus({ days: plus }).toJSDate() : undefined);
+  const day = (d: string | undefined, plus = 0) => localMidnight(d, zone, plus);
   const { items, total } = await listAudit(
     getDb(),
     tenant.id,

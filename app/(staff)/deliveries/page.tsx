@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
+import { searchText } from '../../../components/format';
 import { getDb } from '../../../db/client';
 import { searchDeliveries } from '../../../db/queries/deliveries-log';
 import { EmptyState } from '../../../components/EmptyState';
@@ -17,7 +18,7 @@ export const metadata: Metadata = { title: 'Deliveries' };
 const PAGE_SIZE = 50;
 const filterSchema = z.object({
   page: z.coerce.number().int().min(1).catch(1),
-  q: z.string().trim().max(200).catch('').default(''),
+  q: searchText,
   status: z.enum(deliveryStatuses).optional().catch(undefined),
   from: z.iso.date().optional().catch(undefined),
   to: z.iso.date().optional().catch(undefined),

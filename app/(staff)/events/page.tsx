@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { localMidnight } from '../../../components/format';
 import { z } from 'zod';
+import { localMidnight, searchText } from '../../../components/format';
 import { getDb } from '../../../db/client';
 import { listEvents } from '../../../db/queries/views';
 import { EmptyState } from '../../../components/EmptyState';
@@ -19,7 +19,7 @@ const PAGE_SIZE = 50;
 /** Query parameters; anything malformed is dropped (never an error page): `?status=bogus` lists every status. */
 const filterSchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).catch(1),
-  q: z.string().trim().max(200).catch('').default(''),
+  q: searchText,
   status: z.enum(eventStatuses).optional().catch(undefined),
   from: z.iso.date().optional().catch(undefined),
   to: z.iso.date().optional().catch(undefined),

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
+import { searchText } from '../../../components/format';
 import { getDb } from '../../../db/client';
 import { listSuppressions } from '../../../db/queries/suppressions';
 import { EmptyState } from '../../../components/EmptyState';
@@ -19,7 +20,7 @@ export const metadata: Metadata = { title: 'Suppressions' };
 const PAGE_SIZE = 50;
 const filterSchema = z.object({
   page: z.coerce.number().int().min(1).catch(1),
-  q: z.string().trim().max(200).catch('').default(''),
+  q: searchText,
 });
 
 /**

@@ -4,7 +4,7 @@ import { cache } from 'react';
 import { getDb } from '../../../../db/client';
 import { getEventPage } from '../../../../db/queries/views';
 import { can } from '../../../../domain/permissions';
-import { otherTenants } from '../../../../server/staff-actions';
+import { guestTenantsOf } from '../../../../db/queries/scheduling';
 import { requireStaff } from '../../../../server/session';
 import { LiveEventPage } from './live-event-page';
 
@@ -42,7 +42,7 @@ export default async function EventPage({ params, searchParams }: Props & { sear
   const { session, page } = await loadEventPage(id);
   if (!page) notFound();
   const canOperate = can(session.user.role, 'operate');
-  const guestTenants = canOperate ? await otherTenants(getDb(), session.tenant.id) : [];
+  const guestTenants = canOperate ? await guestTenantsOf(getDb(), session.tenant.id) : [];
   const zones = canOperate ? Intl.supportedValuesOf('timeZone') : [];
   return (
     <>

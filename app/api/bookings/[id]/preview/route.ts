@@ -10,7 +10,8 @@ export const dynamic = 'force-dynamic';
 /**
  * GET /api/bookings/:id/preview?template=<id> — `{ subject, html, text, to, from, suppressed }`: the message
  * this participant would get now with that template, rendered from the current event data exactly as the
- * worker would; `suppressed` is the suppression-list entry that would stop it (`{ reason, source, since }`), or null.
+ * worker would; `suppressed` is the suppression-list entry that would stop it (`{ reason, source, since }`; for
+ * another tenant's entry only its owner is named), or null.
  * 400 naming `template` for an unknown template; 422 naming the field when the event data cannot fill it.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
@@ -24,7 +25,12 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     if (!parsed.ok) return jsonError(422, `the event's data cannot fill this template — ${parsed.message}`, parsed.field);
     const rendered = await renderReminderEmail(template, parsed.data);
     const hit = await findSuppression(getDb(), [...new Set([ctx.tenant.id, ctx.sendingTenant.id])], ctx.contact.email);
-    const suppressed = hit ? { reason: hit.reason, source: hit.source, since: hit.createdAt.toISOString() } : null;
+    // Another tenant's entry (an external guest's own organisation) is named, never described.
+    const suppressed = !hit
+      ? null
+      : hit.tenantId === s.tenant.id
+        ? { reason: hit.reason, source: hit.source, since: hit.createdAt.toISOString() }
+        : { reason: 'suppressed', source: `by the guest's own organisation (${ctx.sendingTenant.name})`, since: null };
     return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail, suppressed };
   });
 }
