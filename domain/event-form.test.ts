@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formFromTiming, timingFromForm } from './event-form';
+import { formFromTiming, suggestZone, timingFromForm } from './event-form';
 
 describe('event form wall-clock → instants', () => {
   it('a local time in the event zone (summer time in Amsterdam is UTC+2)', () => {
@@ -31,6 +31,11 @@ describe('event form wall-clock → instants', () => {
     [{ start: '2027-03-10T10:00', end: '9999-12-31T11:00' }, 'end'],
   ])('%o is refused naming %s', (f, field) => {
     expect(() => timingFromForm({ ...f, timeZone: 'UTC', allDay: false })).toThrow(expect.objectContaining({ field }));
+  });
+  it('a city name is refused with the zone it probably means', () => {
+    expect(() => timingFromForm({ start: '2027-06-15T10:00', end: '2027-06-15T11:00', timeZone: 'Tokyo', allDay: false })).toThrow(/did you mean Asia\/Tokyo\?/);
+    expect(suggestZone('new york')).toBe('America/New_York');
+    expect(suggestZone('Nowhere')).toBeNull();
   });
   it('an unknown zone is refused naming timeZone', () => {
     expect(() => timingFromForm({ start: '2027-06-15T10:00', end: '2027-06-15T11:00', timeZone: 'Mars/Olympus', allDay: false })).toThrow(expect.objectContaining({ field: 'timeZone' }));

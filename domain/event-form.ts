@@ -40,6 +40,17 @@ export interface EventTimingForm {
 }
 
 /**
+ * The IANA zone a person probably meant by a city name ("Tokyo", "new york" → Asia/Tokyo, America/New_York):
+ * the zone whose last segment matches, ignoring case and spaces/underscores. Null when none or several match.
+ */
+export function suggestZone(input: string): string | null {
+  const want = input.trim().toLowerCase().replace(/[\s_]+/g, '_');
+  if (!want) return null;
+  const hits = Intl.supportedValuesOf('timeZone').filter((z) => z.toLowerCase().split('/').pop() === want);
+  return hits.length === 1 ? hits[0]! : null;
+}
+
+/**
  * UTC instants for the form's wall-clock fields.
  * @throws EventFormError naming `timeZone` (not an IANA zone), `start` or `end` (malformed, or end before start).
  */
@@ -47,7 +58,8 @@ export function timingFromForm(f: EventTimingForm): { startsAt: Date; endsAt: Da
   try {
     assertZone(f.timeZone);
   } catch {
-    throw new EventFormError('timeZone', `"${f.timeZone}" is not an IANA time zone such as Europe/Amsterdam`);
+    const guess = suggestZone(f.timeZone);
+    throw new EventFormError('timeZone', `"${f.timeZone}" is not an IANA time zone such as Europe/Amsterdam${guess ? ` — did you mean ${guess}?` : ''}`);
   }
   const s = parseLocal(f.start, 'start', f.allDay);
   const e = parseLocal(f.end || f.start, 'end', f.allDay);
