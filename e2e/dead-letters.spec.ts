@@ -3,27 +3,11 @@
  * address with 550 5.7.1) → a dead letter owned by configuration on "Needs attention" → replay → exactly one
  * email. Discard needs a reason. Both actions show in the delivery's audit trail.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expectAccessible, mailboxCount, sameOrigin, screen, unique } from './support';
-
-async function deadLetterFor(page: Page, name: string): Promise<{ email: string; card: ReturnType<Page['locator']> }> {
-  const eventId = await createEventViaApi(page, unique('Permission error'));
-  const email = `${unique(name)}+deny-once@example.test`;
-  const bookingId = await bookViaApi(page, eventId, { name, email });
-  const r = await page.request.post(`/api/bookings/${bookingId}/nudge`, { headers: sameOrigin(), data: { template: 'attendee-reminder', idempotencyKey: unique('dl') } });
-  expect(r.status()).toBe(200);
-  const card = page.locator('section.case-card', { hasText: email });
-  await expect
-    .poll(async () => {
-      await page.goto('/attention');
-      return card.count();
-    }, { timeout: 30_000 })
-    .toBe(1);
-  return { email, card };
-}
+import { expect, test } from '@playwright/test';
+import { expectAccessible, faultyCase, mailboxCount, screen } from './support';
 
 test('permission error → dead letter → replay → one email', async ({ page }) => {
-  const { email, card } = await deadLetterFor(page, 'perm');
+  const { email, card } = await faultyCase(page, 'perm', 'deny-once');
   await expect(card).toContainText('To repair: configuration');
   await expect(card).toContainText('5.7.1');
   await expect(card.locator('[data-kind="delivery"]')).toHaveAttribute('data-status', 'dead');
@@ -48,7 +32,7 @@ test('permission error → dead letter → replay → one email', async ({ page 
 });
 
 test('discard needs a reason; replay-selected reports each result', async ({ page }) => {
-  const one = await deadLetterFor(page, 'disc');
+  const one = await faultyCase(page, 'disc', 'deny-once');
   await one.card.getByRole('button', { name: 'Discard…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Discard this dead letter?' });
   await dialog.getByRole('button', { name: 'Discard' }).click();
@@ -58,7 +42,7 @@ test('discard needs a reason; replay-selected reports each result', async ({ pag
   await expect(one.card).toHaveCount(0);
   expect(await mailboxCount(page, one.email)).toBe(0);
 
-  const two = await deadLetterFor(page, 'sel');
+  const two = await faultyCase(page, 'sel', 'deny-once');
   await page.goto('/attention');
   await two.card.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Replay selected' }).click();

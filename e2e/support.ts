@@ -93,3 +93,24 @@ export async function mailboxCount(page: Page, address: string): Promise<number>
   await page.goto('/mailbox');
   return page.locator('table tbody tr', { hasText: address }).count();
 }
+
+/**
+ * Books `name` on a new event under an address with the catcher fault `fault` (`deny-once`: a 550 5.7.1 →
+ * dead letter; `drop-once`: stored, then the connection drops → unknown outcome), nudges them, and waits
+ * until the case shows on /attention. @returns the address and the case card's locator.
+ */
+export async function faultyCase(page: Page, name: string, fault: 'deny-once' | 'drop-once') {
+  const eventId = await createEventViaApi(page, unique(fault === 'deny-once' ? 'Permission error' : 'Dropped connection'));
+  const email = `${unique(name)}+${fault}@example.test`;
+  const bookingId = await bookViaApi(page, eventId, { name, email });
+  const r = await page.request.post(`/api/bookings/${bookingId}/nudge`, { headers: sameOrigin(), data: { template: 'attendee-reminder', idempotencyKey: unique(fault) } });
+  expect(r.status()).toBe(200);
+  const card = page.locator('section.case-card', { hasText: email });
+  await expect
+    .poll(async () => {
+      await page.goto('/attention');
+      return card.count();
+    }, { timeout: 30_000 })
+    .toBe(1);
+  return { email, card };
+}

@@ -3,27 +3,11 @@
  * connection before replying, so Punctual cannot know whether it went out. Nothing is resent by itself; a
  * person marks it as sent (no new email) or sends it again after a warning that it may arrive twice.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expectAccessible, mailboxCount, sameOrigin, screen, unique } from './support';
-
-async function unknownFor(page: Page, name: string) {
-  const eventId = await createEventViaApi(page, unique('Dropped connection'));
-  const email = `${unique(name)}+drop-once@example.test`;
-  const bookingId = await bookViaApi(page, eventId, { name, email });
-  const r = await page.request.post(`/api/bookings/${bookingId}/nudge`, { headers: sameOrigin(), data: { template: 'attendee-reminder', idempotencyKey: unique('unk') } });
-  expect(r.status()).toBe(200);
-  const card = page.locator('section.case-card', { hasText: email });
-  await expect
-    .poll(async () => {
-      await page.goto('/attention');
-      return card.count();
-    }, { timeout: 30_000 })
-    .toBe(1);
-  return { email, card };
-}
+import { expect, test } from '@playwright/test';
+import { expectAccessible, faultyCase, mailboxCount, screen } from './support';
 
 test('mark as sent: no new email; send again: warned, and the recipient gets it a second time', async ({ page }) => {
-  const a = await unknownFor(page, 'una');
+  const a = await faultyCase(page, 'una', 'drop-once');
   await expect(a.card.locator('[data-kind="delivery"]')).toHaveAttribute('data-status', 'unknown');
   await expect(a.card).toContainText('look for Message-ID');
   await expect(a.card.getByRole('button', { name: 'Replay', exact: true })).toHaveCount(0);
@@ -36,7 +20,7 @@ test('mark as sent: no new email; send again: warned, and the recipient gets it 
   await expect(a.card).toHaveCount(0);
   expect(await mailboxCount(page, a.email)).toBe(1);
 
-  const b = await unknownFor(page, 'uno');
+  const b = await faultyCase(page, 'uno', 'drop-once');
   expect(await mailboxCount(page, b.email)).toBe(1);
   await page.goto('/attention');
   await b.card.getByRole('button', { name: 'Send again…' }).click();
