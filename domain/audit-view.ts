@@ -27,6 +27,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   suppression_add: 'Suppressed an address',
   suppression_remove: 'Removed a suppression',
   rule_update: 'Edited a reminder rule',
+  staff_add: 'Added a staff account',
+  staff_role: 'Changed a staff role',
 };
 
 /** The wording of `action`; an action this build does not know reads as itself with spaces. */

@@ -99,6 +99,8 @@ export const auditActions = [
   'suppression_add',
   'suppression_remove',
   'rule_update',
+  'staff_add',
+  'staff_role',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

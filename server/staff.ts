@@ -5,12 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '../db/client';
-import { staffAccounts, staffUsers } from '../db/schema';
+import type { Db, DbOrTx } from '../db/client';
+import { appendAudit } from '../db/queries/audit';
+import { staffAccounts, staffUsers, type StaffUser } from '../db/schema';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
-import { parseInput } from './errors';
+import { AppError, parseInput } from './errors';
 
 export const staffInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
@@ -22,19 +23,57 @@ export type StaffInput = z.input<typeof staffInput>;
 
 /**
  * Creates the account unless one with that email exists (then nothing changes).
- * @returns whether it was created. @throws AppError('validation') naming the field.
+ * @returns the new account's id, or null when the email was taken. @throws AppError('validation') naming the field.
  */
-export async function ensureStaffUser(db: DbOrTx, tenantId: string, input: StaffInput): Promise<boolean> {
+export async function ensureStaffUser(db: DbOrTx, tenantId: string, input: StaffInput): Promise<string | null> {
   const v = parseInput(staffInput, input);
   const [existing] = await db.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, v.email));
-  if (existing) return false;
+  if (existing) return null;
   const id = randomUUID();
   const password = await hashPassword(v.password);
   await db.transaction(async (tx) => {
     await tx.insert(staffUsers).values({ id, email: v.email, name: v.name, role: v.role, tenantId, emailVerified: true });
     await tx.insert(staffAccounts).values({ id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password });
   });
-  return true;
+  return id;
+}
+
+/** A tenant's staff accounts (no secrets), by name. */
+export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<StaffUser, 'id' | 'name' | 'email' | 'role' | 'createdAt'>[]> {
+  return db
+    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role, createdAt: staffUsers.createdAt })
+    .from(staffUsers)
+    .where(eq(staffUsers.tenantId, tenantId))
+    .orderBy(staffUsers.name);
+}
+
+/**
+ * An admin adds a staff account to their own tenant (audited).
+ * @throws AppError validation (field named), conflict (email already has an account, in any tenant).
+ */
+export async function addStaffAction(db: Db, ctx: { tenantId: string; actor: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
+  const v = parseInput(staffInput, input);
+  const id = await ensureStaffUser(db, ctx.tenantId, v);
+  if (!id) throw new AppError('conflict', `email: ${v.email} already has an account`, 'email');
+  await appendAudit(db, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_add', at: ctx.now, details: { email: v.email, role: v.role } });
+  return { id };
+}
+
+/**
+ * An admin changes the role of a staff account of their own tenant (audited). An admin cannot demote
+ * themselves, so a tenant never loses its last way in by accident.
+ * @throws AppError not_found (not this tenant's account), validation (role), invalid_state (own account).
+ */
+export async function setStaffRoleAction(db: Db, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, userId: string, input: { role?: unknown }): Promise<void> {
+  const { role } = parseInput(z.object({ role: z.enum(staffRoles) }), input);
+  if (userId === ctx.actorId) throw new AppError('invalid_state', 'role: you cannot change your own role — ask another admin', 'role');
+  await db.transaction(async (tx) => {
+    const [u] = await tx.select().from(staffUsers).where(and(eq(staffUsers.tenantId, ctx.tenantId), eq(staffUsers.id, userId))).for('update');
+    if (!u) throw new AppError('not_found', `staff account ${userId.slice(0, 80)} not found`, 'userId');
+    if (u.role === role) return;
+    await tx.update(staffUsers).set({ role, updatedAt: ctx.now }).where(eq(staffUsers.id, userId));
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_role', at: ctx.now, details: { email: u.email, from: { role: u.role }, to: { role } } });
+  });
 }
 
 /** Password of every demo account (the demo is local; real accounts are made by an admin). */

@@ -1,0 +1,53 @@
+import type { Metadata } from 'next';
+import { getDb } from '../../../db/client';
+import { AddStaffForm, RoleSelect } from '../../../components/client/StaffAdmin';
+import { ZonedTime } from '../../../components/ZonedTime';
+import { can } from '../../../domain/permissions';
+import { listStaff } from '../../../server/staff';
+import { requireStaff } from '../../../server/session';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Staff' };
+
+/** The tenant's staff accounts and roles; admins add accounts and change roles (never their own). */
+export default async function StaffPage() {
+  const { tenant, user } = await requireStaff();
+  const admin = can(user.role, 'configure');
+  const staff = await listStaff(getDb(), tenant.id);
+  return (
+    <>
+      <div className="page-head">
+        <h1>Staff</h1>
+        <p className="muted">
+          Who can sign in to {tenant.name}, and what they may do{admin ? '' : ' · only admins change this'}
+        </p>
+      </div>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {staff.map((s) => (
+            <tr key={s.id} data-staff-email={s.email}>
+              <td className="row-title">
+                {s.name}
+                {s.id === user.id ? <span className="tag">you</span> : null}
+              </td>
+              <td>{s.email}</td>
+              <td>{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} /> : s.role}</td>
+              <td className="nowrap">
+                <ZonedTime instant={s.createdAt.toISOString()} zone={tenant.timeZone} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {admin ? <AddStaffForm /> : null}
+    </>
+  );
+}

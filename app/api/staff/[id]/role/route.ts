@@ -1,0 +1,16 @@
+import { getDb } from '../../../../../db/client';
+import { setStaffRoleAction } from '../../../../../server/staff';
+import { assertId } from '../../../../../server/errors';
+import { actionContext, staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** PUT /api/staff/:id/role `{ role }` — an admin changes another account's role (never their own). */
+export async function PUT(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  return staffRoute(request, 'configure', async (s, body) => {
+    assertId(id, 'userId', 'staff account');
+    await setStaffRoleAction(getDb(), { ...actionContext(s), actorId: s.user.id }, id, (body ?? {}) as { role?: unknown });
+    return { ok: true };
+  });
+}

@@ -1,0 +1,118 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { staffRoles, type StaffRole } from '../../domain/vocabulary';
+import { ApiError, apiCall } from './api';
+
+const roleHelp: Record<StaffRole, string> = {
+  admin: 'admin — everything, incl. reminder rules and staff',
+  staff: 'staff — events, bookings, nudges, replays, suppressions',
+  viewer: 'viewer — read-only',
+};
+
+/** An admin's role picker for one account: PUT /api/staff/:id/role, then a refresh. */
+export function RoleSelect({ userId, name, role }: { userId: string; name: string; role: StaffRole }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="field">
+      <select
+        aria-label={`Role of ${name}`}
+        defaultValue={role}
+        onChange={async (e) => {
+          setError(null);
+          try {
+            await apiCall(`/api/staff/${userId}/role`, 'PUT', { role: e.target.value });
+            router.refresh();
+          } catch (err) {
+            e.target.value = role;
+            setError(err instanceof ApiError ? err.message.replace(/^role: /, '') : String(err));
+          }
+        }}
+      >
+        {staffRoles.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <span className="form-error small" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** "Add a staff account" (admins): name, email, role, initial password; POST /api/staff. */
+export function AddStaffForm() {
+  const router = useRouter();
+  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      await apiCall('/api/staff', 'POST', { name: f.get('name'), email: f.get('email'), role: f.get('role'), password: f.get('password') });
+      setNotice(`${f.get('email')} can now sign in with the password you chose; ask them to keep it safe.`);
+      form.reset();
+      router.refresh();
+    } catch (err) {
+      setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  const invalid = (field: string) => (error?.field === field ? true : undefined);
+  return (
+    <form className="card form add-staff" onSubmit={onSubmit} aria-labelledby="add-staff-title" noValidate>
+      <h2 id="add-staff-title">Add a staff account</h2>
+      <div className="form-grid">
+        <label className="field">
+          <span>Name</span>
+          <input name="name" required maxLength={120} aria-invalid={invalid('name')} />
+        </label>
+        <label className="field">
+          <span>Email</span>
+          <input name="email" type="email" required aria-invalid={invalid('email')} />
+        </label>
+        <label className="field">
+          <span>Role</span>
+          <select name="role" defaultValue="staff">
+            {staffRoles.map((r) => (
+              <option key={r} value={r}>
+                {roleHelp[r]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>Initial password (8+ characters)</span>
+          <input name="password" type="password" autoComplete="new-password" required minLength={8} aria-invalid={invalid('password')} />
+        </label>
+      </div>
+      {error ? (
+        <p className="form-error" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          {busy ? 'Adding…' : 'Add account'}
+        </button>
+      </div>
+    </form>
+  );
+}
