@@ -3,13 +3,11 @@
  * hashed with better-auth's own `hashPassword` (scrypt) and stored the way its email+password sign-in
  * reads them (an `account` row with providerId `credential`).
  */
-import { randomUUID } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../db/queries/audit';
-import { staffAccounts, staffUsers, type StaffUser } from '../db/schema';
+import { insertStaffUser, lockStaffUser, setStaffRole, staffEmailTaken } from '../db/queries/staff';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
 
@@ -22,29 +20,15 @@ export const staffInput = z.object({
 export type StaffInput = z.input<typeof staffInput>;
 
 /**
- * Creates the account unless one with that email exists (then nothing changes).
+ * Creates the account unless one with that email exists (then nothing changes). The password is hashed
+ * before any row is written.
  * @returns the new account's id, or null when the email was taken. @throws AppError('validation') naming the field.
  */
 export async function ensureStaffUser(db: DbOrTx, tenantId: string, input: StaffInput): Promise<string | null> {
   const v = parseInput(staffInput, input);
-  const [existing] = await db.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, v.email));
-  if (existing) return null;
-  const id = randomUUID();
-  const password = await hashPassword(v.password);
-  await db.transaction(async (tx) => {
-    await tx.insert(staffUsers).values({ id, email: v.email, name: v.name, role: v.role, tenantId, emailVerified: true });
-    await tx.insert(staffAccounts).values({ id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password });
-  });
-  return id;
-}
-
-/** A tenant's staff accounts (no secrets), by name. */
-export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<StaffUser, 'id' | 'name' | 'email' | 'role' | 'createdAt'>[]> {
-  return db
-    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role, createdAt: staffUsers.createdAt })
-    .from(staffUsers)
-    .where(eq(staffUsers.tenantId, tenantId))
-    .orderBy(staffUsers.name);
+  if (await staffEmailTaken(db, v.email)) return null;
+  const passwordHash = await hashPassword(v.password);
+  return insertStaffUser(db, { tenantId, email: v.email, name: v.name, role: v.role, passwordHash });
 }
 
 /**
@@ -53,10 +37,16 @@ export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<Staf
  */
 export async function addStaffAction(db: Db, ctx: { tenantId: string; actor: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
   const v = parseInput(staffInput, input);
-  const id = await ensureStaffUser(db, ctx.tenantId, v);
-  if (!id) throw new AppError('conflict', `email: ${v.email} already has an account`, 'email');
-  await appendAudit(db, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_add', at: ctx.now, details: { email: v.email, role: v.role } });
-  return { id };
+  const conflict = () => new AppError('conflict', `email: ${v.email} already has an account`, 'email');
+  if (await staffEmailTaken(db, v.email)) throw conflict();
+  const passwordHash = await hashPassword(v.password);
+  // The account and its audit entry in one transaction, like every other staff action.
+  return db.transaction(async (tx) => {
+    const id = await insertStaffUser(tx, { tenantId: ctx.tenantId, email: v.email, name: v.name, role: v.role, passwordHash });
+    if (!id) throw conflict();
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_add', at: ctx.now, details: { email: v.email, role: v.role } });
+    return { id };
+  });
 }
 
 /**
@@ -68,10 +58,10 @@ export async function setStaffRoleAction(db: Db, ctx: { tenantId: string; actor:
   const { role } = parseInput(z.object({ role: z.enum(staffRoles) }), input);
   if (userId === ctx.actorId) throw new AppError('invalid_state', 'role: you cannot change your own role — ask another admin', 'role');
   await db.transaction(async (tx) => {
-    const [u] = await tx.select().from(staffUsers).where(and(eq(staffUsers.tenantId, ctx.tenantId), eq(staffUsers.id, userId))).for('update');
+    const u = await lockStaffUser(tx, ctx.tenantId, userId);
     if (!u) throw new AppError('not_found', `staff account ${userId.slice(0, 80)} not found`, 'userId');
     if (u.role === role) return;
-    await tx.update(staffUsers).set({ role, updatedAt: ctx.now }).where(eq(staffUsers.id, userId));
+    await setStaffRole(tx, userId, role, ctx.now);
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_role', at: ctx.now, details: { email: u.email, from: { role: u.role }, to: { role } } });
   });
 }

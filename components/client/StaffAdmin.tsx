@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { staffRoles, type StaffRole } from '../../domain/vocabulary';
 import { ApiError, apiCall } from './api';
+import { FormFeedback } from './FormFeedback';
 
 const roleHelp: Record<StaffRole, string> = {
   admin: 'admin — everything, incl. reminder rules and staff',
@@ -98,16 +99,7 @@ export function AddStaffForm() {
           <input name="password" type="password" autoComplete="new-password" required minLength={8} aria-invalid={invalid('password')} />
         </label>
       </div>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <FormFeedback error={error} notice={notice} />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Adding…' : 'Add account'}

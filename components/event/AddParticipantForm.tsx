@@ -3,6 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError, apiCall } from '../client/api';
+import { FormFeedback, ZoneOptions } from '../client/FormFeedback';
 
 const FIELD_LABEL: Record<string, string> = { name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
 
@@ -79,22 +80,8 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
           </label>
         ) : null}
       </div>
-      <datalist id="iana-zones">
-        {zones.map((z) => (
-          <option key={z} value={z} />
-        ))}
-      </datalist>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error.field ? `${FIELD_LABEL[error.field] ?? error.field}: ` : ''}
-          {error.message.replace(/^[\w.]+: /, '')}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <ZoneOptions zones={zones} />
+      <FormFeedback error={error} notice={notice} labels={FIELD_LABEL} />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Booking…' : 'Add participant'}

@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { EventTimingForm } from '../../domain/event-form';
 import { ApiError, apiCall } from '../client/api';
+import { FormFeedback, ZoneOptions } from '../client/FormFeedback';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 
 export interface EventFormValues extends EventTimingForm {
@@ -137,17 +138,8 @@ export function EventForm({
             <textarea name="description" rows={3} defaultValue={initial.description} maxLength={2000} />
           </label>
         </div>
-        <datalist id="iana-zones">
-          {zones.map((z) => (
-            <option key={z} value={z} />
-          ))}
-        </datalist>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error.field ? `${LABELS[error.field] ?? error.field}: ` : ''}
-            {error.message.replace(/^[\w.]+: /, '')}
-          </p>
-        ) : null}
+        <ZoneOptions zones={zones} />
+        <FormFeedback error={error} labels={LABELS} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? 'Saving…' : mode === 'create' ? 'Create event' : 'Save changes'}

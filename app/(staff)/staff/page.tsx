@@ -3,7 +3,7 @@ import { getDb } from '../../../db/client';
 import { AddStaffForm, RoleSelect } from '../../../components/client/StaffAdmin';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { can } from '../../../domain/permissions';
-import { listStaff } from '../../../server/staff';
+import { listStaff } from '../../../db/queries/staff';
 import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
