@@ -107,6 +107,10 @@ export const events = pgTable(
     scheduleVersion: integer('schedule_version').notNull().default(1),
     /** UID of an imported iCalendar VEVENT (plus RECURRENCE-ID for an expanded occurrence). */
     externalUid: text('external_uid'),
+    /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
+    version: integer('version').notNull().default(1),
+    /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
+    updatedBy: text('updated_by'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -128,10 +132,18 @@ export const bookings = pgTable(
     statusReason: text('status_reason'),
     /** For `external`: the guest's own tenant, whose identity and suppression list remind them. */
     guestTenantId: uuid('guest_tenant_id').references(() => tenants.id),
+    /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
+    version: integer('version').notNull().default(1),
+    /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
+    updatedBy: text('updated_by'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('bookings_event_contact_uq').on(t.eventId, t.contactId)],
+  (t) => [
+    // One live booking per person and event; a cancelled booking stays as history and the person may be
+    // booked again (a new row, planned afresh).
+    uniqueIndex('bookings_event_contact_live_uq').on(t.eventId, t.contactId).where(sql`status <> 'cancelled'`),
+  ],
 );
 
 export const reminderRules = pgTable('reminder_rules', {
@@ -148,6 +160,10 @@ export const reminderRules = pgTable('reminder_rules', {
   /** How late (seconds after the due instant) a send is still useful. */
   lateSendWindowSeconds: integer('late_send_window_seconds').notNull().default(3600),
   active: boolean('active').notNull().default(true),
+  /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
+  version: integer('version').notNull().default(1),
+  /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
+  updatedBy: text('updated_by'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -265,6 +281,10 @@ export const suppressions = pgTable(
     address: text('address').notNull(),
     reason: suppressionReasonEnum('reason').notNull(),
     source: text('source').notNull().default('manual'),
+    /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
+    version: integer('version').notNull().default(1),
+    /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
+    updatedBy: text('updated_by'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('suppressions_tenant_address_uq').on(t.tenantId, sql`lower(${t.address})`)],
@@ -299,6 +319,33 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_tenant_created_idx').on(t.tenantId, t.createdAt)],
+);
+
+/**
+ * Idempotency keys of create requests (`Idempotency-Key` header, IETF httpapi draft): one row per (tenant,
+ * staff user, key), written in the SAME transaction as the creation it answers, with the request's
+ * fingerprint and the response. A repeat with the same fingerprint gets the stored response; another body
+ * gets 422. A concurrent repeat waits on the unique index until the first commits (or rolls back).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    /** The staff user who sent the request (keys are per client). */
+    actorId: text('actor_id').notNull(),
+    key: text('key').notNull(),
+    /** `METHOD path` the key was used for. */
+    route: text('route').notNull(),
+    /** SHA-256 (hex) of the canonical JSON request body. */
+    fingerprint: text('fingerprint').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('idempotency_keys_uq').on(t.tenantId, t.actorId, t.key),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );
 
 /**
@@ -341,6 +388,10 @@ export const staffUsers = pgTable('staff_users', {
   image: text('image'),
   tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
   role: staffRoleEnum('role').notNull().default('viewer'),
+  /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
+  version: integer('version').notNull().default(1),
+  /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
+  updatedBy: text('updated_by'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
