@@ -7,21 +7,31 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly field?: string,
+    /** The whole JSON error answer (e.g. a 409's `current` record and who changed it), when there was one. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
+}
+
+export interface ApiCallOptions {
+  /** Sent as the `Idempotency-Key` header: a repeat of a create with the same key returns the first answer. */
+  idempotencyKey?: string;
 }
 
 /**
  * Sends `body` as JSON with `method` to `url` and returns the parsed answer.
  * @throws ApiError with the server's message (or a plain one for network failures, status 0).
  */
-export async function apiCall<T = unknown>(url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', body?: unknown): Promise<T> {
+export async function apiCall<T = unknown>(url: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', body?: unknown, options: ApiCallOptions = {}): Promise<T> {
   let res: Response;
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   try {
     res = await fetch(url, {
       method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
     });
@@ -31,7 +41,7 @@ export async function apiCall<T = unknown>(url: string, method: 'GET' | 'POST' |
   const data = (await res.json().catch(() => null)) as ({ error?: string; field?: string } & T) | null;
   if (!res.ok) {
     const message = data?.error ?? `The server answered HTTP ${res.status}.`;
-    throw new ApiError(res.status === 401 ? 'Your session ended — sign in again.' : message, res.status, data?.field);
+    throw new ApiError(res.status === 401 ? 'Your session ended — sign in again.' : message, res.status, data?.field, data ?? undefined);
   }
   return data as T;
 }
