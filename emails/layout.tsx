@@ -136,9 +136,12 @@ export function Notes({ notes }: { notes: string | null }) {
   );
 }
 
-/** Subject lines are single-line: collapse any whitespace run (including newlines) to one space. */
+/**
+ * Subject lines are single-line: collapse runs of spaces, tabs and line breaks to one space. No-break and
+ * thin spaces are kept: CLDR patterns use them (U+202F before "AM", U+2009 around a range dash).
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(/[\t\n\v\f\r \u0085\u2028\u2029]+/g, ' ').trim();
 }
 
 /**
