@@ -6,6 +6,9 @@
  * (`fromLocal`, RFC 5545 §3.3.5).
  */
 import { assertZone, fromLocal, toLocal, type LocalDateTime } from './due-instant';
+import { suggestZone } from './zones';
+
+export { suggestZone };
 
 export class EventFormError extends Error {
   constructor(
@@ -37,17 +40,6 @@ export interface EventTimingForm {
   end: string;
   timeZone: string;
   allDay: boolean;
-}
-
-/**
- * The IANA zone a person probably meant by a city name ("Tokyo", "new york" → Asia/Tokyo, America/New_York):
- * the zone whose last segment matches, ignoring case and spaces/underscores. Null when none or several match.
- */
-export function suggestZone(input: string): string | null {
-  const want = input.trim().toLowerCase().replace(/[\s_]+/g, '_');
-  if (!want) return null;
-  const hits = Intl.supportedValuesOf('timeZone').filter((z) => z.toLowerCase().split('/').pop() === want);
-  return hits.length === 1 ? hits[0]! : null;
 }
 
 /**

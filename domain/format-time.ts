@@ -3,17 +3,28 @@
  *
  * Everything here takes UTC instants plus IANA zone names and a locale, and returns display strings.
  * Nothing reads the clock or the environment: the same input always gives the same output (the only
- * outside dependency is the ICU data shipped with Node, which supplies weekday/month names and zone
- * abbreviations).
+ * outside dependency is the ICU/CLDR data shipped with Node).
  *
- * Conventions:
- * - Times are 24-hour `HH:mm`; dates read "Sunday 28 March 2027" with weekday/month names from the locale.
- * - A zone is labelled with its short name (luxon `ZZZZ`, e.g. "CEST", "EDT"). Whether ICU has a name
- *   depends on the locale ("en-GB" knows "CEST", "en-US" only US names), so the reader's locale is tried
- *   first and then English regional locales. When every label is only an offset ("GMT+2", "UTC+5:30"), the IANA name is appended in parentheses so the
- *   reader can still tell which zone is meant: "GMT+2 (Europe/Amsterdam)".
+ * Conventions (issue 8 §5: "the words of an email follow the reader"):
+ * - Dates and times follow the reader's locale's own CLDR patterns through `Intl.DateTimeFormat`
+ *   (`formatRange` for start–end): field order, punctuation, 12/24-hour clock, range separators and
+ *   spacing (ICU writes U+2009 thin spaces around some en dashes and U+202F before "AM"/"PM") are the
+ *   runtime's. German reads "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ", American English
+ *   "Tuesday, June 15, 2027, 10:00 – 11:00 AM EDT". The calendar is always Gregorian.
+ * - ONE normalisation of ICU output, documented here: CLDR's German time-interval pattern ends in
+ *   "'Uhr'" ("10:00–11:00 Uhr MESZ") while its single-time pattern does not ("10:00 MESZ"); before a
+ *   zone name the word is dropped so a range reads like a single time ("10:00–11:00 MESZ", the value the
+ *   issue asks for). It applies only to a literal " Uhr " directly before the zone name in `de` locales.
+ * - A zone is labelled with the locale's own short name ("MESZ" in `de`, "CEST" in `nl`, "EDT" in
+ *   `en-US`). Only English readers get English abbreviations from other English regions when their own
+ *   locale has just an offset (`en` knows "EDT" but not "CEST"; en-GB does), because those abbreviations
+ *   are English conventions. When the label is only an offset ("GMT+2", "UTC+2", "غرينتش+2") the IANA
+ *   name is appended in parentheses so the reader can tell which zone's rules apply:
+ *   "UTC+2 (Europe/Berlin)".
+ * - Formatters are cached (`Intl.DateTimeFormat` construction is the expensive part of formatting).
  */
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
+import { isValidZone } from './zones';
 
 /** An instant: a `Date` or an ISO-8601 string carrying `Z` or an offset. Never a local wall-clock time. */
 export type InstantInput = Date | string;
@@ -28,16 +39,16 @@ export interface FormatEventTimeInput {
   eventTimeZone: string;
   /** IANA zone of the recipient, or null/empty when unknown. */
   recipientTimeZone?: string | null;
-  /** BCP 47 locale for weekday/month names, e.g. "en-GB". Falls back to "en" when not supported. */
+  /** BCP 47 locale of the reader, e.g. "de", "en-GB". Falls back to "en" when not supported. */
   locale: string;
 }
 
 export interface FormattedEventTime {
-  /** The event's time in its own zone, e.g. "Sunday 28 March 2027, 11:00–12:00 CEST". */
+  /** The event's time in its own zone, e.g. "Sunday 28 March 2027, 11:00–12:00 CEST" (en-GB). */
   eventZoneLine: string;
   /**
-   * The same instants in the recipient's zone, e.g. "Sunday 28 March 2027, 05:00–06:00 EDT (your time)";
-   * null when it would add nothing (no recipient zone, same zone or same offset, all-day event).
+   * The same instants in the recipient's zone followed by " (your time)"; null when it would add nothing
+   * (no recipient zone, same zone or same offset, all-day event).
    */
   recipientZoneLine: string | null;
 }
@@ -78,13 +89,7 @@ export function isIsoInstant(value: string): boolean {
  * @throws Error naming `field` when the instant is not a valid Date / ISO-8601 string with `Z` or offset,
  *   or when `zone` is not a valid IANA zone (the error then names `zoneField`).
  */
-function toZoned(
-  value: InstantInput,
-  field: string,
-  zone: string,
-  zoneField: string,
-  locale: string,
-): DateTime {
+function toZoned(value: InstantInput, field: string, zone: string, zoneField: string): DateTime {
   assertZone(zone, zoneField);
   let dt: DateTime;
   if (value instanceof Date) {
@@ -98,83 +103,157 @@ function toZoned(
     throw new Error(`${field}: must be a Date or an ISO-8601 string`);
   }
   if (!dt.isValid) throw new Error(`${field}: not a valid instant (${dt.invalidExplanation ?? dt.invalidReason})`);
-  // Gregorian years regardless of a `-u-ca-` extension in the locale.
-  return dt.setZone(zone).setLocale(locale).reconfigure({ outputCalendar: 'gregory' });
+  return dt.setZone(zone);
 }
 
 function assertZone(zone: string, field: string): void {
-  if (typeof zone !== 'string' || !IANAZone.isValidZone(zone)) {
+  if (typeof zone !== 'string' || !isValidZone(zone)) {
     throw new Error(`${field}: not a valid IANA time zone ("${String(zone)}")`);
   }
 }
 
-function timeZoneNamePart(dt: DateTime, style: 'short' | 'shortOffset'): string {
-  const parts = new Intl.DateTimeFormat(dt.locale ?? FALLBACK_LOCALE, {
-    timeZone: dt.zoneName ?? 'UTC',
-    timeZoneName: style,
-  }).formatToParts(dt.toJSDate());
-  return parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
+// ---------------------------------------------------------------------------------------------------------
+// Formatter cache. Building an Intl.DateTimeFormat loads ICU data and costs far more than formatting with
+// one; a send formats a handful of lines, each needing several formatters. Keyed by locale, zone and the
+// options; bounded so an unusual mix of locales and zones cannot grow it without limit.
+
+const FORMATTER_CACHE_LIMIT = 500;
+const formatterCache = new Map<string, Intl.DateTimeFormat>();
+
+/** A cached `Intl.DateTimeFormat` for `locale` in `timeZone` with `options` (Gregorian calendar). */
+function formatter(locale: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}|${JSON.stringify(options)}`;
+  let f = formatterCache.get(key);
+  if (!f) {
+    if (formatterCache.size >= FORMATTER_CACHE_LIMIT) formatterCache.clear();
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone, calendar: 'gregory' });
+    formatterCache.set(key, f);
+  }
+  return f;
 }
 
-/**
- * Zone label of `dt` in its locale: "CEST", "EDT", "UTC"; or, when the locale only has an offset for this
- * zone, "GMT+2 (Europe/Amsterdam)" (or the bare offset when `withIanaName` is false, for short subjects).
- */
-function zoneLabel(dt: DateTime, withIanaName: boolean): string {
-  const isOffsetOnly = (label: string, probe: DateTime) =>
-    label === timeZoneNamePart(probe, 'shortOffset') || /^(GMT|UTC)[+\-\u2212]\d/.test(label);
-  // ICU names a zone only in locales where it is customary ("CEST" in en-GB, "EDT" in en-US, "IST" in
-  // en-IN). Abbreviations are English-derived conventions, so try the reader's locale, then English
-  // regions, before falling back to the offset.
-  for (const locale of [dt.locale ?? FALLBACK_LOCALE, ...ABBREVIATION_LOCALES]) {
-    const probe = dt.setLocale(locale);
-    const label = probe.toFormat('ZZZZ');
-    if (!isOffsetOnly(label, probe)) return label;
-  }
-  const short = dt.toFormat('ZZZZ');
-  return withIanaName ? `${short} (${dt.zoneName})` : short;
+/** Number of cached formatters (for tests and measurements only). */
+export function formatterCacheSize(): number {
+  return formatterCache.size;
 }
+
+const LONG_DATE: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' };
+const LONG_DATE_TIME: Intl.DateTimeFormatOptions = {
+  ...LONG_DATE,
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+const SHORT_DATE: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short' };
+const SHORT_DATE_TIME: Intl.DateTimeFormatOptions = { ...SHORT_DATE, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+const CLOCK_TIME: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+
+// ---------------------------------------------------------------------------------------------------------
+// Zone labels.
 
 const ABBREVIATION_LOCALES = ['en-US', 'en-GB', 'en-IN', 'en-AU', 'en-NZ', 'en-CA', 'en-ZA'];
 
-const LONG_DATE = 'cccc d LLLL yyyy';
-const SHORT_DATE = 'ccc d LLL';
-const TIME = 'HH:mm';
+function zoneNamePart(locale: string, zone: string, at: Date, style: 'short' | 'shortOffset'): string {
+  const parts = formatter(locale, zone, { timeZoneName: style }).formatToParts(at);
+  return parts.find((p) => p.type === 'timeZoneName')?.value ?? '';
+}
 
-/** "Sunday 28 March 2027, 11:00–12:00 CEST", also across midnight and across a DST change. */
-function timedLine(start: DateTime, end: DateTime | null, labelExtra: string | null): string {
-  const startLabel = zoneLabel(start, true);
-  const suffix = (label: string) => (labelExtra ? `${label} ${labelExtra}` : label);
-  let body: string;
-  if (!end || end.toMillis() === start.toMillis()) {
-    body = `${start.toFormat(LONG_DATE)}, ${start.toFormat(TIME)} ${suffix(startLabel)}`;
-  } else {
-    const endLabel = zoneLabel(end, true);
-    const sameDay = start.hasSame(end, 'day');
-    const startPart = `${start.toFormat(LONG_DATE)}, ${start.toFormat(TIME)}`;
-    const endPart = sameDay ? end.toFormat(TIME) : `${end.toFormat(LONG_DATE)}, ${end.toFormat(TIME)}`;
-    const sep = sameDay ? '\u2013' : ' \u2013 ';
-    // When the event spans a DST change the two ends have different labels: show both.
-    body =
-      endLabel === startLabel
-        ? `${startPart}${sep}${endPart} ${suffix(startLabel)}`
-        : `${startPart} ${startLabel} \u2013 ${endPart} ${suffix(endLabel)}`;
-  }
-  return body;
+function isOffsetOnly(label: string, locale: string, zone: string, at: Date): boolean {
+  return label === zoneNamePart(locale, zone, at, 'shortOffset') || /^(GMT|UTC)\u200e?[+\-\u2212]\d/.test(label);
+}
+
+function isEnglish(locale: string): boolean {
+  return locale.toLowerCase() === 'en' || locale.toLowerCase().startsWith('en-');
 }
 
 /**
- * Formats an event's time for a message: one line in the event's zone, and one in the recipient's zone
- * when that differs.
+ * Zone label at `at` in the reader's locale: the locale's own short name ("MESZ", "CEST", "EDT"); for English
+ * readers whose region has only an offset, another English region's abbreviation ("CEST" from en-GB, "IST"
+ * from en-IN). When only an offset is left: that offset in the reader's locale, plus " (Zone/Name)" when
+ * `withIanaName` ("UTC+2 (Europe/Berlin)"; "GMT+3 Europe/Kyiv" when `withIanaName` is "bare", for patterns
+ * that already put the zone in parentheses, as `ja` does).
+ */
+function zoneLabel(locale: string, zone: string, at: Date, withIanaName: boolean | 'bare'): string {
+  const own = zoneNamePart(locale, zone, at, 'short');
+  if (!isOffsetOnly(own, locale, zone, at)) return own;
+  if (isEnglish(locale)) {
+    for (const other of ABBREVIATION_LOCALES) {
+      const label = zoneNamePart(other, zone, at, 'short');
+      if (!isOffsetOnly(label, other, zone, at)) return label;
+    }
+  }
+  if (!withIanaName) return own;
+  return withIanaName === 'bare' ? `${own} ${zone}` : `${own} (${zone})`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Assembling Intl parts.
+
+type Part = { type: string; value: string; source?: string };
+
+/**
+ * Joins parts, putting `label` where ICU put the zone name. The German "Uhr" before the zone name is the
+ * one documented normalisation (see the module comment).
+ */
+function joinParts(parts: Part[], locale: string, labelFor: (p: Part, inParentheses: boolean) => string): string {
+  const german = /^de(-|$)/i.test(locale);
+  return parts
+    .map((p, i) => {
+      if (p.type === 'timeZoneName') return labelFor(p, /[(（]$/.test(parts[i - 1]?.value ?? ''));
+      if (german && p.type === 'literal' && p.value === ' Uhr ' && parts[i + 1]?.type === 'timeZoneName') return ' ';
+      return p.value;
+    })
+    .join('');
+}
+
+/** The locale's separator between two fully written instants (CLDR intervalFormatFallback, e.g. " – "). */
+function fallbackRangeSeparator(locale: string): string {
+  // Two instants a year apart share no field, so ICU writes both in full joined by the fallback pattern.
+  const f = formatter(locale, 'UTC', LONG_DATE);
+  const parts = f.formatRangeToParts(new Date(Date.UTC(2001, 0, 1)), new Date(Date.UTC(2002, 0, 1))) as Part[];
+  const firstEnd = parts.findIndex((p) => p.source === 'endRange');
+  const sep = firstEnd > 0 ? parts[firstEnd - 1] : undefined;
+  return sep && sep.type === 'literal' && sep.source === 'shared' ? sep.value : ' \u2013 ';
+}
+
+/** One instant with date, time and zone: "Dienstag, 15. Juni 2027 um 10:00 MESZ". */
+function longInstant(locale: string, zone: string, at: DateTime, withIanaName: boolean): string {
+  const d = at.toJSDate();
+  const parts = formatter(locale, zone, LONG_DATE_TIME).formatToParts(d);
+  return joinParts(parts, locale, (_, inParens) => zoneLabel(locale, zone, d, withIanaName && inParens ? 'bare' : withIanaName));
+}
+
+/**
+ * "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ" (de), also across midnight ("… um 22:00 MESZ – Mittwoch, …
+ * um 01:00 MESZ") and across a change of offset, where each end carries its own label ("01:30 MEZ –
+ * … 03:30 MESZ"): ICU's formatRange writes one zone name for the whole range and, at a fall-back, even
+ * collapses 01:30 EDT – 01:30 EST into one time, so such ranges are two single instants joined by the
+ * locale's fallback separator.
+ */
+function timedLine(locale: string, zone: string, start: DateTime, end: DateTime | null): string {
+  if (!end || end.toMillis() === start.toMillis()) return longInstant(locale, zone, start, true);
+  if (start.offset !== end.offset) {
+    return `${longInstant(locale, zone, start, true)}${fallbackRangeSeparator(locale)}${longInstant(locale, zone, end, true)}`;
+  }
+  const s = start.toJSDate();
+  const e = end.toJSDate();
+  const parts = formatter(locale, zone, LONG_DATE_TIME).formatRangeToParts(s, e) as Part[];
+  return joinParts(parts, locale, (p, inParens) => zoneLabel(locale, zone, p.source === 'endRange' ? e : s, inParens ? 'bare' : true));
+}
+
+/**
+ * Formats an event's time for a message in the reader's locale (CLDR patterns, see the module comment):
+ * one line in the event's zone, and one in the recipient's zone when that differs.
  *
- * - Timed event: "Sunday 28 March 2027, 11:00–12:00 CEST" (end on another day: "… 22:00 – Monday 29 March
- *   2027, 01:00 CEST"; no end: "Sunday 28 March 2027, 11:00 CEST").
- * - All-day event: "Monday 18 October 2027 (all day)" — the date of `startsAt` in the event zone, no time,
- *   no zone; with an (exclusive) end on a later day: "Monday 18 October 2027 – Wednesday 20 October 2027
- *   (all day)". `recipientZoneLine` is always null for all-day events.
- * - `recipientZoneLine` is "… 05:00–06:00 EDT (your time)" (offset-only labels become
- *   "GMT-4 (America/New_York, your time)"), or null when `recipientTimeZone` is null/empty, equals the
- *   event zone, or has the same UTC offset as the event zone at the start and end instants.
+ * - Timed event, e.g. for `de` and 2027-06-15T08:00Z–09:00Z in Europe/Berlin:
+ *   "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ"; en-GB "Tuesday, 15 June 2027, 10:00–11:00 CEST". An end
+ *   on another day or across an offset change writes both ends in full; no end writes one instant.
+ * - All-day event: the locale's date (range) of the days in the event zone, then " (all day)" (the
+ *   templates' words are English): "Monday, 18 October 2027 (all day)", "18.–20. Oktober …" style ranges
+ *   as CLDR writes them. The end is exclusive (midnight after the last day). `recipientZoneLine` is null.
+ * - `recipientZoneLine` is the same range in the recipient's zone plus " (your time)" (an offset-only
+ *   label merges: "GMT-3 (America/Sao_Paulo, your time)"), or null when `recipientTimeZone` is null/empty,
+ *   equals the event zone, or has the same UTC offset as the event zone at the start and end instants.
  *
  * Pure: no clock reads. `locale` falls back to "en" when unsupported (see {@link resolveLocale}).
  * @throws Error whose message starts with the failing field name ("startsAt: …", "endsAt: …",
@@ -184,9 +263,8 @@ function timedLine(start: DateTime, end: DateTime | null, labelExtra: string | n
 export function formatEventTime(input: FormatEventTimeInput): FormattedEventTime {
   const locale = resolveLocale(input.locale);
   const zone = input.eventTimeZone;
-  const start = toZoned(input.startsAt, 'startsAt', zone, 'eventTimeZone', locale);
-  const end =
-    input.endsAt == null ? null : toZoned(input.endsAt, 'endsAt', zone, 'eventTimeZone', locale);
+  const start = toZoned(input.startsAt, 'startsAt', zone, 'eventTimeZone');
+  const end = input.endsAt == null ? null : toZoned(input.endsAt, 'endsAt', zone, 'eventTimeZone');
   if (end && end < start) throw new Error('endsAt: is before startsAt');
   const recipientZone = input.recipientTimeZone ? input.recipientTimeZone : null;
   if (recipientZone) assertZone(recipientZone, 'recipientTimeZone');
@@ -194,13 +272,14 @@ export function formatEventTime(input: FormatEventTimeInput): FormattedEventTime
   if (input.allDay) {
     // The end of an all-day event is exclusive (midnight after the last day), as in iCalendar.
     const lastDay = end && end > start ? end.minus({ milliseconds: 1 }) : start;
+    const f = formatter(locale, zone, LONG_DATE);
     const days = start.hasSame(lastDay, 'day')
-      ? start.toFormat(LONG_DATE)
-      : `${start.toFormat(LONG_DATE)} \u2013 ${lastDay.toFormat(LONG_DATE)}`;
+      ? f.format(start.toJSDate())
+      : f.formatRange(start.toJSDate(), lastDay.toJSDate());
     return { eventZoneLine: `${days} (all day)`, recipientZoneLine: null };
   }
 
-  const eventZoneLine = timedLine(start, end, null);
+  const eventZoneLine = timedLine(locale, zone, start, end);
   if (!recipientZone || recipientZone === zone) return { eventZoneLine, recipientZoneLine: null };
 
   const rStart = start.setZone(recipientZone);
@@ -208,7 +287,7 @@ export function formatEventTime(input: FormatEventTimeInput): FormattedEventTime
   const sameOffset = rStart.offset === start.offset && (!end || !rEnd || rEnd.offset === end.offset);
   if (sameOffset) return { eventZoneLine, recipientZoneLine: null };
 
-  let recipientZoneLine = timedLine(rStart, rEnd, '(your time)');
+  let recipientZoneLine = `${timedLine(locale, recipientZone, rStart, rEnd)} (your time)`;
   // Offset-only label already ends in "(Zone/Name)": merge rather than stack two parentheses.
   recipientZoneLine = recipientZoneLine.replace(/\(([^()]+)\) \(your time\)$/, '($1, your time)');
   return { eventZoneLine, recipientZoneLine };
@@ -224,22 +303,29 @@ export interface FormatInstantInput {
 }
 
 /**
- * Compact date and time for subject lines, in `timeZone`: "Sun 28 Mar, 11:00 CEST" (offset-only zones
- * stay bare: "Sun 28 Mar, 11:00 GMT+2"), or "Mon 18 Oct (all day)" when `allDay`. Pure.
+ * Compact date and time for subject lines, in `timeZone` and the locale's CLDR pattern:
+ * en-GB "Sun 28 Mar, 11:00 CEST", de "So., 28. März, 11:00 MESZ" (offset-only zones stay bare:
+ * "Sun 28 Mar, 11:00 GMT-3"), or "Mon 18 Oct (all day)" when `allDay`. Pure.
  * @throws Error naming "at" or "timeZone" for an invalid instant or zone.
  */
 export function formatShortWhen(input: FormatInstantInput & { allDay: boolean }): string {
-  const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone', resolveLocale(input.locale));
-  if (input.allDay) return `${dt.toFormat(SHORT_DATE)} (all day)`;
-  return `${dt.toFormat(SHORT_DATE)}, ${dt.toFormat(TIME)} ${zoneLabel(dt, false)}`;
+  const locale = resolveLocale(input.locale);
+  const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone');
+  const d = dt.toJSDate();
+  if (input.allDay) return `${formatter(locale, input.timeZone, SHORT_DATE).format(d)} (all day)`;
+  const parts = formatter(locale, input.timeZone, SHORT_DATE_TIME).formatToParts(d);
+  return joinParts(parts, locale, () => zoneLabel(locale, input.timeZone, d, false));
 }
 
 /**
- * Clock time with zone label in `timeZone`, for "opens at …" phrases: "10:30 CEST" (offset-only zones stay
- * bare: "10:30 GMT+2"). Pure.
+ * Clock time with zone label in `timeZone` and the locale's CLDR pattern, for "opens at …" phrases:
+ * en-GB "10:30 CEST", en "10:30 AM CEST" (offset-only zones stay bare: "10:30 GMT-3"). Pure.
  * @throws Error naming "at" or "timeZone" for an invalid instant or zone.
  */
 export function formatClockTime(input: FormatInstantInput): string {
-  const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone', resolveLocale(input.locale));
-  return `${dt.toFormat(TIME)} ${zoneLabel(dt, false)}`;
+  const locale = resolveLocale(input.locale);
+  const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone');
+  const d = dt.toJSDate();
+  const parts = formatter(locale, input.timeZone, CLOCK_TIME).formatToParts(d);
+  return joinParts(parts, locale, () => zoneLabel(locale, input.timeZone, d, false));
 }

@@ -4,7 +4,21 @@
  */
 import { Text } from '@react-email/components';
 import { formatEventTime } from '../domain/format-time';
-import { DetailRow, Details, Layout, LinkRow, Notes, eventShortWhen, greeting, oneLine, styles } from './layout';
+import {
+  DetailRow,
+  Details,
+  Layout,
+  LinkRow,
+  Notes,
+  SentenceNodes,
+  eventShortWhen,
+  greeting,
+  messageLocale,
+  oneLine,
+  sentenceText,
+  styles,
+  type Sentence,
+} from './layout';
 import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
 import type { z } from 'zod';
 
@@ -19,26 +33,38 @@ function whenPhrase(data: AttendeeReminderProps): string {
 }
 
 /**
- * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone).
+ * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale; a
+ * right-to-left title is isolated so its punctuation stays with it).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
 export function attendeeReminderSubject(data: AttendeeReminderProps): string {
-  return oneLine(`Reminder: ${data.eventTitle} \u2014 ${eventShortWhen(data)}`);
+  const { dir } = messageLocale(data.locale);
+  return oneLine(sentenceText(['Reminder: ', { typed: data.eventTitle }, ` \u2014 ${eventShortWhen(data)}`], dir));
 }
 
 /** The attendee reminder email. Props must satisfy {@link attendeeReminderDataSchema}. */
 export default function AttendeeReminder(props: AttendeeReminderProps) {
+  const { dir } = messageLocale(props.locale);
   const time = formatEventTime(props);
-  const intro = `Reminder: ${props.eventTitle} ${whenPhrase(props)}.`;
-  const guestLine = props.role === 'external' ? `You are invited as a guest of ${props.tenantName}.` : null;
+  const intro: Sentence = ['Reminder: ', { typed: props.eventTitle }, ` ${whenPhrase(props)}.`];
+  const guestLine: Sentence | null =
+    props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
   return (
-    <Layout preview={intro} heading={props.eventTitle} tenantName={props.tenantName}>
-      <Text style={styles.text}>{greeting(props.recipientName)}</Text>
-      <Text style={styles.text}>{intro}</Text>
-      {guestLine ? <Text style={styles.text}>{guestLine}</Text> : null}
+    <Layout preview={intro} heading={[{ typed: props.eventTitle }]} tenantName={props.tenantName} locale={props.locale}>
+      <Text style={styles.text}>
+        <SentenceNodes sentence={greeting(props.recipientName)} dir={dir} />
+      </Text>
+      <Text style={styles.text}>
+        <SentenceNodes sentence={intro} dir={dir} />
+      </Text>
+      {guestLine ? (
+        <Text style={styles.text}>
+          <SentenceNodes sentence={guestLine} dir={dir} />
+        </Text>
+      ) : null}
       <Details>
         <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} /> : null}
+        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
         {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
       </Details>
       <Notes notes={props.notes} />

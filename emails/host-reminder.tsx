@@ -5,7 +5,21 @@
 import { Text } from '@react-email/components';
 import { z } from 'zod';
 import { formatEventTime } from '../domain/format-time';
-import { DetailRow, Details, Layout, LinkRow, Notes, eventShortWhen, greeting, oneLine, styles } from './layout';
+import {
+  DetailRow,
+  Details,
+  Layout,
+  LinkRow,
+  Notes,
+  SentenceNodes,
+  eventShortWhen,
+  greeting,
+  messageLocale,
+  oneLine,
+  sentenceText,
+  styles,
+  type Sentence,
+} from './layout';
 import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
 
 /**
@@ -30,31 +44,37 @@ export function participantSentence(count: number): string {
 }
 
 /**
- * Subject line, e.g. "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone).
+ * Subject line, e.g. "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
 export function hostReminderSubject(data: HostReminderProps): string {
-  return oneLine(`You are hosting ${data.eventTitle} \u2014 ${eventShortWhen(data)}`);
+  const { dir } = messageLocale(data.locale);
+  return oneLine(sentenceText(['You are hosting ', { typed: data.eventTitle }, ` \u2014 ${eventShortWhen(data)}`], dir));
 }
 
 /** The host reminder email. Props must satisfy {@link hostReminderDataSchema}. */
 export default function HostReminder(props: HostReminderProps) {
+  const { dir } = messageLocale(props.locale);
   const time = formatEventTime(props);
   const when = eventShortWhen(props);
-  const intro = props.allDay
-    ? `A reminder that you are hosting ${props.eventTitle} on ${when}.`
-    : `A reminder that you are hosting ${props.eventTitle}, starting ${when}.`;
-  const heading = `You are hosting ${props.eventTitle}`;
+  const intro: Sentence = props.allDay
+    ? ['A reminder that you are hosting ', { typed: props.eventTitle }, ` on ${when}.`]
+    : ['A reminder that you are hosting ', { typed: props.eventTitle }, `, starting ${when}.`];
+  const heading: Sentence = ['You are hosting ', { typed: props.eventTitle }];
   return (
-    <Layout preview={intro} heading={heading} tenantName={props.tenantName}>
-      <Text style={styles.text}>{greeting(props.recipientName)}</Text>
-      <Text style={styles.text}>{intro}</Text>
+    <Layout preview={intro} heading={heading} tenantName={props.tenantName} locale={props.locale}>
+      <Text style={styles.text}>
+        <SentenceNodes sentence={greeting(props.recipientName)} dir={dir} />
+      </Text>
+      <Text style={styles.text}>
+        <SentenceNodes sentence={intro} dir={dir} />
+      </Text>
       {props.participantCount !== null ? (
         <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
       ) : null}
       <Details>
         <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} /> : null}
+        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
         {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
       </Details>
       <Notes notes={props.notes} />

@@ -2,11 +2,19 @@
  * Shared layout and building blocks for the reminder emails.
  *
  * Every string shown is built in JS before it reaches JSX: a JSX text node mixing literal text and an
- * interpolated value renders `<!-- -->` between the parts in the HTML.
+ * interpolated value renders `<!-- -->` between the parts in the HTML. Sentences that contain text people
+ * typed are arrays of strings and {@link Typed} elements (a string next to an element renders no comment).
+ *
+ * Direction (issue 8 §5): the message carries the reader's `lang` and, for a right-to-left locale,
+ * `dir="rtl"` on <html>, <body> and the container table (some clients drop the <html>/<body> attributes).
+ * Text people typed (titles, names, places, notes, the organisation's name) is wrapped in `dir="auto"` so
+ * it keeps its own direction inside the sentence, and in Unicode isolates when needed
+ * (domain/text-direction.ts) so the plain-text part and the subject keep it too.
  */
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { CSSProperties, ReactNode } from 'react';
-import { formatShortWhen } from '../domain/format-time';
+import { formatShortWhen, resolveLocale } from '../domain/format-time';
+import { isolateTyped, localeDirection, type TextDirection } from '../domain/text-direction';
 
 const fontStack = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
@@ -41,41 +49,81 @@ export const styles = {
   footer: { color: '#6b7280', fontSize: '12px', lineHeight: '18px', margin: '0' },
 } satisfies Record<string, CSSProperties>;
 
+/** The reader's message language (supported BCP 47 tag, else "en") and its writing direction. */
+export function messageLocale(locale: string): { lang: string; dir: TextDirection } {
+  const lang = resolveLocale(locale);
+  return { lang, dir: localeDirection(lang) };
+}
+
+/** Text a person typed, as an inline element with `dir="auto"` (isolated when needed, see the module comment). */
+export function Typed({ text, dir }: { text: string; dir: TextDirection }) {
+  return <span dir="auto">{isolateTyped(text, dir)}</span>;
+}
+
+/** A sentence of strings and typed text: strings stay as they are, typed parts become {@link Typed}. */
+export type Sentence = Array<string | { typed: string }>;
+
+/** The sentence as one plain string (typed parts isolated when needed), for subjects and previews. */
+export function sentenceText(sentence: Sentence, dir: TextDirection): string {
+  return sentence.map((p) => (typeof p === 'string' ? p : isolateTyped(p.typed, dir))).join('');
+}
+
+/** The sentence as inline content: typed parts wrapped in `dir="auto"`. */
+export function SentenceNodes({ sentence, dir }: { sentence: Sentence; dir: TextDirection }) {
+  return (
+    <>
+      {sentence.map((p, i) => (typeof p === 'string' ? p : <Typed key={i} text={p.typed} dir={dir} />))}
+    </>
+  );
+}
+
 export interface LayoutProps {
   /** Inbox preview line (hidden in the body, skipped in the text part). */
-  preview: string;
-  /** Heading at the top of the message. */
-  heading: string;
+  preview: Sentence;
+  /** Heading at the top of the message; a heading that is only typed text gets `dir="auto"` itself. */
+  heading: Sentence;
   /** Tenant that sends the message, named in the footer. */
   tenantName: string;
+  /** The reader's locale: sets `lang`, and `dir="rtl"` for right-to-left locales. */
+  locale: string;
   children: ReactNode;
 }
 
 /** Html/Head/Preview/Body/Container frame with a heading and a footer naming the tenant. */
-export function Layout({ preview, heading, tenantName, children }: LayoutProps) {
-  const footer = `Sent by ${tenantName} with Punctual because you take part in this event.`;
+export function Layout({ preview, heading, tenantName, locale, children }: LayoutProps) {
+  const { lang, dir } = messageLocale(locale);
+  const footer: Sentence = ['Sent by ', { typed: tenantName }, ' with Punctual because you take part in this event.'];
+  const onlyTyped = heading.length === 1 && typeof heading[0] !== 'string' ? heading[0].typed : null;
   return (
-    <Html lang="en">
+    <Html lang={lang} dir={dir}>
       <Head />
-      <Preview>{preview}</Preview>
-      <Body style={styles.body}>
-        <Container style={styles.container}>
-          <Heading as="h1" style={styles.heading}>
-            {heading}
-          </Heading>
+      <Preview>{sentenceText(preview, dir)}</Preview>
+      <Body style={styles.body} dir={dir}>
+        <Container style={styles.container} dir={dir} lang={lang}>
+          {onlyTyped !== null ? (
+            <Heading as="h1" style={styles.heading} dir="auto">
+              {onlyTyped}
+            </Heading>
+          ) : (
+            <Heading as="h1" style={styles.heading}>
+              <SentenceNodes sentence={heading} dir={dir} />
+            </Heading>
+          )}
           {children}
           <Hr style={styles.hr} />
-          <Text style={styles.footer}>{footer}</Text>
+          <Text style={styles.footer}>
+            <SentenceNodes sentence={footer} dir={dir} />
+          </Text>
         </Container>
       </Body>
     </Html>
   );
 }
 
-/** "Hello Ana," or "Hello," when the name is empty or blank. Pure. */
-export function greeting(recipientName: string): string {
+/** ["Hello ", name, ","] or ["Hello,"] when the name is empty or blank. Pure. */
+export function greeting(recipientName: string): Sentence {
   const name = recipientName.trim();
-  return name ? `Hello ${name},` : 'Hello,';
+  return name ? ['Hello ', { typed: name }, ','] : ['Hello,'];
 }
 
 /** One paragraph per non-blank line of `text`. */
@@ -87,7 +135,7 @@ export function Paragraphs({ text }: { text: string }) {
   return (
     <>
       {lines.map((line, i) => (
-        <Text key={i} style={styles.text}>
+        <Text key={i} style={styles.text} dir="auto">
           {line}
         </Text>
       ))}
@@ -95,12 +143,27 @@ export function Paragraphs({ text }: { text: string }) {
   );
 }
 
-/** A labelled row in the details box; `secondary` is an optional second line (e.g. the recipient's time). */
-export function DetailRow({ label, value, secondary }: { label: string; value: string; secondary?: string | null }) {
+/**
+ * A labelled row in the details box; `secondary` is an optional second line (e.g. the recipient's time).
+ * `typed` marks a value a person typed (a location): it gets `dir="auto"`.
+ */
+export function DetailRow({
+  label,
+  value,
+  secondary,
+  typed = false,
+}: {
+  label: string;
+  value: string;
+  secondary?: string | null;
+  typed?: boolean;
+}) {
   return (
     <>
       <Text style={styles.label}>{label}</Text>
-      <Text style={styles.value}>{value}</Text>
+      <Text style={styles.value} dir={typed ? 'auto' : undefined}>
+        {value}
+      </Text>
       {secondary ? <Text style={styles.secondary}>{secondary}</Text> : null}
     </>
   );
@@ -136,9 +199,12 @@ export function Notes({ notes }: { notes: string | null }) {
   );
 }
 
-/** Subject lines are single-line: collapse any whitespace run (including newlines) to one space. */
+/**
+ * Subject lines are single-line: collapse runs of spaces, tabs and line breaks to one space. No-break and
+ * thin spaces are kept: CLDR patterns use them (U+202F before "AM", U+2009 around a range dash).
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(/[\t\n\v\f\r \u0085\u2028\u2029]+/g, ' ').trim();
 }
 
 /**

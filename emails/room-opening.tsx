@@ -5,7 +5,20 @@
 import { Button, Section, Text } from '@react-email/components';
 import type { z } from 'zod';
 import { formatClockTime, formatEventTime } from '../domain/format-time';
-import { DetailRow, Details, Layout, LinkRow, Notes, greeting, oneLine, styles } from './layout';
+import {
+  DetailRow,
+  Details,
+  Layout,
+  LinkRow,
+  Notes,
+  SentenceNodes,
+  greeting,
+  messageLocale,
+  oneLine,
+  sentenceText,
+  styles,
+  type Sentence,
+} from './layout';
 import { checkReminderTemplateData, httpUrl, instant, reminderTemplateFieldsSchema } from './schema';
 
 /** Reminder template data where `roomUrl` and `roomOpensAt` are required (not null). */
@@ -21,15 +34,17 @@ function opensAtClock(data: RoomOpeningProps): string {
 }
 
 /**
- * Subject line, e.g. "The room for Intro workshop opens at 10:30 CEST" (event zone).
+ * Subject line, e.g. "The room for Intro workshop opens at 10:30 CEST" (event zone, reader's locale).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
 export function roomOpeningSubject(data: RoomOpeningProps): string {
-  return oneLine(`The room for ${data.eventTitle} opens at ${opensAtClock(data)}`);
+  const { dir } = messageLocale(data.locale);
+  return oneLine(sentenceText(['The room for ', { typed: data.eventTitle }, ` opens at ${opensAtClock(data)}`], dir));
 }
 
 /** The room-opening email. Props must satisfy {@link roomOpeningDataSchema}. */
 export default function RoomOpening(props: RoomOpeningProps) {
+  const { dir } = messageLocale(props.locale);
   const opens = formatEventTime({
     startsAt: props.roomOpensAt,
     endsAt: null,
@@ -39,14 +54,27 @@ export default function RoomOpening(props: RoomOpeningProps) {
     locale: props.locale,
   });
   const event = formatEventTime(props);
-  const heading = `The room for ${props.eventTitle} opens at ${opensAtClock(props)}`;
-  const intro = `The online room for ${props.eventTitle} opens at ${opensAtClock(props)}. You can join from then with the button below.`;
-  const guestLine = props.role === 'external' ? `You are invited as a guest of ${props.tenantName}.` : null;
+  const heading: Sentence = ['The room for ', { typed: props.eventTitle }, ` opens at ${opensAtClock(props)}`];
+  const intro: Sentence = [
+    'The online room for ',
+    { typed: props.eventTitle },
+    ` opens at ${opensAtClock(props)}. You can join from then with the button below.`,
+  ];
+  const guestLine: Sentence | null =
+    props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
   return (
-    <Layout preview={intro} heading={heading} tenantName={props.tenantName}>
-      <Text style={styles.text}>{greeting(props.recipientName)}</Text>
-      <Text style={styles.text}>{intro}</Text>
-      {guestLine ? <Text style={styles.text}>{guestLine}</Text> : null}
+    <Layout preview={intro} heading={heading} tenantName={props.tenantName} locale={props.locale}>
+      <Text style={styles.text}>
+        <SentenceNodes sentence={greeting(props.recipientName)} dir={dir} />
+      </Text>
+      <Text style={styles.text}>
+        <SentenceNodes sentence={intro} dir={dir} />
+      </Text>
+      {guestLine ? (
+        <Text style={styles.text}>
+          <SentenceNodes sentence={guestLine} dir={dir} />
+        </Text>
+      ) : null}
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={props.roomUrl} style={styles.button}>
           Join the online room
@@ -55,7 +83,7 @@ export default function RoomOpening(props: RoomOpeningProps) {
       <Details>
         <DetailRow label="Room opens" value={opens.eventZoneLine} secondary={opens.recipientZoneLine} />
         <DetailRow label="Event" value={event.eventZoneLine} secondary={event.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} /> : null}
+        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
         <LinkRow label="Room link (if the button does not work)" href={props.roomUrl} />
       </Details>
       <Notes notes={props.notes} />

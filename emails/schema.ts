@@ -7,9 +7,10 @@
  * Every field is required to be present; "may be absent" is spelled `null`, so a field forgotten by the
  * builder is an error ("endsAt: required"), not a silently empty row.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { isIsoInstant } from '../domain/format-time';
+import { isValidZone } from '../domain/zones';
 import { bookingRoles } from '../domain/vocabulary';
 
 /**
@@ -35,7 +36,7 @@ export const httpUrl = () => z.url({ protocol: /^https?$/, error: typeError('an 
 const ianaZone = () =>
   z
     .string({ error: typeError('an IANA time zone name') })
-    .refine((zone) => IANAZone.isValidZone(zone), 'must be a valid IANA time zone, e.g. Europe/Amsterdam');
+    .refine((zone) => isValidZone(zone), 'must be a valid IANA time zone, e.g. Europe/Amsterdam');
 
 /**
  * The fields, without cross-field checks. Per-template schemas `.extend()` this and then apply
@@ -57,7 +58,7 @@ export const reminderTemplateFieldsSchema = z.object({
   /** IANA zone of the recipient, or null (an empty string is treated as null). */
   recipientTimeZone: z
     .string({ error: typeError('an IANA time zone name or null') })
-    .refine((zone) => zone === '' || IANAZone.isValidZone(zone), 'must be a valid IANA time zone or null')
+    .refine((zone) => zone === '' || isValidZone(zone), 'must be a valid IANA time zone or null')
     .nullable(),
   /** BCP 47 locale for date names; unsupported locales render as "en". */
   locale: z.string({ error: typeError('a locale string') }).default('en'),

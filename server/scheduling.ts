@@ -5,7 +5,6 @@
  * iCalendar importer, the seed and tests.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
@@ -24,12 +23,18 @@ import { DueInstantError } from '../domain/due-instant';
 import { wakeJobKey } from '../domain/keys';
 import { planReminders, type PlanningEvent } from '../domain/planning';
 import { bookingRoles } from '../domain/vocabulary';
+import { isValidZone, suggestZone } from '../domain/zones';
 import { AppError, parseInput } from './errors';
 
 /** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
 export const DISPATCH_TASK = 'dispatch_due';
 
-const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
+/** An IANA zone this runtime accepts (current names and old aliases, stored as given; domain/zones.ts). */
+const zone = z.string().superRefine((v, ctx) => {
+  if (isValidZone(v)) return;
+  const guess = suggestZone(v);
+  ctx.addIssue({ code: 'custom', message: `must be an IANA time zone such as Europe/Amsterdam${guess ? ` — did you mean ${guess}?` : ''}` });
+});
 const instant = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), { message: 'must be an ISO-8601 instant' });
 
 export const eventTimingSchema = z

@@ -66,8 +66,9 @@ describe('reschedule', () => {
     await h.tick('2027-06-16T07:00:00Z');
     const mail = await h.caught();
     expect(mail).toHaveLength(1);
-    expect(mail[0].text).toContain('16 June 2027');
-    expect(mail[0].text).not.toContain('15 June 2027');
+    // The contact's locale is "en": CLDR American English writes "June 16, 2027".
+    expect(mail[0].text).toContain('June 16, 2027');
+    expect(mail[0].text).not.toContain('June 15, 2027');
     const rs = await remindersOf(booking.id);
     expect(rs.map((r) => [r.scheduleVersion, r.status])).toEqual([
       [1, 'superseded'],

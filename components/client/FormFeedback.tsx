@@ -26,14 +26,3 @@ export function FormFeedback({
     </>
   );
 }
-
-/** `<datalist id="iana-zones">` of IANA zone names, for zone inputs (`list="iana-zones"`). */
-export function ZoneOptions({ zones }: { zones: string[] }) {
-  return (
-    <datalist id="iana-zones">
-      {zones.map((z) => (
-        <option key={z} value={z} />
-      ))}
-    </datalist>
-  );
-}

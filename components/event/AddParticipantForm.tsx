@@ -3,7 +3,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { ApiError, apiCall } from '../client/api';
-import { FormFeedback, ZoneOptions } from '../client/FormFeedback';
+import { FormFeedback } from '../client/FormFeedback';
+import { ZoneInput } from '../client/ZoneInput';
 
 const FIELD_LABEL: Record<string, string> = { name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
 
@@ -16,6 +17,8 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Remounts the zone field after a booking (a controlled input is not cleared by form.reset()).
+  const [formKey, setFormKey] = useState(0);
   const queryClient = useQueryClient();
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -34,6 +37,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
       });
       setNotice(`${f.get('name')} is booked; their reminders are planned.`);
       formEl.reset();
+      setFormKey((k) => k + 1);
       setRole('attendee');
       await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
     } catch (err) {
@@ -65,7 +69,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         </label>
         <label className="field">
           <span>Their time zone (optional)</span>
-          <input name="timeZone" list="iana-zones" placeholder="e.g. America/New_York" aria-invalid={invalid('timeZone')} />
+          <ZoneInput key={formKey} name="timeZone" zones={zones} placeholder="e.g. America/New_York or a city" invalid={invalid('timeZone')} />
         </label>
         {role === 'external' ? (
           <label className="field">
@@ -80,7 +84,6 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
           </label>
         ) : null}
       </div>
-      <ZoneOptions zones={zones} />
       <FormFeedback error={error} notice={notice} labels={FIELD_LABEL} />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>

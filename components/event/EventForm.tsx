@@ -4,7 +4,8 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import type { EventTimingForm } from '../../domain/event-form';
 import { ApiError, apiCall } from '../client/api';
-import { FormFeedback, ZoneOptions } from '../client/FormFeedback';
+import { FormFeedback } from '../client/FormFeedback';
+import { ZoneInput } from '../client/ZoneInput';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 
 export interface EventFormValues extends EventTimingForm {
@@ -94,10 +95,14 @@ export function EventForm({
           </label>
           <label className="field">
             <span>Time zone</span>
-            <input name="timeZone" list="iana-zones" defaultValue={initial.timeZone} required aria-invalid={invalid('timeZone')} aria-describedby="tz-hint" />
-            <span id="tz-hint" className="field-hint">
-              IANA name, e.g. Europe/Amsterdam. Times below are in this zone.
-            </span>
+            <ZoneInput
+              name="timeZone"
+              zones={zones}
+              defaultValue={initial.timeZone}
+              required
+              invalid={invalid('timeZone')}
+              hint="IANA name, e.g. Europe/Amsterdam, or a city. Times below are in this zone."
+            />
           </label>
           <label className="field field-check">
             <input type="checkbox" name="allDay" checked={allDay} onChange={(e) => setAllDay(e.target.checked)} />
@@ -138,7 +143,6 @@ export function EventForm({
             <textarea name="description" rows={3} defaultValue={initial.description} maxLength={2000} />
           </label>
         </div>
-        <ZoneOptions zones={zones} />
         <FormFeedback error={error} labels={LABELS} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>

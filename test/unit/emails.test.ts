@@ -3,7 +3,7 @@
  * leaking placeholders or "undefined"/"Invalid DateTime" (DESIGN §4 invariant 5). No database needed.
  */
 import { describe, expect, it } from 'vitest';
-import { formatEventTime } from '../../domain/format-time';
+import { formatEventTime, resolveLocale } from '../../domain/format-time';
 import { templateIds, type TemplateId } from '../../domain/vocabulary';
 import { parseTemplateData, previewData, renderReminderEmail, type ReminderTemplateData } from '../../emails';
 
@@ -96,7 +96,15 @@ describe.each(templateIds)('template %s', (templateId) => {
 
     if (data.allDay) {
       expect(text).toContain('(all day)');
-      expect(text).toContain('Monday 18 October 2027 (all day)');
+      // The reader's own CLDR long date for 18 October in the event zone (independent of formatEventTime).
+      const day = new Intl.DateTimeFormat(resolveLocale(data.locale), {
+        year: 'numeric',
+        month: 'long',
+        day: 'numeric',
+        weekday: 'long',
+        timeZone: data.eventTimeZone,
+      }).format(new Date('2027-10-18T12:00:00Z'));
+      expect(text).toContain(`${day} (all day)`);
     }
 
     const name = data.recipientName.trim();
@@ -116,8 +124,8 @@ describe('template wording', () => {
     const { subject, text } = await renderReminderEmail('attendee-reminder', previewData['attendee-reminder']);
     expect(subject).toBe('Reminder: Intro workshop \u2014 Sun 28 Mar, 11:00 CEST');
     expect(text).toContain('Reminder: Intro workshop starts Sun 28 Mar, 11:00 CEST.');
-    expect(text).toContain('Sunday 28 March 2027, 11:00\u201312:00 CEST');
-    expect(text).toContain('Sunday 28 March 2027, 05:00\u201306:00 EDT (your time)');
+    expect(text).toContain('Sunday, 28 March 2027, 11:00\u201312:00 CEST');
+    expect(text).toContain('Sunday, 28 March 2027, 05:00\u201306:00 EDT (your time)');
   });
 
   it('attendee reminder for an external guest names the tenant', async () => {
@@ -129,11 +137,12 @@ describe('template wording', () => {
   it('room opening: subject, button link and both times', async () => {
     const data = previewData['room-opening'];
     const { subject, html, text } = await renderReminderEmail('room-opening', data);
-    expect(subject).toBe('The room for Quarterly planning opens at 09:45 EST');
+    // Locale "en" is CLDR's American English: 12-hour clock, U+202F before AM/PM.
+    expect(subject).toBe('The room for Quarterly planning opens at 9:45\u202fAM EST');
     expect(html).toContain(`href="${data.roomUrl}"`);
     expect(text).toContain('Join the online room');
-    expect(text).toContain('Sunday 7 November 2027, 09:45 EST');
-    expect(text).toContain('Sunday 7 November 2027, 15:45 CET (your time)');
+    expect(text).toContain('Sunday, November 7, 2027 at 9:45\u202fAM EST');
+    expect(text).toContain('Sunday, November 7, 2027 at 3:45\u202fPM CET (your time)');
   });
 
   it('host reminder: hosting wording and participant count', async () => {

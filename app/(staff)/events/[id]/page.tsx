@@ -7,6 +7,7 @@ import { can } from '../../../../domain/permissions';
 import { guestTenantsOf } from '../../../../db/queries/scheduling';
 import { requireStaff } from '../../../../server/session';
 import { LiveEventPage } from './live-event-page';
+import { zoneNames } from '../../../../domain/zones';
 
 export const dynamic = 'force-dynamic';
 
@@ -43,7 +44,7 @@ export default async function EventPage({ params, searchParams }: Props & { sear
   if (!page) notFound();
   const canOperate = can(session.user.role, 'operate');
   const guestTenants = canOperate ? await guestTenantsOf(getDb(), session.tenant.id) : [];
-  const zones = canOperate ? Intl.supportedValuesOf('timeZone') : [];
+  const zones = canOperate ? [...zoneNames] : [];
   return (
     <>
       {notice ? (

@@ -5,6 +5,7 @@ import { EmptyState } from '../../../../components/EmptyState';
 import { EventForm } from '../../../../components/event/EventForm';
 import { can } from '../../../../domain/permissions';
 import { requireStaff } from '../../../../server/session';
+import { zoneNames } from '../../../../domain/zones';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'New event' };
@@ -28,7 +29,7 @@ export default async function NewEventPage() {
       </div>
       <EventForm
         mode="create"
-        zones={Intl.supportedValuesOf('timeZone')}
+        zones={[...zoneNames]}
         initial={{ title: '', description: '', location: '', roomUrl: '', timeZone: tenant.timeZone, allDay: false, start: fmt(tomorrow.set({ hour: 10 })), end: fmt(tomorrow.set({ hour: 11 })) }}
       />
     </>

@@ -11,6 +11,7 @@ import { EventForm } from '../../../../../components/event/EventForm';
 import { formFromTiming } from '../../../../../domain/event-form';
 import { can } from '../../../../../domain/permissions';
 import { requireStaff } from '../../../../../server/session';
+import { zoneNames } from '../../../../../domain/zones';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Edit event' };
@@ -43,7 +44,7 @@ export default async function EditEventPage({ params }: { params: Promise<{ id: 
       <EventForm
         mode="edit"
         eventId={id}
-        zones={Intl.supportedValuesOf('timeZone')}
+        zones={[...zoneNames]}
         pendingReminders={impact.pending}
         initial={{ title: e.title, description: e.description ?? '', location: e.location ?? '', roomUrl: e.roomUrl ?? '', ...formFromTiming(e) }}
       />
