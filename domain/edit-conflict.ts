@@ -46,7 +46,7 @@ export interface MergeResult<T> {
  * and `latest` (the stored record now). Fields the editor did not touch take the latest values; fields the
  * editor touched keep the editor's values. Only the keys of `latest` are considered, in its order.
  */
-export function mergeEdits<T extends Record<string, unknown>>(opened: T, mine: T, latest: T): MergeResult<T> {
+export function mergeEdits<T extends { [K in keyof T]: unknown }>(opened: T, mine: T, latest: T): MergeResult<T> {
   const merged = { ...latest };
   const theirs: (keyof T)[] = [];
   const mineChanged: (keyof T)[] = [];
@@ -78,7 +78,7 @@ export interface FieldChange {
  * The fields that differ between `opened` and `latest`, in the order of `fields`, formatted with each
  * field's `format` (default: the value as text; empty → "—").
  */
-export function describeChanges<T extends Record<string, unknown>>(
+export function describeChanges<T extends { [K in keyof T]: unknown }>(
   opened: T,
   latest: T,
   fields: { key: keyof T & string; label: string; format?: (value: T[keyof T], other: T[keyof T]) => string }[],
