@@ -116,6 +116,7 @@ export function EventForm({
     setConflict(null);
     setError(null);
     setNotice(message);
+    router.refresh(); // the page head (title, schedule version) shows the latest too; the form keeps its state
   }
 
   function applyMine() {
