@@ -5,8 +5,9 @@
  * - `getStaffSession()` / `requireStaff()` — server components: the session from the request's cookie,
  *   with the staff user's tenant. `requireStaff` redirects to /sign-in when there is none.
  * - `staffRoute(request, permission, handler)` — route handlers: same-origin check for anything but GET
- *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body, and AppError →
- *   4xx `{ error, field }`.
+ *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (an
+ *   `If-Match: "<version>"` header becomes the body's `version`, invariant 11), and AppError → 4xx
+ *   `{ error, field, ...details }` (a stale save's 409 adds `current` and `version`).
  */
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
