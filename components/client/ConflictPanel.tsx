@@ -52,8 +52,7 @@ export function ConflictPanel({
           <ul className="conflict-changes">
             {changes.map((c) => (
               <li key={c.field} data-field={c.field}>
-                <span className="conflict-label">{c.label}:</span> <span className="conflict-from">{c.from}</span> <span aria-hidden="true">→</span>
-                <span className="sr-only">changed to</span> <span className="conflict-to">{c.to}</span>
+                <span className="conflict-label">{c.label}:</span> <span className="conflict-from">{c.from}</span> → <span className="conflict-to">{c.to}</span>
               </li>
             ))}
           </ul>
