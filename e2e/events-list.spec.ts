@@ -17,7 +17,7 @@ test('search, status and date filters narrow the list; nonsense filters do not c
   });
   expect(created.status()).toBe(200);
   const { id } = (await created.json()) as { id: string };
-  const cancelled = await page.request.post(`/api/events/${id}/cancel`, { data: { reason: 'e2e: status filter check' }, headers });
+  const cancelled = await page.request.post(`/api/events/${id}/cancel`, { data: { reason: 'e2e: status filter check', version: 1 }, headers });
   expect(cancelled.status()).toBe(200);
 
   const rows = page.locator('table.events-table tbody tr');

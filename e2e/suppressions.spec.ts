@@ -122,6 +122,6 @@ test('a viewer sees the list without controls; forged and cross-site requests an
   expect(crossSiteRemove.status()).toBe(403);
 
   // Clean up through the real route (staff, same origin).
-  const removed = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'e2e clean-up' }, headers: { origin: baseURL! } });
+  const removed = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'e2e clean-up', version: 1 }, headers: { origin: baseURL! } });
   expect(removed.status()).toBe(200);
 });

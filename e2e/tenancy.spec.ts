@@ -29,8 +29,8 @@ test('a demo event, booking and delivery are invisible to the partner tenant', a
   expect((await p.request.get(`/api/events/${eventId}/timeline`)).status()).toBe(404);
   expect((await p.request.get(`/api/bookings/${bookingId}/preview?template=attendee-reminder`)).status()).toBe(404);
   expect((await p.request.post(`/api/bookings/${bookingId}/nudge`, { headers: origin, data: { template: 'attendee-reminder', idempotencyKey: unique('x') } })).status()).toBe(404);
-  expect((await p.request.post(`/api/bookings/${bookingId}/cancel`, { headers: origin, data: { reason: 'other tenant' } })).status()).toBe(404);
-  expect((await p.request.post(`/api/events/${eventId}/cancel`, { headers: origin, data: { reason: 'other tenant' } })).status()).toBe(404);
+  expect((await p.request.post(`/api/bookings/${bookingId}/cancel`, { headers: origin, data: { reason: 'other tenant', version: 1 } })).status()).toBe(404);
+  expect((await p.request.post(`/api/events/${eventId}/cancel`, { headers: origin, data: { reason: 'other tenant', version: 1 } })).status()).toBe(404);
   expect((await p.request.post(`/api/events/${eventId}/bookings`, { headers: origin, data: { name: 'X', email: 'x@example.test', role: 'attendee' } })).status()).toBe(404);
   expect((await p.request.post(`/api/deliveries/${deliveryId}/discard`, { headers: origin, data: { reason: 'other tenant' } })).status()).toBe(404);
   // Partner may not book people as guests of its own in demo's name: demo never agreed.

@@ -12,6 +12,8 @@ export class AppError extends Error {
     readonly code: AppErrorCode,
     message: string,
     readonly field?: string,
+    /** Extra members of the JSON error answer, e.g. a stale save's `{ current, version }` (server/versions.ts). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppError';

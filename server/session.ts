@@ -5,8 +5,9 @@
  * - `getStaffSession()` / `requireStaff()` — server components: the session from the request's cookie,
  *   with the staff user's tenant. `requireStaff` redirects to /sign-in when there is none.
  * - `staffRoute(request, permission, handler)` — route handlers: same-origin check for anything but GET
- *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body, and AppError →
- *   4xx `{ error, field }`.
+ *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (an
+ *   `If-Match: "<version>"` header becomes the body's `version`, invariant 11), and AppError → 4xx
+ *   `{ error, field, ...details }` (a stale save's 409 adds `current` and `version`).
  */
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
@@ -14,6 +15,7 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '../db/client';
 import { tenants, type Tenant } from '../db/schema';
 import { can, refusalMessage, type Permission } from '../domain/permissions';
+import { versionFromIfMatch } from '../domain/edit-conflict';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { getAuth, requestOrigin } from './auth';
@@ -48,9 +50,9 @@ export async function requireStaff(): Promise<StaffSession> {
 
 const noStore = { 'cache-control': 'no-store' };
 
-/** A JSON error answer `{ error, field? }` with `status`. */
-export function jsonError(status: number, error: string, field?: string): Response {
-  return Response.json(field ? { error, field } : { error }, { status, headers: noStore });
+/** A JSON error answer `{ error, field?, ...details }` with `status` (details: e.g. a 409's `current` record). */
+export function jsonError(status: number, error: string, field?: string, details?: Record<string, unknown>): Response {
+  return Response.json({ ...details, error, ...(field ? { field } : {}) }, { status, headers: noStore });
 }
 
 /**
@@ -95,18 +97,29 @@ export async function staffRoute(
       const bad = unstorableText(body);
       if (bad) return jsonError(400, `${bad}: contains a character that cannot be stored (NUL or a broken surrogate pair)`, bad);
     }
+    // An edit may name the version it saw as `If-Match: "<version>"` instead of a `version` member (invariant 11).
+    const ifMatch = versionFromIfMatch(request.headers.get('if-match'));
+    if (ifMatch === 'malformed') return jsonError(400, 'version: If-Match must be one quoted record version, such as "3"', 'version');
+    if (ifMatch !== null) {
+      const b = (body ?? {}) as Record<string, unknown>;
+      if (b.version !== undefined && b.version !== ifMatch) return jsonError(400, `version: the body says ${JSON.stringify(b.version)} but If-Match says "${ifMatch}"`, 'version');
+      body = { ...b, version: ifMatch };
+    }
   }
   try {
     const result = await handler(session, body);
     if (result instanceof Response) return result;
     return Response.json(result ?? { ok: true }, { headers: noStore });
   } catch (e) {
-    if (e instanceof AppError) return jsonError(e.httpStatus, e.message, e.field);
+    if (e instanceof AppError) return jsonError(e.httpStatus, e.message, e.field, e.details);
     throw e;
   }
 }
 
-/** The action context for a session: its tenant, the staff member's email as audit actor, and now. */
-export function actionContext(s: StaffSession): { tenantId: string; actor: string; now: Date } {
-  return { tenantId: s.tenant.id, actor: s.user.email, now: new Date() };
+/**
+ * The action context for a session: its tenant, the staff member's email as audit actor (and row-version
+ * `updated_by`), their user id (for re-checking their role under a lock, server/versions.ts), and now.
+ */
+export function actionContext(s: StaffSession): { tenantId: string; actor: string; actorId: string; now: Date } {
+  return { tenantId: s.tenant.id, actor: s.user.email, actorId: s.user.id, now: new Date() };
 }

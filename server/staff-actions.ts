@@ -6,23 +6,34 @@
  *
  * Every function takes `ctx = { tenantId, actor, now }` from the signed-in session and throws AppError
  * (validation naming the field → 400, not_found → 404, conflict/invalid_state → 409).
+ *
+ * No lost updates (invariant 11): every edit of a stored record (event edit/reschedule and cancel, booking
+ * cancel, suppression remove, rule edit) takes the row `version` the editor saw in its input; the row is
+ * locked, the version compared, and only then written — a stale save is a 409 naming field `version`, with
+ * the current record, and writes nothing (server/versions.ts). Each transaction names its actor for the
+ * row-version trigger (`setActor`).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
+import { setActor } from '../db/queries/actor';
 import { appendAudit } from '../db/queries/audit';
 import { guestTenantsOf, lockEvent, reminderImpact } from '../db/queries/scheduling';
 import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
-import { EventFormError, timingFromForm } from '../domain/event-form';
+import { sameValue } from '../domain/edit-conflict';
+import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema } from './tenants';
+import { assertActorMay, assertVersion, parseVersion } from './versions';
 
 export interface ActionContext {
   tenantId: string;
-  /** The signed-in staff member's email (audit `actor`). */
+  /** The signed-in staff member's email (audit `actor`, and `updated_by` of the rows they change). */
   actor: string;
+  /** The signed-in staff member's user id: needed where their role is re-checked under a lock (rule edits). */
+  actorId?: string;
   now: Date;
 }
 
@@ -69,22 +80,55 @@ export async function createEventAction(db: Db, ctx: ActionContext, input: Event
 }
 
 /**
+ * The event as its edit form shows it (wall-clock times in its own zone, empty text for absent values),
+ * plus its row version and status: the `current` record of a stale event save.
+ */
+export function eventFormView(e: Event) {
+  return {
+    version: e.version,
+    title: e.title,
+    description: e.description ?? '',
+    location: e.location ?? '',
+    roomUrl: e.roomUrl ?? '',
+    ...formFromTiming(e),
+    status: e.status,
+    scheduleVersion: e.scheduleVersion,
+  };
+}
+
+/** A stale event save (invariant 11): the event row was changed since the form was opened. */
+async function assertEventVersion(tx: Tx, ctx: ActionContext, e: Event, seen: number): Promise<void> {
+  await assertVersion(tx, ctx, e, seen, { what: 'This event', zone: e.timeZone, current: eventFormView(e) });
+}
+
+/**
  * Saves the event form: details change in place; a timing change (start, end, zone, all-day) is a reschedule
  * (new schedule version, old reminders superseded, new ones planned) — audited as `event_reschedule`.
+ * `input.version` is the event's row version the form was opened with.
  * @returns the event and how many reminders were re-planned.
+ * @throws AppError validation (field named, `version` when missing), not_found, conflict (stale `version`:
+ *   "This event was changed by NAME at TIME since you opened it.", nothing written), invalid_state (cancelled).
  */
-export async function updateEventAction(db: Db, ctx: ActionContext, eventId: string, input: EventForm): Promise<{ event: Event; rescheduled: boolean }> {
+export async function updateEventAction(db: Db, ctx: ActionContext, eventId: string, input: EventForm & { version?: unknown }): Promise<{ event: Event; rescheduled: boolean }> {
   assertId(eventId, 'eventId', 'event');
+  const seen = parseVersion(input);
   const f = parseInput(eventFormSchema, input);
   const t = timing(f);
   return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
     const before = await lockEvent(tx, ctx.tenantId, eventId);
     if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    await assertEventVersion(tx, ctx, before, seen);
     if (before.status === 'cancelled') throw new AppError('invalid_state', 'a cancelled event cannot be edited', 'eventId');
-    await tx
-      .update(events)
-      .set({ title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, updatedAt: ctx.now })
-      .where(and(eq(events.tenantId, ctx.tenantId), eq(events.id, eventId)));
+    const details = { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl };
+    // Only a real change is written: a save that changes nothing must not bump the version (and so stale
+    // every other open form of this event).
+    if ((Object.keys(details) as (keyof typeof details)[]).some((k) => !sameValue(details[k], before[k]))) {
+      await tx
+        .update(events)
+        .set({ ...details, updatedAt: ctx.now })
+        .where(and(eq(events.tenantId, ctx.tenantId), eq(events.id, eventId)));
+    }
     const after = await rescheduleEvent(tx, ctx.tenantId, eventId, { ...t, roomOpenLeadMinutes: before.roomOpenLeadMinutes }, ctx.now);
     const rescheduled = after.scheduleVersion !== before.scheduleVersion;
     await appendAudit(tx, {
@@ -107,13 +151,19 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
 
 const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500) });
 
-/** Cancels an event and its waiting reminders. */
-export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: string, input: { reason?: unknown }): Promise<Event> {
+/**
+ * Cancels an event and its waiting reminders. `input.version`: the event's row version the page showed.
+ * @throws AppError validation (`reason`, `version`), not_found, conflict (stale version, nothing written).
+ */
+export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: string, input: { reason?: unknown; version?: unknown }): Promise<Event> {
   assertId(eventId, 'eventId', 'event');
+  const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
     const before = await lockEvent(tx, ctx.tenantId, eventId);
     if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    await assertEventVersion(tx, ctx, before, seen);
     if (before.status === 'cancelled') return before; // already cancelled: nothing changes, nothing to audit
     const impact = await reminderImpact(tx, ctx.tenantId, { eventId });
     const e = await cancelEvent(tx, ctx.tenantId, eventId, reason, ctx.now);
@@ -159,13 +209,26 @@ export async function addBookingAction(db: Db, ctx: ActionContext, eventId: stri
   });
 }
 
-/** Cancels one booking and its waiting reminders. */
-export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId: string, input: { reason?: unknown }): Promise<Booking> {
+/**
+ * Cancels one booking and its waiting reminders. `input.version`: the booking's row version the page showed.
+ * @throws AppError validation (`reason`, `version`), not_found, conflict (stale version, nothing written).
+ */
+export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId: string, input: { reason?: unknown; version?: unknown }): Promise<Booking> {
   assertId(bookingId, 'bookingId', 'booking');
+  const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
     const [before] = await tx.select().from(bookings).where(and(eq(bookings.tenantId, ctx.tenantId), eq(bookings.id, bookingId))).for('update');
     if (!before) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
+    if (before.version !== seen) {
+      const [e] = await tx.select({ timeZone: events.timeZone }).from(events).where(eq(events.id, before.eventId));
+      await assertVersion(tx, ctx, before, seen, {
+        what: 'This booking',
+        zone: e?.timeZone,
+        current: { id: before.id, version: before.version, status: before.status, statusReason: before.statusReason, role: before.role },
+      });
+    }
     if (before.status === 'cancelled') return before; // already cancelled: the first reason stays, nothing to audit
     const impact = await reminderImpact(tx, ctx.tenantId, { bookingId });
     const b = await cancelBooking(tx, ctx.tenantId, bookingId, reason, ctx.now);
@@ -193,29 +256,68 @@ export async function addSuppressionAction(db: Db, ctx: ActionContext, input: z.
   });
 }
 
-/** Removes an address from the suppression list (reason required, kept in the audit log with the entry). */
-export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: string, input: { reason?: unknown }): Promise<void> {
+/**
+ * Removes an address from the suppression list (reason required, kept in the audit log with the entry).
+ * `input.version`: the entry's row version the list showed.
+ * @throws AppError validation (`reason`, `version`), not_found (already removed), conflict (stale version).
+ */
+export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: string, input: { reason?: unknown; version?: unknown }): Promise<void> {
   assertId(id, 'id', 'suppression');
+  const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);
   await db.transaction(async (tx) => {
-    const [row] = await tx.delete(suppressions).where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id))).returning();
-    if (!row) throw new AppError('not_found', `suppression ${id} not found`, 'id');
+    await setActor(tx, ctx.actor);
+    const [locked] = await tx.select().from(suppressions).where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id))).for('update');
+    if (!locked) throw new AppError('not_found', `suppression ${id} not found`, 'id');
+    await assertVersion(tx, ctx, locked, seen, {
+      what: `The suppression of ${locked.address}`,
+      current: { id: locked.id, version: locked.version, address: locked.address, reason: locked.reason, source: locked.source },
+    });
+    const [row] = await tx.delete(suppressions).where(eq(suppressions.id, id)).returning();
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'suppression_remove', reason, at: ctx.now, details: { address: row.address, suppressionReason: row.reason, source: row.source, since: row.createdAt } });
   });
 }
 
+/** The rule as its edit form shows it, with its row version: the `current` record of a stale rule save. */
+export function ruleFormView(r: typeof reminderRules.$inferSelect) {
+  return {
+    id: r.id,
+    version: r.version,
+    name: r.name,
+    anchor: r.anchor,
+    offset: r.offset,
+    audience: r.audience,
+    channel: r.channel,
+    template: r.template,
+    lateSendWindowSeconds: r.lateSendWindowSeconds,
+    active: r.active,
+  };
+}
+
 /**
- * Edits a reminder rule. Applies to reminders planned from now on (new bookings, reschedules); reminders
- * already planned keep their due instant — the page says so.
+ * Edits a reminder rule (admins). Applies to reminders planned from now on (new bookings, reschedules);
+ * reminders already planned keep their due instant — the page says so. `input.version`: the rule's row
+ * version the form was opened with. The actor's own role is re-checked under a lock (`ctx.actorId`
+ * required): a request sent by an admin who was demoted meanwhile is refused.
+ * @throws AppError validation (field named, `version`), forbidden (no longer an admin), not_found,
+ *   conflict (stale version: nothing written).
  */
-export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: string, input: z.input<typeof reminderRuleSchema>): Promise<void> {
+export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: string, input: z.input<typeof reminderRuleSchema> & { version?: unknown }): Promise<void> {
   assertId(ruleId, 'ruleId', 'rule');
-  const f = parseInput(reminderRuleSchema, input);
+  if (!ctx.actorId) throw new Error('updateRuleAction: ctx.actorId is required (the role is re-checked under a lock)');
+  const seen = parseVersion(input);
+  const { version: _v, ...fields } = input;
+  const f = parseInput(reminderRuleSchema, fields);
   await db.transaction(async (tx) => {
+    await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: ctx.actorId! }, 'configure');
+    await setActor(tx, ctx.actor);
     const [before] = await tx.select().from(reminderRules).where(and(eq(reminderRules.tenantId, ctx.tenantId), eq(reminderRules.id, ruleId))).for('update');
     if (!before) throw new AppError('not_found', `rule ${ruleId} not found`, 'ruleId');
+    await assertVersion(tx, ctx, before, seen, { what: 'This rule', current: ruleFormView(before) });
+    // A save that changes nothing writes nothing (no version bump that would stale other open forms).
+    if ((Object.keys(f) as (keyof typeof f)[]).every((k) => sameValue(f[k], before[k]))) return;
     await tx.update(reminderRules).set({ ...f, updatedAt: ctx.now }).where(eq(reminderRules.id, ruleId));
-    const { id: _id, tenantId: _t, createdAt: _c, updatedAt: _u, ...was } = before;
+    const { id: _id, tenantId: _t, createdAt: _c, updatedAt: _u, version: _ver, updatedBy: _by, ...was } = before;
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'rule_update', at: ctx.now, details: { ruleId, from: was, to: f } });
   });
 }

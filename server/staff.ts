@@ -7,9 +7,12 @@ import { hashPassword } from 'better-auth/crypto';
 import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../db/queries/audit';
-import { insertStaffUser, lockStaffUser, setStaffRole, staffEmailTaken } from '../db/queries/staff';
+import { lockTenantStaff, setActor } from '../db/queries/actor';
+import { insertStaffUser, setStaffRole, staffEmailTaken } from '../db/queries/staff';
+import { can, refusalMessage } from '../domain/permissions';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
+import { assertVersion, parseVersion } from './versions';
 
 export const staffInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
@@ -51,16 +54,33 @@ export async function addStaffAction(db: Db, ctx: { tenantId: string; actor: str
 
 /**
  * An admin changes the role of a staff account of their own tenant (audited). An admin cannot demote
- * themselves, so a tenant never loses its last way in by accident.
- * @throws AppError not_found (not this tenant's account), validation (role), invalid_state (own account).
+ * themselves, so a tenant never loses its last way in by accident. `input.version` is the account's row
+ * version the staff page showed (invariant 11).
+ *
+ * Every check that guards the write is made under the lock that writes: the tenant's staff rows are locked
+ * FOR UPDATE in id order first, so two admins who demote each other at the same moment run one after the
+ * other — the second finds that its sender is no longer an admin (403), and "at least one admin remains"
+ * is counted on rows nobody can change meanwhile.
+ * @throws AppError not_found (not this tenant's account), validation (role, version), invalid_state (own
+ *   account), forbidden (the actor is no longer an admin), conflict (stale version; the last admin).
  */
-export async function setStaffRoleAction(db: Db, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, userId: string, input: { role?: unknown }): Promise<void> {
+export async function setStaffRoleAction(db: Db, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, userId: string, input: { role?: unknown; version?: unknown }): Promise<void> {
+  const seen = parseVersion(input);
   const { role } = parseInput(z.object({ role: z.enum(staffRoles) }), input);
   if (userId === ctx.actorId) throw new AppError('invalid_state', 'role: you cannot change your own role — ask another admin', 'role');
   await db.transaction(async (tx) => {
-    const u = await lockStaffUser(tx, ctx.tenantId, userId);
+    await setActor(tx, ctx.actor);
+    const staff = await lockTenantStaff(tx, ctx.tenantId);
+    const me = staff.find((s) => s.id === ctx.actorId);
+    if (!me || !can(me.role, 'configure')) {
+      throw new AppError('forbidden', me ? `${refusalMessage(me.role, 'configure')} (your role was changed while this request was on its way)` : 'Your account no longer exists in this organisation.');
+    }
+    const u = staff.find((s) => s.id === userId);
     if (!u) throw new AppError('not_found', `staff account ${userId.slice(0, 80)} not found`, 'userId');
+    await assertVersion(tx, ctx, u, seen, { what: `${u.name}'s account`, current: { id: u.id, version: u.version, name: u.name, email: u.email, role: u.role } });
     if (u.role === role) return;
+    const adminsAfter = staff.filter((s) => (s.id === userId ? role : s.role) === 'admin').length;
+    if (adminsAfter === 0) throw new AppError('conflict', `role: ${u.name} is the last admin of this organisation — make someone else admin first`, 'role');
     await setStaffRole(tx, userId, role, ctx.now);
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_role', at: ctx.now, details: { email: u.email, from: { role: u.role }, to: { role } } });
   });

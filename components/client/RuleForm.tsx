@@ -4,9 +4,11 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { describeRule } from '../../domain/describe-rule';
+import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
 import { offsetToParts, partsToOffset, OffsetPartsError, type OffsetDirection, type OffsetUnit } from '../../domain/rule-offset';
 import { anchors, bookingRoles, channels, templateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
 import { ApiError, apiCall } from './api';
+import { ConflictPanel, staleSave } from './ConflictPanel';
 
 /** The rule as the edit page hands it over (plain JSON). */
 export interface RuleFormValue {
@@ -20,6 +22,24 @@ export interface RuleFormValue {
   template: TemplateId;
   lateSendWindowSeconds: number;
   active: boolean;
+  /** Row version the form is opened at; a save carries it (invariant 11). */
+  version: number;
+}
+
+/** The editable fields of a rule (what the conflict panel compares and the merge combines). */
+type RuleFields = Omit<RuleFormValue, 'id' | 'version'>;
+
+function ruleFields(r: RuleFields): RuleFields {
+  return { name: r.name, anchor: r.anchor, offset: r.offset, audience: r.audience, channel: r.channel, template: r.template, lateSendWindowSeconds: r.lateSendWindowSeconds, active: r.active };
+}
+
+/** "1 day before", "2 hours after", "exactly at"; the ISO text for offsets that mix units. */
+function offsetText(offset: unknown): string {
+  const p = typeof offset === 'string' ? offsetToParts(offset) : null;
+  if (!p) return String(offset);
+  if (p.direction === 'at') return 'exactly at';
+  const unit = p.amount === 1 ? p.unit.replace(/s$/, '') : p.unit;
+  return `${p.amount} ${unit} ${p.direction}`;
 }
 
 /** Fields the form can point an error at (the server's field names, plus the editor's own). */
@@ -52,6 +72,10 @@ const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templateTitles: Record<TemplateId, string> }) {
   const router = useRouter();
   const id = useId();
+  /** What the form was opened with (after "apply", the latest rule) and its version: the base of every diff. */
+  const [base, setBase] = useState<{ fields: RuleFields; version: number }>({ fields: ruleFields(rule), version: rule.version });
+  const [conflict, setConflict] = useState<{ message: string; latest: RuleFormValue; changes: FieldChange[] } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const initialParts = offsetToParts(rule.offset);
   const [name, setName] = useState(rule.name);
   const [anchor, setAnchor] = useState<Anchor>(rule.anchor);
@@ -99,8 +123,63 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
       ? describeRule({ anchor, offset: offset.value, audience, channel, lateSendWindowSeconds: windowSeconds })
       : null;
 
+  const changeFields: { key: keyof RuleFields; label: string; format?: (v: unknown) => string }[] = [
+    { key: 'name', label: 'Name' },
+    { key: 'anchor', label: 'Anchor', format: (v) => anchorLabels[v as Anchor] ?? String(v) },
+    { key: 'offset', label: 'Offset', format: offsetText },
+    { key: 'audience', label: 'Audience', format: (v) => (Array.isArray(v) ? bookingRoles.filter((r) => v.includes(r)).join(', ') : String(v)) },
+    { key: 'channel', label: 'Channel' },
+    { key: 'template', label: 'Template', format: (v) => templateTitles[v as TemplateId] ?? String(v) },
+    { key: 'lateSendWindowSeconds', label: 'Late-send window', format: (v) => `${Math.round(Number(v) / 60)} minutes` },
+    { key: 'active', label: 'Active', format: (v) => (v ? 'yes' : 'no') },
+  ];
+
+  /** The rule as the fields describe it now (what this person has typed). */
+  function mine(): RuleFields {
+    return {
+      name,
+      anchor,
+      offset: 'value' in offset ? offset.value : isoOffset,
+      audience: bookingRoles.filter((r) => audience.includes(r)),
+      channel,
+      template,
+      lateSendWindowSeconds: Number.isFinite(windowSeconds) ? windowSeconds : Number.NaN,
+      active,
+    };
+  }
+
+  /** Puts `next` into the fields and makes `latest` (with its version) the new base. */
+  function adopt(next: RuleFields, latest: RuleFormValue, message: string) {
+    setBase({ fields: ruleFields(latest), version: latest.version });
+    setName(next.name);
+    setAnchor(next.anchor);
+    const parts = offsetToParts(next.offset);
+    setIsoOffset(next.offset);
+    setIsoMode(parts === null);
+    if (parts) {
+      setAmount(String(parts.amount || 1));
+      setUnit(parts.unit);
+      setDirection(parts.direction);
+    }
+    setAudience(next.audience);
+    setChannel(next.channel);
+    setTemplate(next.template);
+    setWindowMinutes(Number.isFinite(next.lateSendWindowSeconds) ? String(Math.round(next.lateSendWindowSeconds / 60)) : windowMinutes);
+    setActive(next.active);
+    setConflict(null);
+    setNotice(message);
+  }
+
+  function applyMine() {
+    if (!conflict) return;
+    const r = mergeEdits(base.fields, mine(), ruleFields(conflict.latest));
+    const kept = r.overlapping.map((k) => changeFields.find((f) => f.key === k)?.label ?? k);
+    adopt(r.merged, conflict.latest, `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check the rule and save again.`);
+  }
+
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    setNotice(null);
     if (problem || !('value' in offset)) {
       setError(problem ?? { message: 'Offset: invalid', field: 'offset' });
       return;
@@ -117,10 +196,17 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
         template,
         lateSendWindowSeconds: windowSeconds,
         active,
+        version: base.version,
       });
       router.push(`/rules?saved=${encodeURIComponent(rule.id)}`);
       router.refresh();
     } catch (err) {
+      const stale = staleSave<RuleFormValue>(err);
+      if (stale) {
+        setConflict({ message: stale.message, latest: stale.current, changes: describeChanges(base.fields, ruleFields(stale.current), changeFields) });
+        setBusy(false);
+        return;
+      }
       const field = err instanceof ApiError && err.field && err.field in fieldLabels ? (err.field as Field) : undefined;
       const raw = err instanceof Error ? err.message : String(err);
       const serverField = field === 'offset' && !isoMode ? 'amount' : field;
@@ -134,6 +220,14 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
 
   return (
     <form className="form rule-form" onSubmit={onSubmit} noValidate aria-label={`Edit rule ${rule.name}`}>
+      {conflict ? (
+        <ConflictPanel
+          message={conflict.message}
+          changes={conflict.changes}
+          onApply={applyMine}
+          onDiscard={() => adopt(ruleFields(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
+        />
+      ) : null}
       <p className="notice notice-warn">
         Changes apply to reminders planned afterwards — new bookings and rescheduled events. Reminders already planned keep their due instant.
       </p>
@@ -306,6 +400,11 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
       {error ? (
         <p className="form-error" role="alert" id={errorId}>
           {error.message}
+        </p>
+      ) : null}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
         </p>
       ) : null}
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { staffRoles, type StaffRole } from '../../domain/vocabulary';
 import { ApiError, apiCall } from './api';
 import { FormFeedback } from './FormFeedback';
@@ -12,23 +12,33 @@ const roleHelp: Record<StaffRole, string> = {
   viewer: 'viewer — read-only',
 };
 
-/** An admin's role picker for one account: PUT /api/staff/:id/role, then a refresh. */
-export function RoleSelect({ userId, name, role }: { userId: string; name: string; role: StaffRole }) {
+/**
+ * An admin's role picker for one account: PUT /api/staff/:id/role `{ role, version }`, then a refresh. A stale
+ * `version` (someone changed the account since the page was shown) is refused with 409: the message is shown
+ * and the page refreshed, so the select shows the stored role and the next choice carries the latest version.
+ */
+export function RoleSelect({ userId, name, role, version }: { userId: string; name: string; role: StaffRole; version: number }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<StaffRole>(role);
+  // A refresh brings the stored role (and version): show it.
+  useEffect(() => setChosen(role), [role, version]);
   return (
     <span className="field">
       <select
         aria-label={`Role of ${name}`}
-        defaultValue={role}
+        value={chosen}
         onChange={async (e) => {
+          const next = e.target.value as StaffRole;
+          setChosen(next);
           setError(null);
           try {
-            await apiCall(`/api/staff/${userId}/role`, 'PUT', { role: e.target.value });
+            await apiCall(`/api/staff/${userId}/role`, 'PUT', { role: next, version });
             router.refresh();
           } catch (err) {
-            e.target.value = role;
+            setChosen(role);
             setError(err instanceof ApiError ? err.message.replace(/^role: /, '') : String(err));
+            if (err instanceof ApiError && (err.status === 409 || err.status === 403)) router.refresh();
           }
         }}
       >

@@ -3,19 +3,32 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { apiCall } from '../client/api';
+import { ApiError, apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 
-/** Event-level controls for staff and admins: edit/reschedule (a page) and cancel (a confirmation with reason). */
-export function EventActions({ eventId, title, pending, sent }: { eventId: string; title: string; pending: number; sent: number }) {
+/**
+ * Event-level controls for staff and admins: edit/reschedule (a page) and cancel (a confirmation with reason).
+ * The cancel carries the event's row `version` as it was when the dialog opened (invariant 11): if someone
+ * changed the event meanwhile, the server's 409 ("changed by NAME at TIME since you opened it") is shown in
+ * the dialog, the page refreshes, and confirming again is a decision made knowing that.
+ */
+export function EventActions({ eventId, title, pending, sent, version }: { eventId: string; title: string; pending: number; sent: number; version: number }) {
   const [open, setOpen] = useState(false);
+  const [seenVersion, setSeenVersion] = useState(version);
   const queryClient = useQueryClient();
   return (
     <div className="actions event-actions">
       <Link className="btn" href={`/events/${eventId}/edit`}>
         Edit or reschedule
       </Link>
-      <button type="button" className="btn" onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => {
+          setSeenVersion(version);
+          setOpen(true);
+        }}
+      >
         Cancel event
       </button>
       <ConfirmDialog
@@ -26,7 +39,14 @@ export function EventActions({ eventId, title, pending, sent }: { eventId: strin
         reasonLabel="Reason (kept in the audit log)"
         onClose={() => setOpen(false)}
         onConfirm={async (reason) => {
-          await apiCall(`/api/events/${eventId}/cancel`, 'POST', { reason });
+          try {
+            await apiCall(`/api/events/${eventId}/cancel`, 'POST', { reason, version: seenVersion });
+          } catch (err) {
+            const current = err instanceof ApiError && err.status === 409 ? (err.details?.current as { version?: number } | undefined) : undefined;
+            if (current?.version) setSeenVersion(current.version);
+            await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
+            throw err;
+          }
           await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
         }}
       >

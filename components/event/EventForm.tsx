@@ -1,9 +1,11 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
+import { describeChanges, formatWallClock, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
 import type { EventTimingForm } from '../../domain/event-form';
 import { ApiError, apiCall } from '../client/api';
+import { ConflictPanel, staleSave } from '../client/ConflictPanel';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
 import { ConfirmDialog } from '../client/ConfirmDialog';
@@ -15,71 +17,136 @@ export interface EventFormValues extends EventTimingForm {
   roomUrl: string;
 }
 
-const LABELS: Record<string, string> = { title: 'Title', start: 'Starts', end: 'Ends', timeZone: 'Time zone', roomUrl: 'Online room URL', description: 'Description', location: 'Location' };
+const LABELS: Record<string, string> = { title: 'Title', start: 'Starts', end: 'Ends', timeZone: 'Time zone', roomUrl: 'Online room URL', description: 'Description', location: 'Location', version: 'Version' };
+
+/** The fields of the "what changed" panel, in form order. */
+const CHANGE_FIELDS: { key: keyof EventFormValues & string; label: string; format?: (v: unknown, other: unknown) => string }[] = [
+  { key: 'title', label: 'Title' },
+  { key: 'timeZone', label: 'Time zone' },
+  { key: 'allDay', label: 'All day', format: (v) => (v ? 'yes' : 'no') },
+  { key: 'start', label: 'Start', format: formatWallClock },
+  { key: 'end', label: 'End', format: formatWallClock },
+  { key: 'location', label: 'Location' },
+  { key: 'roomUrl', label: 'Online room URL' },
+  { key: 'description', label: 'Description' },
+];
+
+/** The event as the server hands it back with a stale save (server/staff-actions.ts `eventFormView`). */
+type LatestEvent = EventFormValues & { version: number; status?: string };
+
+function pickForm(v: EventFormValues): EventFormValues {
+  return { title: v.title, description: v.description, location: v.location, roomUrl: v.roomUrl, timeZone: v.timeZone, allDay: v.allDay, start: v.start, end: v.end };
+}
 
 /**
  * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
  * Editing a timing field is a reschedule: a confirmation says how many planned reminders will be re-planned
  * for the new time before anything is saved.
+ *
+ * Edit mode sends the event's row `version` the form was opened with (invariant 11). When someone else saved
+ * the event meanwhile, the server answers 409 with the current event: the form keeps the person's edits and
+ * shows what changed (`ConflictPanel`); "Apply my changes to the latest version" takes the latest event,
+ * puts the fields this person changed on top (domain/edit-conflict.ts `mergeEdits`) and adopts the latest
+ * version — then they save again.
  */
 export function EventForm({
   mode,
   eventId,
   initial,
+  version,
   zones,
   pendingReminders = 0,
 }: {
   mode: 'create' | 'edit';
   eventId?: string;
   initial: EventFormValues;
+  /** Edit: the event's row version these values were read at. */
+  version?: number;
   zones: string[];
   /** Edit: reminders still waiting to go out (they are re-planned if the timing changes). */
   pendingReminders?: number;
 }) {
   const router = useRouter();
+  const formRef = useRef<HTMLFormElement>(null);
+  /** What the form was opened with (after "apply", the latest event) and its version: the base of every diff. */
+  const [base, setBase] = useState<{ values: EventFormValues; version?: number }>({ values: pickForm(initial), version });
+  /** The inputs' starting values; a new `formKey` re-mounts the inputs with them. */
+  const [defaults, setDefaults] = useState<EventFormValues>(pickForm(initial));
+  const [formKey, setFormKey] = useState(0);
   const [allDay, setAllDay] = useState(initial.allDay);
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<Record<string, unknown> | null>(null);
+  const [conflict, setConflict] = useState<{ message: string; latest: LatestEvent; changes: FieldChange[] } | null>(null);
 
-  function values(form: HTMLFormElement): Record<string, unknown> {
+  function values(form: HTMLFormElement): EventFormValues {
     const f = new FormData(form);
-    return {
-      title: f.get('title'),
-      description: f.get('description'),
-      location: f.get('location'),
-      roomUrl: f.get('roomUrl'),
-      timeZone: f.get('timeZone'),
-      allDay,
-      start: f.get('start'),
-      end: f.get('end'),
-    };
+    const text = (k: string) => String(f.get(k) ?? '');
+    return { title: text('title'), description: text('description'), location: text('location'), roomUrl: text('roomUrl'), timeZone: text('timeZone'), allDay, start: text('start'), end: text('end') };
   }
 
   async function save(body: Record<string, unknown>) {
     const r =
       mode === 'create'
         ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body)
-        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', body);
+        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
     const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
     router.push(`/events/${r.id}?saved=${saved}`);
     router.refresh();
   }
 
+  /** A refusal: a stale save opens the conflict panel (the form keeps its values); anything else is shown below. */
+  function refused(err: unknown) {
+    const stale = staleSave<LatestEvent>(err);
+    if (stale) {
+      const latest = stale.current;
+      setConflict({ message: stale.message, latest, changes: describeChanges(base.values, pickForm(latest), CHANGE_FIELDS) });
+      setError(null);
+      setNotice(null);
+      return;
+    }
+    setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
+  }
+
+  function adopt(next: EventFormValues, latest: LatestEvent, message: string | null) {
+    setBase({ values: pickForm(latest), version: latest.version });
+    setDefaults(next);
+    setAllDay(next.allDay);
+    setFormKey((k) => k + 1);
+    setConflict(null);
+    setError(null);
+    setNotice(message);
+    router.refresh(); // the page head (title, schedule version) shows the latest too; the form keeps its state
+  }
+
+  function applyMine() {
+    if (!conflict || !formRef.current) return;
+    const latest = pickForm(conflict.latest);
+    const r = mergeEdits(base.values, values(formRef.current), latest);
+    const kept = r.overlapping.map((k) => CHANGE_FIELDS.find((f) => f.key === k)?.label ?? k);
+    adopt(
+      r.merged,
+      conflict.latest,
+      `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check the form and save again.`,
+    );
+  }
+
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const body = values(e.currentTarget);
-    const timingChanged = mode === 'edit' && (['start', 'end', 'timeZone'] as const).some((k) => body[k] !== initial[k]) || (mode === 'edit' && allDay !== initial.allDay);
+    const opened = base.values;
+    const timingChanged = mode === 'edit' && ((['start', 'end', 'timeZone'] as const).some((k) => body[k] !== opened[k]) || allDay !== opened.allDay);
     if (timingChanged) {
-      setConfirm(body);
+      setConfirm(body as unknown as Record<string, unknown>);
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      await save(body);
+      await save(body as unknown as Record<string, unknown>);
     } catch (err) {
-      setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
+      refused(err);
       setBusy(false);
     }
   }
@@ -87,18 +154,27 @@ export function EventForm({
   const invalid = (field: string) => (error?.field === field ? true : undefined);
   return (
     <>
-      <form className="card form event-form" onSubmit={onSubmit} noValidate>
+      {conflict ? (
+        <ConflictPanel
+          message={conflict.message}
+          changes={conflict.changes}
+          blocked={conflict.latest.status === 'cancelled' ? 'The event has been cancelled, so it can no longer be edited.' : null}
+          onApply={applyMine}
+          onDiscard={() => adopt(pickForm(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
+        />
+      ) : null}
+      <form key={formKey} ref={formRef} className="card form event-form" onSubmit={onSubmit} noValidate>
         <div className="form-grid">
           <label className="field field-wide">
             <span>Title</span>
-            <input name="title" defaultValue={initial.title} required maxLength={200} aria-invalid={invalid('title')} />
+            <input name="title" defaultValue={defaults.title} required maxLength={200} aria-invalid={invalid('title')} />
           </label>
           <label className="field">
             <span>Time zone</span>
             <ZoneInput
               name="timeZone"
               zones={zones}
-              defaultValue={initial.timeZone}
+              defaultValue={defaults.timeZone}
               required
               invalid={invalid('timeZone')}
               hint="IANA name, e.g. Europe/Amsterdam, or a city. Times below are in this zone."
@@ -114,7 +190,7 @@ export function EventForm({
               key={`start-${allDay}`}
               name="start"
               type={allDay ? 'date' : 'datetime-local'}
-              defaultValue={allDay ? initial.start.slice(0, 10) : initial.start.length === 10 ? `${initial.start}T09:00` : initial.start}
+              defaultValue={allDay ? defaults.start.slice(0, 10) : defaults.start.length === 10 ? `${defaults.start}T09:00` : defaults.start}
               required
               aria-invalid={invalid('start')}
             />
@@ -125,25 +201,25 @@ export function EventForm({
               key={`end-${allDay}`}
               name="end"
               type={allDay ? 'date' : 'datetime-local'}
-              defaultValue={allDay ? initial.end.slice(0, 10) : initial.end.length === 10 ? `${initial.end}T10:00` : initial.end}
+              defaultValue={allDay ? defaults.end.slice(0, 10) : defaults.end.length === 10 ? `${defaults.end}T10:00` : defaults.end}
               required
               aria-invalid={invalid('end')}
             />
           </label>
           <label className="field">
             <span>Location (optional)</span>
-            <input name="location" defaultValue={initial.location} maxLength={2000} />
+            <input name="location" defaultValue={defaults.location} maxLength={2000} />
           </label>
           <label className="field">
             <span>Online room URL (optional)</span>
-            <input name="roomUrl" type="url" defaultValue={initial.roomUrl} placeholder="https://…" aria-invalid={invalid('roomUrl')} />
+            <input name="roomUrl" type="url" defaultValue={defaults.roomUrl} placeholder="https://…" aria-invalid={invalid('roomUrl')} />
           </label>
           <label className="field field-wide">
             <span>Description (optional)</span>
-            <textarea name="description" rows={3} defaultValue={initial.description} maxLength={2000} />
+            <textarea name="description" rows={3} defaultValue={defaults.description} maxLength={2000} />
           </label>
         </div>
-        <FormFeedback error={error} labels={LABELS} />
+        <FormFeedback error={error} notice={notice} labels={LABELS} />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? 'Saving…' : mode === 'create' ? 'Create event' : 'Save changes'}
@@ -162,6 +238,8 @@ export function EventForm({
           try {
             await save(confirm!);
           } catch (err) {
+            // A stale save closes the dialog and opens the conflict panel; other refusals stay in the dialog.
+            if (staleSave(err)) return refused(err);
             if (err instanceof ApiError) setError({ message: err.message, field: err.field });
             throw err;
           }

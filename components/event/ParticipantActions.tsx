@@ -3,13 +3,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
-import { apiCall } from '../client/api';
+import { ApiError, apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 import { NudgeDialog } from './NudgeDialog';
 
-/** Per-participant controls for staff and admins: "Remind now" (nudge) and "Cancel booking" (with reason). */
+/**
+ * Per-participant controls for staff and admins: "Remind now" (nudge) and "Cancel booking" (with reason).
+ * The cancel carries the booking's row `version` as it was when the dialog opened (invariant 11); a 409 is
+ * shown in the dialog and the page refreshes.
+ */
 export function ParticipantActions({ booking, eventId, eventActive }: { booking: BookingView; eventId: string; eventActive: boolean }) {
   const [dialog, setDialog] = useState<'nudge' | 'cancel' | null>(null);
+  const [seenVersion, setSeenVersion] = useState(booking.version);
   const queryClient = useQueryClient();
   if (booking.status === 'cancelled' || !eventActive) return null;
   const name = booking.contact?.name || booking.contact?.email || 'this participant';
@@ -19,7 +24,10 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
       <button type="button" className="btn btn-small" onClick={() => setDialog('nudge')} aria-label={`Remind now — ${name}`}>
         Remind now
       </button>
-      <button type="button" className="btn btn-small" onClick={() => setDialog('cancel')} aria-label={`Cancel booking — ${name}`}>
+      <button type="button" className="btn btn-small" onClick={() => {
+          setSeenVersion(booking.version);
+          setDialog('cancel');
+        }} aria-label={`Cancel booking — ${name}`}>
         Cancel booking
       </button>
       {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} /> : null}
@@ -31,7 +39,14 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
         reasonLabel="Reason (kept in the audit log)"
         onClose={() => setDialog(null)}
         onConfirm={async (reason) => {
-          await apiCall(`/api/bookings/${booking.id}/cancel`, 'POST', { reason });
+          try {
+            await apiCall(`/api/bookings/${booking.id}/cancel`, 'POST', { reason, version: seenVersion });
+          } catch (err) {
+            const current = err instanceof ApiError && err.status === 409 ? (err.details?.current as { version?: number } | undefined) : undefined;
+            if (current?.version) setSeenVersion(current.version);
+            await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
+            throw err;
+          }
           await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
         }}
       >

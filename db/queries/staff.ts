@@ -1,6 +1,6 @@
 /** SQL of staff accounts (better-auth's `user` and `account` models, db/schema.ts). */
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { staffAccounts, staffUsers, type StaffUser } from '../schema';
 import type { StaffRole } from '../../domain/vocabulary';
@@ -32,19 +32,13 @@ export async function staffEmailTaken(db: DbOrTx, email: string): Promise<boolea
   return !!row;
 }
 
-/** A tenant's staff accounts (no secrets), by name. */
-export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<StaffUser, 'id' | 'name' | 'email' | 'role' | 'createdAt'>[]> {
+/** A tenant's staff accounts (no secrets) with their row version (a role change carries it), by name. */
+export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<StaffUser, 'id' | 'name' | 'email' | 'role' | 'version' | 'createdAt'>[]> {
   return db
-    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role, createdAt: staffUsers.createdAt })
+    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role, version: staffUsers.version, createdAt: staffUsers.createdAt })
     .from(staffUsers)
     .where(eq(staffUsers.tenantId, tenantId))
     .orderBy(staffUsers.name);
-}
-
-/** The tenant's account `userId`, row-locked for an update (inside a transaction); undefined when not this tenant's. */
-export async function lockStaffUser(db: DbOrTx, tenantId: string, userId: string): Promise<StaffUser | undefined> {
-  const [u] = await db.select().from(staffUsers).where(and(eq(staffUsers.tenantId, tenantId), eq(staffUsers.id, userId))).for('update');
-  return u;
 }
 
 /** Sets an account's role. */

@@ -21,6 +21,8 @@ export interface SuppressionListItem {
   /** Where it came from: "manual", "added by ada@…: note", "provider rejected the address (550) on …". */
   source: string;
   since: string;
+  /** Row version: removing the entry carries it (invariant 11). */
+  version: number;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function listSuppressions(
     .limit(page.limit)
     .offset(page.offset);
   return {
-    items: rows.map((r) => ({ id: r.id, address: r.address, reason: r.reason, source: r.source, since: r.createdAt.toISOString() })),
+    items: rows.map((r) => ({ id: r.id, address: r.address, reason: r.reason, source: r.source, since: r.createdAt.toISOString(), version: r.version })),
     total,
   };
 }

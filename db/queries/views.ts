@@ -221,6 +221,8 @@ export interface BookingView {
   guestTenantId: string | null;
   contact: { id: string; name: string; email: string } | null;
   reminders: ReminderView[];
+  /** Row version: cancelling the booking carries it (invariant 11). */
+  version: number;
 }
 
 /** The event header data. */
@@ -239,6 +241,8 @@ export interface EventView {
   status: EventStatus;
   statusReason: string | null;
   scheduleVersion: number;
+  /** Row version (bumped on every change, not only timing): an edit or cancel carries it (invariant 11). */
+  version: number;
   updatedAt: string;
 }
 
@@ -349,6 +353,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
         guestTenantId: b.guestTenantId,
         contact,
         reminders: remindersByBooking.get(b.id) ?? [],
+        version: b.version,
       }),
     )
     .sort(
@@ -373,6 +378,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       status: e.status,
       statusReason: e.statusReason,
       scheduleVersion: e.scheduleVersion,
+      version: e.version,
       updatedAt: iso(e.updatedAt),
     },
     bookings: bookingViews,

@@ -39,7 +39,7 @@ export default async function StaffPage() {
                 {s.id === user.id ? <span className="tag">you</span> : null}
               </td>
               <td>{s.email}</td>
-              <td>{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} /> : s.role}</td>
+              <td>{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} version={s.version} /> : s.role}</td>
               <td className="nowrap">
                 <ZonedTime instant={s.createdAt.toISOString()} zone={tenant.timeZone} />
               </td>

@@ -104,7 +104,7 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
                   </td>
                   {mayOperate ? (
                     <td className="suppression-actions">
-                      <RemoveSuppressionButton id={s.id} address={s.address} />
+                      <RemoveSuppressionButton id={s.id} address={s.address} version={s.version} />
                     </td>
                   ) : null}
                 </tr>

@@ -61,7 +61,7 @@ export function LiveEventPage({
         <Link href="/events">← Events</Link>
       </p>
       <EventHeader event={event} />
-      {canOperate && active ? <EventActions eventId={eventId} title={event.title} pending={coverage.waiting} sent={coverage.sent} /> : null}
+      {canOperate && active ? <EventActions eventId={eventId} title={event.title} pending={coverage.waiting} sent={coverage.sent} version={event.version} /> : null}
       <CoverageLine coverage={coverage} version={event.scheduleVersion} />
       <div className={`live-status${query.isError ? ' is-error' : ''}`} role="status" aria-live="polite">
         <span className={`live-dot${query.isError ? '' : ' is-live'}`} aria-hidden="true" />

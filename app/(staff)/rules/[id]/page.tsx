@@ -46,6 +46,7 @@ export default async function RulePage({ params }: { params: Promise<{ id: strin
               template: (templateIds as readonly string[]).includes(rule.template) ? (rule.template as TemplateId) : templateIds[0],
               lateSendWindowSeconds: rule.lateSendWindowSeconds,
               active: rule.active,
+              version: rule.version,
             }}
             templateTitles={templateTitles}
           />

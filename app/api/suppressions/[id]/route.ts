@@ -4,7 +4,7 @@ import { actionContext, staffRoute } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
 
-/** DELETE /api/suppressions/:id `{ reason }` — mail may go to the address again; the reason is audited. */
+/** DELETE /api/suppressions/:id `{ reason, version }` — mail may go to the address again; the reason is audited (stale version → 409). */
 export async function DELETE(request: Request, context: { params: Promise<{ id: string }> }) {
   const { id } = await context.params;
   return staffRoute(request, 'operate', async (s, body) => {

@@ -46,6 +46,7 @@ export default async function EditEventPage({ params }: { params: Promise<{ id: 
         eventId={id}
         zones={[...zoneNames]}
         pendingReminders={impact.pending}
+        version={e.version}
         initial={{ title: e.title, description: e.description ?? '', location: e.location ?? '', roomUrl: e.roomUrl ?? '', ...formFromTiming(e) }}
       />
     </>

@@ -5,7 +5,7 @@ import { actionContext, staffRoute } from '../../../../../server/session';
 
 export const dynamic = 'force-dynamic';
 
-/** PUT /api/staff/:id/role `{ role }` — an admin changes another account's role (never their own). */
+/** PUT /api/staff/:id/role `{ role, version }` — an admin changes another account's role (never their own; stale version → 409). */
 export async function PUT(request: Request, context: { params: Promise<{ id: string }> }) {
   const { id } = await context.params;
   return staffRoute(request, 'configure', async (s, body) => {

@@ -1,0 +1,75 @@
+/**
+ * No lost updates (DESIGN.md invariant 11), the server side: every edit of a stored record carries the row
+ * `version` its editor saw; inside the writing transaction, after the row lock, the stored version is
+ * compared with it, and a stale save is refused with a 409 that writes nothing and hands back the current
+ * record. Checks that guard a write (the actor's own role) are made under a lock as well.
+ */
+import { z } from 'zod';
+import type { Tx } from '../db/client';
+import { actorDisplayName, lockActorForShare } from '../db/queries/actor';
+import { getTenant } from '../db/queries/scheduling';
+import { conflictMessage } from '../domain/edit-conflict';
+import { can, refusalMessage, type Permission } from '../domain/permissions';
+import { AppError, parseInput } from './errors';
+
+const versionSchema = z.object({
+  version: z
+    .number({ error: (i) => (i.input === undefined ? 'required: send the version of the record you opened' : 'must be the record version you opened (a whole number)') })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more'),
+});
+
+/**
+ * The `version` field of an edit's body (a positive integer; the route fills it from `If-Match` when the
+ * body has none). @throws AppError('validation', field `version`) when missing or malformed.
+ */
+export function parseVersion(input: unknown): number {
+  return parseInput(versionSchema, input ?? {}).version;
+}
+
+/** The row-version columns every editable table has (migration 0006). */
+export interface VersionedRow {
+  version: number;
+  updatedBy: string | null;
+  /** When it last changed; absent for tables without `updated_at` (suppressions). */
+  updatedAt?: Date | null;
+}
+
+/**
+ * Refuses a stale save: when `row.version` (read under the row lock, in the writing transaction) is not
+ * `seen`, throws a 409 "<what> was changed by NAME at TIME since you opened it." naming field `version`, with
+ * `{ current, version }` in the answer. NAME is the staff member's name for `updated_by` (else the
+ * `updated_by` text, e.g. "import"); TIME is `updated_at` in `zone` (default: the tenant's zone), left out
+ * for a table without one (suppressions).
+ * @throws AppError('conflict') — nothing has been written by the caller yet, so the transaction rolls back clean.
+ */
+export async function assertVersion(
+  tx: Tx,
+  ctx: { tenantId: string },
+  row: VersionedRow,
+  seen: number,
+  opts: { what: string; zone?: string; current: unknown },
+): Promise<void> {
+  if (row.version === seen) return;
+  const by = await actorDisplayName(tx, ctx.tenantId, row.updatedBy ?? 'system');
+  const zone = opts.zone ?? (await getTenant(tx, ctx.tenantId))?.timeZone ?? 'UTC';
+  const at = row.updatedAt ?? null;
+  throw new AppError('conflict', conflictMessage({ what: opts.what, by, at, zone }), 'version', {
+    current: opts.current,
+    version: row.version,
+    changedBy: by,
+    changedAt: at ? at.toISOString() : null,
+  });
+}
+
+/**
+ * Re-checks, under a lock, that the acting staff member may still do this: their row is read FOR SHARE, so
+ * a request that began while they were an admin cannot complete after another admin demoted them (the
+ * demotion locks the row FOR UPDATE; whichever commits first decides). Call inside the writing transaction,
+ * before the write. @throws AppError('forbidden') naming the role they hold now.
+ */
+export async function assertActorMay(tx: Tx, ctx: { tenantId: string; actorId: string }, permission: Permission): Promise<void> {
+  const me = await lockActorForShare(tx, ctx.tenantId, ctx.actorId);
+  if (!me) throw new AppError('forbidden', 'Your account no longer exists in this organisation.');
+  if (!can(me.role, permission)) throw new AppError('forbidden', `${refusalMessage(me.role, permission)} (your role was changed while this request was on its way)`);
+}
