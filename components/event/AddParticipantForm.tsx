@@ -1,15 +1,16 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiCall } from '../client/api';
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { FormFeedback, ZoneOptions } from '../client/FormFeedback';
 
 const FIELD_LABEL: Record<string, string> = { name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
 
 /**
  * Books a participant onto the event (their reminders are planned at once). External guests need their own
- * organisation (another tenant), whose identity and suppression list remind them.
+ * organisation (another tenant), whose identity and suppression list remind them. Each booking is sent with
+ * an idempotency key made when the form opens and renewed after each success: a double click books once.
  */
 export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: string; guestTenants: { slug: string; name: string }[]; zones: string[] }) {
   const [role, setRole] = useState('attendee');
@@ -17,6 +18,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
+  const key = useRef<string | null>(null);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const formEl = e.currentTarget;
@@ -24,6 +26,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
     setBusy(true);
     setError(null);
     setNotice(null);
+    key.current ??= newIdempotencyKey();
     try {
       await apiCall(`/api/events/${eventId}/bookings`, 'POST', {
         name: f.get('name'),
@@ -31,12 +34,14 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         role: f.get('role'),
         timeZone: f.get('timeZone') || null,
         guestTenant: f.get('role') === 'external' ? f.get('guestTenant') : null,
-      });
+      }, { idempotencyKey: key.current });
+      key.current = newIdempotencyKey();
       setNotice(`${f.get('name')} is booked; their reminders are planned.`);
       formEl.reset();
       setRole('attendee');
       await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
     } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
       setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
     } finally {
       setBusy(false);

@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { EventTimingForm } from '../../domain/event-form';
-import { ApiError, apiCall } from '../client/api';
+import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { FormFeedback, ZoneOptions } from '../client/FormFeedback';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 
@@ -19,7 +19,8 @@ const LABELS: Record<string, string> = { title: 'Title', start: 'Starts', end: '
 /**
  * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
  * Editing a timing field is a reschedule: a confirmation says how many planned reminders will be re-planned
- * for the new time before anything is saved.
+ * for the new time before anything is saved. Creating sends an idempotency key made when the form opens: a
+ * double click creates one event.
  */
 export function EventForm({
   mode,
@@ -40,6 +41,7 @@ export function EventForm({
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<Record<string, unknown> | null>(null);
+  const key = useRef<string | null>(null);
 
   function values(form: HTMLFormElement): Record<string, unknown> {
     const f = new FormData(form);
@@ -56,9 +58,10 @@ export function EventForm({
   }
 
   async function save(body: Record<string, unknown>) {
+    key.current ??= newIdempotencyKey();
     const r =
       mode === 'create'
-        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body)
+        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body, { idempotencyKey: key.current })
         : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', body);
     const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
     router.push(`/events/${r.id}?saved=${saved}`);
@@ -78,6 +81,7 @@ export function EventForm({
     try {
       await save(body);
     } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
       setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
       setBusy(false);
     }
