@@ -47,7 +47,7 @@ export function ParticipantCard({
         <div className="participant-status">
           {history ? (
             <span className="tag tag-history">
-              earlier booking of <ZonedTime instant={booking.bookedAt} zone={zone} /> — booked again
+              earlier booking (made <ZonedTime instant={booking.bookedAt} zone={zone} />) — booked again
             </span>
           ) : null}
           {booking.role === 'external' ? <span className="tag">guest of another tenant</span> : null}
