@@ -3,6 +3,7 @@ import type { BookingRole } from '../domain/vocabulary';
 import { ParticipantActions } from './event/ParticipantActions';
 import { ReminderTimeline } from './ReminderTimeline';
 import { StatusBadge } from './StatusBadge';
+import { ZonedTime } from './ZonedTime';
 
 /** Section headings per booking role, in display order. */
 export const roleGroups: { role: BookingRole; title: string; empty: string }[] = [
@@ -11,7 +12,10 @@ export const roleGroups: { role: BookingRole; title: string; empty: string }[] =
   { role: 'host', title: 'Hosts', empty: 'No hosts assigned.' },
 ];
 
-/** One participant: contact, booking status and their reminder timeline. */
+/**
+ * One booking: contact, booking status and its reminder timeline. A cancelled booking of a person who was
+ * booked again stays visible as history (greyed, "earlier booking"), next to their live booking.
+ */
 export function ParticipantCard({
   booking,
   zone,
@@ -27,11 +31,13 @@ export function ParticipantCard({
   canOperate: boolean;
 }) {
   const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
+  const history = booking.rebookedAs !== null;
   return (
     <article
-      className={`participant${booking.status === 'cancelled' ? ' is-cancelled' : ''}`}
+      className={`participant${booking.status === 'cancelled' ? ' is-cancelled' : ''}${history ? ' is-history' : ''}`}
       data-booking-id={booking.id}
       data-role={booking.role}
+      data-rebooked-as={booking.rebookedAs ?? undefined}
     >
       <header className="participant-header">
         <div>
@@ -39,6 +45,11 @@ export function ParticipantCard({
           {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
         </div>
         <div className="participant-status">
+          {history ? (
+            <span className="tag tag-history">
+              earlier booking (made <ZonedTime instant={booking.bookedAt} zone={zone} />) — booked again
+            </span>
+          ) : null}
           {booking.role === 'external' ? <span className="tag">guest of another tenant</span> : null}
           <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
           {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}
@@ -50,7 +61,10 @@ export function ParticipantCard({
   );
 }
 
-/** Participants grouped by role (Attendees, External guests, Hosts); every group is shown, empty or not. */
+/**
+ * Participants grouped by role (Attendees, External guests, Hosts); every group is shown, empty or not. The
+ * count is of people: an earlier booking of someone booked again is history, not another participant.
+ */
 export function ParticipantGroups({
   bookings,
   zone,
@@ -68,10 +82,11 @@ export function ParticipantGroups({
     <div className="participant-groups">
       {roleGroups.map((g) => {
         const members = bookings.filter((b) => b.role === g.role);
+        const people = members.filter((b) => b.rebookedAs === null).length;
         return (
           <section key={g.role} className="role-group" data-role-group={g.role} aria-labelledby={`group-${g.role}`}>
             <h2 id={`group-${g.role}`}>
-              {g.title} <span className="count">{members.length}</span>
+              {g.title} <span className="count">{people}</span>
             </h2>
             {members.length === 0 ? (
               <p className="muted group-empty">{g.empty}</p>

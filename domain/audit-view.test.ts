@@ -14,6 +14,15 @@ describe('auditActionLabel', () => {
   it('an unknown action reads as itself', () => {
     expect(auditActionLabel('tenant_rename')).toBe('tenant rename');
   });
+  it.each([
+    ['a first booking', 'booking_add', { eventId: EVENT, email: 'a@x.test' }, 'Added a booking'],
+    ['a re-booking after a cancellation', 'booking_add', { eventId: EVENT, rebook: true, previousBookingId: RULE }, 'Booked a participant again'],
+    ['rebook on another action is ignored', 'booking_cancel', { rebook: true }, 'Cancelled a booking'],
+    ['a non-boolean rebook is ignored', 'booking_add', { rebook: 'yes' }, 'Added a booking'],
+    ['no details', 'booking_add', undefined, 'Added a booking'],
+  ])('%s → %s', (_name, action, details, label) => {
+    expect(auditActionLabel(action, details)).toBe(label);
+  });
 });
 
 describe('auditSubject', () => {

@@ -31,8 +31,13 @@ export const auditActionLabels: Record<AuditAction, string> = {
   staff_role: 'Changed a staff role',
 };
 
-/** The wording of `action`; an action this build does not know reads as itself with spaces. */
-export function auditActionLabel(action: string): string {
+/**
+ * The wording of `action`; an action this build does not know reads as itself with spaces. With the entry's
+ * `details`, a `booking_add` that re-booked a person after a cancellation (`rebook: true`, written by
+ * server/staff-actions.ts) reads "Booked a participant again".
+ */
+export function auditActionLabel(action: string, details?: unknown): string {
+  if (action === 'booking_add' && asDetails(details).rebook === true) return 'Booked a participant again';
   return (auditActionLabels as Record<string, string>)[action] ?? action.replace(/_/g, ' ');
 }
 

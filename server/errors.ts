@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { isUuid } from '../domain/ids';
 
-export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state' | 'rate_limited';
+export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state' | 'rate_limited' | 'unprocessable';
 
 export class AppError extends Error {
   constructor(
@@ -19,9 +19,12 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
-  /** HTTP status for this code: validation 400, not_found 404, conflict/invalid_state 409, forbidden 403, rate_limited 429. */
+  /**
+   * HTTP status for this code: validation 400, not_found 404, conflict/invalid_state 409, forbidden 403,
+   * rate_limited 429, unprocessable 422 (an Idempotency-Key reused with another request, IETF httpapi draft).
+   */
   get httpStatus(): number {
-    return { validation: 400, not_found: 404, conflict: 409, invalid_state: 409, forbidden: 403, rate_limited: 429 }[this.code];
+    return { validation: 400, not_found: 404, conflict: 409, invalid_state: 409, forbidden: 403, rate_limited: 429, unprocessable: 422 }[this.code];
   }
 }
 

@@ -8,11 +8,14 @@
  *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (an
  *   `If-Match: "<version>"` header becomes the body's `version`, invariant 11), and AppError → 4xx
  *   `{ error, field, ...details }` (a stale save's 409 adds `current` and `version`).
+ * - `staffCreateRoute(request, permission, handler)` — the same for a POST that creates, honouring an
+ *   `Idempotency-Key` header (server/idempotency.ts): 400 for a malformed key, the first answer again for a
+ *   repeat, 422 for the key reused with another body.
  */
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { eq } from 'drizzle-orm';
-import { getDb } from '../db/client';
+import { getDb, type DbOrTx } from '../db/client';
 import { tenants, type Tenant } from '../db/schema';
 import { can, refusalMessage, type Permission } from '../domain/permissions';
 import { versionFromIfMatch } from '../domain/edit-conflict';
@@ -20,6 +23,7 @@ import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { getAuth, requestOrigin } from './auth';
 import { AppError } from './errors';
+import { handleCreate } from './idempotency';
 
 export interface StaffSession {
   user: { id: string; email: string; name: string; role: StaffRole };
@@ -114,6 +118,27 @@ export async function staffRoute(
     if (e instanceof AppError) return jsonError(e.httpStatus, e.message, e.field, e.details);
     throw e;
   }
+}
+
+/**
+ * {@link staffRoute} for a POST that creates something. The handler writes through `db`: the pool, or — when
+ * the request carries an `Idempotency-Key` — the transaction that also stores the key and its answer, so the
+ * creation and the key commit together. A replayed answer has the first one's status and body, plus the
+ * header `Idempotent-Replayed: true`.
+ */
+export async function staffCreateRoute(
+  request: Request,
+  permission: Permission,
+  handler: (session: StaffSession, body: unknown, db: DbOrTx) => Promise<unknown>,
+): Promise<Response> {
+  return staffRoute(request, permission, async (s, body) => {
+    const r = await handleCreate(
+      getDb(),
+      { tenantId: s.tenant.id, actorId: s.user.id, route: `${request.method} ${new URL(request.url).pathname}`, body, keyHeader: request.headers.get('idempotency-key') },
+      (db) => handler(s, body, db),
+    );
+    return Response.json(r.body ?? { ok: true }, { status: r.status, headers: { ...noStore, ...(r.replayed ? { 'idempotent-replayed': 'true' } : {}) } });
+  });
 }
 
 /**

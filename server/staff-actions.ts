@@ -15,10 +15,10 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db, Tx } from '../db/client';
+import type { Db, DbOrTx, Tx } from '../db/client';
 import { setActor } from '../db/queries/actor';
 import { appendAudit } from '../db/queries/audit';
-import { guestTenantsOf, lockEvent, reminderImpact } from '../db/queries/scheduling';
+import { guestTenantsOf, lockEvent, previousCancelledBooking, reminderImpact } from '../db/queries/scheduling';
 import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
 import { sameValue } from '../domain/edit-conflict';
 import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
@@ -69,8 +69,8 @@ function timing(f: z.output<typeof eventFormSchema>) {
   }
 }
 
-/** Creates an event from the form. */
-export async function createEventAction(db: Db, ctx: ActionContext, input: EventForm): Promise<Event> {
+/** Creates an event from the form. `db` may be an open transaction (an idempotent request's, server/idempotency.ts). */
+export async function createEventAction(db: DbOrTx, ctx: ActionContext, input: EventForm): Promise<Event> {
   const f = parseInput(eventFormSchema, input);
   return db.transaction(async (tx) => {
     const e = await createEvent(tx, ctx.tenantId, { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, ...timing(f) });
@@ -189,8 +189,14 @@ export const bookingFormSchema = z.object({
 });
 export type BookingForm = z.input<typeof bookingFormSchema>;
 
-/** Books a person onto an event (their reminders are planned in the same transaction). */
-export async function addBookingAction(db: Db, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking> {
+/**
+ * Books a person onto an event (their reminders are planned in the same transaction). A person whose earlier
+ * booking of this event was cancelled is booked again: a new booking (new id, so new reminder business keys,
+ * planned afresh), the cancelled one kept as history; the audit entry says it is a re-booking
+ * (`rebook: true, previousBookingId`). A person with a live booking is still a 409. `db` may be an open
+ * transaction (server/idempotency.ts).
+ */
+export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking> {
   assertId(eventId, 'eventId', 'event');
   const f = parseInput(bookingFormSchema, input);
   return db.transaction(async (tx) => {
@@ -204,7 +210,14 @@ export async function addBookingAction(db: Db, ctx: ActionContext, eventId: stri
       guestTenantId = g!.id;
     }
     const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone }, guestTenantId }, ctx.now);
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'booking_add', at: ctx.now, details: { eventId, bookingId: b.id, email: f.email, role: f.role } });
+    const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
+    await appendAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: 'booking_add',
+      at: ctx.now,
+      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}) },
+    });
     return b;
   });
 }
@@ -244,8 +257,11 @@ export const suppressionFormSchema = z.object({
   note: z.string().trim().max(500).default(''),
 });
 
-/** Adds an address to the tenant's suppression list. @throws AppError conflict when it is already there. */
-export async function addSuppressionAction(db: Db, ctx: ActionContext, input: z.input<typeof suppressionFormSchema>): Promise<{ id: string }> {
+/**
+ * Adds an address to the tenant's suppression list. `db` may be an open transaction (server/idempotency.ts).
+ * @throws AppError conflict when it is already there.
+ */
+export async function addSuppressionAction(db: DbOrTx, ctx: ActionContext, input: z.input<typeof suppressionFormSchema>): Promise<{ id: string }> {
   const f = parseInput(suppressionFormSchema, input);
   return db.transaction(async (tx) => {
     const source = `added by ${ctx.actor}${f.note ? `: ${f.note}` : ''}`;

@@ -35,10 +35,11 @@ export async function ensureStaffUser(db: DbOrTx, tenantId: string, input: Staff
 }
 
 /**
- * An admin adds a staff account to their own tenant (audited).
+ * An admin adds a staff account to their own tenant (audited). `db` may be an open transaction (an
+ * idempotent request's, server/idempotency.ts).
  * @throws AppError validation (field named), conflict (email already has an account, in any tenant).
  */
-export async function addStaffAction(db: Db, ctx: { tenantId: string; actor: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
+export async function addStaffAction(db: DbOrTx, ctx: { tenantId: string; actor: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
   const v = parseInput(staffInput, input);
   const conflict = () => new AppError('conflict', `email: ${v.email} already has an account`, 'email');
   if (await staffEmailTaken(db, v.email)) throw conflict();

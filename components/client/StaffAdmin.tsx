@@ -1,9 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { staffRoles, type StaffRole } from '../../domain/vocabulary';
-import { ApiError, apiCall } from './api';
+import { ApiError, apiCall, newIdempotencyKey } from './api';
 import { FormFeedback } from './FormFeedback';
 
 const roleHelp: Record<StaffRole, string> = {
@@ -57,25 +57,29 @@ export function RoleSelect({ userId, name, role, version }: { userId: string; na
   );
 }
 
-/** "Add a staff account" (admins): name, email, role, initial password; POST /api/staff. */
+/** "Add a staff account" (admins): name, email, role, initial password; POST /api/staff with an idempotency key (a double click adds once). */
 export function AddStaffForm() {
   const router = useRouter();
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const key = useRef<string | null>(null);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
+    key.current ??= newIdempotencyKey();
     const f = new FormData(form);
     setBusy(true);
     setError(null);
     setNotice(null);
     try {
-      await apiCall('/api/staff', 'POST', { name: f.get('name'), email: f.get('email'), role: f.get('role'), password: f.get('password') });
+      await apiCall('/api/staff', 'POST', { name: f.get('name'), email: f.get('email'), role: f.get('role'), password: f.get('password') }, { idempotencyKey: key.current });
+      key.current = newIdempotencyKey();
       setNotice(`${f.get('email')} can now sign in with the password you chose; ask them to keep it safe.`);
       form.reset();
       router.refresh();
     } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
       setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
     } finally {
       setBusy(false);

@@ -1,10 +1,10 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { suppressionReasons, type SuppressionReason } from '../../domain/vocabulary';
 import { suppressionReasonLabels } from '../suppression-labels';
-import { ApiError, apiCall } from './api';
+import { ApiError, apiCall, newIdempotencyKey } from './api';
 
 type FieldName = 'address' | 'reason' | 'note';
 const fieldLabels: Record<FieldName, string> = { address: 'Address', reason: 'Reason', note: 'Note' };
@@ -13,7 +13,8 @@ const fieldLabels: Record<FieldName, string> = { address: 'Address', reason: 'Re
  * "Add an address" to the suppression list: POST /api/suppressions `{ address, reason, note }`, then a
  * `router.refresh()` so the server-rendered list shows it. The server's refusal (400 naming the field, 409 when
  * the address is already listed, 403 for a read-only role) is shown beside the form and marks that field.
- * Rendered only for roles that may operate; the route refuses anyone else anyway.
+ * Rendered only for roles that may operate; the route refuses anyone else anyway. Sent with an idempotency
+ * key (renewed after each success), so a double click adds once and answers "added", not "already listed".
  */
 export function SuppressionForm() {
   const router = useRouter();
@@ -24,6 +25,7 @@ export function SuppressionForm() {
   const [error, setError] = useState<{ message: string; field?: FieldName } | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const key = useRef<string | null>(null);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -34,14 +36,17 @@ export function SuppressionForm() {
     }
     setBusy(true);
     setError(null);
+    key.current ??= newIdempotencyKey();
     try {
-      await apiCall('/api/suppressions', 'POST', { address: address.trim(), reason, note });
+      await apiCall('/api/suppressions', 'POST', { address: address.trim(), reason, note }, { idempotencyKey: key.current });
+      key.current = newIdempotencyKey();
       setAdded(address.trim());
       setAddress('');
       setNote('');
       setReason('manual');
       router.refresh();
     } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
       const field = err instanceof ApiError && ['address', 'reason', 'note'].includes(err.field ?? '') ? (err.field as FieldName) : undefined;
       const message = err instanceof Error ? err.message : String(err);
       // The server names its field in lowercase ("address: …"); show the label the person sees.

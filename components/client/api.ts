@@ -3,6 +3,11 @@
  * (server/session.ts); `ApiError` carries both so forms can mark the offending field.
  */
 export class ApiError extends Error {
+  /** The key of a create was already used with other values (HTTP 422 naming `Idempotency-Key`): make a new one. */
+  get keyReused(): boolean {
+    return this.status === 422 && this.field === 'Idempotency-Key';
+  }
+
   constructor(
     message: string,
     readonly status: number,
@@ -46,7 +51,10 @@ export async function apiCall<T = unknown>(url: string, method: 'GET' | 'POST' |
   return data as T;
 }
 
-/** A fresh idempotency key (made when a dialog opens, so a double click or a retry sends once). */
+/**
+ * A fresh idempotency key (made when a dialog or create form opens, and again after each successful create,
+ * so a double click or a retried request creates once; the server keeps keys 24 h).
+ */
 export function newIdempotencyKey(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }

@@ -1,8 +1,8 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiCall } from '../client/api';
+import { useRef, useState, type FormEvent } from 'react';
+import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
 
@@ -10,7 +10,8 @@ const FIELD_LABEL: Record<string, string> = { name: 'Name', email: 'Email', 'con
 
 /**
  * Books a participant onto the event (their reminders are planned at once). External guests need their own
- * organisation (another tenant), whose identity and suppression list remind them.
+ * organisation (another tenant), whose identity and suppression list remind them. Each booking is sent with
+ * an idempotency key made when the form opens and renewed after each success: a double click books once.
  */
 export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: string; guestTenants: { slug: string; name: string }[]; zones: string[] }) {
   const [role, setRole] = useState('attendee');
@@ -20,6 +21,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
   // Remounts the zone field after a booking (a controlled input is not cleared by form.reset()).
   const [formKey, setFormKey] = useState(0);
   const queryClient = useQueryClient();
+  const key = useRef<string | null>(null);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const formEl = e.currentTarget;
@@ -27,6 +29,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
     setBusy(true);
     setError(null);
     setNotice(null);
+    key.current ??= newIdempotencyKey();
     try {
       await apiCall(`/api/events/${eventId}/bookings`, 'POST', {
         name: f.get('name'),
@@ -34,13 +37,15 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         role: f.get('role'),
         timeZone: f.get('timeZone') || null,
         guestTenant: f.get('role') === 'external' ? f.get('guestTenant') : null,
-      });
+      }, { idempotencyKey: key.current });
+      key.current = newIdempotencyKey();
       setNotice(`${f.get('name')} is booked; their reminders are planned.`);
       formEl.reset();
       setFormKey((k) => k + 1);
       setRole('attendee');
       await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
     } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
       setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
     } finally {
       setBusy(false);

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import { describeChanges, formatWallClock, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
 import type { EventTimingForm } from '../../domain/event-form';
-import { ApiError, apiCall } from '../client/api';
+import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { ConflictPanel, staleSave } from '../client/ConflictPanel';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
@@ -48,6 +48,8 @@ function pickForm(v: EventFormValues): EventFormValues {
  * shows what changed (`ConflictPanel`); "Apply my changes to the latest version" takes the latest event,
  * puts the fields this person changed on top (domain/edit-conflict.ts `mergeEdits`) and adopts the latest
  * version — then they save again.
+ *
+ * Creating sends an idempotency key made when the form opens: a double click creates one event.
  */
 export function EventForm({
   mode,
@@ -79,6 +81,7 @@ export function EventForm({
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<Record<string, unknown> | null>(null);
   const [conflict, setConflict] = useState<{ message: string; latest: LatestEvent; changes: FieldChange[] } | null>(null);
+  const key = useRef<string | null>(null);
 
   function values(form: HTMLFormElement): EventFormValues {
     const f = new FormData(form);
@@ -87,9 +90,10 @@ export function EventForm({
   }
 
   async function save(body: Record<string, unknown>) {
+    key.current ??= newIdempotencyKey();
     const r =
       mode === 'create'
-        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body)
+        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body, { idempotencyKey: key.current })
         : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
     const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
     router.push(`/events/${r.id}?saved=${saved}`);
@@ -146,6 +150,7 @@ export function EventForm({
     try {
       await save(body as unknown as Record<string, unknown>);
     } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
       refused(err);
       setBusy(false);
     }

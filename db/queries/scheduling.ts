@@ -62,6 +62,28 @@ export async function bookingsOfEvent(db: DbOrTx, tenantId: string, eventId: str
     .where(and(eq(bookings.tenantId, tenantId), eq(bookings.eventId, eventId)));
 }
 
+/**
+ * The most recent cancelled booking of the same person on the same event as `booking` (not `booking`
+ * itself), or undefined: a new booking after one is a re-booking (the cancelled one stays as history).
+ */
+export async function previousCancelledBooking(db: DbOrTx, tenantId: string, booking: Pick<Booking, 'id' | 'eventId' | 'contactId'>): Promise<Booking | undefined> {
+  const [b] = await db
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.tenantId, tenantId),
+        eq(bookings.eventId, booking.eventId),
+        eq(bookings.contactId, booking.contactId),
+        eq(bookings.status, 'cancelled'),
+        sql`${bookings.id} <> ${booking.id}`,
+      ),
+    )
+    .orderBy(sql`${bookings.createdAt} desc`)
+    .limit(1);
+  return b;
+}
+
 /** Finds or creates the tenant's contact with this address (case-insensitive). Updates the name/locale/zone when given. */
 export async function upsertContact(
   db: DbOrTx,

@@ -220,6 +220,13 @@ export interface BookingView {
   /** For `external` bookings: the guest's own tenant. */
   guestTenantId: string | null;
   contact: { id: string; name: string; email: string } | null;
+  /** When the booking was made (ISO-8601 UTC). */
+  bookedAt: string;
+  /**
+   * A cancelled booking of a person who was booked again on this event: the id of their newer booking (the
+   * page shows the cancelled one as history beside it). Null otherwise.
+   */
+  rebookedAs: string | null;
   reminders: ReminderView[];
   /** Row version: cancelling the booking carries it (invariant 11). */
   version: number;
@@ -343,6 +350,13 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
     remindersByBooking.set(m.bookingId, list);
   }
 
+  // A person booked again after a cancellation has several bookings (one live at most, index
+  // bookings_event_contact_live_uq): each cancelled one points at the newest booking made after it.
+  const newerOf = (b: (typeof bookingRows)[number]['booking']) =>
+    bookingRows
+      .map((r) => r.booking)
+      .filter((o) => o.contactId === b.contactId && o.id !== b.id && o.createdAt.getTime() >= b.createdAt.getTime())
+      .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
   const bookingViews = bookingRows
     .map(
       ({ booking: b, contact }): BookingView => ({
@@ -352,14 +366,20 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
         statusReason: b.statusReason,
         guestTenantId: b.guestTenantId,
         contact,
+        bookedAt: iso(b.createdAt),
+        rebookedAs: b.status === 'cancelled' ? (newerOf(b)?.id ?? null) : null,
         reminders: remindersByBooking.get(b.id) ?? [],
         version: b.version,
       }),
     )
+    // By role, then name; one person's bookings together: the live one first, then history, newest first.
     .sort(
       (a, b) =>
         roleOrder[a.role] - roleOrder[b.role] ||
         (a.contact?.name ?? '').localeCompare(b.contact?.name ?? '') ||
+        (a.contact?.email ?? '').localeCompare(b.contact?.email ?? '') ||
+        Number(a.status === 'cancelled') - Number(b.status === 'cancelled') ||
+        b.bookedAt.localeCompare(a.bookedAt) ||
         a.id.localeCompare(b.id),
     );
 

@@ -127,7 +127,7 @@ function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
       </td>
       <td className="audit-actor nowrap">{e.actor}</td>
       <td className="nowrap">
-        <span className="audit-action">{auditActionLabel(e.action)}</span>
+        <span className="audit-action">{auditActionLabel(e.action, e.details)}</span>
       </td>
       <td className="audit-subject">
         {s.eventId ? (

@@ -1,10 +1,9 @@
-import { getDb } from '../../../db/client';
 import { addStaffAction, type StaffInput } from '../../../server/staff';
-import { actionContext, staffRoute } from '../../../server/session';
+import { actionContext, staffCreateRoute } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 
-/** POST /api/staff `{ name, email, role, password }` — an admin adds a staff account to their tenant. 409 when the email has one. */
+/** POST /api/staff `{ name, email, role, password }` — an admin adds a staff account to their tenant. 409 when the email has one. Honours `Idempotency-Key`. */
 export async function POST(request: Request) {
-  return staffRoute(request, 'configure', async (s, body) => addStaffAction(getDb(), actionContext(s), (body ?? {}) as StaffInput));
+  return staffCreateRoute(request, 'configure', async (s, body, db) => addStaffAction(db, actionContext(s), (body ?? {}) as StaffInput));
 }

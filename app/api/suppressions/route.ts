@@ -1,10 +1,9 @@
-import { getDb } from '../../../db/client';
 import { addSuppressionAction } from '../../../server/staff-actions';
-import { actionContext, staffRoute } from '../../../server/session';
+import { actionContext, staffCreateRoute } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
 
-/** POST /api/suppressions `{ address, reason, note? }` — stop all mail to an address. 409 when already listed. */
+/** POST /api/suppressions `{ address, reason, note? }` — stop all mail to an address. 409 when already listed. Honours `Idempotency-Key`. */
 export async function POST(request: Request) {
-  return staffRoute(request, 'operate', async (s, body) => addSuppressionAction(getDb(), actionContext(s), (body ?? {}) as never));
+  return staffCreateRoute(request, 'operate', async (s, body, db) => addSuppressionAction(db, actionContext(s), (body ?? {}) as never));
 }
