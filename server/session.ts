@@ -17,6 +17,7 @@ import { can, refusalMessage, type Permission } from '../domain/permissions';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { getAuth, requestOrigin } from './auth';
+import { appClock } from './clock';
 import { AppError } from './errors';
 
 export interface StaffSession {
@@ -97,6 +98,8 @@ export async function staffRoute(
     }
   }
   try {
+    // actionContext's `now` is the database's clock (invariant 10): sampled once per process, before the first decision.
+    await appClock().ready;
     const result = await handler(session, body);
     if (result instanceof Response) return result;
     return Response.json(result ?? { ok: true }, { headers: noStore });
@@ -106,7 +109,10 @@ export async function staffRoute(
   }
 }
 
-/** The action context for a session: its tenant, the staff member's email as audit actor, and now. */
+/**
+ * The action context for a session: its tenant, the staff member's email as audit actor, and the request
+ * instant on the database's clock (it decides due-ness of what the action plans, and a nudge's key and rate).
+ */
 export function actionContext(s: StaffSession): { tenantId: string; actor: string; now: Date } {
-  return { tenantId: s.tenant.id, actor: s.user.email, now: new Date() };
+  return { tenantId: s.tenant.id, actor: s.user.email, now: appClock().now() };
 }
