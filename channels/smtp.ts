@@ -1,7 +1,8 @@
 /**
  * SMTP channel (nodemailer). Drives one `SMTPConnection` per send so it knows exactly when the DATA phase
  * began (the message stream is only read after the server's 354): failures before it are safe to retry,
- * failures after it are `ambiguous` (domain/smtp-outcome.ts).
+ * failures after it are `ambiguous` (domain/smtp-outcome.ts). A failure carries the server's own reply text
+ * (`response`, e.g. `421 4.3.2 Service shutting down`) whenever the server said something.
  *
  * URL form: `smtp://[user:pass@]host:port` (STARTTLS when offered; `?ignoreTLS=true` for plaintext
  * catchers) or `smtps://…` (implicit TLS, RFC 8314).
@@ -89,7 +90,16 @@ export function createSmtpChannel(opts: SmtpChannelOptions): EmailChannel {
             }
           };
           conn.once('error', fail);
-          conn.once('end', () => fail(Object.assign(new Error('connection closed'), { code: 'ECONNECTION' })));
+          // nodemailer emits 'end' while it closes, *before* it hands the pending send its error (e.g. a
+          // `421 4.3.2 Service shutting down` to RCPT): give that error the first word, and otherwise keep the
+          // server's last failure reply, so the attempt records what the server said.
+          conn.once('end', () =>
+            setImmediate(() => {
+              const last = String((conn as unknown as { lastServerResponse?: string | false }).lastServerResponse || '');
+              const reply = /^[45]\d{2}[ -]/.test(last) ? last : undefined;
+              fail(Object.assign(new Error('connection closed'), { code: 'ECONNECTION', response: reply, responseCode: reply ? Number(reply.slice(0, 3)) : undefined }));
+            }),
+          );
           conn.connect(() => {
             const afterAuth = () =>
               conn.send({ from: message.from.address, to: [message.to.address] }, body, (err, res) => {
@@ -108,11 +118,13 @@ export function createSmtpChannel(opts: SmtpChannelOptions): EmailChannel {
         conn.close();
         const c = classifySmtpFailure({ code: err.code, responseCode: err.responseCode, command: err.command, dataStarted, response: err.response });
         const code = err.responseCode ? String(err.responseCode) : (err.code ?? 'ERROR');
-        const msg = err.response ?? err.message;
-        if (c.class === 'rejected') return { class: 'rejected', kind: c.kind, code, message: msg };
-        if (c.class === 'rate_limited') return { class: 'rate_limited', code, message: msg, retryAfterMs: null };
+        // The server's own reply when there was one (`552 5.2.2 Mailbox full`), else nodemailer's description.
+        const response = err.response || undefined;
+        const msg = response ?? err.message;
+        if (c.class === 'rejected') return { class: 'rejected', kind: c.kind, code, message: msg, response };
+        if (c.class === 'rate_limited') return { class: 'rate_limited', code, message: msg, retryAfterMs: null, response };
         if (c.class === 'accepted') return { class: 'accepted', providerId: message.messageId };
-        return { class: c.class, code, message: msg };
+        return { class: c.class, code, message: msg, response };
       } finally {
         sendOpts.signal?.removeEventListener('abort', onAbort);
       }

@@ -14,13 +14,16 @@ import type { RepairOwner } from './vocabulary';
 
 export type RejectKind = 'invalid_recipient' | 'validation' | 'permission' | 'other';
 
-/** Classified result of one provider call, as every channel adapter returns it. */
+/**
+ * Classified result of one provider call, as every channel adapter returns it. `response`: the provider's own
+ * answer, verbatim (an SMTP reply such as `552 5.2.2 Mailbox full`), recorded on the attempt.
+ */
 export type Outcome =
   | { class: 'accepted'; providerId: string; response?: string }
-  | { class: 'transient'; code: string; message: string }
-  | { class: 'rate_limited'; code: string; message: string; retryAfterMs: number | null }
-  | { class: 'ambiguous'; code: string; message: string }
-  | { class: 'rejected'; kind: RejectKind; code: string; message: string };
+  | { class: 'transient'; code: string; message: string; response?: string }
+  | { class: 'rate_limited'; code: string; message: string; retryAfterMs: number | null; response?: string }
+  | { class: 'ambiguous'; code: string; message: string; response?: string }
+  | { class: 'rejected'; kind: RejectKind; code: string; message: string; response?: string };
 
 export type AfterOutcome =
   | { status: 'accepted'; providerMessageId: string; countsAsFailure: false }

@@ -17,7 +17,7 @@ import { createDb } from '../db/client';
 import { quietLogger } from '../db/migrate';
 import type { EmailProvider } from '../domain/vocabulary';
 import { previewData, renderReminderEmail } from '../emails';
-import { processClock, type Clock } from '../server/clock';
+import { databaseClock, type Clock } from '../server/clock';
 import { readWorkerConfig, type WorkerConfig } from '../server/config';
 import { DELIVER_TASK, defaultDispatchPolicy, dispatchDue, SEND_TASK, type DispatchPolicy } from '../server/dispatch';
 import { DISPATCH_TASK } from '../server/scheduling';
@@ -32,6 +32,7 @@ export interface WorkerOptions {
   config?: Partial<WorkerConfig>;
   /** A ready channel for SMTP (tests); otherwise built from `config.smtpUrl`. */
   channel?: EmailChannel;
+  /** Default: the database's clock (server/clock.ts `databaseClock`, invariant 10); tests pass their own. */
   clock?: Clock;
   /** ms between polls for future jobs (default 500). */
   pollIntervalMs?: number;
@@ -64,7 +65,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const channel = opts.channel ?? createSmtpChannel({ url: config.smtpUrl ?? 'smtp://127.0.0.1:25' });
   const channels: Partial<Record<EmailProvider, EmailChannel>> = { smtp: channel };
   if (config.httpApi) channels.http_api = createHttpEmailChannel(config.httpApi);
-  const clock = opts.clock ?? processClock();
+  // The database decides due-ness, leases and expiry (invariant 10): graphile-worker runs a wake-up when
+  // PostgreSQL's now() reaches its run_at, and the dispatcher must then agree that the reminder is due.
+  const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => console.error(`[worker] database clock sample failed: ${e.message}`) });
+  const clock: Clock = opts.clock ?? ownClock!;
+  await ownClock?.ready;
   const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs };
   const ctx: WorkerContext = {
     db: handle.db,
@@ -118,6 +123,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       stopped = true;
       if (sweep) clearInterval(sweep);
       await runner.stop();
+      ownClock?.stop();
       await Promise.all(Object.values(channels).map((c) => c!.close()));
       await pgPool.end();
       await handle.close();

@@ -14,7 +14,7 @@ import { migrateDatabase } from '../db/migrate';
 import { startWorker, type RunningWorker } from '../jobs/worker';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { seedDemo } from '../server/seed';
-import { processClock } from '../server/clock';
+import { databaseClock } from '../server/clock';
 import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
 import { authSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
 
@@ -137,7 +137,10 @@ async function main() {
     smtpUrl = catcher.url;
     log(`SMTP_URL not set: built-in mail catcher listening on 127.0.0.1:${catcher.port}`);
   }
-  const seeded = await seedDemo(appDb.db, processClock().now());
+  const seedClock = databaseClock(appDb.db);
+  await seedClock.ready;
+  seedClock.stop();
+  const seeded = await seedDemo(appDb.db, seedClock.now());
   log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events starting minutes from now)` : 'demo data present');
   // The worker first: reminders already due go out while the web app builds.
   worker = await startWorker({ databaseUrl, config: { smtpUrl }, handleSignals: false });

@@ -15,6 +15,7 @@ import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { reserveSendSlot } from '../db/queries/rate-limit';
 import { getDb } from '../db/client';
 import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '../db/schema';
+import { appClock } from './clock';
 
 /** Origin (`scheme://host[:port]`) a request was addressed to, from its Host header; null without one. */
 export function requestOrigin(headers: Headers): string | null {
@@ -59,7 +60,9 @@ function createAuth() {
         if (ctx.path !== '/sign-in/email') return;
         const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase().slice(0, 254);
         if (!email) return;
-        const now = new Date();
+        const clock = appClock();
+        await clock.ready;
+        const now = clock.now();
         // GCRA in PostgreSQL (shared by every web process): one attempt per 6 s, bursts of 10.
         const slot = await reserveSendSlot(getDb(), `signin:${email}`, SIGN_IN_INTERVAL_MS, now);
         if (slot.getTime() - now.getTime() > SIGN_IN_BURST * SIGN_IN_INTERVAL_MS - SIGN_IN_INTERVAL_MS) {

@@ -8,10 +8,14 @@ import {
   claimDueReminders,
   expireOverdueReminders,
   recoverExpiredLeases,
+  rearmWakeUp,
   redispatchStale,
 } from '../db/queries/dispatch';
+import { DISPATCH_TASK } from './scheduling';
 
 export const SEND_TASK = 'send_reminder';
+/** A run that finds nothing due re-arms for reminders due (by the database) within this many ms of `now`. */
+const REARM_HORIZON_MS = 60_000;
 export const DELIVER_TASK = 'deliver';
 
 /** Timing policy of dispatch and recovery (ms). */
@@ -39,11 +43,17 @@ export interface DispatchResult {
   redispatched: number;
   resumed: number;
   unknown: number;
+  /** When nothing was due by `now` but the database says something is: the re-armed wake-up's run_at. */
+  rearmedAt: Date | null;
 }
 
-/** One dispatcher run as of `now`. Each batch is its own transaction. */
+/**
+ * One dispatcher run as of `now` (a UTC instant on the database's clock, server/clock.ts). Each batch is its
+ * own transaction. When it dispatched nothing, it re-arms a wake-up for a reminder the database already
+ * considers due (db/queries/dispatch.ts `rearmWakeUp`).
+ */
 export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = defaultDispatchPolicy): Promise<DispatchResult> {
-  const result: DispatchResult = { expired: 0, dispatched: 0, redispatched: 0, resumed: 0, unknown: 0 };
+  const result: DispatchResult = { expired: 0, dispatched: 0, redispatched: 0, resumed: 0, unknown: 0, rearmedAt: null };
   for (let i = 0; i < policy.maxBatches; i++) {
     const n = await db.transaction((tx) => expireOverdueReminders(tx, now, policy.batchSize));
     result.expired += n;
@@ -60,5 +70,8 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     result.resumed = r.resumed;
     result.unknown = r.unknown;
   });
+  // `now` should be the database's clock already (server/clock.ts); if it is not, a wake-up that arrived
+  // "too early" by `now` must not leave its reminder to the minute sweep.
+  if (result.dispatched === 0) result.rearmedAt = await rearmWakeUp(db, now, REARM_HORIZON_MS, DISPATCH_TASK);
   return result;
 }

@@ -300,7 +300,8 @@ async function recordOutcome(
       outcome: outcome.class,
       errorCode: err?.code ?? null,
       errorMessage: err?.message ?? null,
-      providerResponse: outcome.class === 'accepted' ? (outcome.response ?? null) : null,
+      // The provider's own words, success or failure (e.g. `421 4.3.2 Service shutting down`).
+      providerResponse: outcome.response ?? null,
     });
     const next = decideAfterOutcome({
       outcome,

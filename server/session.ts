@@ -22,6 +22,7 @@ import { versionFromIfMatch } from '../domain/edit-conflict';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { getAuth, requestOrigin } from './auth';
+import { appClock } from './clock';
 import { AppError } from './errors';
 import { handleCreate } from './idempotency';
 
@@ -111,6 +112,8 @@ export async function staffRoute(
     }
   }
   try {
+    // actionContext's `now` is the database's clock (invariant 10): sampled once per process, before the first decision.
+    await appClock().ready;
     const result = await handler(session, body);
     if (result instanceof Response) return result;
     return Response.json(result ?? { ok: true }, { headers: noStore });
@@ -143,8 +146,10 @@ export async function staffCreateRoute(
 
 /**
  * The action context for a session: its tenant, the staff member's email as audit actor (and row-version
- * `updated_by`), their user id (for re-checking their role under a lock, server/versions.ts), and now.
+ * `updated_by`), their user id (for re-checking their role under a lock, server/versions.ts), and the request
+ * instant on the database's clock (invariant 10: it decides due-ness of what the action plans, and a nudge's
+ * key and rate).
  */
 export function actionContext(s: StaffSession): { tenantId: string; actor: string; actorId: string; now: Date } {
-  return { tenantId: s.tenant.id, actor: s.user.email, actorId: s.user.id, now: new Date() };
+  return { tenantId: s.tenant.id, actor: s.user.email, actorId: s.user.id, now: appClock().now() };
 }

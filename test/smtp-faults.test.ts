@@ -1,14 +1,15 @@
 /**
  * SMTP failure semantics through the real send path against a fault-injecting SMTP peer: connection refused
  * and 4xx before DATA retry later under the same message key; a drop after DATA began is `unknown` and never
- * resent; 550 to RCPT is `failed`; a retry that would land after the expiry instant ends `expired`.
+ * resent; 550 to RCPT is `failed`; a retry that would land after the expiry instant ends `expired`; a full
+ * mailbox (552 5.2.2) is retried, never suppressed; every attempt records the server's own reply text.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmtpChannel } from '../channels/smtp';
 import type { EmailChannel } from '../channels/types';
 import { freePort } from '../db/embedded';
-import { deliveries, deliveryAttempts, reminders } from '../db/schema';
+import { deliveries, deliveryAttempts, reminders, suppressions } from '../db/schema';
 import { createHarness, type Harness } from './support/harness';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
 import { startSmtpPeer, type SmtpPeer } from './support/smtp-peer';
@@ -106,6 +107,43 @@ describe('SMTP faults', () => {
     await h.tick('2027-06-15T07:30:00Z');
     expect(await attempts()).toHaveLength(1);
     expect(peer.received).toHaveLength(0);
+  });
+
+  it('552 5.2.2 (mailbox full) to RCPT TO → retrying within the window, the address is not suppressed', async () => {
+    await oneReminder();
+    peer.script('rcpt:552 5.2.2 Mailbox full', 'accept');
+    await h.tick('2027-06-15T07:00:00Z');
+    const d1 = await delivery();
+    expect(d1.status).toBe('retrying');
+    expect(d1.lastError).toContain('552 5.2.2 Mailbox full');
+    expect(await db().select().from(suppressions)).toHaveLength(0);
+    const [a1] = await attempts();
+    expect(a1).toMatchObject({ attemptNo: 1, outcome: 'transient', errorCode: '552', providerResponse: '552 5.2.2 Mailbox full' });
+    expect(a1.errorMessage).toContain('552 5.2.2');
+    // The mailbox has room again: the same delivery goes out under the same key.
+    await h.tick(new Date(d1.nextAttemptAt!.getTime() + 1));
+    expect((await delivery()).status).toBe('accepted');
+    expect(peer.received).toHaveLength(1);
+    expect(await db().select().from(suppressions)).toHaveLength(0);
+  });
+
+  it("421 4.3.2 at the greeting and to RCPT TO → retrying; each attempt records the server's own reply", async () => {
+    await oneReminder();
+    peer.script('greet:421 4.3.2 Service shutting down', 'rcpt:421 4.3.2 Service shutting down', 'accept');
+    await h.tick('2027-06-15T07:00:00Z');
+    const d1 = await delivery();
+    expect(d1.status).toBe('retrying');
+    await h.tick(new Date(d1.nextAttemptAt!.getTime() + 1));
+    const d2 = await delivery();
+    expect(d2.status).toBe('retrying');
+    await h.tick(new Date(d2.nextAttemptAt!.getTime() + 1));
+    expect((await delivery()).status).toBe('accepted');
+    const [a1, a2] = await attempts();
+    for (const a of [a1, a2]) {
+      expect(a).toMatchObject({ outcome: 'transient', errorCode: '421', providerResponse: '421 4.3.2 Service shutting down' });
+      expect(a.errorMessage).toBe('421 4.3.2 Service shutting down');
+    }
+    expect(peer.received).toHaveLength(1);
   });
 
   it('a retry that would land after the expiry instant ends expired instead', async () => {

@@ -20,6 +20,7 @@ import {
   type OutcomePoint,
 } from '../../domain/dashboard';
 import { outcomeClasses } from '../../domain/vocabulary';
+import { appClock } from '../../server/clock';
 import { requireStaff } from '../../server/session';
 import '../styles/dashboard.css';
 
@@ -45,7 +46,10 @@ export default async function DashboardPage() {
   const tenant = (await requireStaff()).tenant;
   const zone = tenant.timeZone;
   const db = getDb();
-  const w = dashboardWindows(new Date(), zone);
+  // "Due in the next hour" counts by the clock that decides due-ness: the database's (invariant 10).
+  const clock = appClock();
+  await clock.ready;
+  const w = dashboardWindows(clock.now(), zone);
   const buckets = hourBuckets(w.now, zone, 24);
   const chartWindow = { windowStart: buckets[0]!.start, windowEnd: w.now };
   const [counts, lag, outcomes] = await Promise.all([

@@ -70,7 +70,7 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
 export async function setReminderStatus(db: DbOrTx, reminderId: string, status: ReminderStatus, reason: string | null): Promise<boolean> {
   const rows = await db
     .update(reminders)
-    .set({ status, statusReason: reason, updatedAt: new Date() })
+    .set({ status, statusReason: reason, updatedAt: sql`now()` })
     .where(and(eq(reminders.id, reminderId), inArray(reminders.status, reminderFromStates(status))))
     .returning({ id: reminders.id });
   return rows.length === 1;
@@ -120,7 +120,7 @@ export async function transitionDelivery(
       status,
       ...(incrementAttempts ? { attemptCount: sql`${deliveries.attemptCount} + 1` } : {}),
       ...(incrementFailures ? { failureCount: sql`${deliveries.failureCount} + 1` } : {}),
-      updatedAt: new Date(),
+      updatedAt: sql`now()`,
     })
     .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, deliveryFromStates(status))))
     .returning();

@@ -155,3 +155,28 @@ export async function recoverExpiredLeases(
   }
   return { resumed: resumed.length, unknown: unknown.length };
 }
+
+/**
+ * Belt and braces for invariant 10. When a dispatcher run as of `now` found nothing due, but the database's
+ * own clock says a scheduled reminder is due (`due_at ≤ now()`, yet `due_at > now`: the caller's clock is
+ * behind the database's), adds one `dispatch_due` job (job key `dispatch:rearm`, replacing any earlier one)
+ * for the database instant at which the caller's clock will read that due instant — instead of leaving it to
+ * the next minute sweep. Only reminders due within `horizonMs` of `now` count, and the job is never sooner
+ * than 100 ms from the database's now, so clocks that keep disagreeing cost at most ten small jobs a second
+ * for as long as they disagree, never a busy loop. Returns the job's run_at, or null when none was added.
+ */
+export async function rearmWakeUp(db: DbOrTx, now: Date, horizonMs: number, dispatchTask: string): Promise<Date | null> {
+  const rows = await db.execute<{ run_at: string }>(sql`
+    with next as (
+      select min(due_at) as due_at from reminders
+      where status = 'scheduled' and due_at > ${at(now)} and due_at <= ${at(new Date(now.getTime() + horizonMs))}
+        and due_at <= now()
+    ), armed as (
+      select graphile_worker.add_job(${dispatchTask}, json_build_object('reason', 'rearm'),
+        run_at := now() + greatest(next.due_at - ${at(now)}, interval '100 milliseconds'),
+        job_key := 'dispatch:rearm', job_key_mode := 'replace') as job
+      from next where next.due_at is not null
+    )
+    select (armed.job).run_at::text as run_at from armed`);
+  return rows.length ? new Date((rows[0] as { run_at: string }).run_at) : null;
+}

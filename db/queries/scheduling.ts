@@ -136,7 +136,7 @@ export async function endSendableReminders(
   }
   const rows = await db
     .update(reminders)
-    .set({ status, statusReason: reason, updatedAt: new Date() })
+    .set({ status, statusReason: reason, updatedAt: sql`now()` })
     .where(and(...conds))
     .returning({ id: reminders.id });
   return rows.length;

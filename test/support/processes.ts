@@ -13,9 +13,14 @@ export interface WorkerProcess {
   kill9(): void;
 }
 
-/** Spawns `scripts/worker.ts`; `ready` resolves when it prints "running". */
-export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], {
+/**
+ * Spawns `scripts/worker.ts`; `ready` resolves when it prints "running".
+ * @param opts.preload modules loaded with `--import` before the worker (paths relative to the project root),
+ *   e.g. `test/support/system-skew.mjs` to give the process a wrong system clock.
+ */
+export function spawnWorker(env: Record<string, string>, opts: { preload?: string[] } = {}): WorkerProcess {
+  const preload = (opts.preload ?? []).flatMap((m) => ['--import', path.join(root, m)]);
+  const child = spawn(process.execPath, [...preload, '--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
