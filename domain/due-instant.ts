@@ -111,6 +111,15 @@ export function toLocal(instant: Date, timeZone: string): LocalDateTime {
  */
 export function fromLocal(local: LocalDateTime, timeZone: string): Date {
   const zone = assertZone(timeZone);
+  return fromLocalWithOffsets(local, (ms) => zone.offset(ms));
+}
+
+/**
+ * `fromLocal` for a zone given by its offset function (minutes east of UTC at a UTC instant, ms) — e.g. an
+ * iCalendar VTIMEZONE's own rules. Same gap and overlap rules.
+ */
+export function fromLocalWithOffsets(local: LocalDateTime, offsetAt: (utcMs: number) => number): Date {
+  const zone = { offset: offsetAt };
   const asUtc = Date.UTC(
     local.year,
     local.month - 1,
