@@ -14,6 +14,7 @@ import {
   tenants,
   type Booking,
   type Event,
+  type NewEvent,
   type NewReminder,
   type ReminderRule,
   type Tenant,
@@ -158,4 +159,42 @@ export async function guestTenantsOf(db: DbOrTx, hostTenantId: string): Promise<
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
     .where(eq(guestPartnerships.hostTenantId, hostTenantId))
     .orderBy(tenants.name);
+}
+
+/** The tenant's events with these external UIDs, locked FOR UPDATE (the importer's batches of ~1000). */
+export async function lockEventsByExternalUids(db: DbOrTx, tenantId: string, uids: string[]): Promise<Event[]> {
+  if (uids.length === 0) return [];
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), inArray(events.externalUid, uids)))
+    .for('update');
+}
+
+/** External UIDs of the tenant's events that match a PostgreSQL regular expression (one scan). */
+export async function externalUidsMatching(db: DbOrTx, tenantId: string, pattern: string): Promise<string[]> {
+  const rows = await db
+    .select({ uid: events.externalUid })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), sql`${events.externalUid} ~ ${pattern}`));
+  return rows.map((r) => r.uid!);
+}
+
+/** Inserts events in one statement (callers batch to stay far below PostgreSQL's 65 535 parameters). */
+export async function insertEvents(db: DbOrTx, rows: NewEvent[]): Promise<void> {
+  if (rows.length > 0) await db.insert(events).values(rows);
+}
+
+/** Changes an event's title/description/location (and, for the importer, its external UID). */
+export async function updateEventTexts(
+  db: DbOrTx,
+  tenantId: string,
+  eventId: string,
+  set: { title?: string; description?: string | null; location?: string | null; externalUid?: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(events)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
 }
