@@ -49,13 +49,13 @@ export function offsetsAgree(a: OffsetAt, b: OffsetAt, fromMs: number, toMs: num
   return true;
 }
 
-/** Instants for a cheap first filter: the 15th of every third month at noon UTC, in each year of the period. */
+/** Instants for a cheap first filter: the 15th of every third month at noon UTC, within the period. */
 function probes(fromMs: number, toMs: number): number[] {
   const out: number[] = [];
   const y0 = new Date(fromMs).getUTCFullYear();
   const y1 = new Date(toMs).getUTCFullYear();
   for (let y = y0; y <= y1; y++) for (const m of [0, 3, 6, 9]) out.push(Date.UTC(y, m, 15, 12));
-  return out;
+  return out.filter((t) => t >= fromMs && t <= toMs);
 }
 
 /**
