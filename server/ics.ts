@@ -16,7 +16,7 @@
  */
 import ICAL from 'ical.js';
 import { IANAZone } from 'luxon';
-import { applyOffset, fromLocal, fromLocalWithOffsets } from '../domain/due-instant';
+import { applyOffset, fromLocalWithOffsets } from '../domain/due-instant';
 import { noUidIdentity, repeatedUidIdentity } from '../domain/ics-identity';
 import { unfoldIcsBytes } from '../domain/ics-unfold';
 import { findMatchingZone, ianaOffsetAt, offsetsAgree, type OffsetAt } from '../domain/zone-agreement';
@@ -310,8 +310,8 @@ interface VTimezoneRef {
   offsetAt?: OffsetAt;
 }
 interface Scan {
-  /** Unfolded content lines (BEGIN/END normalised to upper case); '' for blank lines. */
-  lines: string[];
+  /** The unfolded content lines: `line(i)` (BEGIN/END normalised to upper case; '' for blank lines). */
+  line: (i: number) => string;
   physicalLine: number[];
   vevents: VEventRef[];
   /** Per VCALENDAR: TZID → its VTIMEZONE. */
@@ -342,23 +342,35 @@ function unescapeText(v: string): string {
 }
 
 function scanStructure(text: string, physicalLine: number[]): Scan {
-  const lines = text.split('\n');
+  // Line starts as offsets into the one text (a million small strings would cost more than the file).
+  const starts = new Int32Array(physicalLine.length + 1);
+  for (let i = 1, at = 0; i <= physicalLine.length; i++) {
+    const nl = text.indexOf('\n', at);
+    at = nl < 0 ? text.length + 1 : nl + 1;
+    starts[i] = at;
+  }
+  const count = physicalLine.length;
   let firstContent = -1;
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i] !== '' && lines[i].trim() !== '') {
+  const raw = (i: number) => text.slice(starts[i], starts[i + 1] - 1);
+  for (let i = 0; i < count; i++) {
+    if (raw(i).trim() !== '') {
       firstContent = i;
-      lines[i] = lines[i].trimStart();
       break;
     }
-    lines[i] = '';
   }
   if (firstContent < 0) throw new IcsError('empty file: not an iCalendar file (expected BEGIN:VCALENDAR)');
-
+  const lineAt = (i: number): string => {
+    if (i < firstContent) return '';
+    const l = i === firstContent ? raw(i).trimStart() : raw(i);
+    const m = /^(begin|end)[;:]/i.exec(l);
+    if (!m) return l;
+    return `${m[1].toUpperCase()}:${l.slice(l.indexOf(':') + 1).trim().toUpperCase()}`;
+  };
   const outside = (i: number) =>
     new IcsError(
       i === firstContent
-        ? `not an iCalendar file: expected BEGIN:VCALENDAR, found "${clip(lines[i])}"`
-        : `"${clip(lines[i])}" after END:VCALENDAR (expected BEGIN:VCALENDAR or the end of the file)`,
+        ? `not an iCalendar file: expected BEGIN:VCALENDAR, found "${clip(raw(i).trim())}"`
+        : `"${clip(raw(i))}" after END:VCALENDAR (expected BEGIN:VCALENDAR or the end of the file)`,
       { line: physicalLine[i] },
     );
   const stack: { name: string; line: number }[] = [];
@@ -366,8 +378,8 @@ function scanStructure(text: string, physicalLine: number[]): Scan {
   const cals: Map<string, VTimezoneRef>[] = [];
   let vevent: VEventRef | null = null;
   let vtz: { first: number; tzid: string | null; xlic: string | null } | null = null;
-  for (let i = firstContent; i < lines.length; i++) {
-    const l = lines[i];
+  for (let i = firstContent; i < count; i++) {
+    const l = lineAt(i);
     if (l === '') continue; // blank lines carry nothing (ical.js skips them too)
     const line = physicalLine[i];
     if (l.includes('\u0000')) throw new IcsError('NUL character: binary data is not iCalendar text (RFC 5545 §3.1)', { line });
@@ -379,8 +391,7 @@ function scanStructure(text: string, physicalLine: number[]): Scan {
     }
     const name = m[1].toUpperCase();
     if (name === 'BEGIN' || name === 'END') {
-      const value = l.slice(colon + 1).trim().toUpperCase();
-      lines[i] = `${name}:${value}`;
+      const value = l.slice(colon + 1);
       if (stack.length === 0 && !(name === 'BEGIN' && value === 'VCALENDAR')) throw outside(i);
       if (name === 'BEGIN') {
         if (!/^[A-Z0-9-]+$/.test(value)) throw new IcsError(`invalid component name in "${clip(l)}"`, { line });
@@ -428,19 +439,22 @@ function scanStructure(text: string, physicalLine: number[]): Scan {
       line: open.line,
     });
   }
-  return { lines, physicalLine, vevents, cals };
+  return { line: lineAt, physicalLine, vevents, cals };
 }
 
 /** Parses lines [first, last] (one component) with ical.js; a failure names the first line it rejects. */
 function parseComponent(scan: Scan, first: number, last: number): IcalComponent {
   const parts: string[] = [];
-  for (let i = first; i <= last; i++) if (scan.lines[i] !== '') parts.push(scan.lines[i]);
+  for (let i = first; i <= last; i++) {
+    const l = scan.line(i);
+    if (l !== '') parts.push(l);
+  }
   try {
     return new ICAL.Component(ICAL.parse(parts.join('\r\n')) as never);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     for (let i = first; i <= last; i++) {
-      const l = scan.lines[i];
+      const l = scan.line(i);
       if (l === '' || /^(BEGIN|END):/.test(l)) continue;
       try {
         ICAL.parse.property(l, ICAL.design.icalendar);
@@ -660,7 +674,7 @@ function propLines(scan: Scan, ref: VEventRef): { lines: Map<string, number>; va
   const values = new Map<string, string>();
   let depth = 0;
   for (let i = ref.first + 1; i < ref.last; i++) {
-    const l = scan.lines[i];
+    const l = scan.line(i);
     if (l === '') continue;
     if (l.startsWith('BEGIN:')) depth++;
     else if (l.startsWith('END:')) depth--;
@@ -726,7 +740,9 @@ function readVEvent(ctx: Ctx, ref: VEventRef): VEvent {
       if (e instanceof IcsError) throw e;
       return fail(`invalid DURATION: ${(e as Error).message}`, 'DURATION');
     }
-    length = { kind: 'nominal', iso };
+    const d = duration.getFirstValue() as InstanceType<typeof ICAL.Duration>;
+    // Only weeks and days are nominal (§3.3.6); a duration of hours, minutes and seconds is exact.
+    length = d.weeks === 0 && d.days === 0 ? { kind: 'exact', ms: d.toSeconds() * 1000 } : { kind: 'nominal', iso };
   } else {
     length = allDay ? { kind: 'nominal', iso: 'P1D' } : { kind: 'exact', ms: 0 };
   }
@@ -821,18 +837,46 @@ function wallMs(w: Wall): number {
   return Date.UTC(w.year, w.month - 1, w.day, w.isDate ? 0 : w.hour, w.isDate ? 0 : w.minute, w.isDate ? 0 : w.second);
 }
 
+const BUCKET = 86_400_000;
+const zoneOffsets = new Map<string, OffsetAt>();
+/**
+ * An IANA zone's offset function, remembered per UTC day: luxon asks Intl for every offset (≈ 10 µs), and
+ * fromLocal needs three or four per event. A day whose two ends have the same offset is taken to have it
+ * throughout (no zone in the tz database changes its offset and back within one day); a day with a
+ * transition is never cached.
+ */
+function ianaOffsets(zone: string): OffsetAt {
+  let f = zoneOffsets.get(zone);
+  if (!f) {
+    const z = IANAZone.create(zone);
+    const days = new Map<number, number>();
+    f = (ms) => {
+      const d = Math.floor(ms / BUCKET);
+      const hit = days.get(d);
+      if (hit !== undefined) return hit;
+      const a = z.offset(d * BUCKET);
+      if (a !== z.offset((d + 1) * BUCKET)) return z.offset(ms);
+      if (days.size > 200_000) days.clear();
+      days.set(d, a);
+      return a;
+    };
+    zoneOffsets.set(zone, f);
+  }
+  return f;
+}
+
 /** The UTC instant of a wall clock read in `ref` (DATE values: local midnight in the default zone). */
 function instantOf(ctx: Ctx, w: Wall, ref: ZoneRef): Date {
   const local = { year: w.year, month: w.month, day: w.day, hour: 0, minute: 0, second: 0, millisecond: 0 };
-  if (w.isDate) return fromLocal(local, ctx.defaultZone);
+  if (w.isDate) return fromLocalWithOffsets(local, ianaOffsets(ctx.defaultZone));
   Object.assign(local, { hour: w.hour, minute: w.minute, second: w.second });
   switch (ref.kind) {
     case 'utc':
       return new Date(wallMs(w));
     case 'floating':
-      return fromLocal(local, ctx.defaultZone);
+      return fromLocalWithOffsets(local, ianaOffsets(ctx.defaultZone));
     case 'iana':
-      return fromLocal(local, ref.zone);
+      return fromLocalWithOffsets(local, ianaOffsets(ref.zone));
     case 'vtimezone':
       return fromLocalWithOffsets(local, ref.offsetAt);
   }

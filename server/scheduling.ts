@@ -21,7 +21,7 @@ import {
   insertEvents,
 } from '../db/queries/scheduling';
 import { bookings, events, type Booking, type Event, type Tenant } from '../db/schema';
-import { DueInstantError } from '../domain/due-instant';
+import { DueInstantError, isIanaZone } from '../domain/due-instant';
 import { wakeJobKey } from '../domain/keys';
 import { planReminders, type PlanningEvent } from '../domain/planning';
 import { bookingRoles } from '../domain/vocabulary';
@@ -30,7 +30,7 @@ import { AppError, parseInput } from './errors';
 /** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
 export const DISPATCH_TASK = 'dispatch_due';
 
-const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
+const zone = z.string().refine((v) => isIanaZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
 const instant = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), { message: 'must be an ISO-8601 instant' });
 
 export const eventTimingSchema = z
