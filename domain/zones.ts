@@ -18,26 +18,15 @@
  * - Suggested (for a typed city or old name): see {@link suggestZone}.
  */
 import { rawTimeZones, timeZonesNames, tzdbVersion } from '@vvo/tzdb';
-import { IANAZone } from 'luxon';
+import { isIanaZone } from './due-instant';
 
 export { tzdbVersion };
 
-const validity = new Map<string, boolean>();
-
 /**
- * True when this runtime can compute with `zone` (luxon/ICU accept it). Cached: luxon builds an
- * `Intl.DateTimeFormat` on every check, which costs more than the formatting that follows it.
+ * True when this runtime can compute with `zone` (luxon/ICU accept it): current names and old aliases alike.
+ * One cached check for the whole project (domain/due-instant.ts `isIanaZone`).
  */
-export function isValidZone(zone: string): boolean {
-  if (typeof zone !== 'string' || zone === '') return false;
-  let ok = validity.get(zone);
-  if (ok === undefined) {
-    ok = IANAZone.isValidZone(zone);
-    if (validity.size > 2000) validity.clear();
-    validity.set(zone, ok);
-  }
-  return ok;
-}
+export const isValidZone = isIanaZone;
 
 /** Current tz database names this runtime accepts, plus "UTC", sorted (for zone pickers). */
 export const zoneNames: readonly string[] = [...new Set([...timeZonesNames, 'UTC'])].filter(isValidZone).sort();

@@ -1,8 +1,11 @@
 /**
  * `npm run import:ics -- FILE.ics --tenant SLUG [--horizon-days N]`
  *
- * Imports an iCalendar file into a tenant (server/import-ics.ts) against DATABASE_URL. Prints one summary
- * line on stdout. Exit codes: 0 imported; 1 the import failed (malformed file, unknown tenant, database
+ * Imports an iCalendar file into a tenant (server/import-ics.ts) against DATABASE_URL. The file is read as
+ * bytes (server/ics.ts decodes it after unfolding). Prints the summary on stdout (domain/import-summary.ts:
+ * a first line with the counts, then what was read and why anything was skipped). When the import has run for
+ * more than PUNCTUAL_IMPORT_PROGRESS_AFTER_MS (default 3000) a progress line goes to stderr at most once a
+ * second. Exit codes: 0 imported; 1 the import failed (malformed file, unknown tenant, database
  * error — nothing was imported), with `import failed: <reason>` on stderr; 2 bad usage or DATABASE_URL unset.
  */
 import { readFile } from 'node:fs/promises';
@@ -10,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { createDb } from '../db/client';
 import { AppError } from '../server/errors';
 import { IcsError } from '../server/ics';
-import { IMPORT_HORIZON_FUTURE_DAYS, IMPORT_HORIZON_PAST_DAYS, importIcs } from '../server/import-ics';
+import { formatImportSummary } from '../domain/import-summary';
+import { IMPORT_HORIZON_FUTURE_DAYS, IMPORT_HORIZON_PAST_DAYS, importIcs, type ImportProgress } from '../server/import-ics';
 import { errorMessage, resolveDatabaseUrl } from './lib';
 
 const USAGE = `usage: npm run import:ics -- FILE.ics --tenant SLUG [--horizon-days N]
@@ -54,9 +58,9 @@ async function main(): Promise<number> {
   }
 
   const file = positionals[0];
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (e) {
     process.stderr.write(`import failed: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 1;
@@ -64,11 +68,8 @@ async function main(): Promise<number> {
 
   const handle = createDb(url, { max: 2 });
   try {
-    const s = await importIcs(handle.db, values.tenant, text, new Date(), { horizonDays });
-    process.stdout.write(
-      `imported ${file} into ${values.tenant}: ${s.total} ${s.total === 1 ? 'event' : 'events'} (${s.created} created, ${s.updated} updated, ` +
-        `${s.rescheduled} rescheduled, ${s.unchanged} unchanged, ${s.cancelled} cancelled)\n`,
-    );
+    const s = await importIcs(handle.db, values.tenant, bytes, new Date(), { horizonDays, onProgress: progressReporter() });
+    process.stdout.write(`${formatImportSummary(file, values.tenant, s).join('\n')}\n`);
     return 0;
   } catch (e) {
     if (e instanceof IcsError || e instanceof AppError) {
@@ -80,6 +81,20 @@ async function main(): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+/** A progress line on stderr once the import has taken longer than a few seconds, at most once a second. */
+function progressReporter(): (p: ImportProgress) => void {
+  const after = Number(process.env.PUNCTUAL_IMPORT_PROGRESS_AFTER_MS ?? 3000);
+  const started = Date.now();
+  let last = 0;
+  return (p) => {
+    const t = Date.now();
+    if (t - started < after || (t - last < 1000 && p.done < p.total)) return;
+    last = t;
+    const what = p.phase === 'read' ? 'VEVENTs read' : 'events written';
+    process.stderr.write(`import: ${p.done.toLocaleString('en')} of ${p.total.toLocaleString('en')} ${what} (${Math.round((t - started) / 1000)} s)\n`);
+  };
 }
 
 main().then(

@@ -17,6 +17,7 @@ import {
   insertReminders,
   lockEvent,
   upsertContact,
+  insertEvents,
 } from '../db/queries/scheduling';
 import { bookings, events, type Booking, type Event, type Tenant } from '../db/schema';
 import { DueInstantError } from '../domain/due-instant';
@@ -282,4 +283,35 @@ export async function replanEvent(tx: Tx, tenantId: string, eventId: string, now
   const event = await lockEvent(tx, tenantId, eventId);
   if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
   return planAndEnqueue(tx, tenant, event, await bookingsOfEvent(tx, tenantId, eventId), now);
+}
+
+/**
+ * Creates many events in one statement (the iCalendar importer's batches). Each input is validated like
+ * `createEvent`'s; no reminders are planned (they come with bookings).
+ * @throws AppError validation naming the field (prefixed with the event's external UID) — nothing is written.
+ */
+export async function createEvents(db: Db | Tx, tenantId: string, inputs: CreateEventInput[]): Promise<void> {
+  const rows = inputs.map((input) => {
+    let data;
+    try {
+      data = parseInput(createEventSchema, input);
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError(e.code, `event UID ${input.externalUid ?? '?'}: ${e.message}`, e.field);
+      throw e;
+    }
+    return {
+      tenantId,
+      title: data.title,
+      description: data.description ?? null,
+      location: data.location ?? null,
+      roomUrl: data.roomUrl ?? null,
+      externalUid: data.externalUid ?? null,
+      startsAt: data.startsAt,
+      endsAt: data.endsAt,
+      timeZone: data.timeZone,
+      allDay: data.allDay,
+      roomOpenLeadMinutes: data.roomOpenLeadMinutes ?? null,
+    };
+  });
+  await insertEvents(db, rows);
 }

@@ -14,6 +14,7 @@ import {
   tenants,
   type Booking,
   type Event,
+  type NewEvent,
   type NewReminder,
   type ReminderRule,
   type Tenant,
@@ -180,4 +181,71 @@ export async function guestTenantsOf(db: DbOrTx, hostTenantId: string): Promise<
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
     .where(eq(guestPartnerships.hostTenantId, hostTenantId))
     .orderBy(tenants.name);
+}
+
+/** The tenant's events with these external UIDs, locked FOR UPDATE (the importer's batches of ~1000). */
+export async function lockEventsByExternalUids(db: DbOrTx, tenantId: string, uids: string[]): Promise<Event[]> {
+  if (uids.length === 0) return [];
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), inArray(events.externalUid, uids)))
+    .for('update');
+}
+
+/** External UIDs of the tenant's events that match a PostgreSQL regular expression (one scan). */
+export async function externalUidsMatching(db: DbOrTx, tenantId: string, pattern: string): Promise<string[]> {
+  const rows = await db
+    .select({ uid: events.externalUid })
+    .from(events)
+    .where(and(eq(events.tenantId, tenantId), sql`${events.externalUid} ~ ${pattern}`));
+  return rows.map((r) => r.uid!);
+}
+
+/**
+ * Inserts events in one statement whose rows travel as ONE jsonb parameter (jsonb_to_recordset): building a
+ * 1000-row VALUES list through the query builder cost more CPU and memory than the rest of an import.
+ * Columns not listed take their defaults. Callers batch (the importer: 1000 rows).
+ */
+export async function insertEvents(
+  db: DbOrTx,
+  rows: (Pick<NewEvent, 'tenantId' | 'title' | 'startsAt' | 'endsAt' | 'timeZone'> &
+    Partial<Pick<NewEvent, 'description' | 'location' | 'roomUrl' | 'externalUid' | 'allDay' | 'roomOpenLeadMinutes'>>)[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      tenant_id: r.tenantId,
+      title: r.title,
+      description: r.description ?? null,
+      location: r.location ?? null,
+      room_url: r.roomUrl ?? null,
+      external_uid: r.externalUid ?? null,
+      starts_at: r.startsAt.toISOString(),
+      ends_at: r.endsAt.toISOString(),
+      time_zone: r.timeZone,
+      all_day: r.allDay ?? false,
+      room_open_lead_minutes: r.roomOpenLeadMinutes ?? null,
+    })),
+  );
+  await db.execute(sql`
+    insert into events (tenant_id, title, description, location, room_url, external_uid, starts_at, ends_at, time_zone, all_day, room_open_lead_minutes)
+    select tenant_id, title, description, location, room_url, external_uid, starts_at, ends_at, time_zone, all_day, room_open_lead_minutes
+    from jsonb_to_recordset(${json}::jsonb) as x(
+      tenant_id uuid, title text, description text, location text, room_url text, external_uid text,
+      starts_at timestamptz, ends_at timestamptz, time_zone text, all_day boolean, room_open_lead_minutes integer)`);
+}
+
+/** Changes an event's title/description/location (and, for the importer, its external UID). */
+export async function updateEventTexts(
+  db: DbOrTx,
+  tenantId: string,
+  eventId: string,
+  set: { title?: string; description?: string | null; location?: string | null; externalUid?: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(events)
+    .set({ ...set, updatedAt: now })
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
 }
