@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createDb } from '../db/client';
+import { databaseNowMs } from '../db/queries/clock';
 import { AppError } from '../server/errors';
 import { IcsError } from '../server/ics';
 import { formatImportSummary } from '../domain/import-summary';
@@ -68,7 +69,7 @@ async function main(): Promise<number> {
 
   const handle = createDb(url, { max: 2 });
   try {
-    const s = await importIcs(handle.db, values.tenant, bytes, new Date(), { horizonDays, onProgress: progressReporter() });
+    const s = await importIcs(handle.db, values.tenant, bytes, new Date(await databaseNowMs(handle.db)), { horizonDays, onProgress: progressReporter() });
     process.stdout.write(`${formatImportSummary(file, values.tenant, s).join('\n')}\n`);
     return 0;
   } catch (e) {

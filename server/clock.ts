@@ -33,12 +33,6 @@ export function clockOffsetFromEnv(env: NodeJS.ProcessEnv = process.env): number
   return off;
 }
 
-/** The host clock shifted by PUNCTUAL_CLOCK_OFFSET_MS. Only for code with no database at hand; prefer {@link dbClock}. */
-export function processClock(env: NodeJS.ProcessEnv = process.env): Clock {
-  const off = clockOffsetFromEnv(env);
-  return off ? offsetClock(off) : systemClock;
-}
-
 /** A clock that follows the database's. */
 export interface DbClock extends Clock {
   /** Resolves after the first successful sample (before it, `now()` falls back to the host clock). Never rejects. */

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
+import { setActor } from '../db/queries/actor';
 import { externalUidsMatching, getTenantBySlug, lockEventsByExternalUids, updateEventTexts } from '../db/queries/scheduling';
 import type { Event } from '../db/schema';
 import { GROUP_MEMBER_PATTERN, groupOfIdentity, matchSessions } from '../domain/ics-identity';
@@ -104,6 +105,8 @@ export async function importIcs(
     // Two imports into one tenant at once would both miss a new identity and collide on its unique index:
     // serialise them (the lock ends with the transaction).
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`import-ics:${tenant.id}`}))`);
+    // Rows this import changes name it as their last editor (a stale staff save then says "changed by import").
+    await setActor(tx, 'import');
     // Stored identities that name one member of a repeated UID (`UID#c-…`, or `UID#2` from earlier versions).
     const members = new Map<string, string[]>();
     for (const id of await externalUidsMatching(tx, tenant.id, GROUP_MEMBER_PATTERN)) {

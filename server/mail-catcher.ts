@@ -56,6 +56,8 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
     authOptional: true,
     logger: false,
     banner: 'Punctual mail catcher',
+    // No reverse DNS of the client before the greeting (0.4–1.5 s per connection here).
+    disableReverseLookup: true,
     size: 25 * 1024 * 1024,
     onRcptTo(address, _session, callback) {
       const to = address.address.toLowerCase();

@@ -21,6 +21,7 @@ import {
   updateEventAction,
   updateRuleAction,
 } from '../server/staff-actions';
+import { importIcs } from '../server/import-ics';
 import { addSuppression } from '../server/tenants';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
@@ -298,5 +299,23 @@ describe('checks that guard a write run under its lock', () => {
       await c1.close();
       await c2.close();
     }
+  });
+});
+
+describe('an import is an editor too', () => {
+  it('a re-import that moves an event names "import" as its last editor: a staff save from before it is a 409 saying so', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
+    const sam = await staffMember(tenant.id, 'Sam Staff', 'staff');
+    const ics = (start: string) => Buffer.from(`BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:moved-by-import@test\r\nDTSTAMP:20270101T000000Z\r\nDTSTART:${start}\r\nDURATION:PT1H\r\nSUMMARY:Kiln safety\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`);
+    const now = new Date('2027-06-01T00:00:00Z');
+    await importIcs(db(), tenant.slug, ics('20270615T080000Z'), now);
+    const [atOpen] = await db().select().from(events).where(eq(events.externalUid, 'moved-by-import@test'));
+    const { version, status: _s, scheduleVersion: _sv, ...opened } = eventFormView(atOpen);
+    await importIcs(db(), tenant.slug, ics('20270616T080000Z'), new Date('2027-06-02T09:00:00Z'));
+    const [moved] = await db().select().from(events).where(eq(events.id, atOpen.id));
+    expect([moved.updatedBy, moved.scheduleVersion]).toEqual(['import', 2]);
+    const err = await rejection(updateEventAction(db(), { tenantId: tenant.id, actor: sam.email, now }, atOpen.id, { ...opened, version, title: 'Kiln safety (bring gloves)' }));
+    expect([err.code, err.field]).toEqual(['conflict', 'version']);
+    expect(err.message).toMatch(/^This event was changed by import at .* since you opened it\.$/);
   });
 });
