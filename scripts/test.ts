@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import { root } from './lib';
+import { ensureNextBuild, root } from './lib';
 
 const args = process.argv.slice(2);
 const only = args.flatMap((a, i) => (a === '--only' ? [args[i + 1]] : []));
@@ -48,6 +48,9 @@ function readJson<T>(file: string): T | null {
 
 async function e2e(): Promise<void> {
   ensureChromium();
+  // Build the web app before Playwright starts the server, so its start-up limit covers starting, not a
+  // build (which takes minutes on a busy 2-core machine).
+  await ensureNextBuild((m) => console.log(m));
   const jsonFile = path.join(root, 'test-results', 'playwright.json');
   fs.rmSync(jsonFile, { force: true });
   const env: Record<string, string> = { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, CHROMIUM_PATH: CHROMIUM };
