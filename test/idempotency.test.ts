@@ -242,7 +242,8 @@ describe('booking a person again after a cancellation', () => {
     const eventId = await newEvent();
     const first = await book(eventId, person(20), 'rebook-1');
     const ctx = { tenantId, actor: 'admin@idem.test', now: new Date('2027-06-01T10:00:00Z') };
-    await cancelBookingAction(db(), ctx, first.body.id!, { reason: 'could not come' });
+    const [opened] = await db().select({ version: bookings.version }).from(bookings).where(eq(bookings.id, first.body.id!));
+    await cancelBookingAction(db(), ctx, first.body.id!, { reason: 'could not come', version: opened.version });
     const again = await book(eventId, person(20), 'rebook-2');
     expect(again).toMatchObject({ status: 200, replayed: false });
     expect(again.body.id).not.toBe(first.body.id);
