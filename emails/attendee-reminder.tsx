@@ -10,7 +10,7 @@ import {
   Layout,
   LinkRow,
   Notes,
-  SentenceNodes,
+  SentenceParagraphs,
   eventShortWhen,
   greeting,
   messageLocale,
@@ -51,17 +51,7 @@ export default function AttendeeReminder(props: AttendeeReminderProps) {
     props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
   return (
     <Layout preview={intro} heading={[{ typed: props.eventTitle }]} tenantName={props.tenantName} locale={props.locale}>
-      <Text style={styles.text}>
-        <SentenceNodes sentence={greeting(props.recipientName)} dir={dir} />
-      </Text>
-      <Text style={styles.text}>
-        <SentenceNodes sentence={intro} dir={dir} />
-      </Text>
-      {guestLine ? (
-        <Text style={styles.text}>
-          <SentenceNodes sentence={guestLine} dir={dir} />
-        </Text>
-      ) : null}
+      <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
       <Details>
         <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
         {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}

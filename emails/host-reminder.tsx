@@ -11,7 +11,7 @@ import {
   Layout,
   LinkRow,
   Notes,
-  SentenceNodes,
+  SentenceParagraphs,
   eventShortWhen,
   greeting,
   messageLocale,
@@ -63,12 +63,7 @@ export default function HostReminder(props: HostReminderProps) {
   const heading: Sentence = ['You are hosting ', { typed: props.eventTitle }];
   return (
     <Layout preview={intro} heading={heading} tenantName={props.tenantName} locale={props.locale}>
-      <Text style={styles.text}>
-        <SentenceNodes sentence={greeting(props.recipientName)} dir={dir} />
-      </Text>
-      <Text style={styles.text}>
-        <SentenceNodes sentence={intro} dir={dir} />
-      </Text>
+      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
       {props.participantCount !== null ? (
         <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
       ) : null}

@@ -126,6 +126,21 @@ export function greeting(recipientName: string): Sentence {
   return name ? ['Hello ', { typed: name }, ','] : ['Hello,'];
 }
 
+/** One paragraph per sentence (skipping nulls): a message's greeting, intro and optional extra lines. */
+export function SentenceParagraphs({ sentences, dir }: { sentences: (Sentence | null)[]; dir: TextDirection }) {
+  return (
+    <>
+      {sentences.map((s, i) =>
+        s ? (
+          <Text key={i} style={styles.text}>
+            <SentenceNodes sentence={s} dir={dir} />
+          </Text>
+        ) : null,
+      )}
+    </>
+  );
+}
+
 /** One paragraph per non-blank line of `text`. */
 export function Paragraphs({ text }: { text: string }) {
   const lines = text

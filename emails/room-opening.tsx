@@ -11,7 +11,7 @@ import {
   Layout,
   LinkRow,
   Notes,
-  SentenceNodes,
+  SentenceParagraphs,
   greeting,
   messageLocale,
   oneLine,
@@ -64,17 +64,7 @@ export default function RoomOpening(props: RoomOpeningProps) {
     props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
   return (
     <Layout preview={intro} heading={heading} tenantName={props.tenantName} locale={props.locale}>
-      <Text style={styles.text}>
-        <SentenceNodes sentence={greeting(props.recipientName)} dir={dir} />
-      </Text>
-      <Text style={styles.text}>
-        <SentenceNodes sentence={intro} dir={dir} />
-      </Text>
-      {guestLine ? (
-        <Text style={styles.text}>
-          <SentenceNodes sentence={guestLine} dir={dir} />
-        </Text>
-      ) : null}
+      <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={props.roomUrl} style={styles.button}>
           Join the online room

@@ -138,23 +138,25 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
 export async function createEvent(db: Db | Tx, tenantId: string, input: CreateEventInput): Promise<Event> {
   const data = parseInput(createEventSchema, input);
   await requireTenant(db, tenantId);
-  const [e] = await db
-    .insert(events)
-    .values({
-      tenantId,
-      title: data.title,
-      description: data.description ?? null,
-      location: data.location ?? null,
-      roomUrl: data.roomUrl ?? null,
-      externalUid: data.externalUid ?? null,
-      startsAt: data.startsAt,
-      endsAt: data.endsAt,
-      timeZone: data.timeZone,
-      allDay: data.allDay,
-      roomOpenLeadMinutes: data.roomOpenLeadMinutes ?? null,
-    })
-    .returning();
+  const [e] = await db.insert(events).values(eventRow(tenantId, data)).returning();
   return e;
+}
+
+/** The `events` row for validated create input (schedule version 1, status scheduled by default). */
+function eventRow(tenantId: string, data: z.output<typeof createEventSchema>) {
+  return {
+    tenantId,
+    title: data.title,
+    description: data.description ?? null,
+    location: data.location ?? null,
+    roomUrl: data.roomUrl ?? null,
+    externalUid: data.externalUid ?? null,
+    startsAt: data.startsAt,
+    endsAt: data.endsAt,
+    timeZone: data.timeZone,
+    allDay: data.allDay,
+    roomOpenLeadMinutes: data.roomOpenLeadMinutes ?? null,
+  };
 }
 
 /**
@@ -299,19 +301,7 @@ export async function createEvents(db: Db | Tx, tenantId: string, inputs: Create
       if (e instanceof AppError) throw new AppError(e.code, `event UID ${input.externalUid ?? '?'}: ${e.message}`, e.field);
       throw e;
     }
-    return {
-      tenantId,
-      title: data.title,
-      description: data.description ?? null,
-      location: data.location ?? null,
-      roomUrl: data.roomUrl ?? null,
-      externalUid: data.externalUid ?? null,
-      startsAt: data.startsAt,
-      endsAt: data.endsAt,
-      timeZone: data.timeZone,
-      allDay: data.allDay,
-      roomOpenLeadMinutes: data.roomOpenLeadMinutes ?? null,
-    };
+    return eventRow(tenantId, data);
   });
   await insertEvents(db, rows);
 }
