@@ -2,7 +2,7 @@
  * "The online room opens at …" — for attendees, external guests (and hosts), with a button to the room.
  * Subject: "The room for Intro workshop opens at 10:30 CEST".
  */
-import { Button, Section, Text } from '@react-email/components';
+import { Button, Section } from '@react-email/components';
 import type { z } from 'zod';
 import { formatClockTime, formatEventTime } from '../domain/format-time';
 import {
