@@ -26,6 +26,10 @@ describe('event coverage', () => {
     );
     expect(c).toEqual({ expected: 10, sent: 2, delivered: 1, expired: 2, failed: 2, unknown: 1, suppressed: 1, waiting: 2, nudges: 1 });
   });
+  it('a cancelled booking expects nothing, even reminders that had expired or gone out before it was cancelled', () => {
+    const c = eventCoverage([{ ...r('expired'), bookingCancelled: true }, { ...r('done', 'accepted'), bookingCancelled: true }, r('scheduled')], 2);
+    expect([c.expected, c.expired, c.sent, c.waiting]).toEqual([1, 0, 0, 1]);
+  });
   it('an event with no bookings expects nothing', () => {
     expect(eventCoverage([], 1).expected).toBe(0);
   });

@@ -11,6 +11,8 @@ export interface CoverageReminder {
   scheduleVersion: number;
   status: ReminderStatus;
   deliveryStatus: DeliveryStatus | null;
+  /** The reminder's booking was cancelled: it expects nothing, whatever its reminders ended as before. */
+  bookingCancelled?: boolean;
 }
 
 export interface Coverage {
@@ -43,7 +45,7 @@ export function eventCoverage(reminders: readonly CoverageReminder[], currentVer
       c.nudges++;
       continue;
     }
-    if (r.scheduleVersion !== currentVersion || r.status === 'cancelled' || r.status === 'superseded') continue;
+    if (r.bookingCancelled || r.scheduleVersion !== currentVersion || r.status === 'cancelled' || r.status === 'superseded') continue;
     c.expected++;
     const d = r.deliveryStatus;
     if (d && SENT.has(d)) c.sent++;

@@ -125,6 +125,8 @@ export async function listEvents(
       eventId: reminders.eventId,
       status: reminders.status,
       current: sql<boolean>`${reminders.scheduleVersion} = ${events.scheduleVersion}`,
+      // A cancelled booking expects nothing, whatever its reminders ended as before the cancellation.
+      live: sql<boolean>`${bookings.status} <> 'cancelled'`,
       // distinct: a reminder with several deliveries still counts once
       n: sql<number>`count(distinct ${reminders.id})`.mapWith(Number),
       sent: sql<number>`count(distinct ${reminders.id}) filter (where ${inArray(deliveries.status, [...wentOutStatuses])})`.mapWith(
@@ -133,10 +135,11 @@ export async function listEvents(
     })
     .from(reminders)
     .innerJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, tenantId)))
+    .innerJoin(bookings, eq(bookings.id, reminders.bookingId))
     .leftJoin(deliveries, and(eq(deliveries.reminderId, reminders.id), eq(deliveries.tenantId, tenantId)))
     // Rule reminders only, like the event page's coverage line (domain/coverage.ts): nudges are extra.
     .where(and(eq(reminders.tenantId, tenantId), inArray(reminders.eventId, ids), eq(reminders.kind, 'rule')))
-    .groupBy(reminders.eventId, reminders.status, sql`${reminders.scheduleVersion} = ${events.scheduleVersion}`);
+    .groupBy(reminders.eventId, reminders.status, sql`${reminders.scheduleVersion} = ${events.scheduleVersion}`, sql`${bookings.status} <> 'cancelled'`);
 
   const items = rows.map((e): EventListItem => {
     const item: EventListItem = {
@@ -164,7 +167,7 @@ export async function listEvents(
       if (r.eventId !== e.id) continue;
       item.remindersByStatus[r.status] = (item.remindersByStatus[r.status] ?? 0) + r.n;
       // Planned = the coverage line's "expected": current version, not cancelled (a cancelled booking expects nothing).
-      if (r.current && r.status !== 'cancelled' && r.status !== 'superseded') {
+      if (r.current && r.live && r.status !== 'cancelled' && r.status !== 'superseded') {
         item.remindersPlanned += r.n;
         item.remindersSent += r.sent;
       }

@@ -51,7 +51,7 @@ export function LiveEventPage({
   });
   const { event, bookings } = query.data;
   const gone = query.error instanceof EventGoneError;
-  const all = bookings.flatMap((b) => b.reminders.map((r) => ({ ...r, deliveryStatus: r.delivery?.status ?? null })));
+  const all = bookings.flatMap((b) => b.reminders.map((r) => ({ ...r, deliveryStatus: r.delivery?.status ?? null, bookingCancelled: b.status === 'cancelled' })));
   const coverage = eventCoverage(all, event.scheduleVersion);
   const active = event.status === 'scheduled';
 
