@@ -65,7 +65,8 @@ export const addBookingSchema = z.object({
   contact: z.object({
     email: z.email(),
     name: z.string().trim().default(''),
-    locale: z.string().min(2).default('en'),
+    // No default: a known person keeps their language unless one is given (upsertContact inserts 'en' for a new one).
+    locale: z.string().min(2).optional(),
     timeZone: zone.nullish(),
   }),
   guestTenantId: z.uuid().nullish(),

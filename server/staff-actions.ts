@@ -21,6 +21,7 @@ import { appendAudit } from '../db/queries/audit';
 import { guestTenantsOf, lockEvent, previousCancelledBooking, reminderImpact } from '../db/queries/scheduling';
 import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
 import { sameValue } from '../domain/edit-conflict';
+import { canonicalLocale } from '../domain/locales';
 import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
@@ -186,6 +187,16 @@ export const bookingFormSchema = z.object({
     .string()
     .nullish()
     .transform((v) => (v ? v : null)),
+  /** BCP 47 tag of the language their messages follow (dates and times); empty keeps a known person's. */
+  locale: z
+    .string()
+    .nullish()
+    .transform((v, ctx) => {
+      if (!v || !v.trim()) return null;
+      const tag = canonicalLocale(v);
+      if (!tag) ctx.addIssue({ code: 'custom', message: 'must be a language tag such as en, de or pt-BR' });
+      return tag;
+    }),
 });
 export type BookingForm = z.input<typeof bookingFormSchema>;
 
@@ -209,7 +220,7 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
       const [g] = await tx.select().from(tenants).where(eq(tenants.slug, f.guestTenant));
       guestTenantId = g!.id;
     }
-    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone }, guestTenantId }, ctx.now);
+    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone, ...(f.locale ? { locale: f.locale } : {}) }, guestTenantId }, ctx.now);
     const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
     await appendAudit(tx, {
       tenantId: ctx.tenantId,

@@ -2,11 +2,12 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
+import { messageLocales } from '../../domain/locales';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
 
-const FIELD_LABEL: Record<string, string> = { name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
+const FIELD_LABEL: Record<string, string> = { locale: 'Language', 'contact.locale': 'Language', name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
 
 /**
  * Books a participant onto the event (their reminders are planned at once). External guests need their own
@@ -36,6 +37,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         email: f.get('email'),
         role: f.get('role'),
         timeZone: f.get('timeZone') || null,
+        locale: f.get('locale') || null,
         guestTenant: f.get('role') === 'external' ? f.get('guestTenant') : null,
       }, { idempotencyKey: key.current });
       key.current = newIdempotencyKey();
@@ -75,6 +77,20 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         <label className="field">
           <span>Their time zone (optional)</span>
           <ZoneInput key={formKey} name="timeZone" zones={zones} placeholder="e.g. America/New_York or a city" invalid={invalid('timeZone')} />
+        </label>
+        <label className="field">
+          <span>Language of their messages</span>
+          <select name="locale" defaultValue="" aria-invalid={invalid('locale')} aria-describedby="locale-hint">
+            <option value="">As before (new people: English, US)</option>
+            {messageLocales.map((l) => (
+              <option key={l.tag} value={l.tag} lang={l.tag}>
+                {l.label}
+              </option>
+            ))}
+          </select>
+          <span id="locale-hint" className="field-hint">
+            Dates and times in their emails follow this language.
+          </span>
         </label>
         {role === 'external' ? (
           <label className="field">
