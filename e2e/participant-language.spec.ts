@@ -1,0 +1,36 @@
+/**
+ * The words of an email follow the reader (issue 8 §5), end to end: staff book a participant with the
+ * language "Deutsch" in the add-participant form, press Remind now, and the caught message reads the event's
+ * time in German CLDR form — "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ" for 08:00–09:00Z in Europe/Berlin.
+ */
+import { expect, test } from '@playwright/test';
+import { createEventViaApi, expectAccessible, mailboxCount, screen, unique } from './support';
+
+test('a participant booked with language Deutsch gets German dates in their email', async ({ page }) => {
+  const title = unique('Kurs');
+  const eventId = await createEventViaApi(page, title, { timeZone: 'Europe/Berlin', start: '2027-06-15T10:00', end: '2027-06-15T11:00' });
+  const email = `${unique('anna')}@example.test`;
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/events/${eventId}`);
+  const form = page.locator('form.add-participant');
+  await form.getByLabel('Name', { exact: true }).fill('Anna Schmidt');
+  await form.getByLabel('Email', { exact: true }).fill(email);
+  await form.getByLabel('Language of their messages').selectOption('de');
+  await expectAccessible(page, 'add-participant-language');
+  await screen(page, 'participant-language-375');
+  await form.getByRole('button', { name: 'Add participant' }).click();
+  await expect(form.locator('p.notice')).toContainText('Anna Schmidt is booked');
+
+  const card = page.locator('article.participant', { hasText: 'Anna Schmidt' }).first();
+  await card.getByRole('button', { name: 'Remind now — Anna Schmidt' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Remind Anna Schmidt now' });
+  await dialog.getByRole('button', { name: 'Send reminder now' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(() => mailboxCount(page, email), { timeout: 30_000 }).toBe(1);
+
+  await page.locator('table tbody tr', { hasText: email }).locator('a.row-title').click();
+  const text = page.locator('iframe[title="HTML part"]').contentFrame().locator('body');
+  await expect(text).toContainText('Dienstag, 15. Juni 2027, 10:00–11:00 MESZ');
+  const html = await page.locator('iframe[title="HTML part"]').contentFrame().locator('html').getAttribute('lang');
+  expect(html).toBe('de');
+});
