@@ -11,6 +11,7 @@
  *  - A local time that occurs twice (fall-back overlap) takes the earlier instant (RFC 5545 §3.3.5 again).
  */
 import { IANAZone } from 'luxon';
+import { isValidZone } from './zones';
 
 export class DueInstantError extends Error {
   constructor(
@@ -71,19 +72,10 @@ export function offsetMagnitudeDays(o: ParsedOffset): number {
   return o.years * 366 + o.months * 31 + o.weeks * 7 + o.days + o.elapsedMs / 86_400_000;
 }
 
-/** @throws DueInstantError(field 'timeZone') unless `timeZone` is a valid IANA zone name. */
-const validZones = new Set<string>();
-/**
- * `IANAZone.isValidZone`, remembered: luxon builds an Intl.DateTimeFormat on every call (about 0.1 ms), which
- * dominated importing 100 000 events. Only valid names are remembered (the set is bounded by the tz database).
- */
-export function isIanaZone(timeZone: string): boolean {
-  if (validZones.has(timeZone)) return true;
-  if (!timeZone || !IANAZone.isValidZone(timeZone)) return false;
-  validZones.add(timeZone);
-  return true;
-}
+/** The project's one zone check (domain/zones.ts `isValidZone`): a tz database name this runtime can use. */
+export const isIanaZone = isValidZone;
 
+/** @throws DueInstantError(field 'timeZone') unless `timeZone` is a valid IANA zone name. */
 export function assertZone(timeZone: string): IANAZone {
   if (!isIanaZone(timeZone)) {
     throw new DueInstantError(`time zone "${timeZone}" is not a valid IANA zone name`, 'timeZone');

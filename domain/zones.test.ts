@@ -76,3 +76,15 @@ describe('suggestZone (a typed city or old name)', () => {
     expect(suggestZone(input)).toBe(expected);
   });
 });
+
+describe('only tz database names are accepted (PostgreSQL must understand every stored zone)', () => {
+  it.each(['AET', 'BET', 'IST', 'BST', 'CST', 'US/Pacific-New', 'Canada/East-Saskatchewan', 'europe/berlin', 'EUROPE/BERLIN', 'Foo/AET'])('%s is refused', (z) => {
+    expect(isValidZone(z)).toBe(false);
+  });
+  it.each(['Europe/Berlin', 'Europe/Kyiv', 'Europe/Kiev', 'US/Pacific', 'Asia/Calcutta', 'UTC', 'GMT', 'Etc/GMT+5', 'Etc/UTC'])('%s is accepted', (z) => {
+    expect(isValidZone(z)).toBe(true);
+  });
+  it('a wrongly cased name suggests its right spelling', () => {
+    expect(suggestZone('europe/berlin')).toBe('Europe/Berlin');
+  });
+});

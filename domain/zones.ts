@@ -10,23 +10,47 @@
  *
  * Rules:
  * - Offered (zone pickers): every current tzdb name this runtime can compute with, plus "UTC", sorted.
- * - Accepted: any name this runtime's ICU accepts (`IANAZone.isValidZone`), current or old alias, any
- *   letter case ICU accepts. Old aliases keep working and are STORED AS GIVEN (Europe/Kiev stays
+ * - Accepted: a tz database name, current or old link, spelt exactly (see {@link isValidZone}; ICU's
+ *   extra three-letter ids such as AET are refused: PostgreSQL cannot use them). Old aliases keep working and are STORED AS GIVEN (Europe/Kiev stays
  *   Europe/Kiev): formatting and DST math are identical for a link and its target, and rewriting a stored
  *   name would change what staff typed. On this runtime ICU accepts Europe/Kyiv (it resolves it to
  *   Europe/Kiev internally); formatting works either way.
  * - Suggested (for a typed city or old name): see {@link suggestZone}.
  */
 import { rawTimeZones, timeZonesNames, tzdbVersion } from '@vvo/tzdb';
-import { isIanaZone } from './due-instant';
+import { IANAZone } from 'luxon';
 
 export { tzdbVersion };
 
 /**
- * True when this runtime can compute with `zone` (luxon/ICU accept it): current names and old aliases alike.
- * One cached check for the whole project (domain/due-instant.ts `isIanaZone`).
+ * Every tz database name: the current ones and the old links each tzdb entry groups with them (Europe/Kiev,
+ * US/Pacific, Asia/Calcutta), plus the UTC/GMT family. Not ICU's own extras: ICU also accepts Java-era
+ * three-letter ids (AET, BET, IST…) that are not tz database names, that PostgreSQL rejects (`at time zone`
+ * fails) and that mean something else there (`BST` is Asia/Dhaka to ICU, British Summer Time to a person).
  */
-export const isValidZone = isIanaZone;
+const tzdbNames: ReadonlySet<string> = new Set([
+  ...rawTimeZones.flatMap((z) => [z.name, ...z.group]),
+  ...['UTC', 'Etc/UTC', 'GMT', 'Etc/GMT', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu', 'Etc/Greenwich', 'Greenwich'],
+  ...Array.from({ length: 14 }, (_, i) => [`Etc/GMT+${i + 1}`, `Etc/GMT-${i + 1}`]).flat(),
+]);
+
+const validity = new Map<string, boolean>();
+
+/**
+ * True when `zone` is a tz database name (exact spelling: the error's suggestion fixes a wrong case) that this
+ * runtime can compute with. Current names and old links alike. Cached: luxon builds an `Intl.DateTimeFormat`
+ * on every check. The one zone check of the project (domain/due-instant.ts `isIanaZone` is this).
+ */
+export function isValidZone(zone: string): boolean {
+  if (typeof zone !== 'string' || zone === '') return false;
+  let ok = validity.get(zone);
+  if (ok === undefined) {
+    ok = tzdbNames.has(zone) && IANAZone.isValidZone(zone);
+    if (validity.size > 2000) validity.clear();
+    validity.set(zone, ok);
+  }
+  return ok;
+}
 
 /** Current tz database names this runtime accepts, plus "UTC", sorted (for zone pickers). */
 export const zoneNames: readonly string[] = [...new Set([...timeZonesNames, 'UTC'])].filter(isValidZone).sort();
