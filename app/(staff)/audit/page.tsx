@@ -90,23 +90,25 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </EmptyState>
       ) : (
         <>
-          <table className="data-table audit-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <AuditRowView key={e.id} e={e} zone={zone} />
-              ))}
-            </tbody>
-          </table>
+          <div className="table-scroll">
+            <table className="data-table audit-table">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">Reason</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((e) => (
+                  <AuditRowView key={e.id} e={e} zone={zone} />
+                ))}
+              </tbody>
+            </table>
+          </div>
           <Pager basePath="/audit" page={f.page} pageSize={PAGE_SIZE} total={total} params={params} />
         </>
       )}
@@ -125,7 +127,7 @@ function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
       <td className="nowrap">
         <ZonedTime instant={e.createdAt.toISOString()} zone={zone} />
       </td>
-      <td className="audit-actor nowrap">{e.actor}</td>
+      <td className="audit-actor">{e.actor}</td>
       <td className="nowrap">
         <span className="audit-action">{auditActionLabel(e.action, e.details)}</span>
       </td>

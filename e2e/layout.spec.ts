@@ -1,0 +1,99 @@
+/**
+ * Page layout at a phone (375×800) and a desktop (1360×900) viewport: no staff page is wider than the window
+ * (`documentElement.scrollWidth <= clientWidth`: wide content scrolls inside its own box, never the page), and
+ * an event's reminder timeline keeps its long message keys inside the participant's card at 375 px.
+ *
+ * The data is made here so the audit log and the timeline hold the long tokens that used to overflow: an
+ * event is booked, nudged (a `nudge:…` message key in the timeline and in the audit details) and rescheduled
+ * (a "starts at: … → …" detail). Screenshots: layout-dashboard-375.png, layout-audit-1360.png,
+ * layout-event-375.png.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { bookViaApi, contextAs, createEventViaApi, sameOrigin, screen, unique } from './support';
+
+const PAGES = ['/', '/audit', '/events', '/deliveries', '/attention', '/suppressions', '/rules', '/staff', '/templates', '/mailbox'] as const;
+const VIEWPORTS = [
+  { width: 375, height: 800 },
+  { width: 1360, height: 900 },
+] as const;
+
+/** The page's horizontal extent against the window's, in CSS px. */
+const pageWidths = (page: Page) =>
+  page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+
+let eventId = '';
+let bookingId = '';
+
+test.beforeAll(async ({ browser }) => {
+  const context = await contextAs(browser, 'staff');
+  const page = await context.newPage();
+  try {
+    eventId = await createEventViaApi(page, unique('Layout check with a rather long event title'), { start: '2031-03-04T10:00', end: '2031-03-04T11:00' });
+    bookingId = await bookViaApi(page, eventId, { name: 'Lena Layout', email: `${unique('lena-layout-with-a-long-address')}@example.test` });
+    const nudge = await page.request.post(`/api/bookings/${bookingId}/nudge`, {
+      headers: sameOrigin(),
+      data: { template: 'attendee-reminder', idempotencyKey: unique('layout') },
+    });
+    expect(nudge.status(), await nudge.text()).toBe(200);
+    const moved = await page.request.put(`/api/events/${eventId}`, {
+      headers: { ...sameOrigin(), 'if-match': '"1"' },
+      data: { title: 'Layout check, moved', timeZone: 'Europe/Amsterdam', allDay: false, start: '2031-03-05T14:30', end: '2031-03-05T15:30' },
+    });
+    expect(moved.status(), await moved.text()).toBe(200);
+  } finally {
+    await context.close();
+  }
+});
+
+for (const viewport of VIEWPORTS) {
+  test(`no page is wider than a ${viewport.width}×${viewport.height} window`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const overflowing: string[] = [];
+    for (const path of PAGES) {
+      await page.goto(path);
+      await expect(page.locator('h1').first()).toBeVisible();
+      if (path === '/') {
+        // The nudge made in beforeAll is the last 24 hours' send: wait until both charts draw it.
+        await expect
+          .poll(
+            async () => {
+              await page.reload();
+              return page.locator('.chart-box svg').count();
+            },
+            { timeout: 45_000, message: 'both dashboard charts drawn' },
+          )
+          .toBeGreaterThanOrEqual(2);
+      }
+      if (path === '/audit') await expect(page.locator('.audit-table tbody tr').first()).toBeVisible();
+      const w = await pageWidths(page);
+      if (w.scrollWidth > w.clientWidth) overflowing.push(`${path}: scrollWidth ${w.scrollWidth} > clientWidth ${w.clientWidth}`);
+      if (path === '/' && viewport.width === 375) await screen(page, 'layout-dashboard-375');
+      if (path === '/audit' && viewport.width === 1360) await screen(page, 'layout-audit-1360');
+    }
+    expect(overflowing, 'pages wider than the window').toEqual([]);
+  });
+}
+
+test('at 375 px the reminder timeline keeps long message keys inside the participant card', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(`/events/${eventId}`);
+  const card = page.locator(`[data-booking-id="${bookingId}"]`);
+  const key = card.locator('.timeline-row[data-kind="nudge"] code[title="Message key"]');
+  await expect(key).toContainText('nudge:');
+  const cardBox = (await card.boundingBox())!;
+  const rows = card.locator('.timeline-row');
+  for (let i = 0; i < (await rows.count()); i++) {
+    const row = rows.nth(i);
+    // The row's own content fits it (nothing clipped by the card's overflow: hidden) ...
+    const fits = await row.evaluate((el) => el.scrollWidth <= el.clientWidth);
+    expect(fits, `timeline row ${i} is no wider than its box`).toBe(true);
+    // ... and every key ends inside the card.
+    for (const k of await row.locator('code.message-key').all()) {
+      const b = (await k.boundingBox())!;
+      expect(b.x + b.width, `message key in row ${i} ends inside the card`).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+    }
+  }
+  const w = await pageWidths(page);
+  expect(w.scrollWidth).toBeLessThanOrEqual(w.clientWidth);
+  await screen(page, 'layout-event-375');
+});
