@@ -246,6 +246,23 @@ describe('outage (Madrid 2027-01-20T10:00 local, -PT30M, 1-hour window, worker d
   });
 });
 
+describe('a stored zone PostgreSQL does not know (legacy data)', () => {
+  it('never stops the dispatcher: the overdue reminder expires with a UTC reason and another event’s due reminder is still sent', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', window: 600 }]);
+    const a = await eventWithBooking(db(), tenant.id, { startsAt: '2027-03-10T09:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-03-01T00:00:00Z'), { email: 'a@example.test' });
+    const b = await eventWithBooking(db(), tenant.id, { startsAt: '2027-03-10T10:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-03-01T00:00:00Z'), { email: 'b@example.test' });
+    // A zone ICU knows and PostgreSQL does not, as an older version let through.
+    await db().update(events).set({ timeZone: 'AET' }).where(eq(events.id, a.event.id));
+    // 09:00Z: A's reminder (due 08:00Z, useful until 08:10Z) is overdue; B's (due 09:00Z) is due.
+    await h.tick('2027-03-10T09:00:00Z');
+    const [ra] = await remindersOf(a.booking.id);
+    expect(ra.status).toBe('expired');
+    expect(ra.statusReason).toContain('not dispatched before its expiry instant Wed 10 Mar, 08:10 UTC');
+    expect((await remindersOf(b.booking.id))[0].status).toBe('done');
+    expect((await h.caught()).map((m) => m.envelopeTo)).toEqual([['b@example.test']]);
+  });
+});
+
 describe('suppression', () => {
   it('an address suppressed after planning, before due → no email, delivery suppressed', async () => {
     const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);

@@ -24,7 +24,11 @@ export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: numbe
     update reminders r
     set status = 'expired',
         status_reason = 'not dispatched before its expiry instant '
-          || to_char(r.expires_at at time zone e.time_zone, 'Dy DD Mon, HH24:MI') || ' ' || e.time_zone
+          -- A zone PostgreSQL does not know must never fail the whole pass (it would stop every tenant's
+          -- dispatch): such a reason names the expiry in UTC only. CASE evaluates only the chosen branch.
+          || case when exists (select 1 from pg_timezone_names z where z.name = e.time_zone)
+               then to_char(r.expires_at at time zone e.time_zone, 'Dy DD Mon, HH24:MI') || ' ' || e.time_zone
+               else to_char(r.expires_at at time zone 'UTC', 'Dy DD Mon, HH24:MI') || ' UTC' end
           || ' (expiry ' || to_char(r.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
           || '; the dispatcher next ran ' || ${now.toISOString()}::text || ' — the worker was down or behind)',
         updated_at = now()
