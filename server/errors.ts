@@ -50,3 +50,33 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export function assertId(id: unknown, field: string, what: string): asserts id is string {
   if (!isUuid(id)) throw new AppError('not_found', `${what} ${String(id).slice(0, 80)} not found`, field);
 }
+
+/**
+ * True when `e` (or its `cause`, as drizzle wraps driver errors) is a PostgreSQL deadlock (SQLSTATE 40P01) or
+ * serialization failure (40001): the transaction was rolled back whole and may simply be run again
+ * (PostgreSQL manual, "Serialization Failure Handling").
+ */
+export function isRetryableTransactionError(e: unknown): boolean {
+  for (let x: unknown = e, depth = 0; x && typeof x === 'object' && depth < 4; x = (x as { cause?: unknown }).cause, depth++) {
+    const code = (x as { code?: unknown }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
+}
+
+/**
+ * Runs `fn` (which must run its writes in its own transactions, so a failed try left nothing behind) and runs
+ * it again, up to `attempts` times in all, when it failed with a deadlock or serialization failure — two staff
+ * actions that lock the same rows in different orders then both complete (or answer 409), never 500.
+ * Waits a few random milliseconds between tries. @throws the last error.
+ */
+export async function retryOnTransactionConflict<T>(fn: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (i >= attempts || !isRetryableTransactionError(e)) throw e;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * i));
+    }
+  }
+}

@@ -23,7 +23,7 @@ import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { getAuth, requestOrigin } from './auth';
 import { appClock } from './clock';
-import { AppError } from './errors';
+import { AppError, retryOnTransactionConflict } from './errors';
 import { handleCreate } from './idempotency';
 
 export interface StaffSession {
@@ -114,7 +114,8 @@ export async function staffRoute(
   try {
     // actionContext's `now` is the database's clock (invariant 10): sampled once per process, before the first decision.
     await appClock().ready;
-    const result = await handler(session, body);
+    // A deadlock with another staff action rolled this one back whole: run it again (server/errors.ts).
+    const result = await retryOnTransactionConflict(() => handler(session, body));
     if (result instanceof Response) return result;
     return Response.json(result ?? { ok: true }, { headers: noStore });
   } catch (e) {
