@@ -11,6 +11,8 @@ import { enqueueJob } from '../db/queries/jobs';
 import {
   activeRules,
   bookingsOfEvent,
+  carryCandidates,
+  carryReminder,
   guestPartnershipExists,
   endSendableReminders,
   getTenant,
@@ -21,6 +23,7 @@ import {
 } from '../db/queries/scheduling';
 import { bookings, events, type Booking, type Event, type Tenant } from '../db/schema';
 import { DueInstantError } from '../domain/due-instant';
+import { remindersToCarry } from '../domain/carry-forward';
 import { wakeJobKey } from '../domain/keys';
 import { planReminders, type PlanningEvent } from '../domain/planning';
 import { bookingRoles } from '../domain/vocabulary';
@@ -95,7 +98,7 @@ async function requireTenant(db: DbOrTx, tenantId: string): Promise<Tenant> {
  * one wake-up per (event, rule) at the due instant (replacing an earlier wake-up for the same pair).
  * Returns the number of reminders inserted.
  */
-async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList: Booking[], now: Date): Promise<number> {
+async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList: Booking[], now: Date, opts: { supersedeOlder?: boolean } = {}): Promise<number> {
   const rules = await activeRules(tx, tenant.id);
   let planned;
   try {
@@ -103,6 +106,14 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
   } catch (e) {
     if (e instanceof DueInstantError) throw new AppError('validation', e.message, e.field);
     throw e;
+  }
+  // A reschedule: reminders whose due instant did not move are carried into the new version (a reminder that
+  // already went out is never planned again under a new message key); the rest of the older versions is
+  // superseded. A carried row holds the new version's business key, so the insert below skips its plan.
+  const carried = opts.supersedeOlder ? remindersToCarry(await carryCandidates(tx, tenant.id, event.id, event.scheduleVersion), planned) : [];
+  for (const c of carried) await carryReminder(tx, c.id, event.scheduleVersion, c.planned.expiresAt);
+  if (opts.supersedeOlder) {
+    await endSendableReminders(tx, tenant.id, { eventId: event.id, belowVersion: event.scheduleVersion }, 'superseded', `superseded by schedule version ${event.scheduleVersion}`);
   }
   const inserted = await insertReminders(
     tx,
@@ -120,7 +131,9 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
     })),
   );
   const wakes = new Map<string, Date>();
-  for (const r of inserted) {
+  // A wake-up per rule at its earliest waiting reminder, carried ones included (the job key replaces the old wake).
+  const waiting = [...inserted, ...carried.filter((c) => c.planned.status === 'scheduled').map((c) => ({ status: 'scheduled' as const, ruleId: c.planned.ruleId, dueAt: c.planned.dueAt }))];
+  for (const r of waiting) {
     if (r.status !== 'scheduled' || !r.ruleId) continue;
     const prev = wakes.get(r.ruleId);
     if (!prev || r.dueAt < prev) wakes.set(r.ruleId, r.dueAt);
@@ -230,15 +243,8 @@ export async function rescheduleEvent(
       })
       .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
       .returning();
-    await endSendableReminders(
-      tx,
-      tenantId,
-      { eventId, belowVersion: updated.scheduleVersion },
-      'superseded',
-      `superseded by schedule version ${updated.scheduleVersion}`,
-    );
     const bookingList = await bookingsOfEvent(tx, tenantId, eventId);
-    await planAndEnqueue(tx, tenant, updated, bookingList, now);
+    await planAndEnqueue(tx, tenant, updated, bookingList, now, { supersedeOlder: true });
     return updated;
   };
   // On a Tx this is a savepoint inside the caller's transaction (the importer's one-transaction import).

@@ -100,6 +100,30 @@ describe('reschedule', () => {
   });
 });
 
+describe('a reschedule that does not move a reminder', () => {
+  it.each([
+    ['only the zone’s spelling changes (Europe/Kiev → Europe/Kyiv)', { startsAt: '2027-06-15T08:00:00Z', endsAt: '2027-06-15T09:00:00Z', timeZone: 'Europe/Kyiv' }],
+    ['only the end moves', { startsAt: '2027-06-15T08:00:00Z', endsAt: '2027-06-15T10:00:00Z', timeZone: 'Europe/Kiev' }],
+  ])('%s after the reminder went out: it is carried into the new version, never sent again', async (_name, timing) => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', window: 3600 }, { offset: '-PT30M', window: 1200 }]);
+    const { event, booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Kiev' }, new Date('2027-06-01T00:00:00Z'));
+    await h.tick('2027-06-15T07:00:00Z'); // the 1-hour reminder goes out
+    expect(await h.caught()).toHaveLength(1);
+    const updated = await rescheduleEvent(db(), tenant.id, event.id, timing, new Date('2027-06-15T07:10:00Z'));
+    expect(updated.scheduleVersion).toBe(2);
+    await h.tick('2027-06-15T07:20:00Z');
+    await h.tick('2027-06-15T07:30:00Z'); // the 30-minute reminder, still waiting at the reschedule, goes out once
+    await h.tick('2027-06-15T07:45:00Z');
+    expect(await h.caught()).toHaveLength(2);
+    const rs = await remindersOf(booking.id);
+    expect(rs.map((r) => [r.scheduleVersion, r.status]).sort()).toEqual([
+      [2, 'done'],
+      [2, 'done'],
+    ]);
+    expect(await db().select().from(deliveries)).toHaveLength(2);
+  });
+});
+
 describe('cancel', () => {
   it('booking cancelled one second before the due instant → no email, cancelled', async () => {
     const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);

@@ -249,3 +249,29 @@ export async function updateEventTexts(
     .set({ ...set, updatedAt: now })
     .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)));
 }
+
+/**
+ * Rule reminders of an event below `version` that a reschedule may carry forward (domain/carry-forward.ts):
+ * scheduled, dispatched or done, newest version first. Row-locked (the event's lock already orders writers).
+ */
+export async function carryCandidates(db: DbOrTx, tenantId: string, eventId: string, version: number) {
+  return db
+    .select({ id: reminders.id, ruleId: reminders.ruleId, bookingId: reminders.bookingId, channel: reminders.channel, dueAt: reminders.dueAt, status: reminders.status })
+    .from(reminders)
+    .where(
+      and(
+        eq(reminders.tenantId, tenantId),
+        eq(reminders.eventId, eventId),
+        eq(reminders.kind, 'rule'),
+        sql`${reminders.scheduleVersion} < ${version}`,
+        inArray(reminders.status, ['scheduled', 'dispatched', 'done']),
+      ),
+    )
+    .orderBy(sql`${reminders.scheduleVersion} desc`)
+    .for('update');
+}
+
+/** Moves a reminder to schedule version `version` with the new plan's expiry instant (its due instant is unchanged). */
+export async function carryReminder(db: DbOrTx, id: string, version: number, expiresAt: Date): Promise<void> {
+  await db.update(reminders).set({ scheduleVersion: version, expiresAt, updatedAt: sql`now()` }).where(eq(reminders.id, id));
+}
