@@ -164,6 +164,12 @@ export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): Ics
  *    overriding that one instance. At most `maxOccurrencesPerEvent` (default 500) per series, earliest first.
  *    Occurrences have the series' length: DTEND gives an exact length, DURATION a nominal one.
  *    A non-recurring VEVENT is returned whatever its date; the horizon bounds only expansion.
+ *    Before ical.js sees an RRULE it is judged by domain/rrule-guard.ts (ical.js's iterator would loop for
+ *    ever): a rule that can never occur (BYMONTH=2;BYMONTHDAY=30), an empty rule, or an INTERVAL that is not a
+ *    positive integer is REFUSED naming its line; an INTERVAL whose second period begins after 2199 leaves
+ *    only DTSTART (refused when the rule has BYxxx parts).
+ *  - A VTIMEZONE may have at most MAX_OBSERVANCES (200) STANDARD/DAYLIGHT observances, and an observance
+ *    RRULE must be MONTHLY or YEARLY; otherwise the file is refused naming the line.
  *  - STATUS:CANCELLED (§3.8.1.11) → returned with `cancelled: true`.
  *
  * @param input the whole file: bytes (preferred) or text; CRLF, LF or CR line breaks; folded lines allowed.
@@ -172,7 +178,8 @@ export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): Ics
  * @throws IcsError naming the line and/or the VEVENT: not UTF-8, not an iCalendar file, a line ical.js cannot
  *   parse, BEGIN/END mismatch or a truncated file, an impossible TZOFFSET, missing DTSTART (§3.6.1), an
  *   unparseable date, DTEND before DTSTART, a TZID that is neither IANA, a known Windows name nor defined by a
- *   VTIMEZONE, or a recurrence too dense to expand.
+ *   VTIMEZONE, a recurrence too dense to expand, an RRULE refused by domain/rrule-guard.ts, or a VTIMEZONE
+ *   with too many or too frequent observances.
  */
 export function readIcs(input: string | Uint8Array, opts: ParseIcsOptions): { events: IcsEvent[]; stats: IcsReadStats } {
   if (!IANAZone.isValidZone(opts.defaultTimeZone)) {
