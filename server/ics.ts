@@ -19,6 +19,7 @@ import { IANAZone } from 'luxon';
 import { applyOffset, fromLocalWithOffsets } from '../domain/due-instant';
 import { noUidIdentity, repeatedUidIdentity } from '../domain/ics-identity';
 import { unfoldIcsBytes } from '../domain/ics-unfold';
+import { checkObservanceRrule, checkRrule } from '../domain/rrule-guard';
 import { findMatchingZone, ianaOffsetAt, offsetsAgree, type OffsetAt } from '../domain/zone-agreement';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
@@ -115,6 +116,10 @@ const UNTITLED = 'Untitled event';
 const OFFSET_BOUND_MS = 14 * 3_600_000;
 /** A TZOFFSETFROM/TZOFFSETTO beyond this is impossible (RFC 5545 §3.3.14 allows ±23:59; no zone ever used more than ±15). */
 const MAX_ZONE_OFFSET_MINUTES = 18 * 60;
+/** No occurrence may reach this wall clock: events live in the years 1900–2199 (see toIcsEvent). */
+const LAST_WALL_MS = Date.UTC(2200, 0, 1);
+/** STANDARD/DAYLIGHT observances per VTIMEZONE: real zones have a few dozen; thousands take minutes to expand. */
+export const MAX_OBSERVANCES = 200;
 
 /** `readIcs(…).events`: see there. */
 export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): IcsEvent[] {
@@ -159,6 +164,12 @@ export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): Ics
  *    overriding that one instance. At most `maxOccurrencesPerEvent` (default 500) per series, earliest first.
  *    Occurrences have the series' length: DTEND gives an exact length, DURATION a nominal one.
  *    A non-recurring VEVENT is returned whatever its date; the horizon bounds only expansion.
+ *    Before ical.js sees an RRULE it is judged by domain/rrule-guard.ts (ical.js's iterator would loop for
+ *    ever): a rule that can never occur (BYMONTH=2;BYMONTHDAY=30), an empty rule, or an INTERVAL that is not a
+ *    positive integer is REFUSED naming its line; an INTERVAL whose second period begins after 2199 leaves
+ *    only DTSTART (refused when the rule has BYxxx parts).
+ *  - A VTIMEZONE may have at most MAX_OBSERVANCES (200) STANDARD/DAYLIGHT observances, and an observance
+ *    RRULE must be MONTHLY or YEARLY; otherwise the file is refused naming the line.
  *  - STATUS:CANCELLED (§3.8.1.11) → returned with `cancelled: true`.
  *
  * @param input the whole file: bytes (preferred) or text; CRLF, LF or CR line breaks; folded lines allowed.
@@ -167,7 +178,8 @@ export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): Ics
  * @throws IcsError naming the line and/or the VEVENT: not UTF-8, not an iCalendar file, a line ical.js cannot
  *   parse, BEGIN/END mismatch or a truncated file, an impossible TZOFFSET, missing DTSTART (§3.6.1), an
  *   unparseable date, DTEND before DTSTART, a TZID that is neither IANA, a known Windows name nor defined by a
- *   VTIMEZONE, or a recurrence too dense to expand.
+ *   VTIMEZONE, a recurrence too dense to expand, an RRULE refused by domain/rrule-guard.ts, or a VTIMEZONE
+ *   with too many or too frequent observances.
  */
 export function readIcs(input: string | Uint8Array, opts: ParseIcsOptions): { events: IcsEvent[]; stats: IcsReadStats } {
   if (!IANAZone.isValidZone(opts.defaultTimeZone)) {
@@ -377,7 +389,7 @@ function scanStructure(text: string, physicalLine: number[]): Scan {
   const vevents: VEventRef[] = [];
   const cals: Map<string, VTimezoneRef>[] = [];
   let vevent: VEventRef | null = null;
-  let vtz: { first: number; tzid: string | null; xlic: string | null } | null = null;
+  let vtz: { first: number; tzid: string | null; xlic: string | null; observances: number } | null = null;
   for (let i = firstContent; i < count; i++) {
     const l = lineAt(i);
     if (l === '') continue; // blank lines carry nothing (ical.js skips them too)
@@ -400,7 +412,10 @@ function scanStructure(text: string, physicalLine: number[]): Scan {
           vevent = { index: vevents.length + 1, cal: cals.length - 1, first: i, last: i, uid: null };
           vevents.push(vevent);
         }
-        if (stack.length === 1 && value === 'VTIMEZONE') vtz = { first: i, tzid: null, xlic: null };
+        if (stack.length === 1 && value === 'VTIMEZONE') vtz = { first: i, tzid: null, xlic: null, observances: 0 };
+        if (stack.length === 2 && vtz && (value === 'STANDARD' || value === 'DAYLIGHT') && ++vtz.observances > MAX_OBSERVANCES) {
+          throw new IcsError(`VTIMEZONE has more than ${MAX_OBSERVANCES} STANDARD/DAYLIGHT observances (real time zones have a few dozen)`, { line });
+        }
         stack.push({ name: value, line });
       } else {
         const open = stack.pop();
@@ -426,6 +441,9 @@ function scanStructure(text: string, physicalLine: number[]): Scan {
     } else if (stack.length === 2 && vtz) {
       if (name === 'TZID' && vtz.tzid === null) vtz.tzid = unescapeText(l.slice(colon + 1));
       if (name === 'X-LIC-LOCATION' && vtz.xlic === null) vtz.xlic = l.slice(colon + 1).trim();
+    } else if (stack.length === 3 && vtz && name === 'RRULE') {
+      const why = checkObservanceRrule(l.slice(colon + 1));
+      if (why) throw new IcsError(why, { line });
     } else if (stack.length === 3 && vtz && (name === 'TZOFFSETFROM' || name === 'TZOFFSETTO')) {
       const v = l.slice(colon + 1);
       if (parseUtcOffset(v) === null) {
@@ -635,6 +653,8 @@ interface VEvent {
   /** null for a master / single event; the key of the instance it overrides otherwise. */
   recurrenceKey: string | null;
   recurring: boolean;
+  /** Per RRULE (file order): true when only DTSTART can occur by it (domain/rrule-guard.ts): not expanded. */
+  dtstartOnly: boolean[];
   comp: IcalComponent;
   start: Start;
   length: Length;
@@ -666,6 +686,22 @@ function text(comp: IcalComponent, name: string, fail?: (detail: string, prop?: 
     throw new IcsError(detail);
   }
   return s === '' ? null : s;
+}
+
+/** Every property `name` (upper case) directly inside the VEVENT, in file order: physical line and raw value. */
+function rawProps(scan: Scan, ref: VEventRef, name: string): { line: number; value: string }[] {
+  const out: { line: number; value: string }[] = [];
+  let depth = 0;
+  for (let i = ref.first + 1; i < ref.last; i++) {
+    const l = scan.line(i);
+    if (l === '') continue;
+    if (l.startsWith('BEGIN:')) depth++;
+    else if (l.startsWith('END:')) depth--;
+    else if (depth === 0 && NAME.exec(l)?.[1].toUpperCase() === name) {
+      out.push({ line: scan.physicalLine[i], value: l.slice(l.lastIndexOf(':') + 1) });
+    }
+  }
+  return out;
 }
 
 /** First physical line of each property (upper-case name) directly inside the VEVENT, and its raw value. */
@@ -750,6 +786,17 @@ function readVEvent(ctx: Ctx, ref: VEventRef): VEvent {
   let recurrenceKey: string | null = null;
   if (rid) recurrenceKey = keyOf(read(rid, 'RECURRENCE-ID'));
 
+  // Judge every RRULE before ical.js sees it: a rule that can never match, or a huge INTERVAL, makes its
+  // iterator loop for ever (domain/rrule-guard.ts).
+  const dtstartOnly: boolean[] = [];
+  if (!rid) {
+    for (const r of rawProps(ctx.scan, ref, 'RRULE')) {
+      const verdict = checkRrule(r.value, wallMs(start.spec.wall), LAST_WALL_MS);
+      if (verdict.kind === 'refuse') throw new IcsError(verdict.detail, { line: r.line, component: label });
+      dtstartOnly.push(verdict.kind === 'dtstart-only');
+    }
+  }
+
   let recurring = false;
   try {
     recurring = !rid && (comp.hasProperty('rrule') || comp.hasProperty('rdate'));
@@ -768,6 +815,7 @@ function readVEvent(ctx: Ctx, ref: VEventRef): VEvent {
     sequence: Number.isFinite(seq) ? seq : 0,
     recurrenceKey,
     recurring,
+    dtstartOnly,
     comp,
     start,
     length,
@@ -976,7 +1024,8 @@ function expandSeries(ctx: Ctx, identity: string, master: VEvent, overrides: Map
   add(master.start); // DTSTART is always the first instance (§3.8.5.3)
 
   let steps = 0;
-  for (const prop of master.comp.getAllProperties('rrule')) {
+  for (const [ruleIndex, prop] of master.comp.getAllProperties('rrule').entries()) {
+    if (master.dtstartOnly[ruleIndex]) continue; // its second occurrence lies after 2199: DTSTART is already in
     let it;
     let until: { instant?: number; wall?: number } | null = null;
     try {

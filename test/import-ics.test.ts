@@ -335,4 +335,22 @@ describe('CLI: npx tsx scripts/import-ics.ts', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('DATABASE_URL is not set and no `npm start` database is running here');
   });
+  it('an RRULE that can never occur: exit 1, one line on stderr naming the line, nothing imported (not even the good VEVENT)', async () => {
+    await newTenant('cli-org');
+    const hostile = path.join(tmp, 'feb30.ics');
+    writeFileSync(
+      hostile,
+      [
+        'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//x//x//EN',
+        'BEGIN:VEVENT', 'UID:good', 'DTSTART:20270115T100000Z', 'SUMMARY:Fine', 'END:VEVENT',
+        'BEGIN:VEVENT', 'UID:a', 'DTSTART:20270115T100000Z', 'SUMMARY:Never', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'END:VEVENT',
+        'END:VCALENDAR', '',
+      ].join('\r\n'),
+    );
+    const r = await run([hostile, '--tenant', 'cli-org'], { DATABASE_URL: tdb.url });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('import failed: line 13, VEVENT #2 (UID a): RRULE can never occur: February has no day 30\n');
+    expect(await eventCount()).toBe(0);
+  });
 });

@@ -355,3 +355,68 @@ describe('hostile input (from the adversarial review)', () => {
     expect(iso(ev)).toEqual(['2012-03-25T01:30:00.000Z', '2012-03-25T01:30:00.000Z']);
   });
 });
+
+describe('hostile recurrences are refused or bounded before ical.js loops for ever (domain/rrule-guard.ts)', () => {
+  const year2027 = opts({ horizonStart: new Date('2027-01-01T00:00:00Z'), horizonEnd: new Date('2027-12-31T00:00:00Z') });
+  const ev = (rrule: string) => cal([['UID:h', 'DTSTART:20270115T100000Z', rrule]]);
+  // cal(): line 4 BEGIN:VEVENT, 5 UID, 6 DTSTART, 7 the RRULE.
+
+  it.each<[string, string]>([
+    ['RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30', 'RRULE can never occur: February has no day 30'],
+    ['RRULE:FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=30', 'RRULE can never occur: February has no day 30'],
+    ['RRULE:FREQ=MINUTELY;BYMONTH=2;BYMONTHDAY=30', 'RRULE can never occur: February has no day 30'],
+    ['RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30', 'RRULE can never occur: February has no day 30'],
+    ['RRULE:FREQ=MONTHLY;BYMONTH=2;BYMONTHDAY=31;BYDAY=MO', 'RRULE can never occur: February has no day 31'],
+    ['RRULE:FREQ=SECONDLY;BYMONTH=2;BYYEARDAY=366', 'RRULE can never occur: no year has day 366 in February'],
+    ['RRULE:FREQ=DAILY;INTERVAL=0', 'RRULE INTERVAL=0 is not a positive integer (RFC 5545 §3.3.10)'],
+    ['RRULE:FREQ=DAILY;INTERVAL=-1', 'RRULE INTERVAL=-1 is not a positive integer (RFC 5545 §3.3.10)'],
+    ['RRULE:', 'RRULE is empty (expected e.g. RRULE:FREQ=WEEKLY, RFC 5545 §3.3.10)'],
+  ])('%s → one-line error naming line 7', (rrule, detail) => {
+    const err = parseError(ev(rrule), year2027);
+    expect(err.message).toBe(`line 7, VEVENT #1 (UID h): ${detail}`);
+    expect(err.line).toBe(7);
+  });
+
+  it('the second RRULE of a VEVENT is named by its own line', () => {
+    const err = parseError(cal([['UID:h', 'DTSTART:20270115T100000Z', 'RRULE:FREQ=WEEKLY;COUNT=2', 'RRULE:FREQ=DAILY;BYMONTH=4;BYMONTHDAY=31']]), year2027);
+    expect(err.message).toBe('line 8, VEVENT #1 (UID h): RRULE can never occur: April has no day 31');
+  });
+
+  it.each(['RRULE:FREQ=DAILY;INTERVAL=1000000', 'RRULE:FREQ=DAILY;INTERVAL=999999999999'])(
+    '%s: the second occurrence would be after 2199, so only DTSTART occurs',
+    (rrule) => {
+      const evs = parseIcs(ev(rrule), year2027);
+      expect(evs.map((e) => [e.uid, e.startsAt.toISOString()])).toEqual([['h#2027-01-15T10:00:00Z', '2027-01-15T10:00:00.000Z']]);
+    },
+  );
+
+  it('a large INTERVAL that still lands before 2199 is expanded (INTERVAL=100 days)', () => {
+    const evs = parseIcs(ev('RRULE:FREQ=DAILY;INTERVAL=100'), year2027);
+    expect(evs.map((e) => e.startsAt.toISOString().slice(0, 10))).toEqual(['2027-01-15', '2027-04-25', '2027-08-03', '2027-11-11']);
+  });
+
+  /** A VTIMEZONE "Foo" with `n` observances, each with `rrule`, and an event in it. */
+  const tzFile = (n: number, rrule: string) => {
+    const tz = ['BEGIN:VTIMEZONE', 'TZID:Foo'];
+    for (let i = 0; i < n; i++) {
+      tz.push('BEGIN:STANDARD', `DTSTART:${1970 + (i % 100)}0101T000000`, rrule, 'TZOFFSETFROM:+0000', 'TZOFFSETTO:+0100', 'END:STANDARD');
+    }
+    tz.push('END:VTIMEZONE');
+    return cal([['UID:z', 'DTSTART;TZID=Foo:20270615T090000']], tz);
+  };
+
+  it('a VTIMEZONE observance RRULE finer than MONTHLY is refused naming its line', () => {
+    const err = parseError(tzFile(3000, 'RRULE:FREQ=SECONDLY'), year2027);
+    expect(err.message).toBe('line 8: VTIMEZONE observance RRULE FREQ=SECONDLY is finer than MONTHLY (time zones change at most a few times a year)');
+  });
+
+  it('a VTIMEZONE with more than 200 observances is refused naming the 201st', () => {
+    // lines: 1–3 calendar head, 4 BEGIN:VTIMEZONE, 5 TZID, then 6 lines per observance.
+    const err = parseError(tzFile(201, 'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU'), year2027);
+    expect(err.message).toBe(`line ${6 + 200 * 6}: VTIMEZONE has more than 200 STANDARD/DAYLIGHT observances (real time zones have a few dozen)`);
+  });
+
+  it('200 YEARLY observances are still read', () => {
+    expect(parseIcs(tzFile(200, 'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU'), year2027)).toHaveLength(1);
+  });
+});
