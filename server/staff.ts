@@ -12,7 +12,7 @@ import { insertStaffUser, setStaffRole, staffEmailTaken } from '../db/queries/st
 import { can, refusalMessage } from '../domain/permissions';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
-import { assertVersion, parseVersion } from './versions';
+import { assertActorMay, assertVersion, parseVersion } from './versions';
 
 export const staffInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
@@ -39,13 +39,16 @@ export async function ensureStaffUser(db: DbOrTx, tenantId: string, input: Staff
  * idempotent request's, server/idempotency.ts).
  * @throws AppError validation (field named), conflict (email already has an account, in any tenant).
  */
-export async function addStaffAction(db: DbOrTx, ctx: { tenantId: string; actor: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
+export async function addStaffAction(db: DbOrTx, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
   const v = parseInput(staffInput, input);
   const conflict = () => new AppError('conflict', `email: ${v.email} already has an account`, 'email');
   if (await staffEmailTaken(db, v.email)) throw conflict();
   const passwordHash = await hashPassword(v.password);
   // The account and its audit entry in one transaction, like every other staff action.
   return db.transaction(async (tx) => {
+    // Still an admin? Checked under the lock a demotion takes (a request on its way when its sender was
+    // demoted must not create an account — breaker finding).
+    await assertActorMay(tx, ctx, 'configure');
     const id = await insertStaffUser(tx, { tenantId: ctx.tenantId, email: v.email, name: v.name, role: v.role, passwordHash });
     if (!id) throw conflict();
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_add', at: ctx.now, details: { email: v.email, role: v.role } });

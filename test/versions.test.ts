@@ -11,7 +11,7 @@ import { insertStaffUser } from '../db/queries/staff';
 import { auditLog, bookings, events, reminderRules, reminders, staffUsers, suppressions } from '../db/schema';
 import { mergeEdits } from '../domain/edit-conflict';
 import { AppError } from '../server/errors';
-import { setStaffRoleAction } from '../server/staff';
+import { addStaffAction, setStaffRoleAction } from '../server/staff';
 import {
   cancelBookingAction,
   cancelEventAction,
@@ -295,6 +295,31 @@ describe('checks that guard a write run under its lock', () => {
       expect([err.code, err.message]).toEqual(['forbidden', 'Your role (staff) cannot do this: it needs an admin. (your role was changed while this request was on its way)']);
       const [r] = await db().select().from(reminderRules).where(eq(reminderRules.id, rules[0].id));
       expect([r.offset, r.version]).toEqual(['-P1D', version]);
+    } finally {
+      await c1.close();
+      await c2.close();
+    }
+  });
+});
+
+describe('an account created by an admin who is being demoted', () => {
+  it('waits for the demotion and is then refused (403); no account is created', async () => {
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-P1D' }]);
+    const ada = await staffMember(tenant.id, 'Ada Admin', 'admin');
+    const ben = await staffMember(tenant.id, 'Ben Boss', 'admin');
+    const c1 = createDb(tdb.url, { max: 1 });
+    const c2 = createDb(tdb.url, { max: 1 });
+    try {
+      let add: Promise<unknown> | undefined;
+      await c1.db.transaction(async (tx) => {
+        await setStaffRoleAction(tx as unknown as Db, { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date() }, ada.id, { role: 'viewer', version: 1 });
+        add = addStaffAction(c2.db, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, { email: 'backdoor@example.test', name: 'Back Door', role: 'admin', password: 'correct-horse-1' });
+        add.catch(() => {});
+        await new Promise((r) => setTimeout(r, 300));
+      });
+      const err = await rejection(add!);
+      expect(err.code).toBe('forbidden');
+      expect(await db().select().from(staffUsers).where(eq(staffUsers.email, 'backdoor@example.test'))).toHaveLength(0);
     } finally {
       await c1.close();
       await c2.close();
