@@ -59,6 +59,8 @@ const cases: [string, SmtpFailure, string, string | null][] = [
   ['551 user not local', rcpt(551, '551 User not local; please try <x@example.test>'), 'rejected:invalid_recipient', 'RCPT 5xx'],
   ['550 5.1.0 other address status falls back to the command', rcpt(550, '550 5.1.0 Address rejected'), 'rejected:invalid_recipient', 'RCPT 5xx'],
   ['550 with a disagreeing class (4.2.2) falls back to the reply code', rcpt(550, '550 4.2.2 Mailbox full'), 'rejected:invalid_recipient', 'RCPT 5xx'],
+  ['550 5.1.1 to MAIL FROM: about our sender, never suppresses the recipient', { code: 'EENVELOPE', responseCode: 550, command: 'MAIL FROM', dataStarted: false, response: '550 5.1.1 Sender address rejected' }, 'rejected:validation', 'MAIL 5xx'],
+  ['554 with a number in its text is not an enhanced code', endOfData(554, '554 spam score 5.2.2 too high'), 'rejected:other', '5xx'],
   ['553 bad sender', { code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM', dataStarted: false }, 'rejected:validation', 'MAIL 5xx'],
   ['554 to end of data', endOfData(554), 'rejected:other', '5xx'],
   ['554 at the greeting', { code: 'EPROTOCOL', responseCode: 554, command: 'CONN', dataStarted: false, response: '554 No SMTP service here' }, 'rejected:other', '5xx'],
@@ -83,7 +85,8 @@ describe('enhancedStatusOf', () => {
     ['556 5.1.10 Recipient address has null MX', 556, '5.1.10'],
     ['550-5.1.1 The email account that you tried to reach does not exist', 550, '5.1.1'],
     ['5.7.1 Relaying denied', 550, '5.7.1'],
-    ['550 Requested action not taken: 5.1.1 user unknown', 550, '5.1.1'],
+    ['550 Requested action not taken: 5.1.1 user unknown', 550, null], // not at the start: free text
+    ['554 spam score 5.2.2 too high', 554, null],
     ['550 4.2.2 Mailbox full', 550, null], // class disagrees with the reply code
     ['550 User unknown', 550, null],
     ['250 2.0.0 Ok: queued as 12345', undefined, '2.0.0'],

@@ -84,8 +84,9 @@ export const replyCodeRules: readonly (SmtpRule & { match: (code: number, comman
 ];
 
 /**
- * The RFC 3463 enhanced status code in a reply (`550 5.1.1 User unknown` → `5.1.1`), or null. It is read right
- * after the reply code (RFC 2034 §4: it prefixes the text), else from the start of the text or after a space.
+ * The RFC 3463 enhanced status code in a reply (`550 5.1.1 User unknown` → `5.1.1`), or null. It is read only
+ * right after the reply code (RFC 2034 §4: it prefixes the text) or at the start of the text — never from the
+ * middle of free text (`554 spam score 5.2.2 too high` carries no enhanced code).
  * A code whose class digit differs from the reply code's first digit is ignored (RFC 3463 §2: they must agree).
  * @param replyCode the reply code when known separately (nodemailer's `responseCode`).
  */
@@ -94,8 +95,7 @@ export function enhancedStatusOf(response: string | undefined, replyCode?: numbe
   const text = response.trim();
   const m =
     /^(\d{3})[ -]([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/.exec(text) ??
-    /^()([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/.exec(text) ??
-    /(?:\s|-)()([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/.exec(text);
+    /^()([245])\.(\d{1,3})\.(\d{1,3})(?![\d.])/.exec(text);
   if (!m) return null;
   const [, code, cls, subject, detail] = m;
   const replyClass = String(replyCode ?? code)[0];
@@ -116,12 +116,15 @@ function codeMatches(pattern: string, code: string): boolean {
 export function smtpReplyRule(f: Pick<SmtpFailure, 'responseCode' | 'command' | 'response'>): SmtpRule | null {
   const rc = f.responseCode;
   if (!rc) return null;
+  const cmd = (f.command ?? '').toUpperCase();
   const enhanced = enhancedStatusOf(f.response, rc);
   if (enhanced) {
     const row = enhancedStatusRules.find((r) => codeMatches(r.code, enhanced));
-    if (row) return row;
+    // A recipient-address code answering MAIL FROM is about our sender, never a reason to suppress the
+    // recipient: the command decides (RFC 5321 §4.2.3).
+    const aboutRecipient = row && row.outcome.class === 'rejected' && 'kind' in row.outcome && row.outcome.kind === 'invalid_recipient';
+    if (row && !(aboutRecipient && cmd.startsWith('MAIL'))) return row;
   }
-  const cmd = (f.command ?? '').toUpperCase();
   return replyCodeRules.find((r) => r.match(rc, cmd)) ?? null;
 }
 
