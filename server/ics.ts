@@ -109,6 +109,33 @@ export class IcsError extends Error {
 const DEFAULT_MAX_OCCURRENCES = 500;
 /** Recurrence steps walked per series before giving up (a MINUTELY rule from 1970 would never reach today). */
 const MAX_ITERATIONS = 100_000;
+
+/**
+ * Steps ical.js's rule iterator may take inside ONE `next()` call before we give up on the rule. Its `next()`
+ * loops internally until a candidate passes the rule's BYxxx filters, so a rule that can never match again
+ * (`FREQ=DAILY;INTERVAL=7;BYDAY=MO;BYMONTHDAY=15` from a Friday: every step lands on a Friday) would loop for
+ * ever; domain/rrule-guard.ts refuses the patterns it can prove impossible, and this budget stops the rest.
+ * A real rule needs at most about ten thousand steps between two instances (MINUTELY within one hour of one
+ * weekday: 7 × 1440); each step costs tens of µs, so giving up takes a second or two.
+ */
+const MAX_STEPS_PER_INSTANCE = 30_000;
+{
+  // Count the filter checks of each next() call (the library offers no hook; the method names are its own).
+  type Stepping = { check_contracting_rules(): boolean; next(again?: boolean): unknown; __stepsLeft?: number };
+  const proto = (ICAL as unknown as { RecurIterator: { prototype: Stepping } }).RecurIterator.prototype;
+  const check = proto.check_contracting_rules;
+  const next = proto.next;
+  proto.next = function (this: Stepping, again = false) {
+    if (!again) this.__stepsLeft = MAX_STEPS_PER_INSTANCE;
+    return next.call(this, again);
+  };
+  proto.check_contracting_rules = function (this: Stepping) {
+    if (this.__stepsLeft !== undefined && --this.__stepsLeft < 0) {
+      throw new Error(`no further instance within ${MAX_STEPS_PER_INSTANCE} steps: the rule's parts can never match again`);
+    }
+    return check.call(this);
+  };
+}
 /** Occurrences after the horizon counted one by one per series; beyond that the series "continues". */
 const AFTER_WINDOW_COUNT = 500;
 const UNTITLED = 'Untitled event';

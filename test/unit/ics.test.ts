@@ -377,6 +377,12 @@ describe('hostile recurrences are refused or bounded before ical.js loops for ev
     expect(err.line).toBe(7);
   });
 
+  it('a rule whose parts can never match again, in a way no pattern check sees, ends with a clear error instead of looping', () => {
+    // DTSTART is a Friday; every 7th day is a Friday again, so BYDAY=MO never matches (ical.js's next() would spin).
+    const err = parseError(cal([['UID:h', 'DTSTART:20270115T100000Z', 'RRULE:FREQ=DAILY;INTERVAL=7;BYDAY=MO;BYMONTHDAY=15']]), year2027);
+    expect(err.message).toMatch(/^line 7, VEVENT #1 \(UID h\): cannot expand the recurrence: no further instance within \d+ steps/);
+  });
+
   it('the second RRULE of a VEVENT is named by its own line', () => {
     const err = parseError(cal([['UID:h', 'DTSTART:20270115T100000Z', 'RRULE:FREQ=WEEKLY;COUNT=2', 'RRULE:FREQ=DAILY;BYMONTH=4;BYMONTHDAY=31']]), year2027);
     expect(err.message).toBe('line 8, VEVENT #1 (UID h): RRULE can never occur: April has no day 31');
