@@ -35,6 +35,17 @@ test.beforeAll(async ({ browser }) => {
       data: { template: 'attendee-reminder', idempotencyKey: unique('layout') },
     });
     expect(nudge.status(), await nudge.text()).toBe(200);
+    // Reschedule only once the nudge went out: a reschedule supersedes a nudge still waiting (it would name
+    // the old time), and this spec needs the nudge's message key in the timeline.
+    await expect
+      .poll(
+        async () => {
+          const t = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { bookings: { reminders: { kind: string; delivery: { status: string } | null }[] }[] };
+          return t.bookings.flatMap((b) => b.reminders).some((r) => r.kind === 'nudge' && r.delivery && ['accepted', 'delivered'].includes(r.delivery.status));
+        },
+        { timeout: 30_000, message: 'the nudge is handed to the mail server' },
+      )
+      .toBe(true);
     const moved = await page.request.put(`/api/events/${eventId}`, {
       headers: { ...sameOrigin(), 'if-match': '"1"' },
       data: { title: 'Layout check, moved', timeZone: 'Europe/Amsterdam', allDay: false, start: '2031-03-05T14:30', end: '2031-03-05T15:30' },

@@ -89,7 +89,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
             ))}
           </select>
           <span id="locale-hint" className="field-hint">
-            Dates and times in their emails follow this language.
+            Dates and times in their messages follow this language.
           </span>
         </label>
         {role === 'external' ? (
