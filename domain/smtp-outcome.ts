@@ -128,16 +128,6 @@ export function smtpReplyRule(f: Pick<SmtpFailure, 'responseCode' | 'command' | 
   return replyCodeRules.find((r) => r.match(rc, cmd)) ?? null;
 }
 
-/**
- * True when the reply carries an RFC 3463 enhanced status code of class X.7.X ("security or policy status":
- * relaying denied, sender not authorised, message refused by policy). That is a permission problem to fix in
- * configuration — never a reason to suppress the recipient address.
- */
-export function isPolicyRejection(response: string | undefined): boolean {
-  const code = enhancedStatusOf(response);
-  return !!code && code.split('.')[1] === '7';
-}
-
 /** Classifies a failed SMTP send (see module doc). */
 export function classifySmtpFailure(f: SmtpFailure): SmtpClassification {
   // A definite reply, before or after DATA: the server refused (5xx) or deferred (4xx) the message, so

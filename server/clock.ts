@@ -19,13 +19,6 @@ export interface Clock {
   now(): Date;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
-
-/** A clock running `offsetMs` milliseconds ahead of (or, negative, behind) the system clock. */
-export function offsetClock(offsetMs: number): Clock {
-  return { now: () => new Date(Date.now() + offsetMs) };
-}
-
 /** PUNCTUAL_CLOCK_OFFSET_MS (tests only), ms; 0 when unset. @throws Error naming the variable when it is not a number. */
 export function clockOffsetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const off = Number(env.PUNCTUAL_CLOCK_OFFSET_MS ?? 0);
