@@ -38,3 +38,55 @@ export interface EmailChannel {
   lookup?(idempotencyKey: string, signal?: AbortSignal): Promise<LookupResult>;
   close(): Promise<void>;
 }
+
+/**
+ * One SMS for a Twilio-compatible `Messages` resource (issue #9 §4). `to`/`from` are E.164 numbers
+ * ("+31612345678"); `body` is plain text (segment counting: domain/sms-segments.ts).
+ */
+export interface OutgoingSms {
+  from: string;
+  to: string;
+  body: string;
+  /** Where the provider should POST status reports (`StatusCallback`), or null for none. */
+  statusCallbackUrl: string | null;
+  /** The message key (for logs and the test peer; Twilio has no idempotency key, so it is not deduplicated). */
+  messageKey: string;
+}
+
+/**
+ * SMS adapter. Twilio's Messages API has no idempotency key: `idempotent` is false, so an answer lost after
+ * the request was written is `ambiguous` → `unknown`, exactly as for SMTP (invariant 6).
+ */
+export interface SmsChannel {
+  readonly name: string;
+  readonly idempotent: false;
+  send(message: OutgoingSms, opts: SendOptions): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+/**
+ * One webhook delivery (issue #9 §5): a JSON body POSTed to the tenant's HTTPS endpoint, signed per the
+ * Standard Webhooks specification (`webhook-id` = the message key, `webhook-timestamp` in seconds,
+ * `webhook-signature` = `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the endpoint's `whsec_` secret).
+ */
+export interface OutgoingWebhook {
+  url: string;
+  /** The endpoint's signing secret, `whsec_<base64>`. */
+  secret: string;
+  /** `webhook-id`: the message key, the same on every retry, so the receiver can deduplicate. */
+  id: string;
+  /** The JSON payload (serialised once by the adapter; the signature covers exactly the bytes sent). */
+  payload: unknown;
+}
+
+/**
+ * Webhook adapter. The `webhook-id` lets a receiver deduplicate, so it counts as idempotent: an ambiguous
+ * answer is retried with the same id. 410 Gone = the receiver wants no more (rejected, `permission`).
+ */
+export interface WebhookChannel {
+  readonly name: string;
+  readonly idempotent: true;
+  /** `now` is the signing instant (the database clock, ms); the timestamp header is derived from it. */
+  send(message: OutgoingWebhook, opts: SendOptions & { now: Date }): Promise<Outcome>;
+  close(): Promise<void>;
+}

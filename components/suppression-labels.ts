@@ -8,6 +8,7 @@ export const suppressionReasonLabels: Record<SuppressionReason, string> = {
   complained: 'Complained (marked as spam)',
   unsubscribed: 'Unsubscribed',
   manual: 'Manual (asked not to be mailed)',
+  invalid_number: 'Invalid phone number',
 };
 
 /** Badge colour per reason: provider signals red, a person's wish purple (the suppressed colour). */
@@ -16,4 +17,5 @@ export const suppressionReasonTones: Record<SuppressionReason, BadgeTone> = {
   complained: 'bad',
   unsubscribed: 'suppressed',
   manual: 'suppressed',
+  invalid_number: 'bad',
 };

@@ -29,6 +29,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   rule_update: 'Edited a reminder rule',
   staff_add: 'Added a staff account',
   staff_role: 'Changed a staff role',
+  policy_update: 'Changed the notification policy',
+  preferences_update: "Changed a participant's preferences",
+  webhook_update: 'Changed the webhook endpoint',
 };
 
 /**

@@ -7,7 +7,7 @@
 import type { DeliveryStatus, ReminderStatus } from './vocabulary';
 
 export interface CoverageReminder {
-  kind: 'rule' | 'nudge';
+  kind: 'rule' | 'nudge' | 'notification';
   scheduleVersion: number;
   status: ReminderStatus;
   deliveryStatus: DeliveryStatus | null;
@@ -32,6 +32,8 @@ export interface Coverage {
   waiting: number;
   /** Manual nudges (outside `expected`). */
   nudges: number;
+  /** Notifications about booking changes (outside `expected`: they follow changes, not the schedule). */
+  notifications: number;
 }
 
 const SENT: ReadonlySet<string> = new Set(['accepted', 'delivered']);
@@ -39,10 +41,14 @@ const FAILED: ReadonlySet<string> = new Set(['failed', 'dead', 'bounced', 'compl
 
 /** Computes the coverage of `reminders` (all versions, all bookings of one event) for `currentVersion`. */
 export function eventCoverage(reminders: readonly CoverageReminder[], currentVersion: number): Coverage {
-  const c: Coverage = { expected: 0, sent: 0, delivered: 0, expired: 0, failed: 0, unknown: 0, suppressed: 0, waiting: 0, nudges: 0 };
+  const c: Coverage = { expected: 0, sent: 0, delivered: 0, expired: 0, failed: 0, unknown: 0, suppressed: 0, waiting: 0, nudges: 0, notifications: 0 };
   for (const r of reminders) {
     if (r.kind === 'nudge') {
       c.nudges++;
+      continue;
+    }
+    if (r.kind === 'notification') {
+      c.notifications++;
       continue;
     }
     if (r.bookingCancelled || r.scheduleVersion !== currentVersion || r.status === 'cancelled' || r.status === 'superseded') continue;

@@ -4,7 +4,7 @@
  * the message key, so every retry or replay of one message carries the same identity.
  */
 import { createHash } from 'node:crypto';
-import type { Channel } from './vocabulary';
+import type { Channel, DomainEventType } from './vocabulary';
 
 export interface ReminderBusinessKey {
   tenantId: string;
@@ -28,9 +28,31 @@ export function nudgeMessageKey(k: { tenantId: string; bookingId: string; reques
   return `nudge:${k.tenantId}:${k.bookingId}:${k.requestedAt.getTime()}:${k.channel}`;
 }
 
-/** The message key of any reminder row: {@link nudgeMessageKey} for nudges, else {@link reminderMessageKey}. */
+/**
+ * The message key of one notification (issue #9): `ntf:<tenant>:<type>:<entity>:r<revision>:<recipient>:<channel>`.
+ * `entity` is the booking (booking_*, participant_added_as_host) or the event (event_*); `revision` is what
+ * makes a second change a new message (the schedule version for a reschedule or an event cancellation, 1 for a
+ * booking's confirmation and cancellation); `recipient` is the contact id. A redelivered job or a double
+ * submit derives the same key and sends once; a second reschedule derives a new one.
+ */
+export function notificationMessageKey(k: {
+  tenantId: string;
+  type: DomainEventType;
+  entityId: string;
+  revision: number;
+  recipientId: string;
+  channel: Channel;
+}): string {
+  return `ntf:${k.tenantId}:${k.type}:${k.entityId}:r${k.revision}:${k.recipientId}:${k.channel}`;
+}
+
+/**
+ * The message key of any reminder row: {@link nudgeMessageKey} for nudges, the stored key for notifications
+ * (derived by {@link notificationMessageKey} when the row was made), else {@link reminderMessageKey}.
+ */
 export function messageKeyOf(r: {
-  kind: 'rule' | 'nudge';
+  kind: 'rule' | 'nudge' | 'notification';
+  messageKey?: string | null;
   tenantId: string;
   ruleId: string | null;
   bookingId: string;
@@ -38,6 +60,10 @@ export function messageKeyOf(r: {
   channel: Channel;
   requestedAt: Date | null;
 }): string {
+  if (r.kind === 'notification') {
+    if (!r.messageKey) throw new Error('a notification has no message_key');
+    return r.messageKey;
+  }
   if (r.kind === 'nudge') {
     if (!r.requestedAt) throw new Error('a nudge reminder has no requested_at');
     return nudgeMessageKey({ tenantId: r.tenantId, bookingId: r.bookingId, requestedAt: r.requestedAt, channel: r.channel });

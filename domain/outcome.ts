@@ -10,9 +10,15 @@
  * are bounded by the expiry instant (invariant 7), plus a ceiling of `maxDeferredAttempts`.
  */
 import { nextAttemptDelayMs, type RetryPolicy } from './retry';
-import type { RepairOwner } from './vocabulary';
+import type { RepairOwner, SuppressionReason } from './vocabulary';
 
-export type RejectKind = 'invalid_recipient' | 'validation' | 'permission' | 'other';
+/**
+ * Why a provider refused for good. `invalid_recipient`: the address or number cannot receive (→ `failed`, and
+ * the address is suppressed, as `suppressAs` says or `bounced`); `endpoint_gone`: a webhook receiver answered
+ * 410 Gone (→ dead letter owned by configuration, and the endpoint is disabled); `permission`: credentials or
+ * account; `validation`: the message itself; `other`: anything else.
+ */
+export type RejectKind = 'invalid_recipient' | 'endpoint_gone' | 'validation' | 'permission' | 'other';
 
 /**
  * Classified result of one provider call, as every channel adapter returns it. `response`: the provider's own
@@ -23,20 +29,30 @@ export type Outcome =
   | { class: 'transient'; code: string; message: string; response?: string }
   | { class: 'rate_limited'; code: string; message: string; retryAfterMs: number | null; response?: string }
   | { class: 'ambiguous'; code: string; message: string; response?: string }
-  | { class: 'rejected'; kind: RejectKind; code: string; message: string; response?: string };
+  | {
+      class: 'rejected';
+      kind: RejectKind;
+      code: string;
+      message: string;
+      response?: string;
+      /** For `invalid_recipient`: the suppression reason to record (default `bounced`): SMS `invalid_number`, `unsubscribed`. */
+      suppressAs?: SuppressionReason;
+    };
 
 export type AfterOutcome =
   | { status: 'accepted'; providerMessageId: string; countsAsFailure: false }
   | { status: 'retrying'; reason: string; nextAttemptAt: Date; countsAsFailure: boolean }
   | { status: 'unknown' | 'expired'; reason: string; countsAsFailure: boolean }
   /** `suppress`: the address is bad for good; add it to the suppression list. */
-  | { status: 'failed'; reason: string; countsAsFailure: true; suppress: boolean }
-  | { status: 'dead'; reason: string; countsAsFailure: boolean; repairOwner: RepairOwner };
+  | { status: 'failed'; reason: string; countsAsFailure: true; suppress: boolean; suppressAs?: SuppressionReason }
+  /** `disableEndpoint`: a webhook receiver answered 410 Gone; the tenant's endpoint is switched off. */
+  | { status: 'dead'; reason: string; countsAsFailure: boolean; repairOwner: RepairOwner; disableEndpoint?: boolean };
 
 /** Deferred (transient or rate-limited) attempts allowed in all, whatever the expiry (a provider that never recovers). */
 export const maxDeferredAttempts = 100;
 
 const rejectOwner: Record<Exclude<RejectKind, 'invalid_recipient'>, RepairOwner> = {
+  endpoint_gone: 'configuration',
   permission: 'configuration',
   validation: 'template',
   other: 'provider',
@@ -77,7 +93,8 @@ export function decideAfterOutcome(input: {
   }
   if (o.class === 'rejected') {
     const reason = `rejected by the provider (${o.kind}, ${o.code}: ${o.message})`;
-    if (o.kind === 'invalid_recipient') return { status: 'failed', reason, countsAsFailure: true, suppress: true };
+    if (o.kind === 'invalid_recipient') return { status: 'failed', reason, countsAsFailure: true, suppress: true, suppressAs: o.suppressAs ?? 'bounced' };
+    if (o.kind === 'endpoint_gone') return { status: 'dead', reason, countsAsFailure: true, repairOwner: 'configuration', disableEndpoint: true };
     return { status: 'dead', reason, countsAsFailure: true, repairOwner: rejectOwner[o.kind] };
   }
   const deferral = o.class !== 'ambiguous';

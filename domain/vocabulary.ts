@@ -18,8 +18,38 @@ export type EventStatus = (typeof eventStatuses)[number];
 export const anchors = ['start', 'room_open', 'end'] as const;
 export type Anchor = (typeof anchors)[number];
 
-export const channels = ['email'] as const;
+/**
+ * Channels a message can go out on (issue #9): `email` (SMTP or an HTTP email API), `sms` (a Twilio-compatible
+ * HTTP API) and `webhook` (the tenant's own HTTPS endpoint, signed per the Standard Webhooks specification).
+ */
+export const channels = ['email', 'sms', 'webhook'] as const;
 export type Channel = (typeof channels)[number];
+
+/**
+ * Domain events (DESIGN §3): facts the booking side records in the same transaction as the change (the
+ * outbox). Notifications are made from them by the notify task; the booking side knows nothing of channels.
+ */
+export const domainEventTypes = [
+  'booking_confirmed',
+  'booking_cancelled',
+  'event_rescheduled',
+  'event_cancelled',
+  'participant_added_as_host',
+] as const;
+export type DomainEventType = (typeof domainEventTypes)[number];
+
+/**
+ * Preference categories a contact chooses channels for. Every rule reminder and nudge is `reminders`; every
+ * notification is `booking_updates`. An essential type (below) ignores the contact's opt-outs but never a
+ * suppression (hard bounce, complaint, invalid number, unsubscribe at the carrier).
+ */
+export const preferenceCategories = ['reminders', 'booking_updates'] as const;
+export type PreferenceCategory = (typeof preferenceCategories)[number];
+/** Notification types that reach a person whatever their preferences say (issue #9 §3). */
+export const essentialTypes: readonly DomainEventType[] = ['event_cancelled'];
+/** Channels a contact can choose in their preferences (webhooks are the organisation's, not the person's). */
+export const personalChannels = ['email', 'sms'] as const;
+export type PersonalChannel = (typeof personalChannels)[number];
 
 /**
  * Reminder lifecycle: `scheduled` → `dispatched` (claimed by the dispatcher) → `done` (a delivery was
@@ -67,7 +97,8 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 export const outcomeClasses = ['accepted', 'transient', 'rate_limited', 'ambiguous', 'rejected'] as const;
 export type OutcomeClass = (typeof outcomeClasses)[number];
 
-export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'manual'] as const;
+/** `invalid_number`: an SMS provider said the number cannot receive messages (Twilio 21211/21614). */
+export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'manual', 'invalid_number'] as const;
 export type SuppressionReason = (typeof suppressionReasons)[number];
 
 /** Template ids known to the renderer (emails/). */
@@ -81,6 +112,12 @@ export type RepairOwner = (typeof repairOwners)[number];
 /** Email providers a tenant can be configured to send through. */
 export const emailProviders = ['smtp', 'http_api'] as const;
 export type EmailProvider = (typeof emailProviders)[number];
+/**
+ * Every provider a delivery can go through (the `deliveries.provider` column, fixed at claim): the email
+ * providers, `sms_api` (Twilio-compatible) and `webhook` (the tenant's endpoint).
+ */
+export const providers = [...emailProviders, 'sms_api', 'webhook'] as const;
+export type Provider = (typeof providers)[number];
 
 /** Operator actions recorded in the audit log. */
 export const auditActions = [
@@ -101,6 +138,9 @@ export const auditActions = [
   'rule_update',
   'staff_add',
   'staff_role',
+  'policy_update',
+  'preferences_update',
+  'webhook_update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -111,6 +151,9 @@ export type AuditAction = (typeof auditActions)[number];
 export const staffRoles = ['admin', 'staff', 'viewer'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
-/** Why a reminder exists: planned from a rule, or a staff member's manual nudge ("remind participant"). */
-export const reminderKinds = ['rule', 'nudge'] as const;
+/**
+ * Why a planned message (a `reminders` row) exists: planned from a rule, a staff member's manual nudge, or a
+ * notification made from a domain event (issue #9).
+ */
+export const reminderKinds = ['rule', 'nudge', 'notification'] as const;
 export type ReminderKind = (typeof reminderKinds)[number];

@@ -199,7 +199,7 @@ export interface DeliveryView {
 export interface ReminderView {
   id: string;
   /** `nudge`: a manual "remind participant" (no rule; `requestedBy` says who asked). */
-  kind: 'rule' | 'nudge';
+  kind: 'rule' | 'nudge' | 'notification';
   requestedBy: string | null;
   ruleId: string | null;
   ruleName: string;
