@@ -21,10 +21,11 @@ describe('event coverage', () => {
         r('scheduled'),
         r('done', 'retrying'),
         r('done', 'accepted', 2, 'nudge'),
+        r('done', 'accepted', 2, 'notification'), // a booking-change notification: counted apart
       ],
       2,
     );
-    expect(c).toEqual({ expected: 10, sent: 2, delivered: 1, expired: 2, failed: 2, unknown: 1, suppressed: 1, waiting: 2, nudges: 1 });
+    expect(c).toEqual({ expected: 10, sent: 2, delivered: 1, expired: 2, failed: 2, unknown: 1, suppressed: 1, waiting: 2, nudges: 1, notifications: 1 });
   });
   it('a cancelled booking expects nothing, even reminders that had expired or gone out before it was cancelled', () => {
     const c = eventCoverage([{ ...r('expired'), bookingCancelled: true }, { ...r('done', 'accepted'), bookingCancelled: true }, r('scheduled')], 2);
