@@ -98,6 +98,10 @@ export function createHttpEmailChannel(opts: HttpEmailChannelOptions): EmailChan
         html: m.html,
         text: m.text,
         headers: { 'Message-ID': m.messageId, ...(m.headers ?? {}) },
+        // Resend/Postmark-style attachment list (base64 content).
+        ...(m.calendar
+          ? { attachments: [{ filename: m.calendar.filename, content: Buffer.from(m.calendar.content, 'utf8').toString('base64'), content_type: `text/calendar; charset=utf-8; method=${m.calendar.method}` }] }
+          : {}),
       });
       try {
         const res = await request(opts, 'POST', 'emails', payload, { 'idempotency-key': o.idempotencyKey }, o.signal);

@@ -43,6 +43,8 @@ export async function composeMessage(m: OutgoingEmail): Promise<Buffer> {
     text: m.text,
     messageId: m.messageId,
     headers: m.headers,
+    // nodemailer's iTIP support: a text/calendar alternative with `method=` plus the same file attached.
+    ...(m.calendar ? { icalEvent: { method: m.calendar.method, filename: m.calendar.filename, content: m.calendar.content } } : {}),
   });
   return new Promise((resolve, reject) => composer.compile().build((err, buf) => (err ? reject(err) : resolve(buf))));
 }

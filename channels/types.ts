@@ -12,6 +12,11 @@ export interface OutgoingEmail {
   /** RFC 5322 Message-ID derived from the message key (stable across retries). */
   messageId: string;
   headers?: Record<string, string>;
+  /**
+   * An iCalendar invitation (RFC 5546 iTIP, issue #9 §6): sent as a `text/calendar; method=…` alternative and
+   * as an `.ics` attachment, so calendar clients offer to add or update the entry.
+   */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string; filename: string };
 }
 
 export type { Outcome, RejectKind } from '../domain/outcome';

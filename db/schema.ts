@@ -28,6 +28,8 @@ import {
   bookingStatuses,
   channels,
   deliveryStatuses,
+  domainEventTypes,
+  providers,
   eventStatuses,
   outcomeClasses,
   reminderStatuses,
@@ -50,6 +52,9 @@ export const outcomeClassEnum = pgEnum('outcome_class', outcomeClasses);
 export const suppressionReasonEnum = pgEnum('suppression_reason', suppressionReasons);
 export const repairOwnerEnum = pgEnum('repair_owner', repairOwners);
 export const emailProviderEnum = pgEnum('email_provider', emailProviders);
+/** Every provider a delivery can go through (`deliveries.provider`): the email providers, `sms_api`, `webhook`. */
+export const providerEnum = pgEnum('provider', providers);
+export const domainEventTypeEnum = pgEnum('domain_event_type', domainEventTypes);
 export const auditActionEnum = pgEnum('audit_action', auditActions);
 export const staffRoleEnum = pgEnum('staff_role', staffRoles);
 export const reminderKindEnum = pgEnum('reminder_kind', reminderKinds);
@@ -80,7 +85,20 @@ export const contacts = pgTable(
     locale: text('locale').notNull().default('en'),
     /** IANA zone of the person; null = unknown (templates then show the event's zone only). */
     timeZone: text('time_zone'),
+    /** Mobile number in E.164 (`+31612345678`), validated with libphonenumber-js at input; null = no SMS. */
+    phone: text('phone'),
+    /**
+     * Channels the person accepts per category (domain/preferences.ts `ChannelPreferences`), e.g.
+     * `{"reminders":["email"],"booking_updates":["sms"]}`. Read with `readPreferences` (tolerant).
+     */
+    preferences: jsonb('preferences').notNull().default(sql`'{"reminders":["email"],"booking_updates":["email"]}'::jsonb`),
+    /** `{ start: 'HH:MM', end: 'HH:MM' }` local times in the person's zone (else the tenant's), or null. */
+    quietHours: jsonb('quiet_hours'),
+    /** Row version (trigger `punctual_bump_row_version`): staff and the person both edit preferences (invariant 11). */
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
     createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('contacts_tenant_email_uq').on(t.tenantId, sql`lower(${t.email})`)],
 );
@@ -187,6 +205,12 @@ export const reminders = pgTable(
     requestedBy: text('requested_by'),
     scheduleVersion: integer('schedule_version').notNull(),
     channel: channelEnum('channel').notNull(),
+    /** Notifications only: the domain event this message tells about, its type, and its message key (domain/keys.ts). */
+    domainEventId: uuid('domain_event_id'),
+    notificationType: domainEventTypeEnum('notification_type'),
+    messageKey: text('message_key'),
+    /** When quiet hours moved the due instant: the instant it was due before (for the timeline). */
+    deferredFrom: ts('deferred_from'),
     dueAt: ts('due_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     status: reminderStatusEnum('status').notNull().default('scheduled'),
@@ -207,6 +231,8 @@ export const reminders = pgTable(
     index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
     index('reminders_booking_idx').on(t.bookingId),
     uniqueIndex('reminders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
+    // One planned notification per message key: a redelivered notify job inserts nothing new.
+    uniqueIndex('reminders_message_key_uq').on(t.messageKey),
     index('reminders_event_idx').on(t.eventId),
   ],
 );
@@ -226,7 +252,7 @@ export const deliveries = pgTable(
     status: deliveryStatusEnum('status').notNull().default('claimed'),
     statusReason: text('status_reason'),
     /** Provider the delivery goes through (fixed at claim: a retry never switches provider). */
-    provider: emailProviderEnum('provider').notNull().default('smtp'),
+    provider: providerEnum('provider').notNull().default('smtp'),
     providerMessageId: text('provider_message_id'),
     attemptCount: integer('attempt_count').notNull().default(0),
     /** Attempts that count against the retry budget (rate-limited ones do not). */
@@ -289,6 +315,62 @@ export const suppressions = pgTable(
   },
   (t) => [uniqueIndex('suppressions_tenant_address_uq').on(t.tenantId, sql`lower(${t.address})`)],
 );
+
+/**
+ * The outbox of domain events (DESIGN §3, invariant 12): a fact the booking side records in the SAME
+ * transaction as the change — it rolls back with it. The notify task turns each row into notifications once
+ * (`processed_at`); a redelivered job finds the messages already planned under their message keys.
+ * `(tenant, type, entity, revision)` is unique: one fact per change.
+ */
+export const domainEvents = pgTable(
+  'domain_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    type: domainEventTypeEnum('type').notNull(),
+    /** The booking (booking_*, participant_added_as_host) or the event (event_*) the fact is about. */
+    entityId: uuid('entity_id').notNull(),
+    eventId: uuid('event_id').notNull().references(() => events.id),
+    bookingId: uuid('booking_id').references(() => bookings.id),
+    /** Distinguishes a second change of one entity: schedule version for event_*, 1 for a booking's facts. */
+    revision: integer('revision').notNull(),
+    /** What happened, as the booking side knows it (old/new timing, reason); shape per type in server/domain-events.ts. */
+    payload: jsonb('payload').notNull(),
+    /** Who caused it (staff email, `import`, `system`). */
+    actor: text('actor').notNull(),
+    createdAt: createdAt(),
+    processedAt: ts('processed_at'),
+    /** How many notifications processing planned (for the operator). */
+    notificationCount: integer('notification_count'),
+  },
+  (t) => [
+    uniqueIndex('domain_events_identity_uq').on(t.tenantId, t.type, t.entityId, t.revision),
+    index('domain_events_unprocessed_idx').on(t.createdAt).where(sql`processed_at is null`),
+  ],
+);
+
+/**
+ * Per-tenant notification settings (issue #9): the policy (who hears which domain event, with which
+ * template; domain/notification-policy.ts), the SMS sender and the outbound webhook endpoint. One row per
+ * tenant; no row = nobody is notified. Versioned: two admins editing it cannot lose each other's change.
+ */
+export const notificationSettings = pgTable('notification_settings', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id),
+  policy: jsonb('policy').notNull(),
+  /** E.164 number or alphanumeric sender id SMS go out from; null = the worker's default (`SMS_FROM`). */
+  smsSender: text('sms_sender'),
+  /** HTTPS endpoint each notification is POSTed to (Standard Webhooks), or null. */
+  webhookUrl: text('webhook_url'),
+  /** `whsec_…` signing secret of the endpoint. */
+  webhookSecret: text('webhook_secret'),
+  webhookEnabled: boolean('webhook_enabled').notNull().default(false),
+  /** Why the endpoint was switched off (a 410 from the receiver, or staff), and when. */
+  webhookDisabledReason: text('webhook_disabled_reason'),
+  webhookDisabledAt: ts('webhook_disabled_at'),
+  version: integer('version').notNull().default(1),
+  updatedBy: text('updated_by'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
 
 /**
  * Which host tenants a tenant lets book its people as external guests (invariant 9: a guest is reminded in
@@ -362,6 +444,8 @@ export const caughtMessages = pgTable(
   'caught_messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** email (SMTP catcher), sms (the built-in SMS API peer) or webhook (the built-in receiver). */
+    channel: channelEnum('channel').notNull().default('email'),
     receivedAt: ts('received_at').notNull().defaultNow(),
     envelopeFrom: text('envelope_from'),
     envelopeTo: text('envelope_to').array().notNull(),
@@ -454,3 +538,5 @@ export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;
 export type Suppression = typeof suppressions.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type CaughtMessage = typeof caughtMessages.$inferSelect;
+export type DomainEvent = typeof domainEvents.$inferSelect;
+export type NotificationSettings = typeof notificationSettings.$inferSelect;

@@ -33,3 +33,28 @@ describe('decideSend', () => {
     expect(d).toEqual({ action: 'terminate', status: 'superseded', reason: 'superseded by schedule version 3' });
   });
 });
+
+describe('decideSend for notifications', () => {
+  const now = new Date('2027-07-01T08:00:00Z');
+  const base = {
+    reminder: { status: 'scheduled' as const, scheduleVersion: 1, expiresAt: new Date('2027-07-02T08:00:00Z'), kind: 'notification' as const },
+    event: { status: 'scheduled' as const, scheduleVersion: 3 },
+    booking: { status: 'confirmed' as const },
+    rule: null,
+  };
+  it('is not superseded by a newer schedule version and needs no rule', () => {
+    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'event_rescheduled' } }, now)).toEqual({ action: 'send' });
+  });
+  it('a waiting confirmation ends cancelled once the booking or event is cancelled', () => {
+    const r = { ...base.reminder, notificationType: 'booking_confirmed' as const };
+    expect(decideSend({ ...base, reminder: r, booking: { status: 'cancelled' } }, now)).toMatchObject({ action: 'terminate', status: 'cancelled' });
+    expect(decideSend({ ...base, reminder: r, event: { status: 'cancelled', scheduleVersion: 3 } }, now)).toMatchObject({ action: 'terminate', status: 'cancelled' });
+  });
+  it('cancellation notices go although the booking or event is cancelled', () => {
+    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'booking_cancelled' }, booking: { status: 'cancelled' } }, now)).toEqual({ action: 'send' });
+    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'event_cancelled' }, event: { status: 'cancelled', scheduleVersion: 3 } }, now)).toEqual({ action: 'send' });
+  });
+  it('expires like a reminder', () => {
+    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'event_cancelled' } }, new Date('2027-07-02T08:00:00Z'))).toMatchObject({ action: 'terminate', status: 'expired' });
+  });
+});

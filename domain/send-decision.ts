@@ -4,11 +4,11 @@
  * transaction.
  */
 import { formatShortWhen } from './format-time';
-import type { BookingStatus, EventStatus, ReminderKind, ReminderStatus } from './vocabulary';
+import type { BookingStatus, DomainEventType, EventStatus, ReminderKind, ReminderStatus } from './vocabulary';
 
 export interface SendSnapshot {
   /** `kind` nudge: a staff member's manual send — no rule to check, and not tied to a schedule version. */
-  reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date; kind?: ReminderKind };
+  reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date; kind?: ReminderKind; notificationType?: DomainEventType | null };
   /** `timeZone` (IANA) is only used to word reasons in the event's local time. */
   event: { status: EventStatus; scheduleVersion: number; timeZone?: string };
   booking: { status: BookingStatus };
@@ -36,6 +36,7 @@ const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched'
  */
 export function decideSend(s: SendSnapshot, now: Date): SendDecision {
   if (!SENDABLE.has(s.reminder.status)) return { action: 'skip', reason: `reminder is ${s.reminder.status}` };
+  if (s.reminder.kind === 'notification') return decideNotification(s, now);
   if (s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled' };
   if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
   const nudge = s.reminder.kind === 'nudge';
@@ -53,6 +54,25 @@ export function decideSend(s: SendSnapshot, now: Date): SendDecision {
       status: 'expired',
       reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone),
     };
+  }
+  return { action: 'send' };
+}
+
+/** Notification types that still tell the truth after the event or booking was cancelled. */
+const TELLS_OF_CANCELLATION: ReadonlySet<string> = new Set(['booking_cancelled', 'event_cancelled']);
+
+/**
+ * A notification (issue #9) tells of a change that happened, so neither a rule nor a schedule version can
+ * make it stale; a later cancellation can: a waiting confirmation, reschedule or host notice ends `cancelled`
+ * once the event or the booking is cancelled (the cancellation notice then says what is true). Cancellation
+ * notices themselves always go. Expiry applies as for reminders.
+ */
+function decideNotification(s: SendSnapshot, now: Date): SendDecision {
+  const tellsOfCancellation = TELLS_OF_CANCELLATION.has(s.reminder.notificationType ?? '');
+  if (!tellsOfCancellation && s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled since' };
+  if (!tellsOfCancellation && s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled since' };
+  if (now.getTime() >= s.reminder.expiresAt.getTime()) {
+    return { action: 'terminate', status: 'expired', reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone) };
   }
   return { action: 'send' };
 }

@@ -11,7 +11,9 @@
 import { run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import { createHttpEmailChannel } from '../channels/http-email';
+import { createSmsChannel } from '../channels/sms';
 import { createSmtpChannel } from '../channels/smtp';
+import { createWebhookChannel } from '../channels/webhook';
 import type { EmailChannel } from '../channels/types';
 import { createDb } from '../db/client';
 import { quietLogger } from '../db/migrate';
@@ -25,6 +27,8 @@ import type { WorkerContext } from './context';
 import { deliverTask } from './tasks/deliver';
 import { dispatchDueTask } from './tasks/dispatch-due';
 import { sendReminderTask } from './tasks/send-reminder';
+import { notifyTask } from './tasks/notify';
+import { NOTIFY_TASK } from '../server/domain-events';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -52,6 +56,7 @@ export function taskList(ctx: WorkerContext): TaskList {
     [DISPATCH_TASK]: dispatchDueTask(ctx),
     [SEND_TASK]: sendReminderTask(ctx),
     [DELIVER_TASK]: deliverTask(ctx),
+    [NOTIFY_TASK]: notifyTask(ctx),
   };
 }
 
@@ -65,6 +70,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const channel = opts.channel ?? createSmtpChannel({ url: config.smtpUrl ?? 'smtp://127.0.0.1:25' });
   const channels: Partial<Record<EmailProvider, EmailChannel>> = { smtp: channel };
   if (config.httpApi) channels.http_api = createHttpEmailChannel(config.httpApi);
+  const sms = config.sms ? createSmsChannel(config.sms) : undefined;
+  const webhook = createWebhookChannel({ allowHttp: config.webhookAllowHttp });
   // The database decides due-ness, leases and expiry (invariant 10): graphile-worker runs a wake-up when
   // PostgreSQL's now() reaches its run_at, and the dispatcher must then agree that the reminder is due.
   const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => console.error(`[worker] database clock sample failed: ${e.message}`) });
@@ -81,6 +88,11 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       channel,
       channels,
       clock,
+      sms,
+      webhook,
+      smsFrom: config.smsFrom,
+      smsStatusCallbackUrl: config.smsStatusCallbackUrl,
+      links: config.links,
       rateLimits: config.rateLimits,
       retryPolicies: config.retryPolicies,
       sendLeaseMs: config.sendLeaseMs,
@@ -124,7 +136,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (sweep) clearInterval(sweep);
       await runner.stop();
       ownClock?.stop();
-      await Promise.all(Object.values(channels).map((c) => c!.close()));
+      await Promise.all([...Object.values(channels), sms, webhook].map((c) => c?.close()));
       await pgPool.end();
       await handle.close();
     },

@@ -12,10 +12,18 @@
  *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (90 000)
  *   PUNCTUAL_SWEEP_INTERVAL_MS    dispatcher/recovery sweep in each worker besides the minute cron (default off)
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
+ *   SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN
+ *                                 a Twilio-compatible Messages API (channels/sms.ts); all three or none
+ *   SMS_FROM                      default SMS sender (E.164 or alphanumeric id) when a tenant names none
+ *   SMS_STATUS_CALLBACK_URL       StatusCallback URL given to the SMS provider (delivery reports, issue #10)
+ *   PUNCTUAL_RATE_SMS_API, PUNCTUAL_RETRY_SMS_API, PUNCTUAL_RETRY_WEBHOOK
+ *   PUNCTUAL_PUBLIC_URL           base URL of the web app, for the signed preferences link in every message
+ *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
  */
 import { z } from 'zod';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
-import type { EmailProvider } from '../domain/vocabulary';
+import type { Provider } from '../domain/vocabulary';
+import { preferencesSecret } from './preference-link';
 
 const ms = z.coerce.number().int().min(100).max(24 * 3600_000);
 const perMinute = z.coerce.number().positive().max(1_000_000);
@@ -40,13 +48,29 @@ const envSchema = z.object({
   PUNCTUAL_STALE_DISPATCH_MS: ms.default(90_000),
   PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  SMS_API_URL: z.url().optional(),
+  SMS_ACCOUNT_SID: z.string().min(1).optional(),
+  SMS_AUTH_TOKEN: z.string().min(1).optional(),
+  SMS_FROM: z.string().min(1).optional(),
+  SMS_STATUS_CALLBACK_URL: z.url().optional(),
+  PUNCTUAL_RATE_SMS_API: perMinute.optional(),
+  PUNCTUAL_RETRY_SMS_API: retry.optional(),
+  PUNCTUAL_RETRY_WEBHOOK: retry.optional(),
+  PUNCTUAL_PUBLIC_URL: z.url().optional(),
+  PUNCTUAL_WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).optional(),
 });
 
 export interface WorkerConfig {
   smtpUrl?: string;
   httpApi?: { baseUrl: string; apiKey: string };
-  rateLimits: Partial<Record<EmailProvider, number>>;
-  retryPolicies: Record<EmailProvider, RetryPolicy>;
+  rateLimits: Partial<Record<Provider, number>>;
+  retryPolicies: Record<Provider, RetryPolicy>;
+  sms?: { baseUrl: string; accountSid: string; authToken: string };
+  smsFrom?: string;
+  smsStatusCallbackUrl?: string;
+  /** Public base URL and secret of the preferences link (no link without a public URL). */
+  links: { publicUrl?: string; secret: string };
+  webhookAllowHttp: boolean;
   claimLeaseMs: number;
   sendLeaseMs: number;
   staleDispatchMs: number;
@@ -68,14 +92,30 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
   if (!!e.HTTP_EMAIL_API_URL !== !!e.HTTP_EMAIL_API_KEY) {
     throw new Error(`${e.HTTP_EMAIL_API_URL ? 'HTTP_EMAIL_API_KEY' : 'HTTP_EMAIL_API_URL'}: set both HTTP_EMAIL_API_URL and HTTP_EMAIL_API_KEY, or neither`);
   }
+  const smsParts = [e.SMS_API_URL, e.SMS_ACCOUNT_SID, e.SMS_AUTH_TOKEN];
+  if (smsParts.some(Boolean) && !smsParts.every(Boolean)) {
+    const missing = (['SMS_API_URL', 'SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN'] as const).find((k) => !e[k]);
+    throw new Error(`${missing}: set SMS_API_URL, SMS_ACCOUNT_SID and SMS_AUTH_TOKEN together, or none`);
+  }
   return {
+    sms: e.SMS_API_URL ? { baseUrl: e.SMS_API_URL, accountSid: e.SMS_ACCOUNT_SID!, authToken: e.SMS_AUTH_TOKEN! } : undefined,
+    smsFrom: e.SMS_FROM,
+    smsStatusCallbackUrl: e.SMS_STATUS_CALLBACK_URL,
+    links: { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env) },
+    webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,
     rateLimits: {
       ...(e.PUNCTUAL_RATE_SMTP ? { smtp: e.PUNCTUAL_RATE_SMTP } : {}),
       ...(e.PUNCTUAL_RATE_HTTP_API ? { http_api: e.PUNCTUAL_RATE_HTTP_API } : {}),
+      ...(e.PUNCTUAL_RATE_SMS_API ? { sms_api: e.PUNCTUAL_RATE_SMS_API } : {}),
     },
-    retryPolicies: { smtp: e.PUNCTUAL_RETRY_SMTP ?? defaultRetryPolicy, http_api: e.PUNCTUAL_RETRY_HTTP_API ?? defaultRetryPolicy },
+    retryPolicies: {
+      smtp: e.PUNCTUAL_RETRY_SMTP ?? defaultRetryPolicy,
+      http_api: e.PUNCTUAL_RETRY_HTTP_API ?? defaultRetryPolicy,
+      sms_api: e.PUNCTUAL_RETRY_SMS_API ?? defaultRetryPolicy,
+      webhook: e.PUNCTUAL_RETRY_WEBHOOK ?? defaultRetryPolicy,
+    },
     claimLeaseMs: e.PUNCTUAL_CLAIM_LEASE_MS,
     sendLeaseMs: e.PUNCTUAL_SEND_LEASE_MS,
     staleDispatchMs: e.PUNCTUAL_STALE_DISPATCH_MS,

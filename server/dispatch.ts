@@ -11,7 +11,13 @@ import {
   rearmWakeUp,
   redispatchStale,
 } from '../db/queries/dispatch';
+import { unprocessedDomainEvents } from '../db/queries/domain-events';
+import { enqueueJob } from '../db/queries/jobs';
+import { NOTIFY_TASK } from './domain-events';
 import { DISPATCH_TASK } from './scheduling';
+
+/** A domain event still unprocessed this long after it was recorded lost its notify job: the sweep re-adds it (ms). */
+const LOST_NOTIFY_MS = 60_000;
 
 export const SEND_TASK = 'send_reminder';
 /** A run that finds nothing due re-arms for reminders due (by the database) within this many ms of `now`. */
@@ -45,6 +51,8 @@ export interface DispatchResult {
   unknown: number;
   /** When nothing was due by `now` but the database says something is: the re-armed wake-up's run_at. */
   rearmedAt: Date | null;
+  /** Domain events whose notify job was re-added (it was lost, or keeps failing). */
+  renotified: number;
 }
 
 /**
@@ -53,7 +61,7 @@ export interface DispatchResult {
  * considers due (db/queries/dispatch.ts `rearmWakeUp`).
  */
 export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = defaultDispatchPolicy): Promise<DispatchResult> {
-  const result: DispatchResult = { expired: 0, dispatched: 0, redispatched: 0, resumed: 0, unknown: 0, rearmedAt: null };
+  const result: DispatchResult = { expired: 0, dispatched: 0, redispatched: 0, resumed: 0, unknown: 0, rearmedAt: null, renotified: 0 };
   for (let i = 0; i < policy.maxBatches; i++) {
     const n = await db.transaction((tx) => expireOverdueReminders(tx, now, policy.batchSize));
     result.expired += n;
@@ -69,6 +77,11 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     const r = await recoverExpiredLeases(tx, now, policy.claimLeaseMs, DELIVER_TASK);
     result.resumed = r.resumed;
     result.unknown = r.unknown;
+    // The outbox's safety net: a domain event nobody processed (its job was lost) gets its job again; the job
+    // key makes this a no-op while the job still waits.
+    const lost = await unprocessedDomainEvents(tx, new Date(now.getTime() - LOST_NOTIFY_MS), 200);
+    for (const e of lost) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: e.id }, { jobKey: `notify:${e.id}`, jobKeyMode: 'preserve_run_at', maxAttempts: 25 });
+    result.renotified = lost.length;
   });
   // `now` should be the database's clock already (server/clock.ts); if it is not, a wake-up that arrived
   // "too early" by `now` must not leave its reminder to the minute sweep.

@@ -25,9 +25,15 @@ import { bookings, events, type Booking, type Event, type Tenant } from '../db/s
 import { DueInstantError } from '../domain/due-instant';
 import { remindersToCarry } from '../domain/carry-forward';
 import { wakeJobKey } from '../domain/keys';
-import { planReminders, type PlanningEvent } from '../domain/planning';
+import { planReminders, type PlannedReminder, type PlanningEvent } from '../domain/planning';
+import { channelsFor, readPreferences } from '../domain/preferences';
+import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
+import { contactsOfBookings } from '../db/queries/notify';
+import type { Contact } from '../db/schema';
 import { bookingRoles } from '../domain/vocabulary';
 import { isValidZone, suggestZone } from '../domain/zones';
+import { parsePhone } from '../domain/phone';
+import { recordBookingCancelled, recordBookingConfirmed, recordEventCancelled, recordEventRescheduled } from './domain-events';
 import { AppError, parseInput } from './errors';
 
 /** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
@@ -38,6 +44,16 @@ const zone = z.string().superRefine((v, ctx) => {
   if (isValidZone(v)) return;
   const guess = suggestZone(v);
   ctx.addIssue({ code: 'custom', message: `must be an IANA time zone such as Europe/Amsterdam${guess ? ` — did you mean ${guess}?` : ''}` });
+});
+/** A mobile number in international form (libphonenumber-js validity, domain/phone.ts) → E.164; '' → null. */
+export const phoneField = z.string().transform((v, ctx) => {
+  if (v.trim() === '') return null;
+  const r = parsePhone(v);
+  if (!r.ok) {
+    ctx.addIssue({ code: 'custom', message: r.message });
+    return z.NEVER;
+  }
+  return r.e164;
 });
 const instant = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), { message: 'must be an ISO-8601 instant' });
 
@@ -71,6 +87,8 @@ export const addBookingSchema = z.object({
     // No default: a known person keeps their language unless one is given (upsertContact inserts 'en' for a new one).
     locale: z.string().min(2).optional(),
     timeZone: zone.nullish(),
+    /** Mobile number for SMS: stored in E.164; '' or null clears it; omitted keeps a known person's number. */
+    phone: phoneField.nullish(),
   }),
   guestTenantId: z.uuid().nullish(),
 });
@@ -100,13 +118,14 @@ async function requireTenant(db: DbOrTx, tenantId: string): Promise<Tenant> {
  */
 async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList: Booking[], now: Date, opts: { supersedeOlder?: boolean } = {}): Promise<number> {
   const rules = await activeRules(tx, tenant.id);
-  let planned;
+  let planned: (PlannedReminder & { deferredFrom?: Date | null })[];
   try {
     planned = planReminders({ event: planningEvent(event, tenant), bookings: bookingList, rules, now });
   } catch (e) {
     if (e instanceof DueInstantError) throw new AppError('validation', e.message, e.field);
     throw e;
   }
+  planned = forEachPreferredChannel(planned, await contactsOfBookings(tx, tenant.id, bookingList.map((b) => b.id)), tenant.timeZone);
   // A reschedule: reminders whose due instant did not move are carried into the new version (a reminder that
   // already went out is never planned again under a new message key); the rest of the older versions is
   // superseded. A carried row holds the new version's business key, so the insert below skips its plan.
@@ -125,6 +144,7 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
       scheduleVersion: event.scheduleVersion,
       channel: p.channel,
       dueAt: p.dueAt,
+      deferredFrom: p.deferredFrom ?? null,
       expiresAt: p.expiresAt,
       status: p.status,
       statusReason: p.statusReason,
@@ -146,6 +166,27 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
     });
   }
   return inserted.length;
+}
+
+/**
+ * A rule says *when* and in which words; the person says *how* (issue #9 §3): each planned reminder becomes
+ * one per channel the booking's contact accepts for `reminders` (email and/or SMS, with an address), and a
+ * reminder due inside their quiet hours waits for the end of them when that is before its expiry
+ * (domain/quiet-hours.ts, in the contact's zone, else the tenant's).
+ */
+function forEachPreferredChannel(
+  planned: PlannedReminder[],
+  contacts: Map<string, Contact>,
+  tenantZone: string,
+): (PlannedReminder & { deferredFrom: Date | null })[] {
+  return planned.flatMap((p) => {
+    const c = contacts.get(p.bookingId);
+    if (!c) return [{ ...p, deferredFrom: null }];
+    const chans = channelsFor({ category: 'reminders', essential: false, prefs: readPreferences(c.preferences), hasEmail: !!c.email, hasPhone: !!c.phone });
+    const quiet = parseQuietHours(c.quietHours);
+    const q = quiet && p.status === 'scheduled' ? applyQuietHours({ dueAt: p.dueAt, expiresAt: p.expiresAt, quiet, zone: c.timeZone ?? tenantZone }) : { dueAt: p.dueAt, deferredFrom: null };
+    return chans.map((channel) => ({ ...p, channel, dueAt: q.dueAt, deferredFrom: q.deferredFrom }));
+  });
 }
 
 /** Creates an event (schedule version 1). Plans nothing yet: reminders come with bookings. @throws AppError('validation', field). */
@@ -199,6 +240,7 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
       .returning();
     if (!b) throw new AppError('conflict', `${data.contact.email} is already booked on this event`, 'contact.email');
     await planAndEnqueue(tx, tenant, event, [b], now);
+    await recordBookingConfirmed(tx, b, event);
     return b;
   });
 }
@@ -245,6 +287,7 @@ export async function rescheduleEvent(
       .returning();
     const bookingList = await bookingsOfEvent(tx, tenantId, eventId);
     await planAndEnqueue(tx, tenant, updated, bookingList, now, { supersedeOlder: true });
+    await recordEventRescheduled(tx, event, updated);
     return updated;
   };
   // On a Tx this is a savepoint inside the caller's transaction (the importer's one-transaction import).
@@ -262,7 +305,9 @@ export async function cancelEvent(db: Db | Tx, tenantId: string, eventId: string
       .set({ status: 'cancelled', statusReason: reason, updatedAt: now })
       .where(eq(events.id, eventId))
       .returning();
+    // Only the rule reminders and nudges end: notifications about earlier changes still tell what happened.
     await endSendableReminders(tx, tenantId, { eventId }, 'cancelled', `event cancelled: ${reason}`);
+    await recordEventCancelled(tx, updated, reason);
     return updated;
   });
 }
@@ -275,6 +320,7 @@ export async function cancelEvent(db: Db | Tx, tenantId: string, eventId: string
  */
 export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: string, reason: string, now: Date): Promise<Booking> {
   return db.transaction(async (tx) => {
+    const [before] = await tx.select({ status: bookings.status }).from(bookings).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, bookingId))).for('update');
     const [b] = await tx
       .update(bookings)
       .set({ status: 'cancelled', statusReason: reason, updatedAt: now })
@@ -282,6 +328,10 @@ export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: st
       .returning();
     if (!b) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
     await endSendableReminders(tx, tenantId, { bookingId }, 'cancelled', `booking cancelled: ${reason}`);
+    if (before?.status !== 'cancelled') {
+      const [event] = await tx.select().from(events).where(eq(events.id, b.eventId));
+      await recordBookingCancelled(tx, b, event, reason);
+    }
     return b;
   });
 }

@@ -16,8 +16,12 @@
  * first looks the key up; rejected → `failed` (bad address, suppressed) or `dead` with a repair owner.
  * A provider's send rate is shared by all workers through PostgreSQL (db/queries/rate-limit.ts).
  */
-import type { EmailChannel, Outcome } from '../channels/types';
-import type { EmailProvider, RepairOwner, TemplateId } from '../domain/vocabulary';
+import type { EmailChannel, Outcome, SmsChannel, WebhookChannel } from '../channels/types';
+import type { Channel, EmailProvider, Provider, RepairOwner, TemplateId } from '../domain/vocabulary';
+import { disableWebhook } from '../db/queries/domain-events';
+import { categoryOf, optOutReason, readPreferences } from '../domain/preferences';
+import { essentialTypes } from '../domain/vocabulary';
+import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, type ComposedMessage, type LinkSettings } from './compose-message';
 import type { Db } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
 import { pushBackSendSlots, reserveSendSlot } from '../db/queries/rate-limit';
@@ -40,7 +44,7 @@ import { decideSend } from '../domain/send-decision';
 import { describeSuppression } from '../domain/suppression';
 import { decideAfterOutcome } from '../domain/outcome';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
-import { isTemplateId, parseTemplateData, renderReminderEmail, type ReminderTemplateData } from '../emails';
+import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '../emails';
 import type { Clock } from './clock';
 import { DELIVER_TASK } from './dispatch';
 import { addSuppression } from './tenants';
@@ -51,10 +55,19 @@ export interface SendDeps {
   channel: EmailChannel;
   /** Channels by provider; a tenant's `email_provider` picks one at claim time. Falls back to `channel` for smtp. */
   channels?: Partial<Record<EmailProvider, EmailChannel>>;
+  /** The SMS adapter (Twilio-compatible), when this worker has one configured. */
+  sms?: SmsChannel;
+  /** The webhook adapter (every worker can have one: it needs no credentials of ours). */
+  webhook?: WebhookChannel;
+  /** SMS sender when the tenant names none (`SMS_FROM`), and the status-callback URL given to the provider. */
+  smsFrom?: string;
+  smsStatusCallbackUrl?: string;
+  /** Public base URL and secret of the signed preferences link in every message (none without them). */
+  links?: LinkSettings;
   /** Provider send rates shared by all workers, per minute (unset = unlimited). */
-  rateLimits?: Partial<Record<EmailProvider, number>>;
+  rateLimits?: Partial<Record<Provider, number>>;
   /** Retry policy per provider (falls back to `retry`, then the default). */
-  retryPolicies?: Partial<Record<EmailProvider, RetryPolicy>>;
+  retryPolicies?: Partial<Record<Provider, RetryPolicy>>;
   clock: Clock;
   /** Lease while `sending`: after it, recovery marks the delivery `unknown`. ms. */
   sendLeaseMs?: number;
@@ -102,9 +115,35 @@ export function buildTemplateData(w: BookingContext): Record<string, unknown> {
   };
 }
 
-/** The template a reminder renders: the nudge's own choice, else its rule's ('' when the rule is gone). */
+/** The template a reminder renders: the nudge's or notification's own, else its rule's ('' when the rule is gone). */
 function templateOf(w: ReminderWorld): string {
   return w.reminder.template ?? w.rule?.template ?? '';
+}
+
+/**
+ * The template data of one planned message: the reminder fields (`deps.templateData`, default
+ * {@link buildTemplateData}), the change a notification tells of, and the recipient's preferences link.
+ */
+async function messageData(deps: SendDeps, w: ReminderWorld): Promise<Record<string, unknown>> {
+  const base = (deps.templateData ?? buildTemplateData)(w);
+  const extra = w.reminder.kind === 'notification' ? notificationFields(w) : {};
+  return { ...base, ...extra, preferencesUrl: await preferencesLinkFor(w, deps.links) };
+}
+
+/** The provider a message on `channel` goes through: the sending tenant's email provider, the SMS API, or the webhook. */
+function providerFor(w: ReminderWorld, channel: Channel): Provider {
+  return channel === 'email' ? w.sendingTenant.emailProvider : channel === 'sms' ? 'sms_api' : 'webhook';
+}
+
+/** Why the recipient does not want this message on this channel (their preferences), or null. */
+function optedOut(w: ReminderWorld): string | null {
+  const type = w.reminder.notificationType ?? null;
+  return optOutReason({
+    category: categoryOf(w.reminder.kind, type),
+    essential: !!type && essentialTypes.includes(type),
+    prefs: readPreferences(w.contact.preferences),
+    channel: w.reminder.channel,
+  });
 }
 
 /**
@@ -132,9 +171,15 @@ export async function sendReminder(
       await setReminderStatus(tx, reminderId, decision.status, decision.reason);
       return { kind: 'terminated', status: decision.status, reason: decision.reason };
     }
+    const address = addressFor(w, w.reminder.channel);
+    if (!address) {
+      const reason = w.reminder.channel === 'sms' ? 'no mobile number on file for this participant' : w.reminder.channel === 'webhook' ? 'the webhook endpoint is switched off or not set' : 'no email address on file';
+      await setReminderStatus(tx, reminderId, 'cancelled', reason);
+      return { kind: 'terminated', status: 'cancelled', reason };
+    }
     const template = templateOf(w);
     const parsed = isTemplateId(template)
-      ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
+      ? parseTemplateData(template, await messageData(deps, w))
       : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const);
     if (!parsed.ok) {
       const reason = `template data invalid — ${parsed.message}`;
@@ -146,9 +191,10 @@ export async function sendReminder(
       tenantId: w.reminder.tenantId,
       reminderId,
       messageKey,
-      address: w.contact.email,
+      channel: w.reminder.channel,
+      address,
       template,
-      provider: w.sendingTenant.emailProvider,
+      provider: providerFor(w, w.reminder.channel),
       leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
     });
     await setReminderStatus(tx, reminderId, 'done', null);
@@ -163,12 +209,25 @@ export async function sendReminder(
   return { kind: 'delivered', deliveryId: step1.deliveryId, result: await deliver(deps, step1.deliveryId) };
 }
 
+/** Any channel adapter: what the outcome rules need to know of it. */
+type AnyChannel = EmailChannel | SmsChannel | WebhookChannel;
+
 /**
- * The channel for a delivery's provider, or null when this process has none configured for it.
+ * The adapter for a delivery's provider, or null when this process has none configured for it.
  */
-function channelFor(deps: SendDeps, provider: EmailProvider): EmailChannel | null {
+function channelFor(deps: SendDeps, provider: Provider): AnyChannel | null {
+  if (provider === 'sms_api') return deps.sms ?? null;
+  if (provider === 'webhook') return deps.webhook ?? null;
   return deps.channels?.[provider] ?? (provider === 'smtp' ? deps.channel : null);
 }
+
+/** What to set up for a missing adapter. */
+const MISSING_PROVIDER: Record<Provider, string> = {
+  smtp: 'no smtp provider is configured in this worker (SMTP_URL)',
+  http_api: 'no http_api provider is configured in this worker (see README: HTTP_EMAIL_API_URL, HTTP_EMAIL_API_KEY)',
+  sms_api: 'no SMS provider is configured in this worker (see README: SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN)',
+  webhook: 'no webhook sender in this worker',
+};
 
 /**
  * Step 2: one provider attempt for a claimed or retrying delivery (see module doc). Safe to call twice:
@@ -200,15 +259,29 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       await transitionDelivery(tx, deliveryId, decision.status, { statusReason: decision.reason, leaseExpiresAt: null, nextAttemptAt: null });
       return { stop: { status: decision.status, reason: decision.reason } };
     }
-    const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address);
-    if (suppression) {
-      const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
-      const reason = describeSuppression(suppression, d.tenantId, owner.name);
+    const suppressed = async (reason: string) => {
       await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
-      return { stop: { status: 'suppressed', reason } };
+      return { stop: { status: 'suppressed', reason } as DeliverResult };
+    };
+    if (d.channel === 'webhook') {
+      // The organisation's endpoint, read FOR SHARE: switched off since the claim → nothing goes out.
+      if (!w.settings?.webhookEnabled) {
+        const reason = `the webhook endpoint was switched off${w.settings?.webhookDisabledReason ? ` (${w.settings.webhookDisabledReason})` : ''}`;
+        await transitionDelivery(tx, deliveryId, 'cancelled', { statusReason: reason, leaseExpiresAt: null, nextAttemptAt: null });
+        return { stop: { status: 'cancelled', reason } };
+      }
+    } else {
+      // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
+      const optOut = optedOut(w);
+      if (optOut) return suppressed(optOut);
+      const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address);
+      if (suppression) {
+        const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
+        return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
+      }
     }
     const channel = channelFor(deps, d.provider);
-    if (!channel) return dead('configuration', `no ${d.provider} provider is configured in this worker (see README: HTTP_EMAIL_API_URL, HTTP_EMAIL_API_KEY)`);
+    if (!channel) return dead('configuration', MISSING_PROVIDER[d.provider]);
     // Before any rendering, so a delivery that waits costs nothing: the provider's send rate, shared by every
     // worker. Take the slot reserved earlier, or reserve one now.
     const perMinute = deps.rateLimits?.[d.provider];
@@ -226,14 +299,20 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
     }
     const template = templateOf(w);
     const parsed = isTemplateId(template)
-      ? parseTemplateData(template, (deps.templateData ?? buildTemplateData)(w))
+      ? parseTemplateData(template, await messageData(deps, w))
       : ({ ok: false, message: `template: unknown template "${template}"` } as const);
     // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
     if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
-    let rendered: { subject: string; html: string; text: string };
+    let rendered: ComposedMessage;
     try {
-      rendered = await renderReminderEmail(template as TemplateId, parsed.data as ReminderTemplateData);
+      rendered = await composeMessage(w, d.channel, d.address, template as TemplateId, parsed.data as ReminderTemplateData, {
+        now,
+        smsFrom: deps.smsFrom,
+        smsStatusCallbackUrl: deps.smsStatusCallbackUrl,
+        messageKey: d.messageKey,
+      });
     } catch (e) {
+      if (e instanceof ConfigurationError) return dead('configuration', e.message);
       return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
     }
     // An earlier attempt may have reached an idempotent provider: ask it before sending again.
@@ -246,31 +325,23 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       incrementAttempts: true,
     });
     const attemptId = await startAttempt(tx, { tenantId: d.tenantId, deliveryId, attemptNo: sending!.attemptCount, startedAt: now });
-    return { w, d: sending!, rendered, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && !!channel.lookup };
+    return { w, d: sending!, rendered, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now };
   });
   if ('stop' in prep) return prep.stop!;
-  const { w, d, rendered, attemptId, channel, reconcileFirst } = prep;
+  const { w, d, rendered, attemptId, channel, reconcileFirst, now } = prep;
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
   let outcome: Outcome | null = null;
   if (reconcileFirst) {
-    const found = await channel.lookup!(d.messageKey, signal).catch((e: Error) => ({ error: e.message }));
+    const found = await (channel as EmailChannel).lookup!(d.messageKey, signal).catch((e: Error) => ({ error: e.message }));
     if ('found' in found && found.found) outcome = { class: 'accepted', providerId: found.providerId, response: 'reconciled: the provider already had this message key' };
   }
   if (!outcome) {
     try {
-      outcome = await channel.send(
-        {
-          from: { name: w.sendingTenant.name, address: w.sendingTenant.senderEmail },
-          to: { name: w.contact.name, address: d.address },
-          subject: rendered.subject,
-          html: rendered.html,
-          text: rendered.text,
-          messageId: messageIdFor(d.messageKey),
-          headers: { 'X-Punctual-Message-Key': d.messageKey },
-        },
-        { idempotencyKey: d.messageKey, signal },
-      );
+      const opts = { idempotencyKey: d.messageKey, signal };
+      if (rendered.channel === 'sms') outcome = await (channel as SmsChannel).send(rendered.sms, opts);
+      else if (rendered.channel === 'webhook') outcome = await (channel as WebhookChannel).send(rendered.webhook, { ...opts, now });
+      else outcome = await (channel as EmailChannel).send({ ...rendered.email, messageId: messageIdFor(d.messageKey) }, opts);
     } catch (e) {
       // An adapter that throws broke its contract; we cannot know whether anything went out.
       outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
@@ -288,7 +359,7 @@ async function recordOutcome(
   d: Delivery,
   attemptId: string,
   outcome: Outcome,
-  channel: EmailChannel,
+  channel: AnyChannel,
 ): Promise<DeliverResult> {
   const { db, clock } = deps;
   const now = clock.now();
@@ -333,9 +404,13 @@ async function recordOutcome(
     if (next.status === 'failed' && next.suppress) {
       await addSuppression(tx, w.sendingTenant.id, {
         address: d.address,
-        reason: 'bounced',
-        source: `provider rejected the address (${err?.code}) on ${now.toISOString()}`,
+        reason: next.suppressAs ?? 'bounced',
+        source: `provider rejected the ${d.channel === 'sms' ? 'number' : 'address'} (${err?.code}) on ${now.toISOString()}`,
       });
+    }
+    if (next.status === 'dead' && next.disableEndpoint) {
+      // The receiver said 410 Gone: no more deliveries to it until an admin sets it up again.
+      await disableWebhook(tx, w.sendingTenant.id, `the receiver answered ${err?.code ?? '410'} on ${now.toISOString()}`, now);
     }
     if (next.status === 'retrying') {
       // Same delivery, same message key: the retry never re-claims.

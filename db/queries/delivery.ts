@@ -9,7 +9,9 @@ import {
   contacts,
   deliveries,
   deliveryAttempts,
+  domainEvents,
   events,
+  notificationSettings,
   reminderRules,
   reminders,
   suppressions,
@@ -17,13 +19,15 @@ import {
   type Booking,
   type Contact,
   type Delivery,
+  type DomainEvent,
   type Event,
+  type NotificationSettings,
   type Reminder,
   type ReminderRule,
   type Tenant,
 } from '../schema';
 import { deliveryFromStates, reminderFromStates } from '../../domain/states';
-import type { DeliveryStatus, EmailProvider, OutcomeClass, ReminderStatus } from '../../domain/vocabulary';
+import type { Channel, DeliveryStatus, OutcomeClass, Provider, ReminderStatus } from '../../domain/vocabulary';
 
 export interface ReminderWorld {
   reminder: Reminder;
@@ -36,6 +40,10 @@ export interface ReminderWorld {
   sendingTenant: Tenant;
   /** Confirmed attendees and external guests (computed for host reminders only; 0 otherwise). */
   confirmedParticipants: number;
+  /** For a notification: the domain event it tells of (old/new timing, reason); else null. */
+  domainEvent: DomainEvent | null;
+  /** The sending tenant's notification settings (SMS sender, webhook endpoint), or null when it has none. */
+  settings: NotificationSettings | null;
 }
 
 /**
@@ -63,7 +71,11 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     : [];
   const ctx = await loadBookingContext(db, reminder.tenantId, reminder.bookingId);
   if (!ctx) return null;
-  return { reminder, ...ctx, rule: rule ?? null };
+  const [domainEvent] = reminder.domainEventId ? await db.select().from(domainEvents).where(eq(domainEvents.id, reminder.domainEventId)) : [];
+  // The webhook endpoint is read FOR SHARE on a webhook send: an admin disabling it waits for, or is seen by, the send.
+  const settingsQuery = db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, ctx.sendingTenant.id));
+  const [settings] = reminder.channel === 'email' ? [] : lock && reminder.channel === 'webhook' ? await settingsQuery.for('share') : await settingsQuery;
+  return { reminder, ...ctx, rule: rule ?? null, domainEvent: domainEvent ?? null, settings: settings ?? null };
 }
 
 /** Moves a reminder to `status` if the transition table allows it from its current state. Returns whether it moved. */
@@ -82,11 +94,11 @@ export async function setReminderStatus(db: DbOrTx, reminderId: string, status: 
  */
 export async function claimMessageKey(
   db: DbOrTx,
-  d: { tenantId: string; reminderId: string; messageKey: string; address: string; template: string; provider: EmailProvider; leaseExpiresAt: Date },
+  d: { tenantId: string; reminderId: string; messageKey: string; channel: Channel; address: string; template: string; provider: Provider; leaseExpiresAt: Date },
 ): Promise<Delivery | null> {
   const [row] = await db
     .insert(deliveries)
-    .values({ ...d, channel: 'email', status: 'claimed' })
+    .values({ ...d, status: 'claimed' })
     .onConflictDoNothing({ target: deliveries.messageKey })
     .returning();
   return row ?? null;
@@ -172,7 +184,7 @@ export async function finishAttempt(
 
 
 /** A booking with what its templates need: event, contact, tenant, sending tenant, participant count. */
-export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule'>;
+export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule' | 'domainEvent' | 'settings'>;
 
 /**
  * Reads a booking's template context (no locks). Used by the send path and by the nudge dialog's preview.

@@ -88,16 +88,17 @@ export async function previousCancelledBooking(db: DbOrTx, tenantId: string, boo
 /** Finds or creates the tenant's contact with this address (case-insensitive). Updates the name/locale/zone when given. */
 export async function upsertContact(
   db: DbOrTx,
-  c: { tenantId: string; email: string; name?: string; locale?: string; timeZone?: string | null },
+  c: { tenantId: string; email: string; name?: string; locale?: string; timeZone?: string | null; phone?: string | null },
 ): Promise<string> {
   // The unique index is on lower(email), an expression drizzle's conflict target cannot name: plain SQL.
   const rows = await db.execute<{ id: string }>(sql`
-    insert into contacts (tenant_id, email, name, locale, time_zone)
-    values (${c.tenantId}, ${c.email}, ${c.name ?? ''}, ${c.locale ?? 'en'}, ${c.timeZone ?? null})
+    insert into contacts (tenant_id, email, name, locale, time_zone, phone)
+    values (${c.tenantId}, ${c.email}, ${c.name ?? ''}, ${c.locale ?? 'en'}, ${c.timeZone ?? null}, ${c.phone ?? null})
     on conflict (tenant_id, lower(email)) do update set
       name = case when ${c.name !== undefined} then excluded.name else contacts.name end,
       locale = case when ${c.locale !== undefined} then excluded.locale else contacts.locale end,
-      time_zone = case when ${c.timeZone !== undefined} then excluded.time_zone else contacts.time_zone end
+      time_zone = case when ${c.timeZone !== undefined} then excluded.time_zone else contacts.time_zone end,
+      phone = case when ${c.phone !== undefined} then excluded.phone else contacts.phone end
     returning id`);
   const row = rows[0];
   return row.id;
@@ -129,7 +130,9 @@ export async function endSendableReminders(
   status: 'superseded' | 'cancelled',
   reason: string,
 ): Promise<number> {
-  const conds = [eq(reminders.tenantId, tenantId), inArray(reminders.status, reminderFromStates(status))];
+  // Notifications are not ended here: each tells of a change that happened; the last re-read before the send
+  // (domain/send-decision.ts) decides whether a later change made it moot.
+  const conds = [eq(reminders.tenantId, tenantId), inArray(reminders.status, reminderFromStates(status)), sql`${reminders.kind} <> 'notification'`];
   if ('bookingId' in scope) conds.push(eq(reminders.bookingId, scope.bookingId));
   else {
     conds.push(eq(reminders.eventId, scope.eventId));

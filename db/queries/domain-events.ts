@@ -1,0 +1,70 @@
+/**
+ * SQL of the domain-event outbox (DESIGN §3 "Domain event", invariant 12) and of the notification settings.
+ * Appends happen in the caller's transaction — the one that makes the change — so a change that rolls back
+ * leaves no event.
+ */
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { domainEvents, notificationSettings, type DomainEvent, type NotificationSettings } from '../schema';
+import type { DomainEventType } from '../../domain/vocabulary';
+
+/**
+ * Inserts one domain event; `actor` is the transaction's `punctual.actor` (db/queries/actor.ts), else 'system'.
+ * Returns the new row, or null when `(tenant, type, entity, revision)` already exists (the same fact twice).
+ */
+export async function insertDomainEvent(
+  db: DbOrTx,
+  e: { tenantId: string; type: DomainEventType; entityId: string; eventId: string; bookingId: string | null; revision: number; payload: Record<string, unknown> },
+): Promise<DomainEvent | null> {
+  const [row] = await db
+    .insert(domainEvents)
+    .values({ ...e, actor: sql`coalesce(nullif(current_setting('punctual.actor', true), ''), 'system')` })
+    .onConflictDoNothing()
+    .returning();
+  return row ?? null;
+}
+
+/** Reads a domain event FOR UPDATE (the notify task holds it while it plans, so two runs serialise). */
+export async function lockDomainEvent(db: DbOrTx, id: string): Promise<DomainEvent | undefined> {
+  const [row] = await db.select().from(domainEvents).where(eq(domainEvents.id, id)).for('update');
+  return row;
+}
+
+export async function getDomainEvent(db: DbOrTx, id: string): Promise<DomainEvent | undefined> {
+  const [row] = await db.select().from(domainEvents).where(eq(domainEvents.id, id));
+  return row;
+}
+
+/** Marks a domain event processed with the number of notifications planned from it. */
+export async function markDomainEventProcessed(db: DbOrTx, id: string, at: Date, notificationCount: number): Promise<void> {
+  await db.update(domainEvents).set({ processedAt: at, notificationCount }).where(eq(domainEvents.id, id));
+}
+
+/** Unprocessed domain events created before `before` (a lost notify job), oldest first. */
+export async function unprocessedDomainEvents(db: DbOrTx, before: Date, limit: number): Promise<{ id: string }[]> {
+  return db
+    .select({ id: domainEvents.id })
+    .from(domainEvents)
+    .where(and(isNull(domainEvents.processedAt), sql`${domainEvents.createdAt} < ${before.toISOString()}::timestamptz`))
+    .orderBy(asc(domainEvents.createdAt))
+    .limit(limit);
+}
+
+/** A tenant's notification settings, or undefined (no row = nobody is notified). */
+export async function getNotificationSettings(db: DbOrTx, tenantId: string): Promise<NotificationSettings | undefined> {
+  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, tenantId));
+  return row;
+}
+
+/**
+ * Switches a tenant's webhook endpoint off (a 410 Gone from the receiver): guarded so the first reason stays.
+ * Returns whether it was on.
+ */
+export async function disableWebhook(db: DbOrTx, tenantId: string, reason: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(notificationSettings)
+    .set({ webhookEnabled: false, webhookDisabledReason: reason, webhookDisabledAt: at, updatedAt: sql`now()` })
+    .where(and(eq(notificationSettings.tenantId, tenantId), eq(notificationSettings.webhookEnabled, true)))
+    .returning({ tenantId: notificationSettings.tenantId });
+  return rows.length === 1;
+}

@@ -1,0 +1,41 @@
+/**
+ * The JSON body of a webhook delivery (issue #9 §5), pure. Shape (Standard Webhooks' recommended envelope:
+ * `type`, `timestamp`, `data`):
+ *
+ * ```json
+ * { "type": "booking_confirmed" | … | "reminder",
+ *   "timestamp": "<UTC instant the change happened, ISO-8601>",
+ *   "data": { "messageKey", "tenant": { "slug", "name" },
+ *             "event": { "id", "title", "startsAt", "endsAt", "timeZone", "allDay", "location", "roomUrl", "status", "scheduleVersion" },
+ *             "booking": { "id", "role", "status" },
+ *             "recipient": { "contactId", "name", "email", "phone", "locale", "timeZone" },
+ *             "change": <the domain event's payload: previous/new timing, reason> | null } }
+ * ```
+ * Instants are UTC ISO strings; zones are IANA names. The same message key is the `webhook-id` header.
+ */
+export interface WebhookPayloadInput {
+  messageKey: string;
+  type: string;
+  occurredAt: Date;
+  tenant: { slug: string; name: string };
+  event: { id: string; title: string; startsAt: Date; endsAt: Date; timeZone: string; allDay: boolean; location: string | null; roomUrl: string | null; status: string; scheduleVersion: number };
+  booking: { id: string; role: string; status: string };
+  recipient: { contactId: string; name: string; email: string; phone: string | null; locale: string; timeZone: string | null };
+  change: unknown;
+}
+
+/** Builds the webhook body (see module doc). */
+export function webhookPayload(i: WebhookPayloadInput) {
+  return {
+    type: i.type,
+    timestamp: i.occurredAt.toISOString(),
+    data: {
+      messageKey: i.messageKey,
+      tenant: i.tenant,
+      event: { ...i.event, startsAt: i.event.startsAt.toISOString(), endsAt: i.event.endsAt.toISOString() },
+      booking: i.booking,
+      recipient: i.recipient,
+      change: i.change ?? null,
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/** Task `notify` { domainEventId }: plans the notifications of one domain event (server/notify.ts). Redelivery-safe. */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { processDomainEvent } from '../../server/notify';
+import type { WorkerContext } from '../context';
+
+export const notifyPayloadSchema = z.object({ domainEventId: z.uuid() });
+
+export const notifyTask = (ctx: WorkerContext): Task => async (payload) => {
+  const { domainEventId } = notifyPayloadSchema.parse(payload);
+  await processDomainEvent(ctx.db, domainEventId, ctx.clock.now());
+};

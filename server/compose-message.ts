@@ -1,0 +1,159 @@
+/**
+ * What one planned message becomes on its channel (issue #9): the template data (reminder fields, plus the
+ * change a notification tells of, plus the person's signed preferences link), and the channel's outgoing
+ * message — an email with an iCalendar invitation for booking changes, an SMS text, or a webhook body.
+ * Called by the send path (server/send-reminder.ts) before the claim (validation) and before the provider
+ * call (rendering).
+ */
+import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '../channels/types';
+import type { ReminderWorld } from '../db/queries/delivery';
+import { buildCalendarInvite, calendarInviteFilename } from '../domain/calendar-invite';
+import { messageIdFor } from '../domain/keys';
+import { webhookPayload } from '../domain/webhook-payload';
+import type { Channel, DomainEventType, TemplateId } from '../domain/vocabulary';
+import { renderReminderEmail, type ReminderTemplateData } from '../emails';
+import { renderSmsText } from '../emails/sms';
+import { preferencesUrl, signPreferenceToken } from './preference-link';
+
+/** Where the person's preferences link points and how it is signed; without `publicUrl` messages carry no link. */
+export interface LinkSettings {
+  publicUrl?: string;
+  secret?: string;
+}
+
+/** The signed preferences link of the message's recipient (null when links are not configured). */
+export async function preferencesLinkFor(w: ReminderWorld, links: LinkSettings | undefined): Promise<string | null> {
+  if (!links?.publicUrl || !links.secret) return null;
+  const token = await signPreferenceToken({ tenantId: w.contact.tenantId, contactId: w.contact.id }, links.secret);
+  return preferencesUrl(links.publicUrl, token);
+}
+
+interface Timing {
+  startsAt?: string;
+  endsAt?: string;
+  timeZone?: string;
+  allDay?: boolean;
+}
+
+/**
+ * The notification fields of the template data (emails/schema.ts `notificationTemplateDataSchema`) from the
+ * domain event: the schedule version it is about, the previous timing (reschedules), the reason (cancellations).
+ */
+export function notificationFields(w: ReminderWorld): Record<string, unknown> {
+  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string; scheduleVersion?: number };
+  return {
+    scheduleVersion: p.scheduleVersion ?? w.reminder.scheduleVersion,
+    previousStartsAt: p.previous?.startsAt ?? null,
+    previousEndsAt: p.previous?.endsAt ?? null,
+    previousTimeZone: p.previous?.timeZone ?? null,
+    previousAllDay: p.previous?.allDay ?? null,
+    reason: p.reason ?? null,
+  };
+}
+
+/** iTIP method per notification type: the ones that (re)state the booking REQUEST, the cancellations CANCEL. */
+const INVITE_METHOD: Partial<Record<DomainEventType, 'REQUEST' | 'CANCEL'>> = {
+  booking_confirmed: 'REQUEST',
+  event_rescheduled: 'REQUEST',
+  participant_added_as_host: 'REQUEST',
+  booking_cancelled: 'CANCEL',
+  event_cancelled: 'CANCEL',
+};
+
+/**
+ * The calendar invitation of a notification email, or undefined (reminders carry none). One stable UID per
+ * booking; SEQUENCE = schedule version − 1 for a REQUEST (0 for the first timing, +1 per reschedule) and the
+ * schedule version itself for a CANCEL (the next after the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
+ */
+export function calendarFor(w: ReminderWorld, stamp: Date): OutgoingEmail['calendar'] {
+  const type = w.reminder.notificationType;
+  const method = type ? INVITE_METHOD[type] : undefined;
+  if (!method) return undefined;
+  const version = w.reminder.scheduleVersion;
+  const content = buildCalendarInvite({
+    method,
+    uid: `booking-${w.booking.id}@punctual`,
+    sequence: method === 'REQUEST' ? version - 1 : version,
+    title: w.event.title,
+    description: w.event.description,
+    location: w.event.location,
+    url: w.event.roomUrl,
+    startsAt: w.event.startsAt,
+    endsAt: w.event.endsAt,
+    allDay: w.event.allDay,
+    timeZone: w.event.timeZone,
+    organizer: { name: w.sendingTenant.name, email: w.sendingTenant.senderEmail },
+    attendee: { name: w.contact.name, email: w.contact.email },
+    stamp,
+  });
+  return { method, content, filename: calendarInviteFilename(method) };
+}
+
+export type ComposedMessage =
+  | { channel: 'email'; subject: string; email: Omit<OutgoingEmail, 'messageId'> }
+  | { channel: 'sms'; subject: string; sms: OutgoingSms }
+  | { channel: 'webhook'; subject: string; webhook: OutgoingWebhook };
+
+/**
+ * Renders the message of `w` on `channel` to `address` from validated template data.
+ * @param smsFrom the sender when the tenant has none (`SMS_FROM`).
+ * @throws Error when rendering fails (the caller dead-letters it, owner `template`), or when a webhook has no
+ *   secret (owner `configuration`, message says so).
+ */
+export async function composeMessage(
+  w: ReminderWorld,
+  channel: Channel,
+  address: string,
+  template: TemplateId,
+  data: ReminderTemplateData,
+  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string },
+): Promise<ComposedMessage> {
+  if (channel === 'sms') {
+    const body = renderSmsText(template, data);
+    const from = w.settings?.smsSender ?? opts.smsFrom;
+    if (!from) throw new ConfigurationError('no SMS sender: set the tenant\'s SMS sender on the notifications page or SMS_FROM for the worker');
+    return { channel, subject: body, sms: { from, to: address, body, statusCallbackUrl: opts.smsStatusCallbackUrl ?? null, messageKey: opts.messageKey } };
+  }
+  if (channel === 'webhook') {
+    const secret = w.settings?.webhookSecret;
+    if (!secret) throw new ConfigurationError('the webhook endpoint has no signing secret');
+    const type = w.reminder.notificationType ?? 'reminder';
+    const payload = webhookPayload({
+      messageKey: opts.messageKey,
+      type,
+      occurredAt: w.domainEvent?.createdAt ?? w.reminder.dueAt,
+      tenant: { slug: w.sendingTenant.slug, name: w.sendingTenant.name },
+      event: { ...w.event, scheduleVersion: w.event.scheduleVersion },
+      booking: { id: w.booking.id, role: w.booking.role, status: w.booking.status },
+      recipient: { contactId: w.contact.id, name: w.contact.name, email: w.contact.email, phone: w.contact.phone, locale: w.contact.locale, timeZone: w.contact.timeZone },
+      change: w.domainEvent?.payload ?? null,
+    });
+    return { channel, subject: `${type} → ${address}`, webhook: { url: address, secret, id: opts.messageKey, payload } };
+  }
+  const rendered = await renderReminderEmail(template, data);
+  return {
+    channel: 'email',
+    subject: rendered.subject,
+    email: {
+      from: { name: w.sendingTenant.name, address: w.sendingTenant.senderEmail },
+      to: { name: w.contact.name, address },
+      subject: rendered.subject,
+      html: rendered.html,
+      text: rendered.text,
+      headers: { 'X-Punctual-Message-Key': opts.messageKey },
+      calendar: calendarFor(w, opts.now),
+    },
+  };
+}
+
+/** A message cannot be composed because of the tenant's or worker's settings (a dead letter owned by configuration). */
+export class ConfigurationError extends Error {}
+
+/** The address a message goes to on `channel`: the contact's email or mobile number, or the sending tenant's enabled webhook endpoint. */
+export function addressFor(w: ReminderWorld, channel: Channel): string | null {
+  if (channel === 'email') return w.contact.email || null;
+  if (channel === 'sms') return w.contact.phone ?? null;
+  return w.settings?.webhookEnabled && w.settings.webhookUrl ? w.settings.webhookUrl : null;
+}
+
+export { messageIdFor };
