@@ -86,7 +86,7 @@ export interface OutgoingWebhook {
 
 /**
  * Webhook adapter. The `webhook-id` lets a receiver deduplicate, so it counts as idempotent: an ambiguous
- * answer is retried with the same id. 410 Gone = the receiver wants no more (rejected, `permission`).
+ * answer is retried with the same id. 410 Gone = the receiver wants no more (rejected, `endpoint_gone`).
  */
 export interface WebhookChannel {
   readonly name: string;
