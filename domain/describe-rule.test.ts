@@ -11,4 +11,11 @@ describe('describeRule', () => {
   ] as const)('%j', (rule, sentence) => {
     expect(describeRule({ ...rule, channel: 'email' })).toBe(sentence);
   });
+  it('with quiet hours: the reminder waits for their end if that is before the late-send window closes', () => {
+    const rule = { anchor: 'start', offset: '-P1D', audience: ['attendee'], channel: 'email', lateSendWindowSeconds: 3600 } as const;
+    expect(describeRule(rule, { quietHours: true })).toBe(
+      '1 day before start, same local time, to attendees by email; skipped if more than 1 hour late; participants with quiet hours get it when their quiet hours end if that is before the late-send window closes, else at its due time',
+    );
+    expect(describeRule(rule, { quietHours: false })).toBe('1 day before start, same local time, to attendees by email; skipped if more than 1 hour late');
+  });
 });

@@ -41,9 +41,22 @@ export function describeDuration(seconds: number): string {
 }
 
 /**
- * The sentence for a rule. @throws DueInstantError for an offset that is not an ISO-8601 duration.
+ * The clause on quiet hours (issue #9, quiet-hours.ts `applyQuietHours`): a reminder due in a participant's quiet
+ * hours waits until they end, unless that is not before its late-send window closes.
  */
-export function describeRule(rule: { anchor: Anchor; offset: string; audience: readonly BookingRole[]; channel: Channel; lateSendWindowSeconds: number }): string {
+export const quietHoursClause =
+  'participants with quiet hours get it when their quiet hours end if that is before the late-send window closes, else at its due time';
+
+/**
+ * The sentence for a rule. With `options.quietHours` (the tenant's participants can have quiet hours), the
+ * {@link quietHoursClause} is appended after the late-send window: "…; skipped if more than 1 hour late;
+ * participants with quiet hours get it when …".
+ * @throws DueInstantError for an offset that is not an ISO-8601 duration.
+ */
+export function describeRule(
+  rule: { anchor: Anchor; offset: string; audience: readonly BookingRole[]; channel: Channel; lateSendWindowSeconds: number },
+  options: { quietHours?: boolean } = {},
+): string {
   const p = parseOffset(rule.offset);
   const calendar = amount([
     [p.years, 'year'],
@@ -68,5 +81,6 @@ export function describeRule(rule: { anchor: Anchor; offset: string; audience: r
   }
   const order: BookingRole[] = ['attendee', 'external', 'host'];
   const who = list(order.filter((r) => rule.audience.includes(r)).map((r) => roleNames[r]));
-  return `${when}, to ${who} by ${rule.channel}; skipped if more than ${describeDuration(rule.lateSendWindowSeconds)} late`;
+  const sentence = `${when}, to ${who} by ${rule.channel}; skipped if more than ${describeDuration(rule.lateSendWindowSeconds)} late`;
+  return options.quietHours ? `${sentence}; ${quietHoursClause}` : sentence;
 }

@@ -1,0 +1,193 @@
+/**
+ * A contact's channel preferences (issue #9, DESIGN §3 "preferences"): per preference category, the personal
+ * channels the contact accepts. Pure: no I/O, no clock.
+ *
+ * Rules:
+ * - Categories: every rule reminder and nudge is `reminders`; every notification is `booking_updates`
+ *   (vocabulary.ts). An empty list means "opted out of that category".
+ * - A contact with no stored preferences, or a stored value that cannot be read, gets {@link defaultPreferences}
+ *   (email for both categories) — per category, so one damaged category does not reset the other.
+ * - An essential notification type (vocabulary.ts `essentialTypes`, e.g. `event_cancelled`) ignores opt-outs:
+ *   it goes to every channel the contact accepts in ANY category, and to email when they accept none. It never
+ *   ignores a suppression (bounce, complaint, invalid number): that is checked at send time elsewhere.
+ * - `webhook` is the organisation's channel, not the person's: preferences never stop it.
+ * - Channel lists are kept in one order, email before sms ({@link personalChannels}).
+ */
+import { z } from 'zod';
+import {
+  essentialTypes,
+  personalChannels,
+  preferenceCategories,
+  type Channel,
+  type DomainEventType,
+  type PersonalChannel,
+  type PreferenceCategory,
+  type ReminderKind,
+} from './vocabulary';
+
+/** Per category, the channels the contact accepts (email before sms; empty = opted out of the category). */
+export type ChannelPreferences = Record<PreferenceCategory, PersonalChannel[]>;
+
+/** Preferences of a contact who never chose any: everything by email. */
+export const defaultPreferences: ChannelPreferences = { reminders: ['email'], booking_updates: ['email'] };
+
+const isPersonalChannel = (c: unknown): c is PersonalChannel => (personalChannels as readonly unknown[]).includes(c);
+
+/** `list` reduced to distinct personal channels in the canonical order (email before sms). */
+function canonical(list: readonly unknown[]): PersonalChannel[] {
+  return personalChannels.filter((c) => list.includes(c));
+}
+
+/** One category's channel list for API input: an array of distinct personal channels (may be empty). */
+const channelListSchema = z
+  .array(z.unknown(), {
+    error: (iss) =>
+      iss.input === undefined
+        ? 'required: a list of channels such as ["email"] (an empty list opts out)'
+        : 'must be a list of channels such as ["email", "sms"] (an empty list opts out)',
+  })
+  .superRefine((list, ctx) => {
+    const seen = new Set<unknown>();
+    for (const c of list) {
+      if (!isPersonalChannel(c)) {
+        ctx.addIssue({ code: 'custom', message: `unknown channel ${JSON.stringify(c) ?? String(c)}` });
+        return;
+      }
+      if (seen.has(c)) {
+        ctx.addIssue({ code: 'custom', message: `channel "${c}" is listed twice` });
+        return;
+      }
+      seen.add(c);
+    }
+  })
+  .transform((list): PersonalChannel[] => canonical(list));
+
+/**
+ * zod schema for preferences sent to the API: `{ reminders: PersonalChannel[], booking_updates: PersonalChannel[] }`,
+ * both required, no other keys. Each issue's path is the category, so `fromZodError` (server/errors.ts) reads
+ * e.g. `booking_updates: unknown channel "fax"` or `reminders: channel "sms" is listed
+ * twice`; an unknown key reads `unknown category "push" (expected reminders and booking_updates)`. Output lists
+ * are in canonical order (email before sms).
+ */
+export const preferencesSchema = z.strictObject(
+  {
+    reminders: channelListSchema,
+    booking_updates: channelListSchema,
+  },
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys'
+        ? `unknown ${iss.keys.length === 1 ? 'category' : 'categories'} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (expected ${preferenceCategories.join(' and ')})`
+        : 'must be an object with reminders and booking_updates, each a list of channels',
+  },
+);
+
+/**
+ * Reads preferences stored in a jsonb column, tolerantly: `null`/missing/garbage → {@link defaultPreferences};
+ * per category, a list keeps its personal channels (deduplicated, email before sms, unknown entries dropped — an
+ * empty list stays empty: an opt-out), and anything that is not a list gets that category's default. A JSON
+ * string (double-encoded jsonb) is decoded first. Never throws.
+ */
+export function readPreferences(stored: unknown): ChannelPreferences {
+  let value = stored;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      value = null;
+    }
+  }
+  const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const out = {} as ChannelPreferences;
+  for (const category of preferenceCategories) {
+    const list = obj[category];
+    out[category] = Array.isArray(list) ? canonical(list) : [...defaultPreferences[category]];
+  }
+  return out;
+}
+
+/**
+ * The preference category of a planned message: rule reminders and nudges are `reminders`, notifications are
+ * `booking_updates` (vocabulary.ts). `type` is the domain event type of a notification (null for the others);
+ * it does not change the category today and is taken so a future per-type category needs no caller change.
+ */
+export function categoryOf(kind: ReminderKind, type: DomainEventType | null): PreferenceCategory {
+  void type;
+  return kind === 'notification' ? 'booking_updates' : 'reminders';
+}
+
+/** True for a notification whose domain event type is essential (vocabulary.ts `essentialTypes`): it ignores opt-outs. */
+export function isEssential(kind: ReminderKind, type: DomainEventType | null): boolean {
+  return kind === 'notification' && type !== null && essentialTypes.includes(type);
+}
+
+/**
+ * The personal channels a message in `category` goes out on, email before sms.
+ * - Not essential: the category's accepted channels that the contact has an address for (email → `hasEmail`,
+ *   sms → `hasPhone`). Empty when they opted out or have no address for what they accept.
+ * - Essential: every channel accepted in ANY category that has an address; when that is empty, `['email']` if
+ *   they have an email address (an essential message ignores opt-outs), else `[]`.
+ */
+export function channelsFor(input: {
+  category: PreferenceCategory;
+  essential: boolean;
+  prefs: ChannelPreferences;
+  hasEmail: boolean;
+  hasPhone: boolean;
+}): PersonalChannel[] {
+  const reachable = (c: PersonalChannel) => (c === 'email' ? input.hasEmail : input.hasPhone);
+  if (!input.essential) return canonical(input.prefs[input.category] ?? []).filter(reachable);
+  const union = canonical(preferenceCategories.flatMap((cat) => input.prefs[cat] ?? [])).filter(reachable);
+  if (union.length > 0) return union;
+  return input.hasEmail ? ['email'] : [];
+}
+
+const categoryWords: Record<PreferenceCategory, [string, string]> = {
+  reminders: ['Reminders', 'reminders'],
+  booking_updates: ['Booking updates', 'booking updates'],
+};
+const channelWords: Record<PersonalChannel, string> = { email: 'email', sms: 'SMS' };
+
+/**
+ * Send-time preference check (the contact may have changed their mind since the message was planned): null
+ * when the message may go out on `channel` — it is accepted in `category`, or the message is essential, or the
+ * channel is `webhook` (the organisation's, not the person's) — else the reason it may not, e.g.
+ * "opted out of booking updates by SMS".
+ */
+export function optOutReason(input: { category: PreferenceCategory; essential: boolean; prefs: ChannelPreferences; channel: Channel }): string | null {
+  if (input.channel === 'webhook' || input.essential) return null;
+  if ((input.prefs[input.category] ?? []).includes(input.channel)) return null;
+  return `opted out of ${categoryWords[input.category][1]} by ${channelWords[input.channel]}`;
+}
+
+/** Plural nouns for the essential types, for "except essential ones such as …". */
+const essentialNouns: Record<DomainEventType, string> = {
+  booking_confirmed: 'booking confirmations',
+  booking_cancelled: 'booking cancellations',
+  event_rescheduled: 'event reschedules',
+  event_cancelled: 'event cancellations',
+  participant_added_as_host: 'host invitations',
+};
+
+/** Order in which channels are named in sentences: "by SMS and email" (as issue #9's wording has it). */
+const sentenceOrder: readonly PersonalChannel[] = ['sms', 'email'];
+
+/**
+ * Preferences read back for the UI, one sentence per category: "Reminders by email.", "Booking updates by SMS
+ * and email.", "No reminders.", "No booking updates (except essential ones such as event cancellations).".
+ * The "except" clause is added to the category essential types belong to (`booking_updates`).
+ */
+export function describePreferences(prefs: ChannelPreferences): string[] {
+  return preferenceCategories.map((category) => {
+    const list = prefs[category] ?? [];
+    const [title, lower] = categoryWords[category];
+    if (list.length === 0) {
+      const except =
+        category === categoryOf('notification', null) && essentialTypes.length > 0
+          ? ` (except essential ones such as ${essentialTypes.map((t) => essentialNouns[t]).join(' and ')})`
+          : '';
+      return `No ${lower}${except}.`;
+    }
+    return `${title} by ${sentenceOrder.filter((c) => list.includes(c)).map((c) => channelWords[c]).join(' and ')}.`;
+  });
+}
