@@ -13,7 +13,8 @@ export const roleGroups: { role: BookingRole; title: string; empty: string }[] =
 ];
 
 /**
- * One booking: contact, booking status and its reminder timeline. A cancelled booking of a person who was
+ * One booking: contact (email, and mobile number when there is one), booking status and its timeline of
+ * messages on every channel. A cancelled booking of a person who was
  * booked again stays visible as history (greyed, "earlier booking"), next to their live booking.
  */
 export function ParticipantCard({
@@ -43,6 +44,7 @@ export function ParticipantCard({
         <div>
           <h3 className="participant-name">{name}</h3>
           {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
+          {booking.contact?.phone ? <div className="muted small participant-phone">{booking.contact.phone}</div> : null}
         </div>
         <div className="participant-status">
           {history ? (
@@ -56,7 +58,7 @@ export function ParticipantCard({
           {canOperate ? <ParticipantActions booking={booking} eventId={eventId} eventActive /> : null}
         </div>
       </header>
-      <ReminderTimeline reminders={booking.reminders} zone={zone} currentVersion={currentVersion} />
+      <ReminderTimeline reminders={booking.reminders} zone={zone} currentVersion={currentVersion} personZone={booking.personZone} />
     </article>
   );
 }

@@ -1,4 +1,6 @@
-import type { ReminderView } from '../db/queries/views';
+import type { AttemptView, DeliveryView, ReminderView } from '../db/queries/views';
+import { describeSmsSegments, quietHoursNote, subjectLabels } from '../domain/message-labels';
+import { ChannelBadge } from './ChannelBadge';
 import { StatusBadge } from './StatusBadge';
 import { ZonedTime } from './ZonedTime';
 
@@ -6,29 +8,103 @@ import { ZonedTime } from './ZonedTime';
 const waitingStatuses = new Set<string>(['scheduled', 'dispatched', 'done']);
 
 /**
- * For a reminder of an older schedule version: the version that replaced it — the next newer version
- * planned for the same participant, else the event's current one. Null when the reminder is current.
+ * For a rule reminder of an older schedule version: the version that replaced it — the next newer version
+ * planned for the same participant, else the event's current one. Null when the reminder is current, and
+ * always for nudges and notifications: neither is planned from the schedule, so a reschedule does not
+ * supersede them (domain/send-decision.ts).
  */
 export function supersedingVersion(reminder: ReminderView, all: ReminderView[], currentVersion: number): number | null {
-  // A nudge is not planned from the schedule: a reschedule does not supersede it.
-  if (reminder.kind === 'nudge' || reminder.scheduleVersion >= currentVersion) return null;
-  const newer = all.filter((r) => r.kind !== 'nudge').map((r) => r.scheduleVersion).filter((v) => v > reminder.scheduleVersion);
+  if (reminder.kind !== 'rule' || reminder.scheduleVersion >= currentVersion) return null;
+  const newer = all.filter((r) => r.kind === 'rule').map((r) => r.scheduleVersion).filter((v) => v > reminder.scheduleVersion);
   return newer.length > 0 ? Math.min(...newer) : currentVersion;
 }
 
+/** The small grey line under a row's title: template, and who asked (nudge) or which schedule version (rule). */
+function metaLine(r: ReminderView): string {
+  if (r.kind === 'nudge') return `${r.template} · asked by ${r.requestedBy ?? 'staff'}`;
+  if (r.kind === 'notification') return `${r.template} · notification · v${r.scheduleVersion}`;
+  return `${r.template} · v${r.scheduleVersion}`;
+}
+
+function AttemptLine({ a, zone }: { a: AttemptView; zone: string }) {
+  return (
+    <li data-attempt={a.attemptNo} data-outcome={a.outcome ?? 'in-flight'}>
+      <span className="attempt-no">#{a.attemptNo}</span> <ZonedTime instant={a.startedAt} zone={zone} variant="clock" /> ·{' '}
+      <strong>{a.outcome ? a.outcome.replace(/_/g, ' ') : 'in flight'}</strong>
+      {a.errorCode ? <code className="attempt-code">{a.errorCode}</code> : null}
+      {a.detail ? <span className="attempt-detail"> {a.detail}</span> : null}
+    </li>
+  );
+}
+
 /**
- * One participant's reminders (all schedule versions) in due order. Each row: due instant in the event's
- * zone (UTC as tooltip), rule, reminder status and reason, delivery status and reason, message key.
- * Rows of an older schedule version are greyed and say which version superseded them.
+ * What went (or goes) out, behind a disclosure: the email subject, the SMS text with its segment count, or
+ * the webhook's type and target URL; the address; every provider call with its outcome and error.
+ */
+function DeliveryDetails({ d, zone }: { d: DeliveryView; zone: string }) {
+  const label = subjectLabels[d.channel];
+  return (
+    <details className="timeline-more">
+      <summary>
+        {label} and {d.attempts.length === 1 ? '1 attempt' : `${d.attempts.length} attempts`}
+      </summary>
+      <dl className="timeline-more-facts">
+        <div>
+          <dt>{d.channel === 'webhook' ? 'Endpoint' : 'To'}</dt>
+          <dd className="mono">{d.address}</dd>
+        </div>
+        <div>
+          <dt>{label}</dt>
+          <dd data-subject={d.channel}>
+            {d.subject === null ? (
+              <span className="muted">not rendered yet (it is at the first send attempt)</span>
+            ) : d.channel === 'sms' ? (
+              <>
+                <span className="sms-text">{d.subject}</span>
+                <span className="muted small sms-segments">{describeSmsSegments(d.subject)}</span>
+              </>
+            ) : (
+              <span className={d.channel === 'webhook' ? 'mono' : undefined}>{d.subject}</span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Provider</dt>
+          <dd>{d.provider.replace(/_/g, ' ')}</dd>
+        </div>
+      </dl>
+      {d.attempts.length === 0 ? (
+        <p className="muted small">No provider call yet.</p>
+      ) : (
+        <ol className="attempt-list">
+          {d.attempts.map((a) => (
+            <AttemptLine key={a.attemptNo} a={a} zone={zone} />
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}
+
+/**
+ * One participant's messages — rule reminders, nudges and notifications, one row per channel — in due order.
+ * Each row: due instant in the event's zone (UTC as tooltip), a channel badge, the title (rule name, "Manual
+ * reminder", or the notification's type in plain words), the planned message's status and reason, the
+ * delivery's status, reason and attempts, the message key; a quiet-hours note when the message was held; and
+ * on expand what was sent (subject, SMS text, webhook target) with every attempt. Rule reminders of an older
+ * schedule version are greyed and say which version superseded them.
+ * @param personZone the zone of the person's quiet hours (their own, else the tenant's).
  */
 export function ReminderTimeline({
   reminders,
   zone,
   currentVersion,
+  personZone = zone,
 }: {
   reminders: ReminderView[];
   zone: string;
   currentVersion: number;
+  personZone?: string;
 }) {
   if (reminders.length === 0) {
     return <p className="timeline-empty muted">No reminders planned for this participant.</p>;
@@ -38,6 +114,7 @@ export function ReminderTimeline({
       {reminders.map((r) => {
         const supersededBy = supersedingVersion(r, reminders, currentVersion);
         const d = r.delivery;
+        const held = quietHoursNote({ deferredFrom: r.deferredFrom, dueAt: r.dueAt, personZone, pageZone: zone });
         return (
           <li
             key={r.id}
@@ -47,6 +124,8 @@ export function ReminderTimeline({
             data-delivery-status={d?.status ?? 'none'}
             data-schedule-version={r.scheduleVersion}
             data-kind={r.kind}
+            data-channel={r.channel}
+            data-notification-type={r.notificationType ?? undefined}
           >
             <span className={`timeline-dot dot-${r.status}`} aria-hidden="true" />
             <div className="timeline-when">
@@ -56,14 +135,15 @@ export function ReminderTimeline({
               </div>
             </div>
             <div className="timeline-rule">
-              <span className="rule-name">{r.ruleName}</span>
-              <div className="muted small">
-                {r.kind === 'nudge' ? `${r.template} · ${r.channel} · asked by ${r.requestedBy ?? 'staff'}` : `${r.template} · ${r.channel} · v${r.scheduleVersion}`}
+              <div className="timeline-title">
+                <ChannelBadge channel={r.channel} /> <span className="rule-name">{r.ruleName}</span>
               </div>
+              <div className="muted small">{metaLine(r)}</div>
+              {held ? <div className="quiet-note small">{held}</div> : null}
               {supersededBy ? <div className="superseded-note small">superseded by version {supersededBy}</div> : null}
             </div>
             <div className="timeline-status">
-              <span className="cell-label">Reminder</span>
+              <span className="cell-label">{r.kind === 'rule' ? 'Reminder' : r.kind === 'nudge' ? 'Nudge' : 'Notification'}</span>
               <StatusBadge status={r.status} kind="reminder" reason={r.statusReason} />
               {r.statusReason ? <div className="status-reason">{r.statusReason}</div> : null}
             </div>
@@ -106,6 +186,7 @@ export function ReminderTimeline({
                 ) : null}
               </div>
             ) : null}
+            {d ? <DeliveryDetails d={d} zone={zone} /> : null}
           </li>
         );
       })}

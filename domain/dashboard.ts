@@ -7,7 +7,7 @@
  * Units: instants are `Date`s (UTC instants); lags are seconds (fractional); counts are integers.
  */
 import { DateTime } from 'luxon';
-import { outcomeClasses, type OutcomeClass } from './vocabulary';
+import { channels, outcomeClasses, type Channel, type OutcomeClass } from './vocabulary';
 
 const HOUR_MS = 3_600_000;
 
@@ -215,4 +215,52 @@ export function formatLagTick(seconds: number): string {
   if (Math.abs(seconds) < 60) return `${one(seconds)} s`;
   if (Math.abs(seconds) < 3600) return `${one(seconds / 60)} min`;
   return `${one(seconds / 3600)} h`;
+}
+
+/** Attempts of one outcome class on one channel over the whole window, as SQL returns them (only non-zero pairs). */
+export interface ChannelOutcomeRow {
+  channel: Channel;
+  outcome: OutcomeClass;
+  count: number;
+}
+
+/** One channel's line of the per-channel breakdown: a count per outcome class (0 when none) and their total. */
+export interface ChannelOutcomes {
+  channel: Channel;
+  counts: OutcomeCounts;
+  total: number;
+}
+
+/**
+ * Every channel (vocabulary order: email, SMS, webhook), each with its per-outcome counts — zeros where SQL
+ * returned none, so a channel that sent nothing still has its line. Rows of unknown channels or outcome
+ * classes are dropped.
+ */
+export function fillChannelOutcomes(rows: ChannelOutcomeRow[]): ChannelOutcomes[] {
+  const lines = channels.map((channel) => ({ channel, counts: zeroCounts(), total: 0 }));
+  for (const r of rows) {
+    const line = lines.find((l) => l.channel === r.channel);
+    if (!line || !(r.outcome in line.counts)) continue;
+    line.counts[r.outcome] += r.count;
+    line.total += r.count;
+  }
+  return lines;
+}
+
+/** Channel names in running text: "email", "SMS", "webhook". */
+const channelWords: Record<Channel, string> = { email: 'email', sms: 'SMS', webhook: 'webhook' };
+
+/**
+ * One sentence per channel describing the per-channel breakdown, for screen readers and as the visible
+ * summary, or null when no channel had an attempt: "By channel: email 10 attempts (9 accepted, 1 transient);
+ * SMS 2 attempts (2 accepted); webhook no attempts."
+ */
+export function summarizeChannelOutcomes(lines: ChannelOutcomes[]): string | null {
+  if (lines.every((l) => l.total === 0)) return null;
+  const parts = lines.map((l) => {
+    if (l.total === 0) return `${channelWords[l.channel]} no attempts`;
+    const classes = outcomeClasses.filter((o) => l.counts[o] > 0).map((o) => `${l.counts[o]} ${outcomeLabels[o]}`);
+    return `${channelWords[l.channel]} ${plural(l.total, 'attempt')} (${classes.join(', ')})`;
+  });
+  return `By channel: ${parts.join('; ')}.`;
 }

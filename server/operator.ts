@@ -3,12 +3,17 @@
  * replay or discard a dead letter; mark an unknown outcome as sent, or send it again. Each runs in one
  * transaction that changes the delivery and appends an audit entry (who, when, why). Nothing is deleted.
  * Every action keeps the delivery's message key: a replay is the same message, never a new one.
+ *
+ * Channels: every action works the same for email, SMS and webhook deliveries (the `deliver` task picks the
+ * adapter by the delivery's provider). One channel-specific refusal: a webhook delivery is not re-queued
+ * while its organisation's endpoint is switched off — the send would end `cancelled` at once and the dead
+ * letter would be lost from Needs attention; the error says to switch the endpoint on first.
  */
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
-import { transitionDelivery } from '../db/queries/delivery';
+import { loadReminderWorld, transitionDelivery } from '../db/queries/delivery';
 import { auditLog, deliveries, reminders, type Delivery } from '../db/schema';
 import type { AuditAction } from '../domain/vocabulary';
 import { DELIVER_TASK } from './dispatch';
@@ -59,6 +64,24 @@ async function requireBeforeExpiry(tx: Tx, d: Delivery, now: Date, verb: string)
   }
 }
 
+/**
+ * For a webhook delivery: refuses while the sending organisation's endpoint is switched off (module doc).
+ * Reads the settings FOR SHARE (through the reminder's world), as the send path does.
+ * @throws AppError invalid_state naming the reason the endpoint was switched off.
+ */
+async function requireWebhookEnabled(tx: Tx, d: Delivery, verb: string): Promise<void> {
+  if (d.channel !== 'webhook' || !d.reminderId) return;
+  const w = await loadReminderWorld(tx, d.reminderId, 'share');
+  if (w && !w.settings?.webhookEnabled) {
+    const why = w.settings?.webhookDisabledReason ? ` (${w.settings.webhookDisabledReason})` : '';
+    throw new AppError(
+      'invalid_state',
+      `cannot ${verb}: the webhook endpoint is switched off${why}; switch it on again in the notification settings first`,
+      'deliveryId',
+    );
+  }
+}
+
 /** Puts a delivery back on the queue now, under the same message key, with a fresh retry budget. */
 async function requeue(tx: Tx, d: Delivery, now: Date, reason: string) {
   const moved = await transitionDelivery(tx, d.id, 'retrying', {
@@ -74,8 +97,9 @@ async function requeue(tx: Tx, d: Delivery, now: Date, reason: string) {
 
 /**
  * Replays a dead letter: same message key, same identity, fresh retry budget, sent by the next worker.
- * @throws AppError invalid_state when the delivery is not `dead` (an accepted one is refused by name), or its
- *   reminder's expiry instant has passed; not_found for another tenant's id.
+ * @throws AppError invalid_state when the delivery is not `dead` (an accepted one is refused by name), its
+ *   reminder's expiry instant has passed, or it is a webhook delivery and the endpoint is switched off;
+ *   not_found for another tenant's id.
  */
 export async function replayDelivery(db: Db, ctx: OperatorContext, deliveryId: string): Promise<void> {
   await db.transaction(async (tx) => {
@@ -85,6 +109,7 @@ export async function replayDelivery(db: Db, ctx: OperatorContext, deliveryId: s
     }
     if (d.status !== 'dead') throw new AppError('invalid_state', `only dead letters can be replayed; this delivery is ${d.status}`, 'deliveryId');
     await requireBeforeExpiry(tx, d, ctx.now, 'replay');
+    await requireWebhookEnabled(tx, d, 'replay');
     await requeue(tx, d, ctx.now, `replayed by ${ctx.actor}`);
     await audit(tx, ctx, 'replay', d, null, { repairOwner: d.repairOwner, lastError: d.lastError });
   });
@@ -118,7 +143,8 @@ export async function markDeliverySent(db: Db, ctx: OperatorContext, deliveryId:
 /**
  * Sends an unknown outcome again: a new attempt under the same message key. The recipient may get it twice
  * (over SMTP nothing can rule that out); the audit entry records who accepted that risk.
- * @throws AppError invalid_state unless `unknown`, or past the expiry instant.
+ * @throws AppError invalid_state unless `unknown`, past the expiry instant, or a webhook delivery while the
+ *   endpoint is switched off.
  */
 export async function sendDeliveryAgain(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
   const why = parseReason(reason);
@@ -126,6 +152,7 @@ export async function sendDeliveryAgain(db: Db, ctx: OperatorContext, deliveryId
     const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
     if (d.status !== 'unknown') throw new AppError('invalid_state', `only unknown outcomes can be sent again; this delivery is ${d.status}`, 'deliveryId');
     await requireBeforeExpiry(tx, d, ctx.now, 'send again');
+    await requireWebhookEnabled(tx, d, 'send again');
     await requeue(tx, d, ctx.now, `sent again by ${ctx.actor} (the recipient may get it twice)`);
     await audit(tx, ctx, 'send_again', d, why, { warning: 'the recipient may receive this message twice' });
   });

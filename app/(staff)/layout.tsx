@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { NavLink } from '../../components/NavLink';
 import { SignOutButton } from '../../components/SignOutButton';
 import { requireStaff } from '../../server/session';
+import '../styles/channels.css';
 
 export const dynamic = 'force-dynamic';
 

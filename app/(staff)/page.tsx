@@ -2,20 +2,25 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { getDb } from '../../db/client';
-import { dashboardCounts, dispatchLagByHour, outcomesByHour, type DashboardCounts } from '../../db/queries/dashboard';
+import { dashboardCounts, dispatchLagByHour, outcomesByChannel, outcomesByHour, type DashboardCounts } from '../../db/queries/dashboard';
+import { ChannelBadge } from '../../components/ChannelBadge';
+import { ScrollTable } from '../../components/ScrollTable';
 import { EmptyState } from '../../components/EmptyState';
 import { ZonedTime } from '../../components/ZonedTime';
 import { formatInZone, formatTimeInZone, zoneAbbreviation } from '../../components/format';
 import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '../../components/client/DashboardCharts';
 import {
   dashboardWindows,
+  fillChannelOutcomes,
   fillLag,
   fillOutcomes,
   formatLagSeconds,
   hourBuckets,
   outcomeLabels,
+  summarizeChannelOutcomes,
   summarizeLag,
   summarizeOutcomes,
+  type ChannelOutcomes,
   type LagPoint,
   type OutcomePoint,
 } from '../../domain/dashboard';
@@ -38,9 +43,11 @@ async function settle<T>(what: string, p: Promise<T>): Promise<{ ok: true; value
 }
 
 /**
- * The dashboard (issue #4 item 2): tiles counting what is coming up and what went wrong, and two charts of
- * the last 24 hours — dispatch lag (p50/p95 of first attempt − due instant) and provider outcomes — by hour in
- * the tenant's zone. Every number is the signed-in tenant's only. Each section shows its own error state.
+ * The dashboard (issue #4 item 2, issue #9 §8): tiles counting what is coming up and what went wrong, and two
+ * charts of the last 24 hours — dispatch lag (p50/p95 of first attempt − due instant) and provider outcomes —
+ * by hour in the tenant's zone, then the same outcomes per channel (email, SMS, webhook) as a table with a
+ * one-sentence summary. Every count covers every channel and every kind of message (rule reminders, nudges,
+ * notifications). Every number is the signed-in tenant's only. Each section shows its own error state.
  */
 export default async function DashboardPage() {
   const tenant = (await requireStaff()).tenant;
@@ -52,10 +59,11 @@ export default async function DashboardPage() {
   const w = dashboardWindows(clock.now(), zone);
   const buckets = hourBuckets(w.now, zone, 24);
   const chartWindow = { windowStart: buckets[0]!.start, windowEnd: w.now };
-  const [counts, lag, outcomes] = await Promise.all([
+  const [counts, lag, outcomes, byChannel] = await Promise.all([
     settle('tile counts', dashboardCounts(db, tenant.id, w)),
     settle('dispatch lag', dispatchLagByHour(db, tenant.id, chartWindow).then((rows) => fillLag(buckets, rows))),
     settle('provider outcomes', outcomesByHour(db, tenant.id, chartWindow).then((rows) => fillOutcomes(buckets, rows))),
+    settle('outcomes per channel', outcomesByChannel(db, tenant.id, chartWindow).then(fillChannelOutcomes)),
   ]);
   const abbr = zoneAbbreviation(w.now, zone);
   const midnight = formatTimeInZone(w.todayStart, zone);
@@ -89,6 +97,12 @@ export default async function DashboardPage() {
           {outcomes.ok ? <OutcomesSection points={outcomes.value} zone={zone} /> : <SectionError what="The provider outcomes" />}
         </figure>
       </div>
+
+      <section className="card channel-outcomes" aria-labelledby="channels-title" data-testid="channel-outcomes">
+        <h2 id="channels-title">Outcomes per channel, last 24 hours</h2>
+        <p className="muted small chart-what">The same send attempts as the chart above, counted per channel (since {formatInZone(chartWindow.windowStart, zone)}).</p>
+        {byChannel.ok ? <ChannelSection lines={byChannel.value} /> : <SectionError what="The outcomes per channel" />}
+      </section>
     </>
   );
 }
@@ -138,13 +152,13 @@ function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midn
         </h2>
         <div className="stat-grid dashboard-tiles">
           <Tile id="due-1h" label="Due in the next hour" value={c.dueNextHour}>
-            Reminders scheduled or dispatched, due within the next 60 minutes.
+            Messages (reminders and notifications, every channel) scheduled or dispatched, due within the next 60 minutes.
           </Tile>
           <Tile id="due-24h" label="Due in the next 24 hours" value={c.dueNext24h}>
-            Reminders scheduled or dispatched, due within the next 24 hours.
+            Messages (reminders and notifications, every channel) scheduled or dispatched, due within the next 24 hours.
           </Tile>
           <Tile id="sent-today" label="Sent today" value={c.sentToday} href={`/deliveries?${new URLSearchParams({ status: 'accepted', from: today })}`}>
-            Deliveries accepted or delivered since local midnight ({midnight}).
+            Deliveries by email, SMS and webhook accepted or delivered since local midnight ({midnight}).
           </Tile>
         </div>
       </section>
@@ -158,7 +172,7 @@ function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midn
             {c.failedReminders24h === 1 ? 'reminder' : 'reminders'} with invalid template data.
           </Tile>
           <Tile id="dead" label="Dead letters" value={c.dead} href="/deliveries?status=dead" tone="bad">
-            Deliveries with no automatic retry left, waiting for a replay or discard. Any age.
+            Deliveries on any channel with no automatic retry left, waiting for a replay or discard. Any age.
           </Tile>
           <Tile id="unknown" label="Unknown outcomes" value={c.unknown} href="/attention" tone="unknown">
             Sends that may or may not have gone out, waiting for a person. Any age.
@@ -259,6 +273,59 @@ function OutcomesSection({ points, zone }: { points: OutcomePoint[]; zone: strin
           </tbody>
         </table>
       </div>
+    </>
+  );
+}
+
+function ChannelSection({ lines }: { lines: ChannelOutcomes[] }) {
+  const summary = summarizeChannelOutcomes(lines);
+  if (!summary) {
+    return (
+      <EmptyState title="Nothing sent on any channel in the last 24 hours">
+        Email, SMS and webhook counts appear here once a provider or receiver has answered.
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <p className="chart-summary" data-testid="channel-summary">
+        {summary}
+      </p>
+      <ScrollTable label="Send attempts per channel by outcome, last 24 hours">
+        <table className="data-table small">
+          <caption className="visually-hidden">Send attempts per channel by outcome, last 24 hours</caption>
+          <thead>
+            <tr>
+              <th scope="col">Channel</th>
+              <th scope="col" className="num">
+                Attempts
+              </th>
+              {outcomeClasses.map((o) => (
+                <th scope="col" className="num" key={o}>
+                  {outcomeLabels[o]}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {lines.map((l) => (
+              <tr key={l.channel} data-channel={l.channel}>
+                <th scope="row">
+                  <ChannelBadge channel={l.channel} />
+                </th>
+                <td className="num" data-count="total">
+                  {l.total}
+                </td>
+                {outcomeClasses.map((o) => (
+                  <td key={o} className={`num${l.counts[o] === 0 ? ' zero' : ''}`} data-count={o}>
+                    {l.counts[o]}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollTable>
     </>
   );
 }

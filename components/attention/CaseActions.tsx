@@ -4,14 +4,27 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
+import { sendAgainWarning } from '../../domain/message-labels';
+import type { Channel } from '../../domain/vocabulary';
 
 type Action = 'replay' | 'discard' | 'mark-sent' | 'send-again';
 
 /**
- * Operator actions on one dead letter (replay, discard) or unknown outcome (mark as sent, send again), each
- * behind a confirmation that says what will happen. Every action is audited by the server.
+ * Operator actions on one dead letter (replay, discard) or unknown outcome (mark as sent, send again) on any
+ * channel, each behind a confirmation that says what will happen — "send again" warns in the channel's own
+ * terms (domain/message-labels.ts sendAgainWarning). Every action is audited by the server.
  */
-export function CaseActions({ deliveryId, status, address }: { deliveryId: string; status: 'dead' | 'unknown'; address: string }) {
+export function CaseActions({
+  deliveryId,
+  status,
+  address,
+  channel = 'email',
+}: {
+  deliveryId: string;
+  status: 'dead' | 'unknown';
+  address: string;
+  channel?: Channel;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState<Action | null>(null);
   const run = (action: Action) => async (reason: string) => {
@@ -64,7 +77,9 @@ export function CaseActions({ deliveryId, status, address }: { deliveryId: strin
         onClose={() => setOpen(null)}
         onConfirm={run('mark-sent')}
       >
-        <p className="dialog-consequence">Use this when you have evidence the message reached {address} (e.g. the provider&apos;s log). Nothing is sent.</p>
+        <p className="dialog-consequence">
+          Use this when you have evidence the message reached {address} (e.g. the provider&apos;s {channel === 'webhook' ? 'or receiver’s ' : ''}log). Nothing is sent.
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={open === 'send-again'}
@@ -75,10 +90,7 @@ export function CaseActions({ deliveryId, status, address }: { deliveryId: strin
         onClose={() => setOpen(null)}
         onConfirm={run('send-again')}
       >
-        <p className="dialog-consequence notice-warn">
-          ⚠ The first attempt may have reached {address}: the recipient may get this message twice. It is sent under the same message key and
-          Message-ID, so mail clients that deduplicate will show it once.
-        </p>
+        <p className="dialog-consequence notice-warn">⚠ {sendAgainWarning(channel, address)}</p>
       </ConfirmDialog>
     </div>
   );

@@ -9,8 +9,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import type { LagRow, OutcomeRow } from '../../domain/dashboard';
-import { outcomeClasses, type OutcomeClass } from '../../domain/vocabulary';
+import type { ChannelOutcomeRow, LagRow, OutcomeRow } from '../../domain/dashboard';
+import { channels, outcomeClasses, type Channel, type OutcomeClass } from '../../domain/vocabulary';
 
 /** A Date as a timestamptz parameter (postgres.js cannot bind a Date inside a raw drizzle `sql` template). */
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
@@ -116,4 +116,25 @@ export async function outcomesByHour(db: DbOrTx, tenantId: string, w: ChartWindo
   return rows
     .filter((r) => (outcomeClasses as readonly string[]).includes(r.outcome))
     .map((r) => ({ bucket: Number(r.bucket), outcome: r.outcome as OutcomeClass, count: Number(r.n) }));
+}
+
+/**
+ * Provider outcomes per channel: the tenant's finished delivery attempts (with a classified outcome) started
+ * in [windowStart, windowEnd), counted per channel of their delivery (email, SMS, webhook) and outcome class.
+ * The same attempts as {@link outcomesByHour}, so the per-channel totals add up to the chart's. Only non-zero
+ * (channel, outcome) pairs are returned; fillChannelOutcomes adds the zeros.
+ */
+export async function outcomesByChannel(db: DbOrTx, tenantId: string, w: ChartWindow): Promise<ChannelOutcomeRow[]> {
+  const rows = await db.execute<{ channel: string; outcome: string; n: number }>(sql`
+    select d.channel::text as channel, a.outcome::text as outcome, count(*)::int as n
+    from delivery_attempts a
+    join deliveries d on d.id = a.delivery_id and d.tenant_id = ${tenantId}
+    where a.tenant_id = ${tenantId}
+      and a.outcome is not null
+      and a.started_at >= ${at(w.windowStart)} and a.started_at < ${at(w.windowEnd)}
+    group by 1, 2
+    order by 1, 2`);
+  return rows
+    .filter((r) => (channels as readonly string[]).includes(r.channel) && (outcomeClasses as readonly string[]).includes(r.outcome))
+    .map((r) => ({ channel: r.channel as Channel, outcome: r.outcome as OutcomeClass, count: Number(r.n) }));
 }

@@ -2,12 +2,15 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { auditLog, deliveries, deliveryAttempts, events, reminderRules, reminders, type Delivery } from '../schema';
-import type { DeliveryStatus } from '../../domain/vocabulary';
+import { messageTitle } from '../../domain/message-labels';
+import type { Channel, DeliveryStatus } from '../../domain/vocabulary';
 
 export interface DeliveryFilter {
   /** Substring of the address or the subject (case-insensitive). */
   q?: string;
   status?: DeliveryStatus;
+  /** Only deliveries on this channel (email, sms, webhook). */
+  channel?: Channel;
   /** Created at or after (UTC instant). */
   from?: Date;
   /** Created before (UTC instant). */
@@ -16,12 +19,17 @@ export interface DeliveryFilter {
 
 export interface DeliveryLogRow {
   delivery: Delivery;
+  /**
+   * What the message is (domain/message-labels.ts messageTitle): the rule's name, "Manual reminder", or a
+   * notification's type in plain words ("Booking confirmed"); null for a delivery without a reminder.
+   */
+  title: string | null;
   eventId: string | null;
   eventTitle: string | null;
   eventZone: string | null;
 }
 
-/** One page of a tenant's deliveries, newest first, with the event each is for. */
+/** One page of a tenant's deliveries (every channel unless `f.channel`), newest first, with the event and the title of each. */
 export async function searchDeliveries(
   db: DbOrTx,
   tenantId: string,
@@ -34,19 +42,33 @@ export async function searchDeliveries(
     conds.push(or(ilike(deliveries.address, like), ilike(deliveries.subject, like))!);
   }
   if (f.status) conds.push(eq(deliveries.status, f.status));
+  if (f.channel) conds.push(eq(deliveries.channel, f.channel));
   if (f.from) conds.push(gte(deliveries.createdAt, f.from));
   if (f.to) conds.push(lt(deliveries.createdAt, f.to));
   const where = and(...conds);
   const [{ total }] = await db.select({ total: count() }).from(deliveries).where(where);
-  const items = await db
-    .select({ delivery: deliveries, eventId: events.id, eventTitle: events.title, eventZone: events.timeZone })
+  const rows = await db
+    .select({
+      delivery: deliveries,
+      eventId: events.id,
+      eventTitle: events.title,
+      eventZone: events.timeZone,
+      kind: reminders.kind,
+      notificationType: reminders.notificationType,
+      ruleName: reminderRules.name,
+    })
     .from(deliveries)
-    .leftJoin(reminders, eq(reminders.id, deliveries.reminderId))
+    .leftJoin(reminders, and(eq(reminders.id, deliveries.reminderId), eq(reminders.tenantId, tenantId)))
+    .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
     .leftJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, tenantId)))
     .where(where)
     .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
     .limit(page.limit)
     .offset(page.offset);
+  const items = rows.map(({ kind, notificationType, ruleName, ...r }) => ({
+    ...r,
+    title: kind ? messageTitle({ kind, ruleName, notificationType }) : null,
+  }));
   return { items, total };
 }
 

@@ -12,14 +12,20 @@ import type {
   BookingStatus,
   Channel,
   DeliveryStatus,
+  DomainEventType,
   EventStatus,
+  OutcomeClass,
+  Provider,
+  ReminderKind,
   ReminderStatus,
 } from '../../domain/vocabulary';
+import { messageTitle } from '../../domain/message-labels';
 import type { DbOrTx } from '../client';
 import {
   bookings,
   contacts,
   deliveries,
+  deliveryAttempts,
   events,
   reminderRules,
   reminders,
@@ -180,29 +186,60 @@ export async function listEvents(
 // ---------------------------------------------------------------------------------------------------------
 // Event page
 
+/** One provider call of a delivery (instants ISO-8601 UTC). */
+export interface AttemptView {
+  attemptNo: number;
+  startedAt: string;
+  /** null while the call is in flight. */
+  endedAt: string | null;
+  outcome: OutcomeClass | null;
+  errorCode: string | null;
+  /** The error message, else the provider's own answer. */
+  detail: string | null;
+}
+
 /** The delivery created for a reminder (the latest one, should there ever be several). */
 export interface DeliveryView {
   id: string;
+  /** The channel it goes out on (the same as its reminder's) and the provider it was claimed for. */
+  channel: Channel;
+  provider: Provider;
   status: DeliveryStatus;
   statusReason: string | null;
   messageKey: string;
+  /** Email address, E.164 number or webhook URL. */
   address: string;
+  /** As rendered at the first send attempt: the email subject, the SMS text, or "<type> → <url>" for a webhook; null before. */
+  subject: string | null;
   providerMessageId: string | null;
   attemptCount: number;
   acceptedAt: string | null;
   nextAttemptAt: string | null;
   /** Dead letters: who must act to repair it. */
   repairOwner: string | null;
+  /** Every provider call, first first. */
+  attempts: AttemptView[];
 }
 
-/** One planned send of one rule to one booking for one schedule version. */
+/**
+ * One planned message to one booking on one channel: a rule reminder (one rule, one schedule version), a nudge
+ * or a notification (one domain event).
+ */
 export interface ReminderView {
   id: string;
-  /** `nudge`: a manual "remind participant" (no rule; `requestedBy` says who asked). */
-  kind: 'rule' | 'nudge' | 'notification';
+  /** `nudge`: a manual "remind participant" (no rule; `requestedBy` says who asked); `notification`: about a domain event. */
+  kind: ReminderKind;
   requestedBy: string | null;
   ruleId: string | null;
+  /**
+   * The row's title (domain/message-labels.ts messageTitle): the rule's name, "Manual reminder" for a nudge,
+   * the notification's type in plain words ("Booking confirmed", "Event moved").
+   */
   ruleName: string;
+  /** Notifications only: the domain event type it tells about. */
+  notificationType: DomainEventType | null;
+  /** When quiet hours moved the due instant: the instant it was due before (ISO-8601 UTC), else null. */
+  deferredFrom: string | null;
   template: string;
   channel: Channel;
   scheduleVersion: number;
@@ -222,7 +259,9 @@ export interface BookingView {
   statusReason: string | null;
   /** For `external` bookings: the guest's own tenant. */
   guestTenantId: string | null;
-  contact: { id: string; name: string; email: string } | null;
+  contact: { id: string; name: string; email: string; phone: string | null } | null;
+  /** The zone the person's quiet hours are kept in: their own, else the tenant's (as server/notify.ts reads them). */
+  personZone: string;
   /** When the booking was made (ISO-8601 UTC). */
   bookedAt: string;
   /**
@@ -272,7 +311,7 @@ const roleOrder: Record<BookingRole, number> = { attendee: 0, external: 1, host:
 export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string): Promise<EventPage | null> {
   if (!isUuid(eventId)) return null;
   const [row] = await db
-    .select({ event: events, tenantLead: tenants.roomOpenLeadMinutes })
+    .select({ event: events, tenantLead: tenants.roomOpenLeadMinutes, tenantZone: tenants.timeZone })
     .from(events)
     .innerJoin(tenants, eq(tenants.id, events.tenantId))
     .where(and(eq(events.id, eventId), eq(events.tenantId, tenantId)))
@@ -282,7 +321,11 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
 
   // A guest's contact may live in the guest's own tenant: visible here only through this tenant's booking.
   const bookingRows = await db
-    .select({ booking: bookings, contact: { id: contacts.id, name: contacts.name, email: contacts.email } })
+    .select({
+      booking: bookings,
+      contact: { id: contacts.id, name: contacts.name, email: contacts.email, phone: contacts.phone },
+      contactZone: contacts.timeZone,
+    })
     .from(bookings)
     .leftJoin(
       contacts,
@@ -302,7 +345,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
     .from(reminders)
     .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
     .where(and(eq(reminders.eventId, e.id), eq(reminders.tenantId, tenantId)))
-    .orderBy(asc(reminders.dueAt), asc(reminders.scheduleVersion), asc(reminderRules.name), asc(reminders.id));
+    .orderBy(asc(reminders.dueAt), asc(reminders.scheduleVersion), asc(reminderRules.name), asc(reminders.channel), asc(reminders.id));
 
   const reminderIds = reminderRows.map((r) => r.reminder.id);
   const deliveryRows =
@@ -313,20 +356,46 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
           .from(deliveries)
           .where(and(eq(deliveries.tenantId, tenantId), inArray(deliveries.reminderId, reminderIds)))
           .orderBy(desc(deliveries.createdAt));
+  const deliveryIds = deliveryRows.map((d) => d.id);
+  const attemptRows =
+    deliveryIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(deliveryAttempts)
+          .where(and(eq(deliveryAttempts.tenantId, tenantId), inArray(deliveryAttempts.deliveryId, deliveryIds)))
+          .orderBy(asc(deliveryAttempts.attemptNo));
+  const attemptsByDelivery = new Map<string, AttemptView[]>();
+  for (const a of attemptRows) {
+    const list = attemptsByDelivery.get(a.deliveryId) ?? [];
+    list.push({
+      attemptNo: a.attemptNo,
+      startedAt: iso(a.startedAt),
+      endedAt: isoOrNull(a.endedAt),
+      outcome: a.outcome,
+      errorCode: a.errorCode,
+      detail: a.errorMessage ?? a.providerResponse,
+    });
+    attemptsByDelivery.set(a.deliveryId, list);
+  }
   const deliveryByReminder = new Map<string, DeliveryView>();
   for (const d of deliveryRows) {
     if (!d.reminderId || deliveryByReminder.has(d.reminderId)) continue; // newest first: keep the first seen
     deliveryByReminder.set(d.reminderId, {
       id: d.id,
+      channel: d.channel,
+      provider: d.provider,
       status: d.status,
       statusReason: d.statusReason,
       messageKey: d.messageKey,
       address: d.address,
+      subject: d.subject,
       providerMessageId: d.providerMessageId,
       attemptCount: d.attemptCount,
       acceptedAt: isoOrNull(d.acceptedAt),
       nextAttemptAt: isoOrNull(d.nextAttemptAt),
       repairOwner: d.repairOwner,
+      attempts: attemptsByDelivery.get(d.id) ?? [],
     });
   }
 
@@ -339,7 +408,9 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       kind: m.kind,
       requestedBy: m.requestedBy,
       ruleId: m.ruleId,
-      ruleName: m.kind === 'nudge' ? 'Manual reminder' : (r.ruleName ?? '(rule deleted)'),
+      ruleName: messageTitle({ kind: m.kind, ruleName: r.ruleName, notificationType: m.notificationType }),
+      notificationType: m.notificationType,
+      deferredFrom: isoOrNull(m.deferredFrom),
       template: m.template ?? r.template ?? '',
       channel: m.channel,
       scheduleVersion: m.scheduleVersion,
@@ -362,13 +433,14 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
   const bookingViews = bookingRows
     .map(
-      ({ booking: b, contact }): BookingView => ({
+      ({ booking: b, contact, contactZone }): BookingView => ({
         id: b.id,
         role: b.role,
         status: b.status,
         statusReason: b.statusReason,
         guestTenantId: b.guestTenantId,
         contact,
+        personZone: contactZone ?? row.tenantZone,
         bookedAt: iso(b.createdAt),
         rebookedAs: b.status === 'cancelled' ? (newerOf(b)?.id ?? null) : null,
         reminders: remindersByBooking.get(b.id) ?? [],

@@ -1,7 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { z } from 'zod';
 import { getDb } from '../../../db/client';
-import { listDeliveryCases, type DeliveryCase } from '../../../db/queries/operator';
+import { listDeliveryCases, webhookSwitchedOff, type DeliveryCase } from '../../../db/queries/operator';
+import { ChannelBadge } from '../../../components/ChannelBadge';
+import { ZonedTime } from '../../../components/ZonedTime';
+import { channelLabels, reconcileHint } from '../../../domain/message-labels';
+import { channels } from '../../../domain/vocabulary';
 import { EmptyState } from '../../../components/EmptyState';
 import { StatusWithReason } from '../../../components/StatusBadge';
 import { AttemptsTable } from '../../../components/AttemptsTable';
@@ -14,28 +19,70 @@ import { requireStaff } from '../../../server/session';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Needs attention' };
 
+const filterSchema = z.object({ channel: z.enum(channels).optional().catch(undefined) });
+
 /**
- * Deliveries automation will not decide: dead letters (with who must repair them) and unknown outcomes (the
- * provider may or may not have sent them), each with its full evidence. Staff and admins act on them here
- * (replay one or a selection, discard with a reason; mark as sent or send again); viewers only read.
+ * Deliveries automation will not decide, on every channel (email, SMS, webhook): dead letters (with who must
+ * repair them) and unknown outcomes (the provider may or may not have sent them), each with its full evidence,
+ * narrowed by `?channel=`. Staff and admins act on them here (replay one or a selection, discard with a
+ * reason; mark as sent or send again); viewers only read. When the tenant's webhook endpoint was switched off
+ * (a 410 from the receiver, or staff), a banner says when and why and links to the notification settings.
  */
-export default async function AttentionPage() {
+export default async function AttentionPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const raw = await searchParams;
+  const f = filterSchema.parse({ channel: Array.isArray(raw.channel) ? raw.channel[0] : raw.channel });
   const db = getDb();
   const { tenant, user } = await requireStaff();
   const canOperate = can(user.role, 'operate');
-  const [dead, unknown] = await Promise.all([
-    listDeliveryCases(db, tenant.id, ['dead']),
-    listDeliveryCases(db, tenant.id, ['unknown']),
+  const [dead, unknown, webhookOff] = await Promise.all([
+    listDeliveryCases(db, tenant.id, ['dead'], 100, { channel: f.channel }),
+    listDeliveryCases(db, tenant.id, ['unknown'], 100, { channel: f.channel }),
+    webhookSwitchedOff(db, tenant.id),
   ]);
   return (
     <>
       <div className="page-head">
         <h1>Needs attention</h1>
         <p className="muted">
-          Dead letters and unknown outcomes for {tenant.name} · times in {tenant.timeZone}
+          Dead letters and unknown outcomes for {tenant.name} on {f.channel ? `the ${channelLabels[f.channel]} channel` : 'every channel'} · times in{' '}
+          {tenant.timeZone}
           {canOperate ? '' : ' · read-only for your role'}
         </p>
       </div>
+      {webhookOff ? (
+        <p className="notice notice-warn webhook-banner" role="alert" data-testid="webhook-switched-off">
+          <span>
+            <strong>
+              Webhook endpoint switched off{' '}
+              {webhookOff.at ? (
+                <>
+                  on <ZonedTime instant={webhookOff.at.toISOString()} zone={tenant.timeZone} />
+                </>
+              ) : null}
+              :
+            </strong>{' '}
+            <span className="webhook-reason">{webhookOff.reason}</span>
+          </span>
+          <span>
+            No notification is posted to {webhookOff.url ? <code className="wrap-anywhere">{webhookOff.url}</code> : 'it'} until it is switched on again.{' '}
+            <Link href="/notifications">Open notification settings →</Link>
+          </span>
+        </p>
+      ) : null}
+      <form className="filters" method="get" action="/attention">
+        <label>
+          Channel
+          <select name="channel" defaultValue={f.channel ?? ''}>
+            <option value="">any</option>
+            {channels.map((c) => (
+              <option key={c} value={c}>
+                {channelLabels[c]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Filter</button>
+      </form>
       <h2 className="section-title">
         Dead letters <span className="count">{dead.length}</span>
       </h2>
@@ -65,17 +112,18 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
   const d = c.delivery;
   const selectable = canOperate && d.status === 'dead';
   return (
-    <section className="card case-card" data-delivery-id={d.id} aria-label={`${d.status} delivery to ${d.address}`}>
+    <section className="card case-card" data-delivery-id={d.id} data-channel={d.channel} aria-label={`${d.status} ${channelLabels[d.channel]} delivery to ${d.address}`}>
       <div className="case-head">
         <div>
           {selectable ? (
             <label className="case-select">
-              <input type="checkbox" name={SELECT_NAME} value={d.id} /> <strong>{d.address}</strong>
+              <input type="checkbox" name={SELECT_NAME} value={d.id} /> <strong className="wrap-anywhere">{d.address}</strong>
             </label>
           ) : (
-            <strong>{d.address}</strong>
+            <strong className="wrap-anywhere">{d.address}</strong>
           )}
-          <div className="muted small">
+          <div className="muted small wrap-anywhere">
+            <ChannelBadge channel={d.channel} /> {c.title ? `${c.title} · ` : ''}
             {d.subject ?? d.template}
             {c.event ? (
               <>
@@ -89,17 +137,16 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
       </div>
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
       {d.status === 'unknown' ? (
-        <p className="small reconcile-hint">
-          <strong>To reconcile:</strong> {d.provider === 'smtp' ? 'an SMTP server cannot be asked whether it took a message. ' : ''}look for
-          Message-ID <code>{messageIdFor(d.messageKey)}</code> in the mail server&apos;s or provider&apos;s log, then mark it as sent, or send it
-          again if it is not there.
+        <p className="small reconcile-hint wrap-anywhere">
+          <strong>To reconcile:</strong> {d.provider === 'smtp' ? 'an SMTP server cannot be asked whether it took a message. ' : ''}
+          {reconcileHint(d.channel, { messageId: messageIdFor(d.messageKey), messageKey: d.messageKey, address: d.address })}
         </p>
       ) : null}
       <AttemptsTable attempts={c.attempts} zone={zone} />
-      <p className="mono small muted">
+      <p className="mono small muted wrap-anywhere">
         {d.messageKey} · <Link href={`/deliveries/${d.id}`}>full story</Link>
       </p>
-      {canOperate && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} /> : null}
+      {canOperate && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} channel={d.channel} /> : null}
     </section>
   );
 }

@@ -9,7 +9,9 @@ import { Pager } from '../../../components/Pager';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { localMidnight } from '../../../components/format';
-import { deliveryStatuses } from '../../../domain/vocabulary';
+import { ChannelBadge } from '../../../components/ChannelBadge';
+import { channelLabels } from '../../../domain/message-labels';
+import { channels, deliveryStatuses } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -20,11 +22,20 @@ const filterSchema = z.object({
   page: z.coerce.number().int().min(1).catch(1),
   q: searchText,
   status: z.enum(deliveryStatuses).optional().catch(undefined),
+  channel: z.enum(channels).optional().catch(undefined),
   from: z.iso.date().optional().catch(undefined),
   to: z.iso.date().optional().catch(undefined),
 });
 
-/** Every delivery of the tenant, searchable by address or subject, filterable by status and date (tenant zone). */
+/** Longest SMS text or subject shown in a list cell (the delivery's page shows it whole), in characters. */
+const CELL_TEXT_MAX = 90;
+const cellText = (t: string) => ([...t].length > CELL_TEXT_MAX ? `${[...t].slice(0, CELL_TEXT_MAX - 1).join('')}…` : t);
+
+/**
+ * Every delivery of the tenant on every channel (email, SMS, webhook), searchable by address or subject (the
+ * SMS text, the webhook target), filterable by channel, status and date (tenant zone). On phones the table
+ * reflows into one labelled card per delivery.
+ */
 export default async function DeliveriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = await searchParams;
   const f = filterSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
@@ -34,11 +45,11 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
   const { items, total } = await searchDeliveries(
     db,
     tenant.id,
-    { q: f.q || undefined, status: f.status, from: day(f.from), to: day(f.to, 1) },
+    { q: f.q || undefined, status: f.status, channel: f.channel, from: day(f.from), to: day(f.to, 1) },
     { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE },
   );
   const params: Record<string, string> = {};
-  for (const k of ['q', 'status', 'from', 'to'] as const) if (f[k]) params[k] = String(f[k]);
+  for (const k of ['q', 'channel', 'status', 'from', 'to'] as const) if (f[k]) params[k] = String(f[k]);
   return (
     <>
       <div className="page-head">
@@ -48,7 +59,18 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       <form className="filters" method="get" action="/deliveries">
         <label>
           Address or subject
-          <input name="q" type="search" defaultValue={f.q} placeholder="ada@… or Workshop" />
+          <input name="q" type="search" defaultValue={f.q} placeholder="ada@…, +316… or Workshop" />
+        </label>
+        <label>
+          Channel
+          <select name="channel" defaultValue={f.channel ?? ''}>
+            <option value="">any</option>
+            {channels.map((c) => (
+              <option key={c} value={c}>
+                {channelLabels[c]}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           Status
@@ -77,34 +99,45 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
         </EmptyState>
       ) : (
         <>
-          <table className="data-table">
+          <table className="data-table reflow-table deliveries-table">
             <thead>
               <tr>
                 <th>Created</th>
+                <th>Channel</th>
                 <th>To</th>
-                <th>Subject</th>
+                <th>Subject or text</th>
                 <th>Event</th>
                 <th>Status</th>
                 <th className="num">Attempts</th>
               </tr>
             </thead>
             <tbody>
-              {items.map(({ delivery: d, eventId, eventTitle }) => (
-                <tr key={d.id}>
-                  <td className="nowrap">
+              {items.map(({ delivery: d, eventId, eventTitle, title }) => (
+                <tr key={d.id} data-channel={d.channel}>
+                  <td className="nowrap" data-label="Created">
                     <ZonedTime instant={d.createdAt.toISOString()} zone={tenant.timeZone} />
                   </td>
-                  <td>
-                    <Link className="row-title" href={`/deliveries/${d.id}`}>
+                  <td data-label="Channel">
+                    <ChannelBadge channel={d.channel} />
+                  </td>
+                  <td data-label="To">
+                    <Link className="row-title wrap-anywhere" href={`/deliveries/${d.id}`}>
                       {d.address}
                     </Link>
                   </td>
-                  <td>{d.subject ?? <span className="muted">{d.template}</span>}</td>
-                  <td>{eventId ? <Link href={`/events/${eventId}`}>{eventTitle}</Link> : null}</td>
-                  <td>
-                    <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} />
+                  <td data-label={d.channel === 'sms' ? 'Text' : d.channel === 'webhook' ? 'Target' : 'Subject'}>
+                    <span title={d.subject ?? undefined}>{d.subject ? cellText(d.subject) : <span className="muted">{d.template}</span>}</span>
+                    {title ? <div className="muted small">{title}</div> : null}
                   </td>
-                  <td className="num">{d.attemptCount}</td>
+                  <td data-label="Event">{eventId ? <Link href={`/events/${eventId}`}>{eventTitle}</Link> : null}</td>
+                  <td data-label="Status">
+                    <span>
+                      <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} />
+                    </span>
+                  </td>
+                  <td className="num" data-label="Attempts">
+                    {d.attemptCount}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -10,12 +10,18 @@ import { ZonedTime } from '../../../../components/ZonedTime';
 import { CaseActions } from '../../../../components/attention/CaseActions';
 import { can } from '../../../../domain/permissions';
 import { auditActionLabel } from '../../../../domain/audit-view';
+import { ChannelBadge } from '../../../../components/ChannelBadge';
+import { describeSmsSegments, messageTitle, subjectLabels } from '../../../../domain/message-labels';
 import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Delivery' };
 
-/** One delivery's full story: its reminder, every attempt with outcome class and error code, provider id, audit. */
+/**
+ * One delivery's full story on any channel: what it is (rule reminder, nudge, notification), what was sent
+ * (subject, SMS text with its segments, webhook target), every attempt with outcome class and error code,
+ * provider id, audit.
+ */
 export default async function DeliveryPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const db = getDb();
@@ -31,12 +37,12 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
         <Link href="/deliveries">← Deliveries</Link>
       </p>
       <div className="page-head">
-        <h1>{d.subject ?? d.template}</h1>
-        <p className="muted">
-          to {d.address} · times in {zone}
+        <h1 className="wrap-anywhere">{d.channel === 'email' ? (d.subject ?? d.template) : `${r ? messageTitle({ kind: r.kind, ruleName: rule?.name ?? null, notificationType: r.notificationType }) : d.template} by ${d.channel === 'sms' ? 'SMS' : 'webhook'}`}</h1>
+        <p className="muted wrap-anywhere">
+          <ChannelBadge channel={d.channel} /> to {d.address} · times in {zone}
         </p>
       </div>
-      {can(user.role, 'operate') && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} /> : null}
+      {can(user.role, 'operate') && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} channel={d.channel} /> : null}
       <section className="case-card">
         <dl className="facts">
           <div>
@@ -46,6 +52,23 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
               {d.repairOwner ? <div className="small">To repair: {d.repairOwner}</div> : null}
             </dd>
           </div>
+          {d.channel !== 'email' ? (
+            <div>
+              <dt>{subjectLabels[d.channel]}</dt>
+              <dd data-subject={d.channel}>
+                {d.subject === null ? (
+                  <span className="muted">not rendered yet (it is at the first send attempt)</span>
+                ) : d.channel === 'sms' ? (
+                  <>
+                    <span className="sms-text">{d.subject}</span>
+                    <span className="muted small sms-segments">{describeSmsSegments(d.subject)}</span>
+                  </>
+                ) : (
+                  <span className="mono wrap-anywhere">{d.subject}</span>
+                )}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>Provider</dt>
             <dd>
@@ -58,9 +81,13 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
             <dd>{event ? <Link href={`/events/${event.id}`}>{event.title}</Link> : '—'}</dd>
           </div>
           <div>
-            <dt>Reminder</dt>
+            <dt>{r?.kind === 'notification' ? 'Notification' : 'Reminder'}</dt>
             <dd>
-              {r?.kind === 'nudge' ? `Manual reminder, asked by ${r.requestedBy ?? 'staff'}` : (rule?.name ?? '—')}
+              {r?.kind === 'nudge'
+                ? `Manual reminder, asked by ${r.requestedBy ?? 'staff'}`
+                : r
+                  ? messageTitle({ kind: r.kind, ruleName: rule?.name ?? null, notificationType: r.notificationType })
+                  : '—'}
               {r ? (
                 <div className="small">
                   due <ZonedTime instant={r.dueAt.toISOString()} zone={zone} /> · useful until <ZonedTime instant={r.expiresAt.toISOString()} zone={zone} variant="time" /> · schedule
