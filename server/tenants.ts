@@ -67,7 +67,12 @@ export async function addSuppression(
   input: { address: string; reason: (typeof suppressionReasons)[number]; source?: string },
 ): Promise<void> {
   const data = parseInput(
-    z.object({ address: z.email(), reason: z.enum(suppressionReasons), source: z.string().default('manual') }),
+    // An email address, or a mobile number in E.164 (SMS suppressions: invalid number, STOP at the carrier).
+    z.object({
+      address: z.union([z.email(), z.string().regex(/^\+[1-9]\d{6,14}$/)], { error: 'must be an email address or a phone number in E.164 form (+31612345678)' }),
+      reason: z.enum(suppressionReasons),
+      source: z.string().default('manual'),
+    }),
     input,
   );
   await db.insert(suppressions).values({ tenantId, ...data }).onConflictDoNothing();
