@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   dashboardWindows,
+  fillChannelOutcomes,
   fillLag,
   fillOutcomes,
   formatLagSeconds,
   formatLagTick,
   hourBuckets,
   lagTicks,
+  summarizeChannelOutcomes,
   summarizeLag,
   summarizeOutcomes,
 } from './dashboard';
@@ -128,5 +130,49 @@ describe('lag axis ticks', () => {
   });
   it('labels ticks in one unit', () => {
     expect([0, 0.5, 30, 120, 90, 5400].map(formatLagTick)).toEqual(['0', '0.5 s', '30 s', '2 min', '1.5 min', '1.5 h']);
+  });
+});
+
+describe('outcomes per channel', () => {
+  it('every channel gets its line, zeros where SQL returned nothing', () => {
+    const lines = fillChannelOutcomes([
+      { channel: 'sms', outcome: 'accepted', count: 2 },
+      { channel: 'email', outcome: 'accepted', count: 9 },
+      { channel: 'email', outcome: 'transient', count: 1 },
+    ]);
+    expect(lines.map((l) => l.channel)).toEqual(['email', 'sms', 'webhook']);
+    expect(lines[0]).toEqual({ channel: 'email', counts: { accepted: 9, transient: 1, rate_limited: 0, ambiguous: 0, rejected: 0 }, total: 10 });
+    expect(lines[1]!.total).toBe(2);
+    expect(lines[2]).toEqual({ channel: 'webhook', counts: { accepted: 0, transient: 0, rate_limited: 0, ambiguous: 0, rejected: 0 }, total: 0 });
+  });
+
+  it('rows of an unknown channel or outcome are dropped', () => {
+    const lines = fillChannelOutcomes([
+      { channel: 'fax' as never, outcome: 'accepted', count: 5 },
+      { channel: 'email', outcome: 'lost' as never, count: 5 },
+    ]);
+    expect(lines.every((l) => l.total === 0)).toBe(true);
+  });
+
+  it('the summary names every channel, the ones without attempts too', () => {
+    const lines = fillChannelOutcomes([
+      { channel: 'email', outcome: 'accepted', count: 9 },
+      { channel: 'email', outcome: 'transient', count: 1 },
+      { channel: 'sms', outcome: 'accepted', count: 1 },
+      { channel: 'sms', outcome: 'rate_limited', count: 1 },
+    ]);
+    expect(summarizeChannelOutcomes(lines)).toBe(
+      'By channel: email 10 attempts (9 accepted, 1 transient); SMS 2 attempts (1 accepted, 1 rate limited); webhook no attempts.',
+    );
+  });
+
+  it('no attempt on any channel → no summary (the page shows its empty state)', () => {
+    expect(summarizeChannelOutcomes(fillChannelOutcomes([]))).toBeNull();
+  });
+
+  it('one attempt is singular', () => {
+    expect(summarizeChannelOutcomes(fillChannelOutcomes([{ channel: 'webhook', outcome: 'rejected', count: 1 }]))).toBe(
+      'By channel: email no attempts; SMS no attempts; webhook 1 attempt (1 rejected).',
+    );
   });
 });

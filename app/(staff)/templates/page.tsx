@@ -2,17 +2,27 @@ import type { Metadata } from 'next';
 import { templateTitles } from '../../../components/template-labels';
 import { previewData, renderReminderEmail, templateIds } from '../../../emails';
 import { renderSmsText } from '../../../emails/sms';
+import { describeSmsSegments } from '../../../domain/message-labels';
+import { countSmsSegments, gsm7Septets } from '../../../domain/sms-segments';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Templates' };
 
 /**
- * PLACEHOLDER for the SMS segment count (issue #9: how many GSM-7 or UCS-2 segments `text` takes). The lead
- * fills this in; until then it renders nothing.
+ * The SMS segment line under a template's SMS text (issue #9 §4, §8): "2 segments · GSM-7 · 170 characters",
+ * "1 segment · UCS-2 · 64 characters" — how many message parts the text costs and in which encoding
+ * (domain/sms-segments.ts countSmsSegments; wording domain/message-labels.ts describeSmsSegments). A text
+ * that needs UCS-2 says which character forced it, since one character switches the whole message.
  */
-function SmsSegmentCount(props: { text: string }) {
-  void props;
-  return null;
+function SmsSegmentCount({ text }: { text: string }) {
+  const count = countSmsSegments(text);
+  const forcing = count.encoding === 'UCS-2' ? [...text].find((ch) => gsm7Septets(ch) === null) : undefined;
+  return (
+    <p className="muted small sms-segments" data-testid="sms-segments" data-segments={count.segments} data-encoding={count.encoding}>
+      {describeSmsSegments(text, count)}
+      {forcing ? ` — UCS-2 because of “${forcing}” (U+${forcing.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})` : ''}
+    </p>
+  );
 }
 
 /**
@@ -51,7 +61,7 @@ export default async function TemplatesPage() {
           </details>
           <div className="template-sms" data-sms={t.id}>
             <h3>SMS</h3>
-            <pre className="plain-text">{t.sms}</pre>
+            <pre className="plain-text sms-text">{t.sms}</pre>
             <SmsSegmentCount text={t.sms} />
           </div>
         </section>
