@@ -26,13 +26,22 @@ function metaLine(r: ReminderView): string {
   return `${r.template} · v${r.scheduleVersion}`;
 }
 
+/** Longest attempt detail shown in the timeline (a provider's whole JSON answer is on the delivery's page), characters. */
+const DETAIL_MAX = 140;
+const shorten = (t: string) => (t.length > DETAIL_MAX ? `${t.slice(0, DETAIL_MAX - 1)}…` : t);
+
 function AttemptLine({ a, zone }: { a: AttemptView; zone: string }) {
   return (
     <li data-attempt={a.attemptNo} data-outcome={a.outcome ?? 'in-flight'}>
       <span className="attempt-no">#{a.attemptNo}</span> <ZonedTime instant={a.startedAt} zone={zone} variant="clock" /> ·{' '}
       <strong>{a.outcome ? a.outcome.replace(/_/g, ' ') : 'in flight'}</strong>
       {a.errorCode ? <code className="attempt-code">{a.errorCode}</code> : null}
-      {a.detail ? <span className="attempt-detail"> {a.detail}</span> : null}
+      {a.detail ? (
+        <span className="attempt-detail" title={a.detail.length > DETAIL_MAX ? a.detail : undefined}>
+          {' '}
+          {shorten(a.detail)}
+        </span>
+      ) : null}
     </li>
   );
 }
@@ -49,22 +58,26 @@ function DeliveryDetails({ d, zone }: { d: DeliveryView; zone: string }) {
         {label} and {d.attempts.length === 1 ? '1 attempt' : `${d.attempts.length} attempts`}
       </summary>
       <dl className="timeline-more-facts">
-        <div>
-          <dt>{d.channel === 'webhook' ? 'Endpoint' : 'To'}</dt>
-          <dd className="mono">{d.address}</dd>
-        </div>
+        {d.channel === 'webhook' ? null : (
+          <div>
+            <dt>To</dt>
+            <dd className="mono">{d.address}</dd>
+          </div>
+        )}
         <div>
           <dt>{label}</dt>
           <dd data-subject={d.channel}>
-            {d.subject === null ? (
-              <span className="muted">not rendered yet (it is at the first send attempt)</span>
-            ) : d.channel === 'sms' ? (
+            {d.subject !== null && d.channel === 'sms' ? (
               <>
                 <span className="sms-text">{d.subject}</span>
                 <span className="muted small sms-segments">{describeSmsSegments(d.subject)}</span>
               </>
-            ) : (
+            ) : d.subject !== null ? (
               <span className={d.channel === 'webhook' ? 'mono' : undefined}>{d.subject}</span>
+            ) : d.channel === 'webhook' ? (
+              <span className="mono">{d.address}</span>
+            ) : (
+              <span className="muted">not rendered yet (it is at the first send attempt)</span>
             )}
           </dd>
         </div>

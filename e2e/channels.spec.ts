@@ -4,10 +4,13 @@
  * receiver; the demo tenant's webhook switched on; the default notification policy — a person who takes
  * booking updates by email AND SMS (mobile number and preferences set through `PUT /api/contacts/:id/
  * preferences`, or straight in the database where that API is not there) is added to an event by a staff member
- * through the event page. Their timeline then shows the confirmation three times — an Email, an SMS and a
+ * through the event page's form, mobile number included. Their timeline then shows the confirmation three times — an Email, an SMS and a
  * Webhook row, each reaching its own accepted state, each with its own attempt — and on expand the SMS text
  * with its segment count and the webhook target. The deliveries log filters the same messages by channel.
- * Screenshots: channels-timeline-1360.png, channels-timeline-375.png, channels-deliveries-375.png.
+ * The dashboard counts outcomes per channel; Needs attention says when the webhook endpoint was switched off;
+ * every template shows its SMS segment line.
+ * Screenshots: channels-timeline-1360.png, channels-timeline-375.png, channels-deliveries-375.png,
+ * channels-dashboard-1360.png, channels-dashboard-375.png, channels-attention-375.png.
  */
 import { expect, test, type Page } from '@playwright/test';
 import postgres from 'postgres';
@@ -70,6 +73,7 @@ test('a participant who takes booking updates by email and SMS: the confirmation
   const add = page.locator('form.add-participant');
   await add.getByLabel('Name').fill('Mo Reyes');
   await add.getByLabel('Email').fill(email);
+  await add.getByLabel('Mobile number').fill('+31 6 12345678');
   await add.getByRole('button', { name: 'Add participant' }).click();
   await expect(add.getByRole('status')).toContainText('Mo Reyes is booked');
 
@@ -156,10 +160,51 @@ test('the dashboard counts outcomes per channel, with a text summary', async ({ 
     .toBe(true);
   await expect(section.getByTestId('channel-summary')).toHaveText(/^By channel: email (no attempts|\d+ attempts?.*); SMS (no attempts|\d+ attempts?.*); webhook (no attempts|\d+ attempts?.*)\.$/);
   for (const c of ['email', 'sms', 'webhook']) await expect(section.locator(`tbody tr[data-channel="${c}"] td[data-count="total"]`)).toHaveText(/^\d+$/);
+  await section.scrollIntoViewIfNeeded();
+  await screen(page, 'channels-dashboard-1360');
   await page.setViewportSize({ width: 375, height: 800 });
   await page.reload();
   await expect(section.locator('.scroll-hint')).toBeVisible();
+  // The table scrolls inside its own box, never the page.
+  const box = section.locator('.scroll-table-box');
+  expect(await box.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  await section.scrollIntoViewIfNeeded();
+  await screen(page, 'channels-dashboard-375');
+});
+
+test('needs attention says when and why the webhook endpoint was switched off, with a link to the settings', async ({ page }) => {
+  const url = resolveDatabaseUrl();
+  expect(url, 'the demo database').toBeTruthy();
+  const sql = postgres(url!, { max: 1, onnotice: () => {} });
+  const reason = 'the receiver answered HTTP_410 on 2026-11-30T08:15:00.000Z';
+  try {
+    // As the send path records a 410 Gone (db/queries/domain-events.ts disableWebhook), for the demo tenant only.
+    const off = await sql`update notification_settings set webhook_enabled = false, webhook_disabled_reason = ${reason},
+      webhook_disabled_at = '2026-11-30T08:15:00Z' where tenant_id = (select id from tenants where slug = 'demo') and webhook_enabled returning tenant_id`;
+    expect(off, 'the demo tenant has a webhook endpoint switched on').toHaveLength(1);
+    await page.goto('/attention');
+    const banner = page.getByTestId('webhook-switched-off');
+    await expect(banner).toContainText(`Webhook endpoint switched off on Mon 30 Nov 2026, 09:15 CET: ${reason}`);
+    await expect(banner.getByRole('link', { name: /notification settings/ })).toHaveAttribute('href', '/notifications');
+    // The channel filter narrows the cases; the banner stays.
+    await page.getByLabel('Channel').selectOption('webhook');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(page).toHaveURL(/\/attention\?channel=webhook$/);
+    await expect(page.locator('.page-head')).toContainText('on the Webhook channel');
+    await expect(banner).toBeVisible();
+    await expectAccessible(page, 'needs attention with the webhook banner');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    await screen(page, 'channels-attention-375');
+  } finally {
+    await sql`update notification_settings set webhook_enabled = true, webhook_disabled_reason = null, webhook_disabled_at = null
+      where tenant_id = (select id from tenants where slug = 'demo') and webhook_disabled_reason = ${reason}`;
+    await sql.end();
+  }
+  await page.goto('/attention');
+  await expect(page.getByTestId('webhook-switched-off')).toHaveCount(0);
 });
 
 test('templates show each SMS text with its segment count and encoding', async ({ page }) => {
