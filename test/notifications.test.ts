@@ -12,6 +12,7 @@ import { createWebhookChannel, newWebhookSecret } from '../channels/webhook';
 import { contacts, deliveries, deliveryAttempts, domainEvents, notificationSettings, reminders, suppressions, type CaughtMessage } from '../db/schema';
 import { defaultPolicy } from '../domain/notification-policy';
 import { processDomainEvent } from '../server/notify';
+import { verifyPreferenceToken } from '../server/preference-link';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from '../server/scheduling';
 import { addSuppression } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
@@ -23,6 +24,7 @@ let h: Harness;
 let sms: SmsPeer;
 let hook: WebhookPeer;
 const secret = newWebhookSecret();
+const linkSecret = 'test-preferences-key-0123456789abcdef';
 
 beforeAll(async () => {
   sms = await startSmsPeer();
@@ -33,6 +35,7 @@ beforeAll(async () => {
       sms: createSmsChannel({ baseUrl: sms.url, accountSid: sms.accountSid, authToken: sms.authToken }),
       webhook: createWebhookChannel({ allowHttp: true }),
       smsFrom: '+15005550006',
+      links: { publicUrl: 'http://punctual.test', secret: linkSecret },
       retryPolicies: { webhook: { baseMs: 1000, capMs: 1000, maxAttempts: 8 } },
       random: () => 0,
     },
@@ -107,6 +110,11 @@ describe('booking notifications (issue #9)', () => {
     const start = vevent.getFirstPropertyValue('dtstart') as ICAL.Time;
     start.zone = new ICAL.Timezone(vtz);
     expect(start.toJSDate().toISOString()).toBe('2027-07-01T09:00:00.000Z');
+    // Every message carries the person's signed preferences link.
+    const link = /http:\/\/punctual\.test\/preferences\/([\w.-]+)/.exec(mail[0].text ?? '');
+    expect(link).not.toBeNull();
+    const [ana] = await db().select().from(contacts).where(eq(contacts.email, 'ana@example.test'));
+    expect(await verifyPreferenceToken(link![1], linkSecret)).toEqual({ tenantId: t.id, contactId: ana.id });
     const [de] = await db().select().from(domainEvents);
     expect(de.type).toBe('booking_confirmed');
     expect(de.processedAt).not.toBeNull();
@@ -178,6 +186,7 @@ describe('booking notifications (issue #9)', () => {
     expect(sms.messages[0].to).toBe('+351912345678');
     expect(sms.messages[0].from).toBe('+15005550006');
     expect(sms.messages[0].body).toContain('Tile painting');
+    expect(sms.messages[0].body).toMatch(/Manage: http:\/\/punctual\.test\/preferences\//);
     // The 24-hour reminder: due 2027-06-30T09:00Z.
     await h.tick('2027-06-30T09:00:30Z');
     expect(await emails()).toHaveLength(1);
