@@ -14,7 +14,7 @@ import { defaultPolicy } from '../domain/notification-policy';
 import { processDomainEvent } from '../server/notify';
 import { verifyPreferenceToken } from '../server/preference-link';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from '../server/scheduling';
-import { addSuppression } from '../server/tenants';
+import { addSuppression, allowGuestsFrom, createTenant } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
 import { tenantWithRules } from './support/fixtures';
 import { startSmsPeer, type SmsPeer } from './support/sms-peer';
@@ -314,6 +314,24 @@ describe('SMS outcomes and quiet hours (issue #9 §4, §7)', () => {
     expect(await emails()).toHaveLength(1);
     const [after] = await db().select().from(reminders).where(eq(reminders.id, r.id));
     expect(after.status).toBe('cancelled');
+  });
+});
+
+describe('external guests (invariant 9)', () => {
+  it("an external guest hears from their own organisation: its sender on the email, its webhook — not the host's", async () => {
+    const host = await tenant({ webhook: true });
+    const guestOrg = await createTenant(db(), { slug: `guest-${Date.now().toString(36)}`, name: 'Guest Org', timeZone: 'Europe/Lisbon', senderEmail: 'hello@guest.example' });
+    await allowGuestsFrom(db(), guestOrg.id, host.id);
+    const event = await lisbonEvent(host.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), host.id, { eventId: event.id, role: 'external', contact: { email: 'visitor@guest.example' }, guestTenantId: guestOrg.id }, h.clock.now());
+    await h.drain();
+    const mail = await emails();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].envelopeFrom).toBe('hello@guest.example');
+    // The guest's organisation has no webhook: the host's endpoint is not told about the guest.
+    expect(hook.deliveries).toHaveLength(0);
+    expect(await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'))).toHaveLength(0);
   });
 });
 
