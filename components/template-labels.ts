@@ -1,8 +1,13 @@
-/** What each email template is for, in staff words (rule editor and lists). */
+/** What each template is for, in staff words (rule editor, lists and the templates page). */
 import type { TemplateId } from '../domain/vocabulary';
 
 export const templateTitles: Record<TemplateId, string> = {
   'attendee-reminder': 'Attendee reminder',
   'room-opening': 'Room opening (attendees and external guests)',
   'host-reminder': 'Host reminder',
+  'booking-confirmed': 'Booking confirmed (notification)',
+  'booking-cancelled': 'Booking cancelled (notification)',
+  'event-rescheduled': 'Event rescheduled (notification)',
+  'event-cancelled': 'Event cancelled (notification)',
+  'host-added': 'Added as host (notification)',
 };

@@ -101,8 +101,37 @@ export type OutcomeClass = (typeof outcomeClasses)[number];
 export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'manual', 'invalid_number'] as const;
 export type SuppressionReason = (typeof suppressionReasons)[number];
 
-/** Template ids known to the renderer (emails/). */
-export const templateIds = ['attendee-reminder', 'room-opening', 'host-reminder'] as const;
+/** The reminder templates: planned by reminder rules and nudges (data: the shared template fields). */
+export const reminderTemplateIds = ['attendee-reminder', 'room-opening', 'host-reminder'] as const;
+export type ReminderTemplateId = (typeof reminderTemplateIds)[number];
+
+/**
+ * The notification templates (issue #9), one per domain event type (see {@link notificationTemplateFor}); their
+ * data adds the notification fields (schedule version, previous timing, reason) to the shared fields.
+ */
+export const notificationTemplateIds = [
+  'booking-confirmed',
+  'booking-cancelled',
+  'event-rescheduled',
+  'event-cancelled',
+  'host-added',
+] as const;
+export type NotificationTemplateId = (typeof notificationTemplateIds)[number];
+
+/** The notification template for each domain event type. */
+export const notificationTemplateFor: Record<DomainEventType, NotificationTemplateId> = {
+  booking_confirmed: 'booking-confirmed',
+  booking_cancelled: 'booking-cancelled',
+  event_rescheduled: 'event-rescheduled',
+  event_cancelled: 'event-cancelled',
+  participant_added_as_host: 'host-added',
+};
+
+/**
+ * Template ids known to the renderer (emails/): the three reminder templates, then the five notification
+ * templates. Every id has an email and an SMS text (emails/sms.ts).
+ */
+export const templateIds = [...reminderTemplateIds, ...notificationTemplateIds] as const;
 export type TemplateId = (typeof templateIds)[number];
 
 /** Who has to act to repair a dead letter. */

@@ -1,9 +1,11 @@
 /**
  * Accessibility sweep: axe (WCAG 2.x A/AA) on every page of the staff app, as an admin (who sees every
  * control), with no serious or critical violation. Feature specs check their own pages too; this one makes
- * sure no page is left out. Also: the templates page shows HTML at two widths and the plain-text part.
+ * sure no page is left out. Also: the templates page shows HTML at two widths, the plain-text part and the
+ * SMS text of every template.
  */
 import { expect, test } from '@playwright/test';
+import { templateIds } from '../domain/vocabulary';
 import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
 
 test.use({ storageState: authFile('admin') });
@@ -27,14 +29,17 @@ test('every page passes axe with no serious or critical violation', async ({ pag
   }
 });
 
-test('templates: every template at desktop and phone widths, with its plain-text part', async ({ page }) => {
+test('templates: every template at desktop and phone widths, with its plain-text part and SMS text', async ({ page }) => {
   await page.goto('/templates');
-  for (const id of ['attendee-reminder', 'room-opening', 'host-reminder']) {
+  for (const id of templateIds) {
     await expect(page.frameLocator(`iframe[title="${id} desktop"]`).locator('h1')).toBeVisible();
     await expect(page.frameLocator(`iframe[title="${id} phone"]`).locator('h1')).toBeVisible();
+    const sms = page.locator(`[data-sms="${id}"]`);
+    await expect(sms.getByRole('heading', { name: 'SMS', level: 3 })).toBeVisible();
+    await expect(sms.locator('pre')).toContainText(': ');
   }
   const details = page.locator('details', { hasText: 'Plain text' });
-  await expect(details).toHaveCount(3);
+  await expect(details).toHaveCount(templateIds.length);
   for (const d of await details.all()) {
     await d.locator('summary').click();
     await expect(d.locator('pre')).toContainText('Hello');

@@ -6,6 +6,7 @@
  * Screenshots of every page go to test-results/screens/<name>.png.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { templateIds } from '../domain/vocabulary';
 import { screen } from './support';
 
 /** A delivery the provider took; `delivered` counts too should a provider report it that fast. */
@@ -136,10 +137,10 @@ test('needs attention lists dead letters and unknown outcomes, or says there are
 
 test('reminder rules read back as sentences; every template previews at two widths', async ({ page }) => {
   await page.goto('/rules');
-  await expect(page.getByRole('cell', { name: '1 day before start, same local time, to attendees and external guests by email; skipped if more than 2 hours late' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: '1 day before start, same local time, to attendees and external guests by the channels each prefers; skipped if more than 2 hours late' })).toBeVisible();
   await screen(page, 'rules');
   await page.goto('/templates');
-  for (const id of ['attendee-reminder', 'room-opening', 'host-reminder']) {
+  for (const id of templateIds) {
     await expect(page.locator(`iframe[title="${id} desktop"]`)).toBeVisible();
     await expect(page.locator(`iframe[title="${id} phone"]`)).toBeVisible();
     for (const width of ['desktop', 'phone']) {

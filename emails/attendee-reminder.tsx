@@ -12,6 +12,7 @@ import {
   Notes,
   SentenceParagraphs,
   eventShortWhen,
+  eventStartsPhrase,
   greeting,
   messageLocale,
   oneLine,
@@ -25,12 +26,6 @@ import type { z } from 'zod';
 export const attendeeReminderDataSchema = reminderTemplateFieldsSchema.superRefine(checkReminderTemplateData);
 
 export type AttendeeReminderProps = z.infer<typeof attendeeReminderDataSchema>;
-
-/** "starts Sun 28 Mar, 11:00 CEST" or, for all-day events, "is on Mon 18 Oct (all day)". */
-function whenPhrase(data: AttendeeReminderProps): string {
-  const when = eventShortWhen(data);
-  return data.allDay ? `is on ${when}` : `starts ${when}`;
-}
 
 /**
  * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale; a
@@ -46,11 +41,17 @@ export function attendeeReminderSubject(data: AttendeeReminderProps): string {
 export default function AttendeeReminder(props: AttendeeReminderProps) {
   const { dir } = messageLocale(props.locale);
   const time = formatEventTime(props);
-  const intro: Sentence = ['Reminder: ', { typed: props.eventTitle }, ` ${whenPhrase(props)}.`];
+  const intro: Sentence = ['Reminder: ', { typed: props.eventTitle }, ` ${eventStartsPhrase(props)}.`];
   const guestLine: Sentence | null =
     props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
   return (
-    <Layout preview={intro} heading={[{ typed: props.eventTitle }]} tenantName={props.tenantName} locale={props.locale}>
+    <Layout
+      preview={intro}
+      heading={[{ typed: props.eventTitle }]}
+      tenantName={props.tenantName}
+      locale={props.locale}
+      preferencesUrl={props.preferencesUrl}
+    >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
       <Details>
         <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
@@ -79,4 +80,5 @@ AttendeeReminder.PreviewProps = {
   roomUrl: null,
   roomOpensAt: null,
   participantCount: null,
+  preferencesUrl: null,
 } satisfies AttendeeReminderProps;

@@ -62,7 +62,13 @@ export default function HostReminder(props: HostReminderProps) {
     : ['A reminder that you are hosting ', { typed: props.eventTitle }, `, starting ${when}.`];
   const heading: Sentence = ['You are hosting ', { typed: props.eventTitle }];
   return (
-    <Layout preview={intro} heading={heading} tenantName={props.tenantName} locale={props.locale}>
+    <Layout
+      preview={intro}
+      heading={heading}
+      tenantName={props.tenantName}
+      locale={props.locale}
+      preferencesUrl={props.preferencesUrl}
+    >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
       {props.participantCount !== null ? (
         <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
@@ -93,4 +99,5 @@ HostReminder.PreviewProps = {
   roomUrl: 'https://rooms.example.com/r/intro-workshop',
   roomOpensAt: '2027-03-28T08:45:00.000Z',
   participantCount: 12,
+  preferencesUrl: null,
 } satisfies HostReminderProps;

@@ -1,20 +1,35 @@
 /**
- * Registry of the reminder email templates: validation, rendering and preview data by template id.
+ * Registry of the email templates: validation, rendering and preview data by template id. Eight templates:
+ * the three reminders (data: {@link ReminderTemplateData}) and the five notifications of issue #9
+ * (booking-confirmed, booking-cancelled, event-rescheduled, event-cancelled, host-added; data:
+ * {@link NotificationTemplateData}, a superset of the reminder data). The SMS text of every template is in
+ * emails/sms.ts.
  *
  * Order of use in the worker (DESIGN §4 invariant 5): `parseTemplateData` BEFORE the delivery claim — an
- * `ok: false` result fails the reminder naming the field —, then `renderReminderEmail` with the parsed
- * data.
+ * `ok: false` result fails the reminder or notification naming the field —, then `renderReminderEmail` with
+ * the parsed data.
  */
 import { render } from '@react-email/components';
 import { createElement, type ReactElement } from 'react';
 import type { z } from 'zod';
 import { templateIds, type TemplateId } from '../domain/vocabulary';
 import AttendeeReminder, { attendeeReminderDataSchema, attendeeReminderSubject } from './attendee-reminder';
+import BookingCancelled, { bookingCancelledDataSchema, bookingCancelledSubject } from './booking-cancelled';
+import BookingConfirmed, { bookingConfirmedDataSchema, bookingConfirmedSubject } from './booking-confirmed';
+import EventCancelled, { eventCancelledDataSchema, eventCancelledSubject } from './event-cancelled';
+import EventRescheduled, { eventRescheduledDataSchema, eventRescheduledSubject } from './event-rescheduled';
+import HostAdded, { hostAddedDataSchema, hostAddedSubject } from './host-added';
 import HostReminder, { hostReminderDataSchema, hostReminderSubject } from './host-reminder';
 import RoomOpening, { roomOpeningDataSchema, roomOpeningSubject } from './room-opening';
-import type { ReminderTemplateData } from './schema';
+import type { ReminderTemplateData, TemplateData } from './schema';
 
-export { reminderTemplateDataSchema, type ReminderTemplateData } from './schema';
+export {
+  notificationTemplateDataSchema,
+  reminderTemplateDataSchema,
+  type NotificationTemplateData,
+  type ReminderTemplateData,
+  type TemplateData,
+} from './schema';
 export { templateIds, type TemplateId };
 
 interface TemplateDefinition<P extends ReminderTemplateData> {
@@ -53,6 +68,36 @@ const templates: Record<TemplateId, TemplateDefinition<ReminderTemplateData>> = 
     subject: hostReminderSubject,
     previewProps: HostReminder.PreviewProps,
   }),
+  'booking-confirmed': defineTemplate({
+    schema: bookingConfirmedDataSchema,
+    Component: BookingConfirmed,
+    subject: bookingConfirmedSubject,
+    previewProps: BookingConfirmed.PreviewProps,
+  }),
+  'booking-cancelled': defineTemplate({
+    schema: bookingCancelledDataSchema,
+    Component: BookingCancelled,
+    subject: bookingCancelledSubject,
+    previewProps: BookingCancelled.PreviewProps,
+  }),
+  'event-rescheduled': defineTemplate({
+    schema: eventRescheduledDataSchema,
+    Component: EventRescheduled,
+    subject: eventRescheduledSubject,
+    previewProps: EventRescheduled.PreviewProps,
+  }),
+  'event-cancelled': defineTemplate({
+    schema: eventCancelledDataSchema,
+    Component: EventCancelled,
+    subject: eventCancelledSubject,
+    previewProps: EventCancelled.PreviewProps,
+  }),
+  'host-added': defineTemplate({
+    schema: hostAddedDataSchema,
+    Component: HostAdded,
+    subject: hostAddedSubject,
+    previewProps: HostAdded.PreviewProps,
+  }),
 };
 
 function lookup(templateId: string): TemplateDefinition<ReminderTemplateData> | null {
@@ -65,17 +110,18 @@ export function isTemplateId(value: string): value is TemplateId {
 }
 
 export type ParseTemplateDataResult =
-  | { ok: true; data: ReminderTemplateData }
+  | { ok: true; data: TemplateData }
   | { ok: false; field: string; message: string };
 
 /**
  * Validates `data` for `templateId` with that template's zod schema. Never throws.
  *
- * @returns `{ ok: true, data }` with the parsed data (`locale` defaulted to "en", unknown keys dropped), or
- *   `{ ok: false, field, message }` for the FIRST failing field: `field` is its dotted path ("startsAt",
- *   "eventTimeZone"), `message` is human-readable and starts with it ("startsAt: required"). Data that is
- *   not an object gives field "data"; an unknown template id gives field "templateId" (the id may come
- *   from a database row, so it is reported, not thrown).
+ * @returns `{ ok: true, data }` with the parsed data (`locale` defaulted to "en", unknown keys dropped; for a
+ *   notification template it satisfies {@link NotificationTemplateData}), or `{ ok: false, field, message }`
+ *   for the FIRST failing field: `field` is its dotted path ("startsAt", "eventTimeZone"), `message` is
+ *   human-readable and starts with it ("startsAt: required"). Data that is not an object gives field
+ *   "data"; an unknown template id gives field "templateId" (the id may come from a database row, so it is
+ *   reported, not thrown).
  */
 export function parseTemplateData(templateId: TemplateId, data: unknown): ParseTemplateDataResult {
   const definition = lookup(templateId);
@@ -86,7 +132,7 @@ export function parseTemplateData(templateId: TemplateId, data: unknown): ParseT
   if (result.success) return { ok: true, data: result.data };
   const issue = result.error.issues[0];
   if (!issue || issue.path.length === 0) {
-    return { ok: false, field: 'data', message: 'data: must be an object with the reminder template fields' };
+    return { ok: false, field: 'data', message: 'data: must be an object with the template fields' };
   }
   const field = issue.path.map(String).join('.');
   return { ok: false, field, message: `${field}: ${issue.message}` };
@@ -98,7 +144,8 @@ const plainTextOptions = {
 };
 
 /**
- * Renders a reminder email. Async (React Email renders through a stream).
+ * Renders the email of any template (reminder or notification; the name predates notifications). Async
+ * (React Email renders through a stream).
  *
  * Dates and times in the output are shown in the event's zone (and the recipient's zone when it differs);
  * `data` instants are UTC instants as in {@link ReminderTemplateData}.
@@ -108,7 +155,7 @@ const plainTextOptions = {
  */
 export async function renderReminderEmail(
   templateId: TemplateId,
-  data: ReminderTemplateData,
+  data: TemplateData,
 ): Promise<{ subject: string; html: string; text: string }> {
   const definition = lookup(templateId);
   if (!definition) throw new Error(`Unknown email template id "${String(templateId)}"`);
@@ -124,10 +171,16 @@ export async function renderReminderEmail(
 
 /**
  * Preview data per template (each template's `PreviewProps`), for the template preview UI and tests.
- * Every entry passes its template's schema.
+ * Every entry passes its template's schema; the notification entries also carry the notification fields
+ * (and a sample `preferencesUrl`, so the preview shows the preferences footer).
  */
-export const previewData: Record<TemplateId, ReminderTemplateData> = {
+export const previewData: Record<TemplateId, TemplateData> = {
   'attendee-reminder': templates['attendee-reminder'].previewProps,
   'room-opening': templates['room-opening'].previewProps,
   'host-reminder': templates['host-reminder'].previewProps,
+  'booking-confirmed': templates['booking-confirmed'].previewProps,
+  'booking-cancelled': templates['booking-cancelled'].previewProps,
+  'event-rescheduled': templates['event-rescheduled'].previewProps,
+  'event-cancelled': templates['event-cancelled'].previewProps,
+  'host-added': templates['host-added'].previewProps,
 };

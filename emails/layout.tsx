@@ -47,6 +47,7 @@ export const styles = {
   link: { color: '#1d4ed8', wordBreak: 'break-all' },
   hr: { borderColor: '#e5e7eb', margin: '24px 0 16px' },
   footer: { color: '#6b7280', fontSize: '12px', lineHeight: '18px', margin: '0' },
+  footerNext: { color: '#6b7280', fontSize: '12px', lineHeight: '18px', margin: '8px 0 0' },
 } satisfies Record<string, CSSProperties>;
 
 /** The reader's message language (supported BCP 47 tag, else "en") and its writing direction. */
@@ -86,11 +87,19 @@ export interface LayoutProps {
   tenantName: string;
   /** The reader's locale: sets `lang`, and `dir="rtl"` for right-to-left locales. */
   locale: string;
+  /**
+   * Signed link to the reader's channel preferences, or null: when given, the footer adds
+   * "Choose how {tenantName} reaches you: <link>".
+   */
+  preferencesUrl: string | null;
   children: ReactNode;
 }
 
-/** Html/Head/Preview/Body/Container frame with a heading and a footer naming the tenant. */
-export function Layout({ preview, heading, tenantName, locale, children }: LayoutProps) {
+/**
+ * Html/Head/Preview/Body/Container frame with a heading and a footer naming the tenant, plus the link to the
+ * reader's channel preferences when there is one.
+ */
+export function Layout({ preview, heading, tenantName, locale, preferencesUrl, children }: LayoutProps) {
   const { lang, dir } = messageLocale(locale);
   const footer: Sentence = ['Sent by ', { typed: tenantName }, ' with Punctual because you take part in this event.'];
   const onlyTyped = heading.length === 1 && typeof heading[0] !== 'string' ? heading[0].typed : null;
@@ -114,6 +123,14 @@ export function Layout({ preview, heading, tenantName, locale, children }: Layou
           <Text style={styles.footer}>
             <SentenceNodes sentence={footer} dir={dir} />
           </Text>
+          {preferencesUrl ? (
+            <Text style={styles.footerNext}>
+              <SentenceNodes sentence={['Choose how ', { typed: tenantName }, ' reaches you: ']} dir={dir} />
+              <Link href={preferencesUrl} style={styles.link}>
+                {preferencesUrl}
+              </Link>
+            </Text>
+          ) : null}
         </Container>
       </Body>
     </Html>
@@ -214,6 +231,17 @@ export function Notes({ notes }: { notes: string | null }) {
   );
 }
 
+/** The reason staff typed for a cancellation, under a "Reason" label, or nothing when there is none. */
+export function Reason({ reason }: { reason: string | null }) {
+  if (!reason || !reason.trim()) return null;
+  return (
+    <>
+      <Text style={styles.label}>Reason</Text>
+      <Paragraphs text={reason} />
+    </>
+  );
+}
+
 /**
  * Subject lines are single-line: collapse runs of spaces, tabs and line breaks to one space. No-break and
  * thin spaces are kept: CLDR patterns use them (U+202F before "AM", U+2009 around a range dash).
@@ -234,4 +262,14 @@ export function eventShortWhen(data: {
   allDay: boolean;
 }): string {
   return formatShortWhen({ at: data.startsAt, timeZone: data.eventTimeZone, locale: data.locale, allDay: data.allDay });
+}
+
+/**
+ * "starts Sun 28 Mar, 11:00 CEST" or, for all-day events, "is on Mon 18 Oct (all day)": the event's start in
+ * its own zone (see {@link eventShortWhen}), as the end of a sentence about the event.
+ * @throws Error naming the field for an invalid instant or zone (validate with the schema first).
+ */
+export function eventStartsPhrase(data: { startsAt: string; eventTimeZone: string; locale: string; allDay: boolean }): string {
+  const when = eventShortWhen(data);
+  return data.allDay ? `is on ${when}` : `starts ${when}`;
 }

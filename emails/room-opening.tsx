@@ -63,7 +63,13 @@ export default function RoomOpening(props: RoomOpeningProps) {
   const guestLine: Sentence | null =
     props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
   return (
-    <Layout preview={intro} heading={heading} tenantName={props.tenantName} locale={props.locale}>
+    <Layout
+      preview={intro}
+      heading={heading}
+      tenantName={props.tenantName}
+      locale={props.locale}
+      preferencesUrl={props.preferencesUrl}
+    >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={props.roomUrl} style={styles.button}>
@@ -97,4 +103,5 @@ RoomOpening.PreviewProps = {
   roomUrl: 'https://rooms.example.com/r/quarterly-planning',
   roomOpensAt: '2027-11-07T14:45:00.000Z',
   participantCount: null,
+  preferencesUrl: null,
 } satisfies RoomOpeningProps;

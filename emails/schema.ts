@@ -1,6 +1,8 @@
 /**
- * The data every reminder template renders from. The worker builds this object from the database and
- * validates it with {@link reminderTemplateDataSchema} (via `parseTemplateData` in emails/index.ts) BEFORE
+ * The data every template renders from: the shared fields ({@link reminderTemplateDataSchema}, all eight
+ * templates) and the notification fields on top of them ({@link notificationTemplateDataSchema}, the five
+ * notification templates of issue #9). The worker builds this object from the database and validates it
+ * with the template's schema (via `parseTemplateData` in emails/index.ts) BEFORE
  * claiming a delivery, so a missing or malformed field fails the reminder instead of reaching an inbox as
  * "undefined" or "Invalid DateTime" (DESIGN §4 invariant 5).
  *
@@ -73,6 +75,12 @@ export const reminderTemplateFieldsSchema = z.object({
     .int('must be a whole number')
     .min(0, 'must be 0 or more')
     .nullable(),
+  /**
+   * Signed link to the person's channel preferences (issue #9), or null for no link (previews, rows made
+   * before preferences existed). When present every template ends with "Choose how {tenantName} reaches
+   * you: <link>" (email footer) or " Manage: <link>" (SMS).
+   */
+  preferencesUrl: httpUrl().nullable(),
 });
 
 /**
@@ -93,3 +101,85 @@ export const reminderTemplateDataSchema = reminderTemplateFieldsSchema.superRefi
 
 /** Reminder template data after validation (`locale` defaulted to "en"). */
 export type ReminderTemplateData = z.infer<typeof reminderTemplateDataSchema>;
+
+/** Field schema: an IANA zone name or null. */
+const ianaZoneOrNull = () =>
+  z
+    .string({ error: typeError('an IANA time zone name or null') })
+    .refine((zone) => isValidZone(zone), 'must be a valid IANA time zone, e.g. Europe/Amsterdam, or null')
+    .nullable();
+
+/**
+ * The notification fields (issue #9: messages about a domain event — booking confirmed or cancelled, event
+ * rescheduled or cancelled, added as host): the shared fields plus the event's schedule version, the timing
+ * before a reschedule and the reason staff typed for a cancellation. Without cross-field checks; templates
+ * `.superRefine()` with {@link checkNotificationTemplateData} (and the reschedule notice also with
+ * {@link checkRescheduleTemplateData}).
+ *
+ * The `previous*` fields describe the event as it was before the change that the notification is about
+ * (all null when the notification is not about a timing change).
+ */
+export const notificationTemplateFieldsSchema = reminderTemplateFieldsSchema.extend({
+  /** The event's schedule version the notification was made from (DESIGN §3): 1 for a never-moved event. */
+  scheduleVersion: z
+    .number({ error: typeError('a whole number of 1 or more') })
+    .int('must be a whole number')
+    .min(1, 'must be 1 or more'),
+  /** UTC instant the event started before the reschedule, or null. Required by event-rescheduled. */
+  previousStartsAt: instant().nullable(),
+  /** UTC instant the event ended before the reschedule, or null (no change, or the old end was unknown). */
+  previousEndsAt: instant().nullable(),
+  /** IANA zone the event was planned in before the reschedule, or null. Required by event-rescheduled. */
+  previousTimeZone: ianaZoneOrNull(),
+  /** Whether the event was all-day before the reschedule, or null. Required by event-rescheduled. */
+  previousAllDay: z.boolean({ error: typeError('true, false or null') }).nullable(),
+  /** The cancellation reason staff typed (shown as typed, may be several lines), or null when none. */
+  reason: z.string({ error: typeError('a string or null') }).nullable(),
+});
+
+/**
+ * Cross-field checks for every notification: those of {@link checkReminderTemplateData}, and
+ * `previousEndsAt` must not be before `previousStartsAt` when both are given.
+ */
+export function checkNotificationTemplateData(
+  data: { startsAt: string; endsAt: string | null; previousStartsAt: string | null; previousEndsAt: string | null },
+  ctx: z.RefinementCtx,
+): void {
+  checkReminderTemplateData(data, ctx);
+  if (
+    data.previousStartsAt !== null &&
+    data.previousEndsAt !== null &&
+    DateTime.fromISO(data.previousEndsAt) < DateTime.fromISO(data.previousStartsAt)
+  ) {
+    ctx.addIssue({ code: 'custom', path: ['previousEndsAt'], message: 'must not be before previousStartsAt' });
+  }
+}
+
+/**
+ * The reschedule notice states the old time next to the new one, so it needs the old timing: a null
+ * `previousStartsAt`, `previousTimeZone` or `previousAllDay` is an error on that field ("previousStartsAt:
+ * required for a reschedule notice"). `previousEndsAt` may stay null (the old end was unknown), as `endsAt`
+ * may.
+ */
+export function checkRescheduleTemplateData(
+  data: { previousStartsAt: string | null; previousTimeZone: string | null; previousAllDay: boolean | null },
+  ctx: z.RefinementCtx,
+): void {
+  for (const field of ['previousStartsAt', 'previousTimeZone', 'previousAllDay'] as const) {
+    if (data[field] === null) {
+      ctx.addIssue({ code: 'custom', path: [field], message: 'required for a reschedule notice' });
+    }
+  }
+}
+
+/** Validates notification template data; see the field comments for each field's contract. */
+export const notificationTemplateDataSchema = notificationTemplateFieldsSchema.superRefine(checkNotificationTemplateData);
+
+/** Notification template data after validation (`locale` defaulted to "en"). */
+export type NotificationTemplateData = z.infer<typeof notificationTemplateDataSchema>;
+
+/**
+ * Data for any template: reminder data, or notification data (which has the notification fields too). The
+ * template's own schema decides which it needs.
+ */
+export type TemplateData = ReminderTemplateData | NotificationTemplateData;

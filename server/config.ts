@@ -68,8 +68,8 @@ export interface WorkerConfig {
   sms?: { baseUrl: string; accountSid: string; authToken: string };
   smsFrom?: string;
   smsStatusCallbackUrl?: string;
-  /** Public base URL and secret of the preferences link (no link without a public URL). */
-  links: { publicUrl?: string; secret: string };
+  /** Public base URL and secret of the preferences link (none without PUNCTUAL_PUBLIC_URL: messages then carry no link). */
+  links?: { publicUrl: string; secret: string };
   webhookAllowHttp: boolean;
   claimLeaseMs: number;
   sendLeaseMs: number;
@@ -101,7 +101,8 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     sms: e.SMS_API_URL ? { baseUrl: e.SMS_API_URL, accountSid: e.SMS_ACCOUNT_SID!, authToken: e.SMS_AUTH_TOKEN! } : undefined,
     smsFrom: e.SMS_FROM,
     smsStatusCallbackUrl: e.SMS_STATUS_CALLBACK_URL,
-    links: { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env) },
+    // The link is signed with a key derived from BETTER_AUTH_SECRET (server/preference-link.ts): a public URL without it is an error naming it.
+    links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env) } : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,

@@ -179,7 +179,7 @@ function forEachPreferredChannel(
   contacts: Map<string, Contact>,
   tenantZone: string,
 ): (PlannedReminder & { deferredFrom: Date | null })[] {
-  return planned.flatMap((p) => {
+  return planned.flatMap((p): (PlannedReminder & { deferredFrom: Date | null })[] => {
     const c = contacts.get(p.bookingId);
     if (!c) return [{ ...p, deferredFrom: null }];
     const chans = channelsFor({ category: 'reminders', essential: false, prefs: readPreferences(c.preferences), hasEmail: !!c.email, hasPhone: !!c.phone });

@@ -112,6 +112,7 @@ export function buildTemplateData(w: BookingContext): Record<string, unknown> {
     roomUrl: w.event.roomUrl,
     roomOpensAt: w.event.roomUrl ? new Date(w.event.startsAt.getTime() - lead * 60_000).toISOString() : null,
     participantCount: w.booking.role === 'host' ? w.confirmedParticipants : null,
+    preferencesUrl: null,
   };
 }
 

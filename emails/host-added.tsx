@@ -1,0 +1,101 @@
+/**
+ * Notification (issue #9, domain event `participant_added_as_host`): the person was added as a host of an
+ * event. When, where, the online room and the participant count when known. Subject: "You're hosting Intro
+ * workshop".
+ */
+import { Text } from '@react-email/components';
+import { z } from 'zod';
+import { formatEventTime } from '../domain/format-time';
+import {
+  DetailRow,
+  Details,
+  Layout,
+  LinkRow,
+  Notes,
+  SentenceParagraphs,
+  eventStartsPhrase,
+  greeting,
+  messageLocale,
+  oneLine,
+  sentenceText,
+  styles,
+  type Sentence,
+} from './layout';
+import { participantSentence } from './host-reminder';
+import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
+
+/**
+ * Notification template data for a host: `role` must be "host", so the "you're hosting" wording can never
+ * reach an attendee (as for the host reminder).
+ */
+export const hostAddedDataSchema = notificationTemplateFieldsSchema
+  .extend({
+    role: z.literal('host', {
+      error: (issue) => (issue.input == null ? 'required' : 'must be host for the host-added template'),
+    }),
+  })
+  .superRefine(checkNotificationTemplateData);
+
+export type HostAddedProps = z.infer<typeof hostAddedDataSchema>;
+
+/** Subject line: "You're hosting Intro workshop" (one line, right-to-left title isolated). */
+export function hostAddedSubject(data: HostAddedProps): string {
+  const { dir } = messageLocale(data.locale);
+  return oneLine(sentenceText(["You're hosting ", { typed: data.eventTitle }], dir));
+}
+
+/** The host-added email. Props must satisfy {@link hostAddedDataSchema}. */
+export default function HostAdded(props: HostAddedProps) {
+  const { dir } = messageLocale(props.locale);
+  const time = formatEventTime(props);
+  const intro: Sentence = [
+    'You have been added as a host of ',
+    { typed: props.eventTitle },
+    `, which ${eventStartsPhrase(props)}.`,
+  ];
+  return (
+    <Layout
+      preview={intro}
+      heading={["You're hosting ", { typed: props.eventTitle }]}
+      tenantName={props.tenantName}
+      locale={props.locale}
+      preferencesUrl={props.preferencesUrl}
+    >
+      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
+      {props.participantCount !== null ? (
+        <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
+      ) : null}
+      <Details>
+        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
+        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
+      </Details>
+      <Notes notes={props.notes} />
+    </Layout>
+  );
+}
+
+HostAdded.PreviewProps = {
+  tenantName: 'Studio Noord',
+  recipientName: 'Priya Raman',
+  role: 'host',
+  eventTitle: 'Intro workshop',
+  startsAt: '2027-03-28T09:00:00.000Z',
+  endsAt: '2027-03-28T10:00:00.000Z',
+  allDay: false,
+  eventTimeZone: 'Europe/Amsterdam',
+  recipientTimeZone: 'Asia/Kolkata',
+  locale: 'en-GB',
+  location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
+  notes: 'The projector remote is in the top drawer.',
+  roomUrl: 'https://rooms.example.com/r/intro-workshop',
+  roomOpensAt: '2027-03-28T08:45:00.000Z',
+  participantCount: 12,
+  preferencesUrl: 'https://punctual.example.com/preferences/sample',
+  scheduleVersion: 1,
+  previousStartsAt: null,
+  previousEndsAt: null,
+  previousTimeZone: null,
+  previousAllDay: null,
+  reason: null,
+} satisfies HostAddedProps;

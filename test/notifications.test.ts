@@ -1,0 +1,276 @@
+/**
+ * Notifications (issue #9) end to end against real PostgreSQL, the real queue, the real SMTP catcher, a
+ * Twilio-compatible SMS peer and a Standard Webhooks receiver that verifies every delivery with the same
+ * library. Each `it` is one of the issue's exact scenarios.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
+import ICAL from 'ical.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSmsChannel } from '../channels/sms';
+import { createWebhookChannel, newWebhookSecret } from '../channels/webhook';
+import { contacts, deliveries, deliveryAttempts, domainEvents, notificationSettings, reminders, type CaughtMessage } from '../db/schema';
+import { defaultPolicy } from '../domain/notification-policy';
+import { processDomainEvent } from '../server/notify';
+import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from '../server/scheduling';
+import { addSuppression } from '../server/tenants';
+import { createHarness, type Harness } from './support/harness';
+import { tenantWithRules } from './support/fixtures';
+import { startSmsPeer, type SmsPeer } from './support/sms-peer';
+import { startWebhookPeer, type WebhookPeer } from './support/webhook-peer';
+
+let h: Harness;
+let sms: SmsPeer;
+let hook: WebhookPeer;
+const secret = newWebhookSecret();
+
+beforeAll(async () => {
+  sms = await startSmsPeer();
+  // The receiver's clock is the simulated one the sender signs with (the webhook-timestamp tolerance is 5 minutes).
+  hook = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
+  h = await createHarness({
+    deps: {
+      sms: createSmsChannel({ baseUrl: sms.url, accountSid: sms.accountSid, authToken: sms.authToken }),
+      webhook: createWebhookChannel({ allowHttp: true }),
+      smsFrom: '+15005550006',
+      retryPolicies: { webhook: { baseMs: 1000, capMs: 1000, maxAttempts: 8 } },
+      random: () => 0,
+    },
+  });
+});
+afterAll(async () => {
+  await h?.close();
+  await sms?.close();
+  await hook?.close();
+});
+beforeEach(async () => {
+  await h.tdb.reset();
+  sms.messages.length = 0;
+  sms.requests.length = 0;
+  sms.script('accept');
+  hook.deliveries.length = 0;
+  hook.accepted.length = 0;
+  hook.script('accept');
+});
+const db = () => h.tdb.db;
+
+/** A tenant with the default notification policy, a 24-hour reminder rule, and optionally a webhook endpoint. */
+async function tenant(opts: { webhook?: boolean; zone?: string } = {}) {
+  const { tenant } = await tenantWithRules(db(), [{ offset: '-P1D', name: '24 hours before', window: 6 * 3600 }], opts.zone ?? 'Europe/Lisbon');
+  await db().insert(notificationSettings).values({
+    tenantId: tenant.id,
+    policy: defaultPolicy,
+    webhookUrl: opts.webhook ? hook.url : null,
+    webhookSecret: opts.webhook ? secret : null,
+    webhookEnabled: !!opts.webhook,
+  });
+  return tenant;
+}
+
+async function lisbonEvent(tenantId: string) {
+  return createEvent(db(), tenantId, {
+    title: 'Tile painting',
+    startsAt: '2027-07-01T09:00:00Z', // 10:00 in Lisbon (WEST, UTC+1)
+    endsAt: '2027-07-01T11:00:00Z',
+    timeZone: 'Europe/Lisbon',
+  });
+}
+
+/** The calendar attachment of a caught email, parsed. */
+async function calendarOf(m: CaughtMessage): Promise<string> {
+  const parsed = await simpleParser(m.raw);
+  const ics = parsed.attachments.find((a) => /calendar|ics/.test(a.contentType) || /\.ics$/.test(a.filename ?? ''));
+  if (!ics) throw new Error(`no calendar attachment in "${m.subject}"`);
+  return ics.content.toString('utf8');
+}
+
+const emails = async () => (await h.caught()).filter((m) => m.channel === 'email');
+
+describe('booking notifications (issue #9)', () => {
+  it('a booking for 2027-07-01T10:00 Europe/Lisbon → one confirmation email with DTSTART;TZID=Europe/Lisbon:20270701T100000 and SEQUENCE:0', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'ana@example.test', name: 'Ana' } }, h.clock.now());
+    await h.drain();
+    await h.drain(); // a redelivered notify job and a second pass change nothing
+    const mail = await emails();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].subject).toContain('Tile painting');
+    const ics = await calendarOf(mail[0]);
+    expect(ics).toContain('METHOD:REQUEST');
+    expect(ics).toContain('DTSTART;TZID=Europe/Lisbon:20270701T100000');
+    expect(ics).toContain('SEQUENCE:0');
+    // Re-read with ical.js: the instant is 09:00Z.
+    const vevent = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vevent')!;
+    const vtz = new ICAL.Component(ICAL.parse(ics)).getFirstSubcomponent('vtimezone')!;
+    const start = vevent.getFirstPropertyValue('dtstart') as ICAL.Time;
+    start.zone = new ICAL.Timezone(vtz);
+    expect(start.toJSDate().toISOString()).toBe('2027-07-01T09:00:00.000Z');
+    const [de] = await db().select().from(domainEvents);
+    expect(de.type).toBe('booking_confirmed');
+    expect(de.processedAt).not.toBeNull();
+    // A processed domain event plans nothing again (redelivery).
+    expect(await processDomainEvent(db(), de.id, h.clock.now())).toEqual({ planned: 0, skipped: 'already processed' });
+  });
+
+  it('a change that rolls back leaves no domain event and no notification', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    await expect(
+      db().transaction(async (tx) => {
+        await addBooking(tx, t.id, { eventId: event.id, role: 'attendee', contact: { email: 'rolled@example.test' } }, new Date('2027-06-01T12:00:00Z'));
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await db().select().from(domainEvents)).toHaveLength(0);
+    await h.drain();
+    expect(await h.caught()).toHaveLength(0);
+  });
+
+  it('moved to 2 July, then to 3 July → two update messages, SEQUENCE 1 and 2, each with the old and the new time; cancelled → METHOD:CANCEL, SEQUENCE 3', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'ana@example.test', name: 'Ana', locale: 'en-GB' } }, h.clock.now());
+    await h.drain();
+    h.clock.set('2027-06-02T12:00:00Z');
+    await rescheduleEvent(db(), t.id, event.id, { startsAt: '2027-07-02T09:00:00Z', endsAt: '2027-07-02T11:00:00Z', timeZone: 'Europe/Lisbon' }, h.clock.now());
+    await h.drain();
+    h.clock.set('2027-06-03T12:00:00Z');
+    await rescheduleEvent(db(), t.id, event.id, { startsAt: '2027-07-03T09:00:00Z', endsAt: '2027-07-03T11:00:00Z', timeZone: 'Europe/Lisbon' }, h.clock.now());
+    await h.drain();
+    h.clock.set('2027-06-04T12:00:00Z');
+    await cancelEvent(db(), t.id, event.id, 'the kiln broke', h.clock.now());
+    await h.drain();
+    const mail = await emails();
+    expect(mail.map((m) => m.subject)).toHaveLength(4);
+    const [, move1, move2, cancel] = mail;
+    const ics1 = await calendarOf(move1);
+    const ics2 = await calendarOf(move2);
+    const ics3 = await calendarOf(cancel);
+    expect(ics1).toContain('SEQUENCE:1');
+    expect(ics1).toContain('DTSTART;TZID=Europe/Lisbon:20270702T100000');
+    expect(ics2).toContain('SEQUENCE:2');
+    expect(ics2).toContain('DTSTART;TZID=Europe/Lisbon:20270703T100000');
+    expect(ics3).toContain('METHOD:CANCEL');
+    expect(ics3).toContain('SEQUENCE:3');
+    const uid = (ics: string) => /UID:(.+)/.exec(ics)![1].trim();
+    expect(new Set([uid(await calendarOf(mail[0])), uid(ics1), uid(ics2), uid(ics3)]).size).toBe(1);
+    // Each update states the old and the new time in the event's zone (10:00 Lisbon).
+    expect(move1.text).toMatch(/1 Jul[^\n]*10:00/);
+    expect(move1.text).toMatch(/2 Jul[^\n]*10:00/);
+    expect(move2.text).toMatch(/2 Jul[^\n]*10:00/);
+    expect(move2.text).toMatch(/3 Jul[^\n]*10:00/);
+    expect(cancel.text).toContain('the kiln broke');
+  });
+
+  it('booking updates by SMS only, reminders by email: confirmation → 1 SMS, 0 emails; the 24-hour reminder → 1 email, 0 SMS', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'sam@example.test', name: 'Sam', phone: '+351 912 345 678' } }, h.clock.now());
+    // The preferences as staff would set them before the notification goes out (the notify job has not run yet).
+    await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: ['sms'] } }).where(eq(contacts.id, b.contactId));
+    await h.drain();
+    expect(await emails()).toHaveLength(0);
+    expect(sms.messages).toHaveLength(1);
+    expect(sms.messages[0].to).toBe('+351912345678');
+    expect(sms.messages[0].from).toBe('+15005550006');
+    expect(sms.messages[0].body).toContain('Tile painting');
+    // The 24-hour reminder: due 2027-06-30T09:00Z.
+    await h.tick('2027-06-30T09:00:30Z');
+    expect(await emails()).toHaveLength(1);
+    expect(sms.messages).toHaveLength(1);
+    const ds = await db().select().from(deliveries).where(eq(deliveries.tenantId, t.id)).orderBy(asc(deliveries.createdAt));
+    expect(ds.map((d) => [d.channel, d.status])).toEqual([
+      ['sms', 'accepted'],
+      ['email', 'accepted'],
+    ]);
+    expect(ds[0].messageKey).toBe(`ntf:${t.id}:booking_confirmed:${b.id}:r1:${b.contactId}:sms`);
+  });
+
+  it('opted out of booking updates still gets event_cancelled; a hard-bounced address does not get it by email but does by SMS when they accept SMS', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const out = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'out@example.test' } }, h.clock.now());
+    const bounced = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'bounced@example.test', phone: '+351912000111' } }, h.clock.now());
+    await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: [] } }).where(eq(contacts.id, out.contactId));
+    await db().update(contacts).set({ preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] } }).where(eq(contacts.id, bounced.contactId));
+    await addSuppression(db(), t.id, { address: 'bounced@example.test', reason: 'bounced', source: 'hard bounce' });
+    await h.drain();
+    // Confirmations: the opted-out person gets none; the bounced address is suppressed at send time.
+    expect((await emails()).map((m) => m.envelopeTo)).toEqual([]);
+    h.clock.set('2027-06-05T12:00:00Z');
+    await cancelEvent(db(), t.id, event.id, 'venue flooded', h.clock.now());
+    await h.drain();
+    const mail = await emails();
+    expect(mail.map((m) => m.envelopeTo[0])).toEqual(['out@example.test']);
+    expect(sms.messages.map((m) => m.to)).toEqual(['+351912000111']);
+    const cancelled = await db()
+      .select()
+      .from(deliveries)
+      .innerJoin(reminders, eq(reminders.id, deliveries.reminderId))
+      .where(and(eq(reminders.notificationType, 'event_cancelled'), eq(deliveries.address, 'bounced@example.test')));
+    expect(cancelled.map((r) => r.deliveries.status)).toEqual(['suppressed']);
+  });
+
+  it('a double submit of the same fact plans once: the domain event identity is unique', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'twice@example.test' } }, h.clock.now());
+    await cancelBooking(db(), t.id, b.id, 'asked to', h.clock.now());
+    await cancelBooking(db(), t.id, b.id, 'asked to', h.clock.now()); // already cancelled: no second fact
+    const facts = await db().select().from(domainEvents).orderBy(asc(domainEvents.createdAt));
+    expect(facts.map((f) => f.type)).toEqual(['booking_confirmed', 'booking_cancelled']);
+    await h.drain();
+    // The confirmation was still waiting when the booking was cancelled: it ends cancelled, the cancellation goes.
+    const mail = await emails();
+    expect(mail).toHaveLength(1);
+    expect(await calendarOf(mail[0])).toContain('METHOD:CANCEL');
+  });
+});
+
+describe('webhooks (issue #9 §5)', () => {
+  it('a receiver answering 500 twice then 200 → one accepted delivery, three attempts, one webhook-id, verified', async () => {
+    const t = await tenant({ webhook: true });
+    const event = await lisbonEvent(t.id);
+    hook.script('500', '500', 'accept');
+    h.clock.set('2027-06-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'hooked@example.test' } }, h.clock.now());
+    await h.drain();
+    await h.tick('2027-06-01T12:00:02Z');
+    await h.tick('2027-06-01T12:00:04Z');
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
+    expect([d.status, d.statusReason]).toEqual(['accepted', null]);
+    expect(d.messageKey).toBe(`ntf:${t.id}:booking_confirmed:${b.id}:r1:${b.contactId}:webhook`);
+    const attempts = await db().select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, d.id));
+    expect(attempts).toHaveLength(3);
+    expect(hook.deliveries).toHaveLength(3);
+    expect(new Set(hook.deliveries.map((x) => x.id))).toEqual(new Set([d.messageKey]));
+    expect(hook.deliveries.every((x) => x.verified)).toBe(true);
+    expect(hook.accepted).toHaveLength(1);
+    expect(hook.accepted[0].payload).toMatchObject({ type: 'booking_confirmed', data: { booking: { id: b.id }, event: { timeZone: 'Europe/Lisbon' } } });
+  });
+
+  it('a receiver answering 410 → dead letter owned by configuration, endpoint switched off, later notifications plan no webhook', async () => {
+    const t = await tenant({ webhook: true });
+    const event = await lisbonEvent(t.id);
+    hook.script('410');
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'gone@example.test' } }, h.clock.now());
+    await h.drain();
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
+    expect(d.status).toBe('dead');
+    expect(d.repairOwner).toBe('configuration');
+    const [s] = await db().select().from(notificationSettings).where(eq(notificationSettings.tenantId, t.id));
+    expect(s.webhookEnabled).toBe(false);
+    expect(s.webhookDisabledReason).toContain('410');
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'next@example.test' } }, h.clock.now());
+    await h.drain();
+    expect(await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'))).toHaveLength(1);
+    expect(hook.deliveries).toHaveLength(1);
+  });
+});
