@@ -9,10 +9,19 @@ export function segmentsLabel(text: string): string {
   return `${c.segments} ${c.segments === 1 ? 'segment' : 'segments'} · ${c.encoding}`;
 }
 
-/** The caught-mail list (newest first, as given): received time in `zone`, recipients, subject. */
+/** What a Punctual message key says a message is: a booking notification, a nudge, a rule reminder (or null). */
+export function messageKind(key: string | null): 'notification' | 'nudge' | 'reminder' | null {
+  if (!key) return null;
+  return key.startsWith('ntf:') ? 'notification' : key.startsWith('nudge:') ? 'nudge' : 'reminder';
+}
+
+/**
+ * The caught-mail list (newest first, as given): received time in `zone`, recipients, subject; a booking
+ * notification is tagged as one. Each row carries `data-message-kind` (see {@link messageKind}).
+ */
 export function MailboxTable({ messages, zone }: { messages: CaughtMessageListItem[]; zone: string }) {
   return (
-    <table className="data-table mailbox-table">
+    <table className="data-table mailbox-table stack-on-phone">
       <thead>
         <tr>
           <th scope="col">Received</th>
@@ -22,15 +31,16 @@ export function MailboxTable({ messages, zone }: { messages: CaughtMessageListIt
       </thead>
       <tbody>
         {messages.map((m) => (
-          <tr key={m.id} data-message-id={m.id}>
-            <td className="nowrap">
+          <tr key={m.id} data-message-id={m.id} data-message-kind={messageKind(m.punctualKey) ?? undefined}>
+            <td data-label="Received" className="nowrap">
               <ZonedTime instant={m.receivedAt} zone={zone} variant="full" />
             </td>
-            <td>{m.envelopeTo.join(', ') || <span className="muted">(no recipients)</span>}</td>
-            <td>
+            <td data-label="To">{m.envelopeTo.join(', ') || <span className="muted">(no recipients)</span>}</td>
+            <td data-label="Subject">
               <Link href={`/mailbox/${m.id}`} className="row-title">
                 {m.subject || '(no subject)'}
               </Link>
+              {messageKind(m.punctualKey) === 'notification' ? <span className="tag">booking update</span> : null}
               {!m.hasHtml ? <span className="tag">text only</span> : null}
             </td>
           </tr>
@@ -43,7 +53,7 @@ export function MailboxTable({ messages, zone }: { messages: CaughtMessageListIt
 /** Caught SMS (newest first, as given): received time in `zone`, sender → recipient, the text, segments and encoding. */
 export function SmsTable({ messages, zone }: { messages: CaughtMessageListItem[]; zone: string }) {
   return (
-    <table className="data-table sms-table">
+    <table className="data-table sms-table stack-on-phone">
       <thead>
         <tr>
           <th scope="col">Received</th>
@@ -55,18 +65,18 @@ export function SmsTable({ messages, zone }: { messages: CaughtMessageListItem[]
       <tbody>
         {messages.map((m) => (
           <tr key={m.id} data-message-id={m.id}>
-            <td className="nowrap">
+            <td data-label="Received" className="nowrap">
               <ZonedTime instant={m.receivedAt} zone={zone} variant="full" />
             </td>
-            <td className="nowrap">
+            <td data-label="From → To" className="nowrap">
               {m.envelopeFrom ?? '?'} → {m.envelopeTo.join(', ')}
             </td>
-            <td className="sms-text-cell">
+            <td data-label="Text" className="sms-text-cell">
               <Link href={`/mailbox/${m.id}`} className="sms-text">
                 {m.text || '(empty)'}
               </Link>
             </td>
-            <td className="nowrap" data-segments>
+            <td data-label="Segments" className="nowrap" data-segments>
               {segmentsLabel(m.text ?? '')}
             </td>
           </tr>
@@ -84,7 +94,7 @@ export function VerifiedBadge({ verified }: { verified: boolean }) {
 /** Caught webhook deliveries (newest first, as given): received time in `zone`, payload type, webhook-id, verified. */
 export function WebhookTable({ messages, zone }: { messages: CaughtMessageListItem[]; zone: string }) {
   return (
-    <table className="data-table webhook-table">
+    <table className="data-table webhook-table stack-on-phone">
       <thead>
         <tr>
           <th scope="col">Received</th>
@@ -96,18 +106,18 @@ export function WebhookTable({ messages, zone }: { messages: CaughtMessageListIt
       <tbody>
         {messages.map((m) => (
           <tr key={m.id} data-message-id={m.id} data-verified={m.verified ? 'yes' : 'no'}>
-            <td className="nowrap">
+            <td data-label="Received" className="nowrap">
               <ZonedTime instant={m.receivedAt} zone={zone} variant="full" />
             </td>
-            <td>
+            <td data-label="Type">
               <Link href={`/mailbox/${m.id}`} className="row-title">
                 {m.subject || '(no type)'}
               </Link>
             </td>
-            <td>
+            <td data-label="webhook-id">
               <code className="mono webhook-id">{m.messageId ?? '(none)'}</code>
             </td>
-            <td>
+            <td data-label="Verified">
               <VerifiedBadge verified={m.verified === true} />
             </td>
           </tr>

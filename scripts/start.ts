@@ -135,8 +135,6 @@ async function portIfFree(port: number | undefined): Promise<number | undefined>
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
   claimDataFolder();
-  // One session secret for the web app AND the worker: the worker signs preference links the web app verifies.
-  process.env.BETTER_AUTH_SECRET = authSecret(dataRoot);
   const ports = lastPorts();
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
@@ -177,7 +175,8 @@ async function main() {
       smtpUrl,
       ...(sms ? { sms } : {}),
       smsFrom,
-      links: { publicUrl, secret: preferencesSecret() },
+      // The worker signs preference links with the web app's session secret, so the web app can verify them.
+      links: { publicUrl, secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }) },
       webhookAllowHttp: (process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true') === 'true',
     },
     handleSignals: false,

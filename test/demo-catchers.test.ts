@@ -7,10 +7,12 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmsChannel } from '../channels/sms';
-import type { OutgoingSms, OutgoingWebhook } from '../channels/types';
+import { createSmtpChannel } from '../channels/smtp';
+import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '../channels/types';
 import { createWebhookChannel, newWebhookSecret } from '../channels/webhook';
 import { countCaughtMessages, getCaughtMessage, listCaughtMessages, mailboxScope } from '../db/queries/mailbox';
 import { caughtMessages, notificationSettings, type Tenant } from '../db/schema';
+import { startMailCatcher } from '../server/mail-catcher';
 import { startSmsCatcher, type SmsCatcher } from '../server/sms-catcher';
 import { createTenant } from '../server/tenants';
 import { hookUrl, startWebhookCatcher, type WebhookCatcher } from '../server/webhook-catcher';
@@ -207,5 +209,43 @@ describe('mailbox read models', () => {
     const [otherSms] = await tdb.db.select().from(caughtMessages).where(eq(caughtMessages.envelopeFrom, 'Other'));
     expect(await getCaughtMessage(tdb.db, otherSms.id, scope)).toBeNull();
     expect(await getCaughtMessage(tdb.db, otherSms.id, otherScope)).toMatchObject({ channel: 'sms', text: sms().body });
+  });
+});
+
+describe('mail catcher faults and booking notifications', () => {
+  it('a +deny-once / +drop-once fault hits the first reminder or nudge, never a booking notification before it', async () => {
+    const mail = await startMailCatcher({ db: tdb.db });
+    const smtp = createSmtpChannel({ url: mail.url });
+    const email = (to: string, key: string): OutgoingEmail => ({
+      from: { name: 'Acme', address: 'hi@acme.test' },
+      to: { name: 'Ana', address: to },
+      subject: key.startsWith('ntf:') ? "You're booked: Clay" : 'Reminder: Clay',
+      html: '<p>hi</p>',
+      text: 'hi',
+      messageId: `<${key.replace(/:/g, '.')}@acme.test>`,
+      headers: { 'X-Punctual-Message-Key': key },
+    });
+    try {
+      const deny = 'ana+deny-once@example.test';
+      expect(await smtp.send(email(deny, 'ntf:acme:booking_confirmed:b1:r1:c1:email'), { idempotencyKey: 'a' })).toMatchObject({ class: 'accepted' });
+      const refused = await smtp.send(email(deny, 'nudge:acme:b1:1:email'), { idempotencyKey: 'b' });
+      expect(refused).toMatchObject({ class: 'rejected', kind: 'permission' });
+      expect(JSON.stringify(refused)).toContain('5.7.1');
+      expect(await smtp.send(email(deny, 'nudge:acme:b1:2:email'), { idempotencyKey: 'c' })).toMatchObject({ class: 'accepted' });
+
+      const drop = 'bo+drop-once@example.test';
+      expect(await smtp.send(email(drop, 'ntf:acme:booking_confirmed:b2:r1:c2:email'), { idempotencyKey: 'd' })).toMatchObject({ class: 'accepted' });
+      expect(await smtp.send(email(drop, 'rem:acme:r1:b2:1:email'), { idempotencyKey: 'e' })).toMatchObject({ class: 'ambiguous' });
+      const rows = await caught();
+      expect(rows.map((r) => [r.envelopeTo[0], r.headers && (r.headers as Record<string, string>)['x-punctual-message-key']])).toEqual([
+        [deny, 'ntf:acme:booking_confirmed:b1:r1:c1:email'],
+        [deny, 'nudge:acme:b1:2:email'],
+        [drop, 'ntf:acme:booking_confirmed:b2:r1:c2:email'],
+        [drop, 'rem:acme:r1:b2:1:email'],
+      ]);
+    } finally {
+      await smtp.close();
+      await mail.close();
+    }
   });
 });

@@ -38,6 +38,11 @@ export interface CaughtMessageListItem {
   subject: string | null;
   messageId: string | null;
   hasHtml: boolean;
+  /**
+   * Email: the `X-Punctual-Message-Key` header Punctual puts on every message it sends (`ntf:…` a booking
+   * notification, `nudge:…` a manual reminder, else a rule reminder), or null.
+   */
+  punctualKey: string | null;
   /** SMS: the message text (at most 1600 characters: Twilio's limit); other channels: null. */
   text: string | null;
   /** Webhook: whether the receiver verified the signature; other channels: null. */
@@ -128,6 +133,7 @@ export async function listCaughtMessages(
       subject: caughtMessages.subject,
       messageId: caughtMessages.messageId,
       hasHtml: sql<boolean>`coalesce(${caughtMessages.html}, '') <> ''`,
+      punctualKey: sql<string | null>`case when ${caughtMessages.channel} = 'email' then ${caughtMessages.headers}->>'x-punctual-message-key' end`,
       text: sql<string | null>`case when ${caughtMessages.channel} = 'sms' then left(${caughtMessages.text}, 1600) end`,
       verified: sql<boolean | null>`case when ${caughtMessages.channel} = 'webhook' then coalesce((${caughtMessages.headers}->>'verified') = 'true', false) end`,
     })

@@ -94,12 +94,13 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   <td className="nowrap">
                     <ZonedTime instant={d.createdAt.toISOString()} zone={tenant.timeZone} />
                   </td>
-                  <td>
+                  {/* Addresses (webhook URLs) and subjects (an SMS text with its preferences link) can be long unbroken tokens. */}
+                  <td className="wrap-anywhere">
                     <Link className="row-title" href={`/deliveries/${d.id}`}>
                       {d.address}
                     </Link>
                   </td>
-                  <td>{d.subject ?? <span className="muted">{d.template}</span>}</td>
+                  <td className="wrap-anywhere">{d.subject ?? <span className="muted">{d.template}</span>}</td>
                   <td>{eventId ? <Link href={`/events/${eventId}`}>{eventTitle}</Link> : null}</td>
                   <td>
                     <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} />
