@@ -1,4 +1,6 @@
 import type { CaughtMessageView } from '../db/queries/mailbox';
+import { countSmsSegments } from '../domain/sms-segments';
+import { VerifiedBadge } from './MailboxTable';
 import { ZonedTime } from './ZonedTime';
 
 function headerValue(value: unknown): string {
@@ -46,6 +48,8 @@ export function headerEntries(headers: unknown): [string, string][] {
  * (no scripts, no same-origin access) and the text part verbatim. `zone` is the zone received time is shown in.
  */
 export function MessageView({ message, zone }: { message: CaughtMessageView; zone: string }) {
+  if (message.channel === 'sms') return <SmsView message={message} zone={zone} />;
+  if (message.channel === 'webhook') return <WebhookView message={message} zone={zone} />;
   const headers = headerEntries(message.headers);
   return (
     <div className="message-view">
@@ -91,31 +95,167 @@ export function MessageView({ message, zone }: { message: CaughtMessageView; zon
       <section className="message-part">
         <h2>Text part</h2>
         {message.text ? (
-          <pre className="message-text">{message.text}</pre>
+          <ScrollingPre className="message-text" label="Text part">
+            {message.text}
+          </ScrollingPre>
         ) : (
           <p className="muted">This message has no text part.</p>
         )}
       </section>
 
-      <details className="message-headers" open={headers.length <= 12}>
-        <summary>Headers ({headers.length})</summary>
-        {headers.length === 0 ? (
-          <p className="muted">No headers stored.</p>
+      <HeadersTable headers={headers} />
+    </div>
+  );
+}
+
+/**
+ * Preformatted text in a box that scrolls when tall: focusable and named (a keyboard user can scroll it;
+ * WCAG 2.1.1, axe `scrollable-region-focusable`).
+ */
+function ScrollingPre({ className, label, children }: { className: string; label: string; children: string }) {
+  return (
+    <pre className={className} tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </pre>
+  );
+}
+
+/** Name/value pairs in a collapsible table (open when there are few), titled `title`. */
+function HeadersTable({ headers, title = 'Headers' }: { headers: [string, string][]; title?: string }) {
+  return (
+    <details className="message-headers" open={headers.length <= 12}>
+      <summary>
+        {title} ({headers.length})
+      </summary>
+      {headers.length === 0 ? (
+        <p className="muted">Nothing stored.</p>
+      ) : (
+        <table className="data-table headers-table">
+          <tbody>
+            {headers.map(([k, v], i) => (
+              <tr key={`${k}-${i}`}>
+                <th scope="row">{k}</th>
+                <td>
+                  <code>{v}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </details>
+  );
+}
+
+/**
+ * One SMS caught by the built-in SMS API: sender, recipient, sid, segment count and encoding
+ * (domain/sms-segments.ts), the text verbatim and the form fields as posted.
+ */
+function SmsView({ message, zone }: { message: CaughtMessageView; zone: string }) {
+  const text = message.text ?? '';
+  const c = countSmsSegments(text);
+  return (
+    <div className="message-view" data-channel="sms">
+      <h1 className="message-subject">SMS to {message.envelopeTo.join(', ') || '(nobody)'}</h1>
+      <dl className="facts message-facts">
+        <div>
+          <dt>Received</dt>
+          <dd>
+            <ZonedTime instant={message.receivedAt} zone={zone} variant="full" />
+          </dd>
+        </div>
+        <div>
+          <dt>From</dt>
+          <dd>{message.envelopeFrom || <span className="muted">(none)</span>}</dd>
+        </div>
+        <div>
+          <dt>To</dt>
+          <dd>{message.envelopeTo.join(', ') || <span className="muted">(none)</span>}</dd>
+        </div>
+        <div>
+          <dt>Message SID</dt>
+          <dd>
+            <code className="message-id">{message.messageId || '(none)'}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Segments</dt>
+          <dd data-segments>
+            {c.segments} {c.segments === 1 ? 'segment' : 'segments'} · {c.encoding} · {text.length} characters, {c.units} {c.encoding === 'GSM-7' ? 'septets' : 'UTF-16 units'}
+          </dd>
+        </div>
+      </dl>
+      <section className="message-part">
+        <h2>Text</h2>
+        {text ? (
+          <ScrollingPre className="message-text" label="SMS text">
+            {text}
+          </ScrollingPre>
         ) : (
-          <table className="data-table headers-table">
-            <tbody>
-              {headers.map(([k, v], i) => (
-                <tr key={`${k}-${i}`}>
-                  <th scope="row">{k}</th>
-                  <td>
-                    <code>{v}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <p className="muted">This message has no text.</p>
         )}
-      </details>
+      </section>
+      <HeadersTable headers={headerEntries(message.headers)} title="Form fields" />
+    </div>
+  );
+}
+
+/**
+ * One webhook delivery caught by the built-in receiver: payload type, webhook-id and timestamp, whether the
+ * signature verified (and what the check said), the payload as pretty JSON in its own scrolling box, and the
+ * request headers.
+ */
+function WebhookView({ message, zone }: { message: CaughtMessageView; zone: string }) {
+  const stored = message.headers && typeof message.headers === 'object' && !Array.isArray(message.headers) ? (message.headers as Record<string, unknown>) : {};
+  const verified = stored.verified === true;
+  const verification = typeof stored.verification === 'string' ? stored.verification : null;
+  const ts = Number.parseInt(typeof stored['webhook-timestamp'] === 'string' ? stored['webhook-timestamp'] : '', 10);
+  const headers = headerEntries(Object.fromEntries(Object.entries(stored).filter(([k]) => k !== 'verified' && k !== 'verification')));
+  return (
+    <div className="message-view" data-channel="webhook">
+      <h1 className="message-subject">{message.subject || '(no type)'}</h1>
+      <dl className="facts message-facts">
+        <div>
+          <dt>Received</dt>
+          <dd>
+            <ZonedTime instant={message.receivedAt} zone={zone} variant="full" />
+          </dd>
+        </div>
+        <div>
+          <dt>Endpoint</dt>
+          <dd>
+            <code>{message.envelopeTo.join(', ') || '(none)'}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>webhook-id</dt>
+          <dd>
+            <code className="message-id">{message.messageId || '(none)'}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>webhook-timestamp</dt>
+          <dd>{Number.isFinite(ts) ? <ZonedTime instant={new Date(ts * 1000).toISOString()} zone={zone} variant="clock" /> : <span className="muted">(none)</span>}</dd>
+        </div>
+        <div>
+          <dt>Verified</dt>
+          <dd className="status-with-reason" data-verified={verified ? 'yes' : 'no'}>
+            <VerifiedBadge verified={verified} />
+            {verification ? <span className="status-reason">{verification}</span> : null}
+          </dd>
+        </div>
+      </dl>
+      <section className="message-part">
+        <h2>Payload</h2>
+        {message.text ? (
+          <ScrollingPre className="message-text message-json" label="Payload JSON">
+            {message.text}
+          </ScrollingPre>
+        ) : (
+          <p className="muted">The delivery had no body.</p>
+        )}
+      </section>
+      <HeadersTable headers={headers} title="Request headers" />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * Dead letters: a forced permission error (the built-in catcher refuses the first message to a `+deny-once`
- * address with 550 5.7.1) → a dead letter owned by configuration on "Needs attention" → replay → exactly one
+ * Dead letters: a forced permission error (the built-in catcher refuses the first reminder or nudge to a
+ * `+deny-once` address with 550 5.7.1) → a dead letter owned by configuration on "Needs attention" → replay → exactly one
  * email. Discard needs a reason. Both actions show in the delivery's audit trail.
  */
 import { expect, test } from '@playwright/test';
@@ -23,7 +23,8 @@ test('permission error → dead letter → replay → one email', async ({ page 
   await expect.poll(() => mailboxCount(page, email), { timeout: 30_000 }).toBe(1);
   // The delivery's story shows both attempts and who replayed it.
   await page.goto(`/deliveries?q=${encodeURIComponent(email)}`);
-  await page.locator('table.data-table tbody tr a.row-title').first().click();
+  // The nudge's delivery (the booking confirmation to the same address is another one).
+  await page.locator('table.data-table tbody tr', { hasText: 'Reminder:' }).locator('a.row-title').first().click();
   await expect(page.locator('[data-kind="delivery"]').first()).toHaveAttribute('data-status', 'accepted');
   await expect(page.locator('[data-action="replay"]')).toHaveText('Replayed a dead letter');
   await expect(page.locator('[data-action="nudge"]')).toHaveText('Reminded a participant');

@@ -51,9 +51,10 @@ test('create → three participants → timelines → reschedule → cancel a bo
     await expect(card).toBeVisible();
     await expect(card.locator('.timeline-row').first()).toBeVisible();
   }
-  // Demo rules: 3 for attendees and external guests, 1 for hosts → 3 + 3 + 1 planned.
+  // Demo rules: 3 for attendees and external guests, 1 for hosts → 3 + 3 + 1 planned. (Rule reminders only:
+  // the demo tenant's booking notifications show in the timelines too.)
   await expect(page.getByTestId('coverage')).toContainText('7 expected');
-  const attendeeRows = page.locator('[data-role-group="attendee"] .timeline-row');
+  const attendeeRows = page.locator('[data-role-group="attendee"] .timeline-row[data-kind="rule"]');
   await expect(attendeeRows).toHaveCount(3);
   await expect(attendeeRows.first().locator('time').first()).toHaveText(/E[DS]T$/);
   await expectAccessible(page, 'event');
@@ -72,11 +73,11 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await dialog.getByRole('button', { name: 'Reschedule' }).click();
   await expect(page.locator('.version-chip')).toHaveText('Schedule version 2');
   await expect(page.locator('p.notice')).toContainText('Rescheduled to schedule version 2');
-  const stale = page.locator('[data-role-group="attendee"] .timeline-row.is-stale');
+  const stale = page.locator('[data-role-group="attendee"] .timeline-row.is-stale[data-kind="rule"]');
   await expect(stale).toHaveCount(3);
   await expect(stale.first()).toContainText('superseded by version 2');
   await expect(stale.first()).toHaveAttribute('data-reminder-status', 'superseded');
-  await expect(page.locator('[data-role-group="attendee"] .timeline-row:not(.is-stale)')).toHaveCount(3);
+  await expect(page.locator('[data-role-group="attendee"] .timeline-row:not(.is-stale)[data-kind="rule"]')).toHaveCount(3);
   await expect(page.getByTestId('coverage')).toContainText('Coverage (v2): 7 expected');
   await screen(page, 'event-rescheduled');
 
@@ -90,7 +91,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await cancel.getByRole('button', { name: 'Cancel booking' }).click();
   const ana = page.locator('[data-role-group="attendee"] [data-booking-id]', { hasText: 'Ana Attendee' });
   await expect(ana.locator('[data-kind="booking"]')).toHaveAttribute('data-status', 'cancelled');
-  await expect(ana.locator('.timeline-row:not(.is-stale)[data-reminder-status="cancelled"]')).toHaveCount(3);
+  await expect(ana.locator('.timeline-row:not(.is-stale)[data-kind="rule"][data-reminder-status="cancelled"]')).toHaveCount(3);
   await expect(page.getByTestId('coverage')).toContainText('4 expected');
 
   // Cancel the event.

@@ -4,7 +4,7 @@
  * time in German CLDR form — "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ" for 08:00–09:00Z in Europe/Berlin.
  */
 import { expect, test } from '@playwright/test';
-import { createEventViaApi, expectAccessible, mailboxCount, screen, unique } from './support';
+import { createEventViaApi, expectAccessible, mailboxCount, REMINDER_MAIL_ROWS, screen, unique } from './support';
 
 test('a participant booked with language Deutsch gets German dates in their email', async ({ page }) => {
   const title = unique('Kurs');
@@ -28,7 +28,7 @@ test('a participant booked with language Deutsch gets German dates in their emai
   await expect(dialog).toBeHidden();
   await expect.poll(() => mailboxCount(page, email), { timeout: 30_000 }).toBe(1);
 
-  await page.locator('table tbody tr', { hasText: email }).locator('a.row-title').click();
+  await page.locator(REMINDER_MAIL_ROWS, { hasText: email }).locator('a.row-title').click();
   const text = page.locator('iframe[title="HTML part"]').contentFrame().locator('body');
   await expect(text).toContainText('Dienstag, 15. Juni 2027, 10:00–11:00 MESZ');
   const html = await page.locator('iframe[title="HTML part"]').contentFrame().locator('html').getAttribute('lang');

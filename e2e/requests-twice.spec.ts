@@ -69,8 +69,9 @@ test('two submits of New event and Add participant create once; a cancelled part
   await expect(add.getByRole('alert')).toHaveCount(0);
   const rita = page.locator('[data-role-group="attendee"] [data-booking-id]', { hasText: 'Rita Rebook' });
   await expect(rita).toHaveCount(1);
-  // Demo rules for an event without an online room: 2 reminders for an attendee, planned once.
-  await expect(rita.locator('.timeline-row')).toHaveCount(2);
+  // Demo rules for an event without an online room: 2 reminders for an attendee, planned once (rule reminders:
+  // the booking notifications show in the timeline too).
+  await expect(rita.locator('.timeline-row[data-kind="rule"]')).toHaveCount(2);
   const firstId = bookingPosts[0]!.id;
 
   // A later booking from the same form gets a new key (the first one was used up by the success).
@@ -103,10 +104,10 @@ test('two submits of New event and Add participant create once; a cancelled part
   const live = rita.filter({ has: page.locator('[data-kind="booking"][data-status="confirmed"]') });
   const history = page.locator(`[data-booking-id="${firstId}"]`);
   await expect(live).toHaveCount(1);
-  await expect(live.locator('.timeline-row[data-reminder-status="scheduled"]')).toHaveCount(2);
+  await expect(live.locator('.timeline-row[data-kind="rule"][data-reminder-status="scheduled"]')).toHaveCount(2);
   await expect(history).toHaveClass(/is-history/);
   await expect(history).toContainText('booked again');
-  await expect(history.locator('.timeline-row[data-reminder-status="cancelled"]')).toHaveCount(2);
+  await expect(history.locator('.timeline-row[data-kind="rule"][data-reminder-status="cancelled"]')).toHaveCount(2);
   await expect(history).toHaveAttribute('data-rebooked-as', (await live.getAttribute('data-booking-id'))!);
   // The live booking comes first; the group counts people (Rita, Otto ×2), not bookings.
   await expect(rita.first()).not.toHaveClass(/is-history/);

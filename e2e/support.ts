@@ -88,15 +88,22 @@ export async function bookViaApi(page: Page, eventId: string, p: { name: string;
   return ((await res.json()) as { id: string }).id;
 }
 
-/** Rows of /mailbox (this tenant's caught mail) addressed to `address`, after a reload. */
+/**
+ * Selector of the /mailbox rows that are reminders or nudges: booking notifications (the demo tenant has a
+ * notification policy, so every new booking gets a confirmation) are rows with `data-message-kind="notification"`.
+ */
+export const REMINDER_MAIL_ROWS = 'table tbody tr:not([data-message-kind="notification"])';
+
+/** Reminder and nudge rows of /mailbox (this tenant's caught mail) addressed to `address`, after a reload; booking notifications are not counted. */
 export async function mailboxCount(page: Page, address: string): Promise<number> {
   await page.goto('/mailbox');
-  return page.locator('table tbody tr', { hasText: address }).count();
+  return page.locator(REMINDER_MAIL_ROWS, { hasText: address }).count();
 }
 
 /**
  * Books `name` on a new event under an address with the catcher fault `fault` (`deny-once`: a 550 5.7.1 →
- * dead letter; `drop-once`: stored, then the connection drops → unknown outcome), nudges them, and waits
+ * dead letter; `drop-once`: stored, then the connection drops → unknown outcome; either hits the first reminder
+ * or nudge, never the booking confirmation: server/mail-catcher.ts), nudges them, and waits
  * until the case shows on /attention. @returns the address and the case card's locator.
  */
 export async function faultyCase(page: Page, name: string, fault: 'deny-once' | 'drop-once') {

@@ -2,8 +2,16 @@
  * `npm start`: the whole product on one machine with zero configuration.
  *   DATABASE_URL unset → embedded PostgreSQL with its data in $PUNCTUAL_DATA_DIR/pg (default .data/pg).
  *   SMTP_URL unset     → the built-in mail catcher (messages readable at /mailbox).
+ *   SMS_API_URL unset  → the built-in SMS API (server/sms-catcher.ts): the worker's SMS_API_URL, SMS_ACCOUNT_SID,
+ *                        SMS_AUTH_TOKEN point at it, SMS_FROM defaults to 'Punctual' (SMS at /mailbox?channel=sms).
+ *   always             → the built-in webhook receiver (server/webhook-catcher.ts); the seed points the demo
+ *                        tenant's webhook at it (deliveries at /mailbox?channel=webhook). The worker may post to
+ *                        http:// endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP defaults to true here) and links to the web
+ *                        app (PUNCTUAL_PUBLIC_URL defaults to http://127.0.0.1:$PORT).
+ * Catcher ports: SMTP_CATCHER_PORT, SMS_CATCHER_PORT, WEBHOOK_CATCHER_PORT; unset → the last start's ports when
+ * free, else any free port.
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
- * let in-flight sends finish, stop the web app, the catcher and PostgreSQL, exit.
+ * let in-flight sends finish, stop the web app, the catchers and PostgreSQL, exit.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +21,9 @@ import { isFree, startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
 import { migrateDatabase } from '../db/migrate';
 import { startWorker, type RunningWorker } from '../jobs/worker';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
+import { preferencesSecret } from '../server/preference-link';
+import { startSmsCatcher, type SmsCatcher } from '../server/sms-catcher';
+import { startWebhookCatcher, type WebhookCatcher } from '../server/webhook-catcher';
 import { seedDemo } from '../server/seed';
 import { databaseClock } from '../server/clock';
 import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
@@ -23,6 +34,8 @@ const log = (m: string) => console.log(`[punctual +${((Date.now() - t0) / 1000).
 
 let pg: EmbeddedPg | undefined;
 let catcher: MailCatcher | undefined;
+let smsCatcher: SmsCatcher | undefined;
+let webhookCatcher: WebhookCatcher | undefined;
 let worker: RunningWorker | undefined;
 let web: ChildProcess | undefined;
 let appDb: ReturnType<typeof createDb> | undefined;
@@ -36,6 +49,8 @@ async function shutdown(signal: string, code = 0) {
     await worker?.stop();
     await stopChild(web);
     await catcher?.close();
+    await smsCatcher?.close();
+    await webhookCatcher?.close();
     await appDb?.close();
     await pg?.stop();
     for (const f of [webPidFile, startPidFile]) if (readPid(f) === (f === webPidFile ? web?.pid : process.pid)) fs.rmSync(f, { force: true });
@@ -104,10 +119,11 @@ function claimDataFolder(): void {
   }
 }
 
-/** Ports of the last start (embedded PostgreSQL, mail catcher), reused when free so URLs stay stable. */
-function lastPorts(): { pg?: number; smtp?: number } {
+type Ports = { pg?: number; smtp?: number; sms?: number; webhook?: number };
+/** Ports of the last start (embedded PostgreSQL, catchers), reused when free so URLs stay stable. */
+function lastPorts(): Ports {
   try {
-    return JSON.parse(fs.readFileSync(portsFile, 'utf8')) as { pg?: number; smtp?: number };
+    return JSON.parse(fs.readFileSync(portsFile, 'utf8')) as Ports;
   } catch {
     return {};
   }
@@ -137,17 +153,49 @@ async function main() {
     smtpUrl = catcher.url;
     log(`SMTP_URL not set: built-in mail catcher listening on 127.0.0.1:${catcher.port}`);
   }
+  let sms: { baseUrl: string; accountSid: string; authToken: string } | undefined;
+  if (!process.env.SMS_API_URL) {
+    smsCatcher = await startSmsCatcher({ db: appDb.db, port: Number(process.env.SMS_CATCHER_PORT ?? 0) || (await portIfFree(ports.sms)) || 0 });
+    sms = { baseUrl: smsCatcher.url, accountSid: smsCatcher.accountSid, authToken: smsCatcher.authToken };
+    log(`SMS_API_URL not set: built-in SMS API listening on ${smsCatcher.url}`);
+  }
+  const smsFrom = process.env.SMS_FROM ?? (smsCatcher ? 'Punctual' : undefined);
+  webhookCatcher = await startWebhookCatcher({ db: appDb.db, port: Number(process.env.WEBHOOK_CATCHER_PORT ?? 0) || (await portIfFree(ports.webhook)) || 0 });
+  log(`built-in webhook receiver listening on ${webhookCatcher.url}/hooks/{tenant}`);
   const seedClock = databaseClock(appDb.db);
   await seedClock.ready;
   seedClock.stop();
-  const seeded = await seedDemo(appDb.db, seedClock.now());
+  const seeded = await seedDemo(appDb.db, seedClock.now(), { webhookCatcherUrl: webhookCatcher.url });
   log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events starting minutes from now)` : 'demo data present');
   // The worker first: reminders already due go out while the web app builds.
-  worker = await startWorker({ databaseUrl, config: { smtpUrl }, handleSignals: false });
+  const publicUrl = process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}`;
+  worker = await startWorker({
+    databaseUrl,
+    config: {
+      smtpUrl,
+      ...(sms ? { sms } : {}),
+      smsFrom,
+      // The worker signs preference links with the web app's session secret, so the web app can verify them.
+      links: { publicUrl, secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }) },
+      webhookAllowHttp: (process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true') === 'true',
+    },
+    handleSignals: false,
+  });
   log('worker running');
   await ensureNextBuild(log);
-  fs.writeFileSync(portsFile, JSON.stringify({ pg: pg?.port, smtp: catcher?.port }));
-  web = await startNext(port, { DATABASE_URL: databaseUrl, PUNCTUAL_MAILBOX: catcher ? '1' : '0', BETTER_AUTH_SECRET: authSecret(dataRoot) }, log);
+  fs.writeFileSync(portsFile, JSON.stringify({ pg: pg?.port, smtp: catcher?.port, sms: smsCatcher?.port, webhook: webhookCatcher.port } satisfies Ports));
+  web = await startNext(
+    port,
+    {
+      DATABASE_URL: databaseUrl,
+      PUNCTUAL_MAILBOX: catcher ? '1' : '0',
+      BETTER_AUTH_SECRET: authSecret(dataRoot),
+      PUNCTUAL_PUBLIC_URL: publicUrl,
+      // The mailbox shows the SMS sent from the default sender to tenants that have none of their own.
+      ...(smsFrom ? { SMS_FROM: smsFrom } : {}),
+    },
+    log,
+  );
   if (web.pid) fs.writeFileSync(webPidFile, String(web.pid));
   web.once('exit', (code) => {
     if (!stopping) {
@@ -156,6 +204,10 @@ async function main() {
     }
   });
   console.log(`\n  Punctual is up at http://127.0.0.1:${port}/   (mail: http://127.0.0.1:${port}/mailbox)\n`);
+  console.log('  Built-in catchers (what they catch is in the mailbox, one tab each):');
+  console.log(`    email     ${catcher ? `SMTP ${catcher.url.replace(/\?.*$/, '')}`.padEnd(48) : 'off (SMTP_URL is set)'.padEnd(48)} http://127.0.0.1:${port}/mailbox`);
+  console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(48) : 'off (SMS_API_URL is set)'.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=sms`);
+  console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
   for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
   console.log('\n  Ctrl-C stops it.\n');

@@ -5,12 +5,14 @@
  *
  * The message is stored BEFORE the server answers 250, so "accepted by the server" implies "in the table".
  *
- * Fault injection for demos and browser tests: the FIRST message to a recipient whose local part ends in
- * `+deny-once` (e.g. `ana+deny-once@example.test`) is refused at RCPT with `550 5.7.1` (a policy/permission
- * refusal, RFC 3463) — a dead letter to replay; later messages to that address are accepted. The FIRST
- * message to a `+drop-once` recipient is stored and then the connection is dropped before the reply — the
- * sender cannot know whether it went out (an `unknown` outcome for a person to decide). Remembered per
- * catcher process.
+ * Fault injection for demos and browser tests: the FIRST reminder or nudge to a recipient whose local part ends
+ * in `+deny-once` (e.g. `ana+deny-once@example.test`) is refused after DATA with `550 5.7.1` (a policy/permission
+ * refusal, RFC 3463; nothing stored) — a dead letter to replay; later messages to that address are accepted.
+ * The FIRST reminder or nudge to a `+drop-once` recipient is stored and then the connection is dropped before
+ * the reply — the sender cannot know whether it went out (an `unknown` outcome for a person to decide).
+ * Booking notifications (an `X-Punctual-Message-Key` of `ntf:…`, server/notify.ts) are never faulted: every new
+ * booking of a tenant with a notification policy gets a confirmation first, which would otherwise use up the
+ * fault meant for the reminder under test. Remembered per catcher process.
  */
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -59,14 +61,6 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
     // No reverse DNS of the client before the greeting (0.4–1.5 s per connection here).
     disableReverseLookup: true,
     size: 25 * 1024 * 1024,
-    onRcptTo(address, _session, callback) {
-      const to = address.address.toLowerCase();
-      if (/\+deny-once@/.test(to) && !deniedOnce.has(to)) {
-        deniedOnce.add(to);
-        return callback(Object.assign(new Error('5.7.1 Sender not authorized for this recipient (Punctual catcher: simulated permission error, once)'), { responseCode: 550 }));
-      }
-      callback();
-    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -80,6 +74,13 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
           for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
           // Dates keep their original RFC 5322 text.
           for (const [key, value] of parsed.headers) if (!(value instanceof Date)) headers[key] = headerText(value);
+          const faultable = !/^ntf:/.test(headers['x-punctual-message-key'] ?? '');
+          const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+          const deny = faultable ? recipients.find((a) => /\+deny-once@/.test(a) && !deniedOnce.has(a)) : undefined;
+          if (deny) {
+            deniedOnce.add(deny);
+            return callback(Object.assign(new Error('5.7.1 Sender not authorized for this recipient (Punctual catcher: simulated permission error, once)'), { responseCode: 550 }));
+          }
           const [row] = await opts.db
             .insert(caughtMessages)
             .values({
@@ -94,7 +95,7 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
             })
             .returning({ id: caughtMessages.id });
           if (opts.beforeReply) await opts.beforeReply({ id: row.id, messageId: parsed.messageId ?? null });
-          const drop = session.envelope.rcptTo.map((r) => r.address.toLowerCase()).find((a) => /\+drop-once@/.test(a) && !droppedOnce.has(a));
+          const drop = faultable ? recipients.find((a) => /\+drop-once@/.test(a) && !droppedOnce.has(a)) : undefined;
           if (drop) {
             droppedOnce.add(drop);
             // smtp-server keeps its connections (with their session and socket) in a private Set.

@@ -9,15 +9,30 @@
  *                             now+11 min.
  *   "Team Offsite"            all-day, three days ahead → scheduled reminders only.
  *
+ * Notifications (issue #9 §9): the demo tenant gets a `notification_settings` row when it has none — the default
+ * policy (domain/notification-policy.ts), SMS sender {@link DEMO_SMS_SENDER} (Twilio's magic test number) and, when
+ * `opts.webhookCatcherUrl` is given (`npm start` passes its built-in receiver), the webhook endpoint
+ * `<catcher>/hooks/demo` with a fresh `whsec_` secret, switched on. Three demo contacts ({@link demoContacts}) take
+ * some messages by SMS: Ada takes booking updates by SMS only, Lin has quiet hours 22:00–07:00 (New York).
+ *
  * Idempotent: an existing demo tenant with an event starting in the next two hours is left alone; otherwise
- * it gets a fresh batch of events (so a restart a day later still demonstrates something).
+ * it gets a fresh batch of events (so a restart a day later still demonstrates something). An existing settings
+ * row is kept (secret included); only an endpoint that points at an EARLIER built-in receiver
+ * (`http://127.0.0.1:<port>/hooks/demo`), or that was never set (no URL, no secret), is moved to the current
+ * receiver. A demo contact is given its phone, preferences and quiet hours only while it has no phone, so edits
+ * made since are kept.
  */
 import { DEMO_PASSWORD, demoAccounts, ensureStaffUser } from './staff';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
+import { newWebhookSecret } from '../channels/webhook';
 import type { Db } from '../db/client';
-import { getTenantBySlug } from '../db/queries/scheduling';
-import { events } from '../db/schema';
+import { setActor } from '../db/queries/actor';
+import { getTenantBySlug, upsertContact } from '../db/queries/scheduling';
+import { contacts, events, notificationSettings } from '../db/schema';
+import { defaultPolicy } from '../domain/notification-policy';
+import type { ChannelPreferences } from '../domain/preferences';
+import type { QuietHours } from '../domain/quiet-hours';
 import { addBooking, createEvent } from './scheduling';
 import { allowGuestsFrom, createReminderRule, createTenant } from './tenants';
 
@@ -29,8 +44,78 @@ export interface SeedResult {
   createdEvents: number;
 }
 
-/** Seeds the demo (see module doc). `now` is the UTC instant the demo is placed around. */
-export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
+export interface SeedOptions {
+  /** Base URL of the built-in webhook receiver (server/webhook-catcher.ts), e.g. http://127.0.0.1:4100. */
+  webhookCatcherUrl?: string;
+}
+
+/** The demo tenant's SMS sender: Twilio's magic "From" number that always succeeds with test credentials. */
+export const DEMO_SMS_SENDER = '+15005550006';
+
+/** Demo contacts that take messages by SMS (phones in E.164, valid per domain/phone.ts). */
+export const demoContacts: { email: string; name: string; timeZone: string; phone: string; preferences: ChannelPreferences; quietHours: QuietHours | null }[] = [
+  // Booking updates by SMS only; reminders by email.
+  { email: 'ada@demo.punctual.local', name: 'Ada Lovelace', timeZone: 'Europe/London', phone: '+447911123456', preferences: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: null },
+  // Everything by email and SMS, but nothing non-essential at night in New York.
+  { email: 'lin@demo.punctual.local', name: 'Lin Chen', timeZone: 'America/New_York', phone: '+12125550123', preferences: { reminders: ['email', 'sms'], booking_updates: ['email', 'sms'] }, quietHours: { start: '22:00', end: '07:00' } },
+  // The host gets her heads-up by SMS too: the first SMS of the demo goes out as soon as the worker runs.
+  { email: 'hana.host@demo.punctual.local', name: 'Hana Okafor', timeZone: 'Europe/Amsterdam', phone: '+31612345678', preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] }, quietHours: null },
+];
+
+/** An endpoint an earlier built-in receiver was given (its port may differ from this start's). */
+const catcherEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/hooks\/demo$/;
+
+/** The demo tenant's notification settings (module doc). */
+async function seedNotificationSettings(db: Db, tenantId: string, opts: SeedOptions): Promise<void> {
+  const webhookUrl = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/hooks/demo` : null;
+  await db
+    .insert(notificationSettings)
+    .values({
+      tenantId,
+      policy: defaultPolicy,
+      smsSender: DEMO_SMS_SENDER,
+      webhookUrl,
+      webhookSecret: webhookUrl ? newWebhookSecret() : null,
+      webhookEnabled: !!webhookUrl,
+      updatedBy: 'seed',
+    })
+    .onConflictDoNothing({ target: notificationSettings.tenantId });
+  if (!webhookUrl) return;
+  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, tenantId));
+  if (row.webhookUrl === webhookUrl) return;
+  const change =
+    row.webhookUrl && catcherEndpoint.test(row.webhookUrl)
+      ? { webhookUrl }
+      : !row.webhookUrl && !row.webhookSecret
+        ? { webhookUrl, webhookSecret: newWebhookSecret(), webhookEnabled: true }
+        : null;
+  if (!change) return;
+  await db.transaction(async (tx) => {
+    await setActor(tx, 'seed');
+    await tx.update(notificationSettings).set({ ...change, updatedAt: sql`now()` }).where(eq(notificationSettings.tenantId, tenantId));
+  });
+}
+
+/** The demo contacts of {@link demoContacts}: created if missing; name, zone, phone, preferences and quiet hours set while they have no phone. */
+async function seedDemoContacts(db: Db, tenantId: string): Promise<void> {
+  for (const c of demoContacts) {
+    await db.transaction(async (tx) => {
+      await setActor(tx, 'seed');
+      // Only tenant and email: a known contact keeps its name, zone and language.
+      const id = await upsertContact(tx, { tenantId, email: c.email });
+      await tx
+        .update(contacts)
+        .set({ name: c.name, timeZone: c.timeZone, phone: c.phone, preferences: c.preferences, quietHours: c.quietHours })
+        .where(and(eq(contacts.id, id), isNull(contacts.phone)));
+    });
+  }
+}
+
+/**
+ * Seeds the demo (see module doc). `now` is the UTC instant the demo is placed around; `opts.webhookCatcherUrl`
+ * the built-in webhook receiver's base URL, when there is one.
+ */
+export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promise<SeedResult> {
   let demo = await getTenantBySlug(db, 'demo');
   let partner = await getTenantBySlug(db, 'partner');
   const createdTenant = !demo;
@@ -55,6 +140,9 @@ export async function seedDemo(db: Db, now: Date): Promise<SeedResult> {
   }
   // Partner lets the demo studio book its people as external guests (reminded in Partner's name).
   await allowGuestsFrom(db, partner.id, demo.id);
+  // Settings and SMS contacts before any booking: reminders are planned per the contact's channels at booking time.
+  await seedNotificationSettings(db, demo.id, opts);
+  await seedDemoContacts(db, demo.id);
   const tenantIds: Record<string, string> = { demo: demo.id, partner: partner.id };
   for (const a of demoAccounts) await ensureStaffUser(db, tenantIds[a.tenantSlug]!, { ...a, password: DEMO_PASSWORD });
   // A fresh batch unless a demo event starts within the next two hours (a restart the next day still shows

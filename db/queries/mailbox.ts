@@ -1,79 +1,158 @@
 /**
- * Read models for the development mailbox: messages the built-in mail catcher stored in `caught_messages`.
- * That table is a dev/demo tool, not tenant data, so these reads are deliberately not tenant scoped.
+ * Read models for the development mailbox: what the built-in catchers stored in `caught_messages` — email from
+ * the SMTP catcher (server/mail-catcher.ts), SMS from the SMS API (server/sms-catcher.ts) and webhook deliveries
+ * from the receiver (server/webhook-catcher.ts). That table is a dev/demo tool, not tenant data; the staff pages
+ * show a tenant what it SENT, by a {@link MailboxScope}:
+ *   email    envelope_from is the tenant's sender address (case-insensitive);
+ *   sms      envelope_from is the tenant's SMS sender (its `notification_settings.sms_sender`, else the worker's
+ *            default `SMS_FROM` — shared by every tenant without a sender of its own);
+ *   webhook  envelope_to holds the tenant's catcher path `/hooks/{slug}`.
  * Instants are ISO-8601 UTC strings (see views.ts).
  */
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { caughtMessages } from '../schema';
+import { caughtMessages, notificationSettings, tenants } from '../schema';
 import { isUuid, type ListPage } from './views';
+
+/** The channels a catcher stores messages of (`caught_messages.channel`). */
+export const caughtChannels = ['email', 'sms', 'webhook'] as const;
+export type CaughtChannel = (typeof caughtChannels)[number];
+
+/** Which caught messages belong to one tenant (module doc). */
+export interface MailboxScope {
+  /** The tenant's email sender address. */
+  senderEmail: string;
+  /** The SMS sender its messages go out from, or null (then no SMS is shown). */
+  smsSender: string | null;
+  /** The webhook catcher path of the tenant, `/hooks/{slug}`. */
+  webhookPath: string;
+}
 
 /** One row of the mailbox list. */
 export interface CaughtMessageListItem {
   id: string;
+  channel: CaughtChannel;
   receivedAt: string;
   envelopeFrom: string | null;
   envelopeTo: string[];
   subject: string | null;
   messageId: string | null;
   hasHtml: boolean;
+  /**
+   * Email: the `X-Punctual-Message-Key` header Punctual puts on every message it sends (`ntf:…` a booking
+   * notification, `nudge:…` a manual reminder, else a rule reminder), or null.
+   */
+  punctualKey: string | null;
+  /** SMS: the message text (at most 1600 characters: Twilio's limit); other channels: null. */
+  text: string | null;
+  /** Webhook: whether the receiver verified the signature; other channels: null. */
+  verified: boolean | null;
 }
 
 /** A caught message with its parsed parts and headers (the raw source is left out: it can be large). */
 export interface CaughtMessageView {
   id: string;
+  channel: CaughtChannel;
   receivedAt: string;
   envelopeFrom: string | null;
   envelopeTo: string[];
   messageId: string | null;
   subject: string | null;
-  /** As stored by the catcher (an object of header name → value, or a list of header lines). */
+  /**
+   * As stored by the catcher: email — header name → value, or a list of header lines; SMS — the form fields;
+   * webhook — the request headers plus `verified` (boolean) and `verification` (text).
+   */
   headers: unknown;
   html: string | null;
   text: string | null;
 }
 
-/** Caught messages, newest first (then by id, so paging is stable). */
+function channelWhere(scope: MailboxScope, channel: CaughtChannel): SQL {
+  const m = caughtMessages;
+  switch (channel) {
+    case 'email':
+      return sql`(${m.channel} = 'email' and lower(${m.envelopeFrom}) = lower(${scope.senderEmail}))`;
+    case 'sms':
+      return scope.smsSender == null ? sql`false` : sql`(${m.channel} = 'sms' and ${m.envelopeFrom} = ${scope.smsSender})`;
+    case 'webhook':
+      return sql`(${m.channel} = 'webhook' and ${scope.webhookPath} = any(${m.envelopeTo}))`;
+  }
+}
+
+/** Any channel of the scope. */
+function scopeWhere(scope: MailboxScope): SQL {
+  return sql`(${sql.join(
+    caughtChannels.map((c) => channelWhere(scope, c)),
+    sql` or `,
+  )})`;
+}
+
+/**
+ * The scope of tenant `tenant` (module doc). `defaultSmsFrom`: the worker's default SMS sender (`SMS_FROM`),
+ * used when the tenant names none. Returns null when the tenant does not exist.
+ */
+export async function mailboxScope(db: DbOrTx, tenantId: string, defaultSmsFrom?: string | null): Promise<MailboxScope | null> {
+  const [row] = await db
+    .select({ slug: tenants.slug, senderEmail: tenants.senderEmail, smsSender: notificationSettings.smsSender })
+    .from(tenants)
+    .leftJoin(notificationSettings, eq(notificationSettings.tenantId, tenants.id))
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
+  if (!row) return null;
+  return { senderEmail: row.senderEmail, smsSender: row.smsSender ?? defaultSmsFrom ?? null, webhookPath: `/hooks/${row.slug}` };
+}
+
+/** How many caught messages of each channel the scope holds. */
+export async function countCaughtMessages(db: DbOrTx, scope: MailboxScope): Promise<Record<CaughtChannel, number>> {
+  const rows = await db
+    .select({ channel: caughtMessages.channel, n: count() })
+    .from(caughtMessages)
+    .where(scopeWhere(scope))
+    .groupBy(caughtMessages.channel);
+  const out: Record<CaughtChannel, number> = { email: 0, sms: 0, webhook: 0 };
+  for (const r of rows) out[r.channel] = r.n;
+  return out;
+}
+
+/** Caught messages of one channel in the scope, newest first (then by id, so paging is stable). */
 export async function listCaughtMessages(
   db: DbOrTx,
   page: { limit: number; offset: number },
-  scope: { from?: string } = {},
+  scope: MailboxScope,
+  channel: CaughtChannel = 'email',
 ): Promise<ListPage<CaughtMessageListItem>> {
-  const where = scope.from ? sql`lower(${caughtMessages.envelopeFrom}) = lower(${scope.from})` : undefined;
+  const where = channelWhere(scope, channel);
   const [{ total }] = await db.select({ total: count() }).from(caughtMessages).where(where);
   const rows = await db
     .select({
       id: caughtMessages.id,
+      channel: caughtMessages.channel,
       receivedAt: caughtMessages.receivedAt,
       envelopeFrom: caughtMessages.envelopeFrom,
       envelopeTo: caughtMessages.envelopeTo,
       subject: caughtMessages.subject,
       messageId: caughtMessages.messageId,
-      html: caughtMessages.html,
+      hasHtml: sql<boolean>`coalesce(${caughtMessages.html}, '') <> ''`,
+      punctualKey: sql<string | null>`case when ${caughtMessages.channel} = 'email' then ${caughtMessages.headers}->>'x-punctual-message-key' end`,
+      text: sql<string | null>`case when ${caughtMessages.channel} = 'sms' then left(${caughtMessages.text}, 1600) end`,
+      verified: sql<boolean | null>`case when ${caughtMessages.channel} = 'webhook' then coalesce((${caughtMessages.headers}->>'verified') = 'true', false) end`,
     })
     .from(caughtMessages)
     .where(where)
     .orderBy(desc(caughtMessages.receivedAt), desc(caughtMessages.id))
     .limit(page.limit)
     .offset(page.offset);
-  return {
-    total,
-    items: rows.map(({ html, receivedAt, ...r }) => ({
-      ...r,
-      receivedAt: receivedAt.toISOString(),
-      hasHtml: html != null && html !== '',
-    })),
-  };
+  return { total, items: rows.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })) };
 }
 
-/** The caught message `id` (sent from `scope.from` when given), or null when malformed, unknown or out of scope. */
-export async function getCaughtMessage(db: DbOrTx, id: string, scope: { from?: string } = {}): Promise<CaughtMessageView | null> {
+/** The caught message `id` within `scope`, or null when malformed, unknown or out of scope. */
+export async function getCaughtMessage(db: DbOrTx, id: string, scope: MailboxScope): Promise<CaughtMessageView | null> {
   if (!isUuid(id)) return null;
-  const byFrom = scope.from ? sql`lower(${caughtMessages.envelopeFrom}) = lower(${scope.from})` : undefined;
-  const [row] = await db.select().from(caughtMessages).where(and(eq(caughtMessages.id, id), byFrom)).limit(1);
+  const [row] = await db.select().from(caughtMessages).where(and(eq(caughtMessages.id, id), scopeWhere(scope))).limit(1);
   if (!row) return null;
   return {
     id: row.id,
+    channel: row.channel,
     receivedAt: row.receivedAt.toISOString(),
     envelopeFrom: row.envelopeFrom,
     envelopeTo: row.envelopeTo,
@@ -83,4 +162,18 @@ export async function getCaughtMessage(db: DbOrTx, id: string, scope: { from?: s
     html: row.html,
     text: row.text,
   };
+}
+
+/**
+ * The webhook signing secret of the tenant with `slug` (the built-in receiver verifies with it): `null` when no
+ * such tenant, `{ secret: null }` when it has no settings row or no secret.
+ */
+export async function webhookSecretOfTenant(db: DbOrTx, slug: string): Promise<{ secret: string | null } | null> {
+  const [row] = await db
+    .select({ secret: notificationSettings.webhookSecret })
+    .from(tenants)
+    .leftJoin(notificationSettings, eq(notificationSettings.tenantId, tenants.id))
+    .where(eq(tenants.slug, slug))
+    .limit(1);
+  return row ? { secret: row.secret ?? null } : null;
 }

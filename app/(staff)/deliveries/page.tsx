@@ -120,12 +120,13 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   <td data-label="Channel">
                     <ChannelBadge channel={d.channel} />
                   </td>
-                  <td data-label="To">
-                    <Link className="row-title wrap-anywhere" href={`/deliveries/${d.id}`}>
+                  {/* Addresses (webhook URLs) and subjects (an SMS text with its preferences link) can be long unbroken tokens. */}
+                  <td data-label="To" className="wrap-anywhere">
+                    <Link className="row-title" href={`/deliveries/${d.id}`}>
                       {d.address}
                     </Link>
                   </td>
-                  <td data-label={d.channel === 'sms' ? 'Text' : d.channel === 'webhook' ? 'Target' : 'Subject'}>
+                  <td data-label={d.channel === 'sms' ? 'Text' : d.channel === 'webhook' ? 'Target' : 'Subject'} className="wrap-anywhere">
                     <span title={d.subject ?? undefined}>{d.subject ? cellText(d.subject) : <span className="muted">{d.template}</span>}</span>
                     {title ? <div className="muted small">{title}</div> : null}
                   </td>

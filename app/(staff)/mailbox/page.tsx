@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { getDb } from '../../../db/client';
-import { listCaughtMessages } from '../../../db/queries/mailbox';
+import { caughtChannels, countCaughtMessages, listCaughtMessages, mailboxScope, type CaughtChannel } from '../../../db/queries/mailbox';
 import { EmptyState } from '../../../components/EmptyState';
-import { MailboxTable } from '../../../components/MailboxTable';
+import { MailboxTable, MailboxTabs, SmsTable, WebhookTable } from '../../../components/MailboxTable';
 import { Pager } from '../../../components/Pager';
 import { requireStaff } from '../../../server/session';
 
@@ -12,33 +13,59 @@ export const metadata: Metadata = { title: 'Mailbox' };
 
 const PAGE_SIZE = 50;
 const pageParamSchema = z.coerce.number().int().min(1).catch(1);
+const channelParamSchema = z.enum(caughtChannels).catch('email');
 
-/** Mail caught by the built-in SMTP catcher (development and demo), newest first. */
+const empty: Record<CaughtChannel, { title: string; hint: string }> = {
+  email: { title: 'No mail caught yet', hint: 'Reminders sent while the app runs with its built-in mail catcher show up here.' },
+  sms: { title: 'No SMS caught yet', hint: 'Text messages sent while the app runs with its built-in SMS API show up here.' },
+  webhook: { title: 'No webhook deliveries caught yet', hint: 'Notifications posted to the built-in webhook receiver show up here.' },
+};
+
+/**
+ * What the built-in catchers caught for this tenant (development and demo), newest first, in three tabs:
+ * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`).
+ */
 export default async function MailboxPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const page = pageParamSchema.parse((await searchParams).page);
+  const params = await searchParams;
+  const page = pageParamSchema.parse(params.page);
+  const channel = channelParamSchema.parse(params.channel);
   const db = getDb();
-  // The catcher holds every tenant's mail: show only what this tenant sent (its sender address).
+  // The catchers hold every tenant's messages: show only what this tenant sent (db/queries/mailbox.ts).
   const { tenant } = await requireStaff();
+  const scope = await mailboxScope(db, tenant.id, process.env.SMS_FROM);
+  if (!scope) notFound();
   const zone = tenant.timeZone;
-  const { items, total } = await listCaughtMessages(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, { from: tenant.senderEmail });
+  const [counts, { items, total }] = await Promise.all([
+    countCaughtMessages(db, scope),
+    listCaughtMessages(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, scope, channel),
+  ]);
+  const what =
+    channel === 'email'
+      ? `Messages from ${scope.senderEmail} caught by the built-in mail catcher`
+      : channel === 'sms'
+        ? scope.smsSender
+          ? `Text messages from ${scope.smsSender} caught by the built-in SMS API`
+          : 'This organisation has no SMS sender set'
+        : `Deliveries to ${scope.webhookPath} on the built-in webhook receiver`;
   return (
     <>
       <div className="page-head">
         <h1>Mailbox</h1>
-        <p className="muted">Messages from {tenant.senderEmail} caught by the built-in mail catcher · newest first · times in {zone}</p>
+        <p className="muted">
+          {what} · newest first · times in {zone}
+        </p>
       </div>
+      <MailboxTabs active={channel} counts={counts} />
       {items.length === 0 ? (
-        <EmptyState title={total === 0 ? 'No mail caught yet' : 'No messages on this page'}>
-          {total === 0 ? 'Reminders sent while the app runs with its built-in mail catcher show up here.' : null}
-        </EmptyState>
+        <EmptyState title={total === 0 ? empty[channel].title : 'No messages on this page'}>{total === 0 ? empty[channel].hint : null}</EmptyState>
       ) : (
         <>
-          <MailboxTable messages={items} zone={zone} />
-          <Pager basePath="/mailbox" page={page} pageSize={PAGE_SIZE} total={total} />
+          {channel === 'email' ? <MailboxTable messages={items} zone={zone} /> : channel === 'sms' ? <SmsTable messages={items} zone={zone} /> : <WebhookTable messages={items} zone={zone} />}
+          <Pager basePath="/mailbox" page={page} pageSize={PAGE_SIZE} total={total} params={channel === 'email' ? {} : { channel }} />
         </>
       )}
     </>
