@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy, emptyPolicy } from './notification-policy';
+import { policyChanges, webhookSwitch } from './notification-settings';
+
+describe('policyChanges', () => {
+  it('nothing for the same policy', () => {
+    expect(policyChanges(defaultPolicy, structuredClone(defaultPolicy))).toEqual({});
+  });
+  it('each changed cell as <type>.<role> or <type>.template, from → to', () => {
+    const after = structuredClone(emptyPolicy);
+    after.event_cancelled.host = true;
+    after.booking_confirmed.template = 'other';
+    expect(policyChanges(emptyPolicy, after)).toEqual({
+      'booking_confirmed.template': { from: 'booking-confirmed', to: 'other' },
+      'event_cancelled.host': { from: false, to: true },
+    });
+  });
+});
+
+describe('webhookSwitch', () => {
+  const at = new Date('2027-06-01T09:30:00Z');
+  const now = new Date('2027-06-02T10:00:00Z');
+  const off410 = { url: 'https://h.example/p', enabled: false, disabledReason: 'the receiver answered 410', disabledAt: at };
+  it('switching on clears the reason', () => {
+    expect(webhookSwitch(off410, true, 'ada@example.test', now)).toEqual({ disabledReason: null, disabledAt: null });
+  });
+  it('left off keeps the 410 reason and instant', () => {
+    expect(webhookSwitch(off410, false, 'ada@example.test', now)).toEqual({ disabledReason: 'the receiver answered 410', disabledAt: at });
+  });
+  it('switched off by this save names the person', () => {
+    expect(webhookSwitch({ ...off410, enabled: true, disabledReason: null, disabledAt: null }, false, 'ada@example.test', now)).toEqual({
+      disabledReason: 'switched off by ada@example.test',
+      disabledAt: now,
+    });
+  });
+  it('never saved and off: nothing to say', () => {
+    expect(webhookSwitch(null, false, 'ada@example.test', now)).toEqual({ disabledReason: null, disabledAt: null });
+  });
+});
