@@ -1,6 +1,6 @@
 /**
  * Reads a reminder rule back as one English sentence for staff, e.g.
- * "1 day before start, same local time, to attendees and external guests by email; skipped if more than
+ * "1 day before start, same local time, to attendees and external guests by the channels each prefers; skipped if more than
  * 1 hour late". Pure. Wording follows the planning rules in due-instant.ts: calendar parts keep the local
  * time, hour/minute parts are elapsed time.
  */
@@ -81,6 +81,6 @@ export function describeRule(
   }
   const order: BookingRole[] = ['attendee', 'external', 'host'];
   const who = list(order.filter((r) => rule.audience.includes(r)).map((r) => roleNames[r]));
-  const sentence = `${when}, to ${who} by ${rule.channel}; skipped if more than ${describeDuration(rule.lateSendWindowSeconds)} late`;
+  const sentence = `${when}, to ${who} by the channels each prefers; skipped if more than ${describeDuration(rule.lateSendWindowSeconds)} late`;
   return options.quietHours ? `${sentence}; ${quietHoursClause}` : sentence;
 }

@@ -94,8 +94,8 @@ describe('rule offset editor: round trips', () => {
   it('calendar days stay calendar days and hours stay elapsed time in the read-back sentence', () => {
     const sentence = (parts: OffsetParts) =>
       describeRule({ anchor: 'start', offset: partsToOffset(parts), audience: ['attendee'], channel: 'email', lateSendWindowSeconds: 3600 });
-    expect(sentence({ amount: 1, unit: 'days', direction: 'before' })).toBe('1 day before start, same local time, to attendees by email; skipped if more than 1 hour late');
-    expect(sentence({ amount: 24, unit: 'hours', direction: 'before' })).toBe('24 hours before start (elapsed time), to attendees by email; skipped if more than 1 hour late');
-    expect(sentence({ amount: 0, unit: 'hours', direction: 'at' })).toBe('when the event starts, to attendees by email; skipped if more than 1 hour late');
+    expect(sentence({ amount: 1, unit: 'days', direction: 'before' })).toBe('1 day before start, same local time, to attendees by the channels each prefers; skipped if more than 1 hour late');
+    expect(sentence({ amount: 24, unit: 'hours', direction: 'before' })).toBe('24 hours before start (elapsed time), to attendees by the channels each prefers; skipped if more than 1 hour late');
+    expect(sentence({ amount: 0, unit: 'hours', direction: 'at' })).toBe('when the event starts, to attendees by the channels each prefers; skipped if more than 1 hour late');
   });
 });

@@ -137,7 +137,7 @@ test('needs attention lists dead letters and unknown outcomes, or says there are
 
 test('reminder rules read back as sentences; every template previews at two widths', async ({ page }) => {
   await page.goto('/rules');
-  await expect(page.getByRole('cell', { name: '1 day before start, same local time, to attendees and external guests by email; skipped if more than 2 hours late' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: '1 day before start, same local time, to attendees and external guests by the channels each prefers; skipped if more than 2 hours late' })).toBeVisible();
   await screen(page, 'rules');
   await page.goto('/templates');
   for (const id of templateIds) {

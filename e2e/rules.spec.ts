@@ -18,7 +18,7 @@ const ORIGINAL = {
   lateSendWindowSeconds: 300,
   active: true,
 };
-const TAIL = 'to attendees and external guests by email; skipped if more than 5 minutes late';
+const TAIL = 'to attendees and external guests by the channels each prefers; skipped if more than 5 minutes late';
 
 test('an admin changes a rule to 2 hours before: the sentence follows live and the list shows it', async ({ browser, baseURL }) => {
   const admin = await browser.newContext({ storageState: authFile('admin') });
@@ -58,7 +58,7 @@ test('an admin changes a rule to 2 hours before: the sentence follows live and t
     await expect(offset).toHaveText('-PT2H');
     await expect(sentence).toHaveText(`2 hours before start (elapsed time), ${TAIL}`);
     await page.getByLabel('Hosts').check();
-    await expect(sentence).toHaveText('2 hours before start (elapsed time), to attendees, external guests and hosts by email; skipped if more than 5 minutes late');
+    await expect(sentence).toHaveText('2 hours before start (elapsed time), to attendees, external guests and hosts by the channels each prefers; skipped if more than 5 minutes late');
     await page.getByLabel('Hosts').uncheck();
 
     // A bad value is refused beside the form, naming the field; nothing is saved.

@@ -23,7 +23,7 @@ test('staff add an address, see where it came from, and remove it only with a re
   // The server's 400 names the field too.
   await form.getByLabel('Address').fill('not-an-address');
   await form.getByRole('button', { name: 'Add to list' }).click();
-  await expect(form.getByRole('alert')).toHaveText('Address: must be an email address');
+  await expect(form.getByRole('alert')).toHaveText('Address: must be an email address or a mobile number such as +31612345678');
 
   await form.getByLabel('Address').fill(address);
   await form.getByLabel('Reason').selectOption('unsubscribed');

@@ -18,7 +18,7 @@ import { appendAudit } from '../db/queries/audit';
 import { enqueueJob } from '../db/queries/jobs';
 import { bookings, contacts, events, reminders } from '../db/schema';
 import { nudgeMessageKey } from '../domain/keys';
-import { templateIds } from '../domain/vocabulary';
+import { reminderTemplateIds } from '../domain/vocabulary';
 import { SEND_TASK } from './dispatch';
 import { AppError, assertId, parseInput } from './errors';
 
@@ -29,7 +29,7 @@ export const NUDGE_EXPIRY_MS = 60 * 60_000;
 
 export const nudgeInput = z.object({
   bookingId: z.uuid(),
-  template: z.enum(templateIds),
+  template: z.enum(reminderTemplateIds),
   idempotencyKey: z.string().trim().min(8, 'at least 8 characters').max(200),
 });
 export type NudgeInput = z.input<typeof nudgeInput>;

@@ -13,6 +13,7 @@
  * the current record, and writes nothing (server/versions.ts). Each transaction names its actor for the
  * row-version trigger (`setActor`).
  */
+import { parsePhone } from '../domain/phone';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../db/client';
@@ -182,6 +183,16 @@ export const bookingFormSchema = z.object({
     .string()
     .nullish()
     .transform((v) => (v ? v : null)),
+  /** Mobile number for SMS (any common notation; stored in E.164); empty keeps a known person's number. */
+  phone: z
+    .string()
+    .nullish()
+    .transform((v, ctx) => {
+      if (!v || !v.trim()) return null;
+      const r = parsePhone(v);
+      if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
+      return r.ok ? r.e164 : null;
+    }),
   /** For `external`: the slug of the guest's own tenant. */
   guestTenant: z
     .string()
@@ -220,7 +231,7 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
       const [g] = await tx.select().from(tenants).where(eq(tenants.slug, f.guestTenant));
       guestTenantId = g!.id;
     }
-    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone, ...(f.locale ? { locale: f.locale } : {}) }, guestTenantId }, ctx.now);
+    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone, ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
     const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
     await appendAudit(tx, {
       tenantId: ctx.tenantId,
@@ -263,7 +274,18 @@ export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId:
 }
 
 export const suppressionFormSchema = z.object({
-  address: z.email({ message: 'must be an email address' }),
+  /** An email address, or a mobile number (stored in E.164, as SMS deliveries address it). */
+  address: z.string().trim().transform((v, ctx) => {
+    if (z.email().safeParse(v).success) return v;
+    if (/^[+\d][\d\s().-]{5,}$/.test(v)) {
+      const r = parsePhone(v);
+      if (r.ok) return r.e164;
+      ctx.addIssue({ code: 'custom', message: r.message });
+      return z.NEVER;
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be an email address or a mobile number such as +31612345678' });
+    return z.NEVER;
+  }),
   reason: z.enum(suppressionReasons),
   note: z.string().trim().max(500).default(''),
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
 import { guestPartnerships, reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
 import { MAX_OFFSET_DAYS, offsetMagnitudeDays, parseOffset } from '../domain/due-instant';
-import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, templateIds } from '../domain/vocabulary';
+import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, reminderTemplateIds } from '../domain/vocabulary';
 import { parseInput } from './errors';
 
 const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
@@ -43,7 +43,7 @@ export const reminderRuleSchema = z.object({
   ),
   audience: z.array(z.enum(bookingRoles)).min(1, 'at least one role'),
   channel: z.enum(channels).default('email'),
-  template: z.enum(templateIds),
+  template: z.enum(reminderTemplateIds),
   lateSendWindowSeconds: z.number().int().min(0).max(30 * 86400).default(3600),
   active: z.boolean().default(true),
 });

@@ -9,11 +9,12 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmsChannel } from '../channels/sms';
 import { createWebhookChannel, newWebhookSecret } from '../channels/webhook';
-import { contacts, deliveries, deliveryAttempts, domainEvents, notificationSettings, reminders, type CaughtMessage } from '../db/schema';
+import { contacts, deliveries, deliveryAttempts, domainEvents, notificationSettings, reminders, suppressions, type CaughtMessage } from '../db/schema';
 import { defaultPolicy } from '../domain/notification-policy';
 import { processDomainEvent } from '../server/notify';
+import { verifyPreferenceToken } from '../server/preference-link';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from '../server/scheduling';
-import { addSuppression } from '../server/tenants';
+import { addSuppression, allowGuestsFrom, createTenant } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
 import { tenantWithRules } from './support/fixtures';
 import { startSmsPeer, type SmsPeer } from './support/sms-peer';
@@ -23,15 +24,18 @@ let h: Harness;
 let sms: SmsPeer;
 let hook: WebhookPeer;
 const secret = newWebhookSecret();
+const linkSecret = 'test-preferences-key-0123456789abcdef';
 
 beforeAll(async () => {
   sms = await startSmsPeer();
-  hook = await startWebhookPeer({ secret });
+  // The receiver's clock is the simulated one the sender signs with (the webhook-timestamp tolerance is 5 minutes).
+  hook = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
   h = await createHarness({
     deps: {
       sms: createSmsChannel({ baseUrl: sms.url, accountSid: sms.accountSid, authToken: sms.authToken }),
       webhook: createWebhookChannel({ allowHttp: true }),
       smsFrom: '+15005550006',
+      links: { publicUrl: 'http://punctual.test', secret: linkSecret },
       retryPolicies: { webhook: { baseMs: 1000, capMs: 1000, maxAttempts: 8 } },
       random: () => 0,
     },
@@ -106,6 +110,11 @@ describe('booking notifications (issue #9)', () => {
     const start = vevent.getFirstPropertyValue('dtstart') as ICAL.Time;
     start.zone = new ICAL.Timezone(vtz);
     expect(start.toJSDate().toISOString()).toBe('2027-07-01T09:00:00.000Z');
+    // Every message carries the person's signed preferences link.
+    const link = /http:\/\/punctual\.test\/preferences\/([\w.-]+)/.exec(mail[0].text ?? '');
+    expect(link).not.toBeNull();
+    const [ana] = await db().select().from(contacts).where(eq(contacts.email, 'ana@example.test'));
+    expect(await verifyPreferenceToken(link![1], linkSecret)).toEqual({ tenantId: t.id, contactId: ana.id });
     const [de] = await db().select().from(domainEvents);
     expect(de.type).toBe('booking_confirmed');
     expect(de.processedAt).not.toBeNull();
@@ -177,6 +186,7 @@ describe('booking notifications (issue #9)', () => {
     expect(sms.messages[0].to).toBe('+351912345678');
     expect(sms.messages[0].from).toBe('+15005550006');
     expect(sms.messages[0].body).toContain('Tile painting');
+    expect(sms.messages[0].body).toMatch(/Manage: http:\/\/punctual\.test\/preferences\//);
     // The 24-hour reminder: due 2027-06-30T09:00Z.
     await h.tick('2027-06-30T09:00:30Z');
     expect(await emails()).toHaveLength(1);
@@ -232,6 +242,99 @@ describe('booking notifications (issue #9)', () => {
   });
 });
 
+describe('SMS outcomes and quiet hours (issue #9 §4, §7)', () => {
+  async function smsBooking(email: string, phone: string) {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email, phone } }, h.clock.now());
+    await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: ['sms'] } }).where(eq(contacts.id, b.contactId));
+    return { t, b };
+  }
+
+  it('an SMS answer lost after the request was written → unknown, one message at the provider, never resent', async () => {
+    sms.script('accept-then-drop');
+    await smsBooking('drop@example.test', '+351912000222');
+    await h.drain();
+    await h.tick('2027-06-01T13:00:00Z');
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'sms'));
+    expect(d.status).toBe('unknown');
+    expect(d.statusReason).toContain('may or may not have been sent');
+    expect(sms.messages).toHaveLength(1);
+    expect(sms.requests).toHaveLength(1);
+  });
+
+  it('a worker lost during an SMS call (lease expired) → unknown, not resent: the SMS API has no idempotency key', async () => {
+    await smsBooking('lost@example.test', '+351912000555');
+    // Simulate the crash: the delivery is `sending` under a lease that has run out, as a SIGKILLed worker leaves it.
+    await h.drain();
+    const [before] = await db().select().from(deliveries).where(eq(deliveries.channel, 'sms'));
+    await db().update(deliveries).set({ status: 'sending', leaseExpiresAt: new Date('2027-06-01T12:01:00Z') }).where(eq(deliveries.id, before.id));
+    const sent = sms.messages.length;
+    await h.tick('2027-06-01T12:30:00Z');
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.id, before.id));
+    expect(d.status).toBe('unknown');
+    expect(sms.messages).toHaveLength(sent);
+  });
+
+  it('21211 invalid number → failed, the number suppressed as invalid_number; 21610 → suppressed as unsubscribed', async () => {
+    sms.script('invalid-number');
+    const { t } = await smsBooking('bad@example.test', '+351912000333');
+    await h.drain();
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'sms'));
+    expect(d.status).toBe('failed');
+    const sup = await db().select().from(suppressions).where(eq(suppressions.tenantId, t.id));
+    expect(sup.map((x) => [x.address, x.reason])).toEqual([['+351912000333', 'invalid_number']]);
+    await h.tdb.reset();
+    sms.script('unsubscribed');
+    const second = await smsBooking('stop@example.test', '+351912000444');
+    await h.drain();
+    const sup2 = await db().select().from(suppressions).where(eq(suppressions.tenantId, second.t.id));
+    expect(sup2.map((x) => [x.address, x.reason])).toEqual([['+351912000444', 'unsubscribed']]);
+  });
+
+  it('quiet hours 21:00–08:00 Europe/Berlin: a confirmation made at 23:00 waits until 08:00; an event cancellation (essential) does not wait', async () => {
+    const t = await tenant({ zone: 'Europe/Berlin' });
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-03-09T22:00:00Z'); // 23:00 in Berlin (CET)
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'night@example.test', timeZone: 'Europe/Berlin' } }, h.clock.now());
+    await db().update(contacts).set({ quietHours: { start: '21:00', end: '08:00' } }).where(eq(contacts.id, b.contactId));
+    await h.drain();
+    const [r] = await db().select().from(reminders).where(eq(reminders.notificationType, 'booking_confirmed'));
+    expect(r.dueAt.toISOString()).toBe('2027-03-10T07:00:00.000Z');
+    expect(r.deferredFrom?.toISOString()).toBe('2027-03-09T22:00:00.000Z');
+    expect(await emails()).toHaveLength(0);
+    await cancelEvent(db(), t.id, event.id, 'storm warning', h.clock.now());
+    await h.drain();
+    const mail = await emails();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].text).toContain('storm warning');
+    // The waiting confirmation ends cancelled at its due instant: the event is off.
+    await h.tick('2027-03-10T07:00:30Z');
+    expect(await emails()).toHaveLength(1);
+    const [after] = await db().select().from(reminders).where(eq(reminders.id, r.id));
+    expect(after.status).toBe('cancelled');
+  });
+});
+
+describe('external guests (invariant 9)', () => {
+  it("an external guest hears from their own organisation: its sender on the email, its webhook — not the host's", async () => {
+    const host = await tenant({ webhook: true });
+    const guestOrg = await createTenant(db(), { slug: `guest-${Date.now().toString(36)}`, name: 'Guest Org', timeZone: 'Europe/Lisbon', senderEmail: 'hello@guest.example' });
+    await allowGuestsFrom(db(), guestOrg.id, host.id);
+    const event = await lisbonEvent(host.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), host.id, { eventId: event.id, role: 'external', contact: { email: 'visitor@guest.example' }, guestTenantId: guestOrg.id }, h.clock.now());
+    await h.drain();
+    const mail = await emails();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].envelopeFrom).toBe('hello@guest.example');
+    // The guest's organisation has no webhook: the host's endpoint is not told about the guest.
+    expect(hook.deliveries).toHaveLength(0);
+    expect(await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'))).toHaveLength(0);
+  });
+});
+
 describe('webhooks (issue #9 §5)', () => {
   it('a receiver answering 500 twice then 200 → one accepted delivery, three attempts, one webhook-id, verified', async () => {
     const t = await tenant({ webhook: true });
@@ -243,7 +346,7 @@ describe('webhooks (issue #9 §5)', () => {
     await h.tick('2027-06-01T12:00:02Z');
     await h.tick('2027-06-01T12:00:04Z');
     const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
-    expect(d.status).toBe('accepted');
+    expect([d.status, d.statusReason]).toEqual(['accepted', null]);
     expect(d.messageKey).toBe(`ntf:${t.id}:booking_confirmed:${b.id}:r1:${b.contactId}:webhook`);
     const attempts = await db().select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, d.id));
     expect(attempts).toHaveLength(3);

@@ -49,8 +49,11 @@ describe('outbox: booking, reminders and wake-up commit in one transaction', () 
     const event = await createEvent(tdb.db, tenant.id, { title: 'X', startsAt: '2027-06-15T08:00:00Z', endsAt: '2027-06-15T09:00:00Z', timeZone: 'Europe/Amsterdam' });
     await addBooking(tdb.db, tenant.id, { eventId: event.id, role: 'attendee', contact: { email: 'a@x.test' } }, new Date('2027-06-01T00:00:00Z'));
     await rescheduleEvent(tdb.db, tenant.id, event.id, { startsAt: '2027-06-16T08:00:00Z', endsAt: '2027-06-16T09:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-02T00:00:00Z'));
-    const rows = await tdb.sql<{ run_at: string }[]>`select run_at::text from graphile_worker._private_jobs`;
+    const rows = await tdb.sql<{ run_at: string }[]>`select run_at::text from graphile_worker.jobs where task_identifier = 'dispatch_due'`;
     expect(rows.map((r) => new Date(r.run_at).toISOString())).toEqual(['2027-06-16T07:00:00.000Z']);
+    // The domain events of both changes are in the outbox beside it, each with its notify job (issue #9).
+    const notify = await tdb.sql<{ n: number }[]>`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'notify'`;
+    expect(notify[0].n).toBe(2);
   });
 
   it('bad input names the field and stores nothing', async () => {

@@ -6,7 +6,7 @@ import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { describeRule } from '../../domain/describe-rule';
 import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
 import { offsetToParts, partsToOffset, OffsetPartsError, type OffsetDirection, type OffsetUnit } from '../../domain/rule-offset';
-import { anchors, bookingRoles, channels, templateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
+import { anchors, bookingRoles, reminderTemplateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
 import { ApiError, apiCall } from './api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
 
@@ -341,22 +341,15 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
 
       <div className="form-grid">
         <div className="field">
-          <label htmlFor={`${id}-channel`}>Channel</label>
-          <select id={`${id}-channel`} name="channel" value={channel} onChange={(e) => setChannel(e.target.value as Channel)} aria-describedby={`${id}-channel-hint`} {...mark('channel')}>
-            {channels.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
+          <span className="field-label">Channels</span>
           <p className="field-hint" id={`${id}-channel-hint`}>
-            Email is the only channel for now.
+            Each participant&apos;s preferences choose email and/or SMS (email unless they chose otherwise).
           </p>
         </div>
         <div className="field">
           <label htmlFor={`${id}-template`}>Template</label>
           <select id={`${id}-template`} name="template" value={template} onChange={(e) => setTemplate(e.target.value as TemplateId)} {...mark('template')}>
-            {templateIds.map((t) => (
+            {reminderTemplateIds.map((t) => (
               <option key={t} value={t}>
                 {templateTitles[t]}
               </option>

@@ -31,7 +31,7 @@ export function SuppressionForm() {
     e.preventDefault();
     setAdded(null);
     if (!address.trim()) {
-      setError({ message: 'Address: required — the email address that must not receive mail.', field: 'address' });
+      setError({ message: 'Address: required — the email address or mobile number that must not receive messages.', field: 'address' });
       return;
     }
     setBusy(true);
@@ -64,7 +64,7 @@ export function SuppressionForm() {
       <div className="suppression-form-fields">
         <label className="field">
           <span>Address</span>
-          <input name="address" type="email" autoComplete="off" required value={address} onChange={(e) => setAddress(e.target.value)} placeholder="person@example.com" {...invalid('address')} />
+          <input name="address" type="text" inputMode="email" autoComplete="off" required value={address} onChange={(e) => setAddress(e.target.value)} placeholder="person@example.com or +31612345678" {...invalid('address')} />
         </label>
         <label className="field">
           <span>Reason</span>

@@ -7,7 +7,7 @@ import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
 
-const FIELD_LABEL: Record<string, string> = { locale: 'Language', 'contact.locale': 'Language', name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', guestTenant: 'Guest organisation' };
+const FIELD_LABEL: Record<string, string> = { locale: 'Language', 'contact.locale': 'Language', name: 'Name', email: 'Email', 'contact.email': 'Email', role: 'Role', timeZone: 'Time zone', 'contact.timeZone': 'Time zone', phone: 'Mobile number', 'contact.phone': 'Mobile number', guestTenant: 'Guest organisation' };
 
 /**
  * Books a participant onto the event (their reminders are planned at once). External guests need their own
@@ -38,6 +38,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         role: f.get('role'),
         timeZone: f.get('timeZone') || null,
         locale: f.get('locale') || null,
+        phone: f.get('phone') || null,
         guestTenant: f.get('role') === 'external' ? f.get('guestTenant') : null,
       }, { idempotencyKey: key.current });
       key.current = newIdempotencyKey();
@@ -65,6 +66,13 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         <label className="field">
           <span>Email</span>
           <input name="email" type="email" required aria-invalid={invalid('email')} />
+        </label>
+        <label className="field">
+          <span>Mobile number (optional, for SMS)</span>
+          <input name="phone" type="tel" inputMode="tel" autoComplete="off" placeholder="+31 6 12345678" aria-invalid={invalid('phone')} aria-describedby="phone-hint" />
+          <span id="phone-hint" className="field-hint">
+            In international form. SMS go out only if they choose SMS in their preferences.
+          </span>
         </label>
         <label className="field">
           <span>Role</span>

@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
-import { templateIds, type TemplateId } from '../../domain/vocabulary';
+import { reminderTemplateIds, type TemplateId } from '../../domain/vocabulary';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 
 /** Template a nudge to this role uses unless staff pick another. */
@@ -79,7 +79,7 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
           <label className="field">
             <span>Template</span>
             <select name="template" value={template} onChange={(e) => setTemplate(e.target.value as TemplateId)}>
-              {templateIds.map((t) => (
+              {reminderTemplateIds.map((t) => (
                 <option key={t} value={t}>
                   {t}
                 </option>

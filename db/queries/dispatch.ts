@@ -114,11 +114,12 @@ export async function recoverExpiredLeases(
     select graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', renewed.id),
       job_key := 'deliver:' || renewed.id::text, max_attempts := 25)
     from renewed`);
-  // Over SMTP nobody can tell whether the call went out: unknown, a person decides (invariant 6).
+  // Over SMTP and the SMS API (neither has an idempotency key) nobody can tell whether the call went out:
+  // unknown, a person decides (invariant 6).
   const unknown = await db.execute(sql`
     with lost as (
       select id from deliveries
-      where status = 'sending' and provider = 'smtp' and lease_expires_at <= ${at(now)}
+      where status = 'sending' and provider in ('smtp', 'sms_api') and lease_expires_at <= ${at(now)}
       limit 500 for update skip locked
     )
     update deliveries d
@@ -130,11 +131,12 @@ export async function recoverExpiredLeases(
     from lost where d.id = lost.id
     returning d.id`);
   // A provider that deduplicates on the idempotency key can be asked: retry under the same key, which looks
-  // the key up first (server/send-reminder.ts) and reconciles instead of duplicating.
+  // the key up first (server/send-reminder.ts) and reconciles instead of duplicating. A webhook receiver
+  // deduplicates on `webhook-id` (the message key): resending it is the Standard Webhooks retry.
   const reconciling = await db.execute(sql`
     with lost as (
       select id from deliveries
-      where status = 'sending' and provider <> 'smtp' and lease_expires_at <= ${at(now)}
+      where status = 'sending' and provider in ('http_api', 'webhook') and lease_expires_at <= ${at(now)}
       limit 500 for update skip locked
     ), moved as (
       update deliveries d

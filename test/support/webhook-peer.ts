@@ -48,9 +48,30 @@ export interface WebhookPeer {
   close(): Promise<void>;
 }
 
-/** Starts the receiver. @param secret the endpoint's `whsec_` secret it verifies with. */
-export async function startWebhookPeer(opts: { secret: string; script?: WebhookPeerBehaviour[] }): Promise<WebhookPeer> {
-  const verifier = new Webhook(opts.secret);
+/**
+ * The library's verifier with the receiver's clock made explicit: `now` (ms) replaces `Date.now()` in the
+ * 5-minute timestamp tolerance check (a test whose sender signs on a simulated 2027 clock gives the receiver
+ * the same clock). The signature check itself is the library's own.
+ */
+function clockedWebhook(secret: string, nowMs: () => number): Webhook {
+  const w = new Webhook(secret);
+  (w as unknown as { verifyTimestamp: (header: string) => Date }).verifyTimestamp = (header: string) => {
+    const now = Math.floor(nowMs() / 1000);
+    const ts = parseInt(header, 10);
+    if (Number.isNaN(ts)) throw new Error('Invalid Signature Headers');
+    if (now - ts > 300) throw new Error('Message timestamp too old');
+    if (ts > now + 300) throw new Error('Message timestamp too new');
+    return new Date(ts * 1000);
+  };
+  return w;
+}
+
+/**
+ * Starts the receiver. @param secret the endpoint's `whsec_` secret it verifies with. @param now the receiver's
+ * clock (ms since epoch) for the timestamp tolerance; default the host clock.
+ */
+export async function startWebhookPeer(opts: { secret: string; script?: WebhookPeerBehaviour[]; now?: () => number }): Promise<WebhookPeer> {
+  const verifier = opts.now ? clockedWebhook(opts.secret, opts.now) : new Webhook(opts.secret);
   let queue: WebhookPeerBehaviour[] = [...(opts.script ?? ['accept'])];
   const next = () => (queue.length > 1 ? queue.shift()! : queue[0]);
   const deliveries: WebhookPeerDelivery[] = [];

@@ -33,6 +33,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Promis
       <div className="page-head">
         <h1>Reminder rules</h1>
         <p className="muted">{tenant.name} · applied to every booking; changes apply to reminders planned afterwards</p>
+        <p className="muted">Participants with quiet hours get a reminder when their quiet hours end if that is before the late-send window closes, else at its due time.</p>
       </div>
       {savedRule ? (
         <p className="notice" role="status">

@@ -7,7 +7,7 @@ import { RuleForm } from '../../../../components/client/RuleForm';
 import { templateTitles } from '../../../../components/template-labels';
 import { describeRule } from '../../../../domain/describe-rule';
 import { can } from '../../../../domain/permissions';
-import { templateIds, type TemplateId } from '../../../../domain/vocabulary';
+import { reminderTemplateIds, type TemplateId } from '../../../../domain/vocabulary';
 import { requireStaff } from '../../../../server/session';
 import '../../../styles/rules.css';
 
@@ -43,7 +43,7 @@ export default async function RulePage({ params }: { params: Promise<{ id: strin
               offset: rule.offset,
               audience: rule.audience,
               channel: rule.channel,
-              template: (templateIds as readonly string[]).includes(rule.template) ? (rule.template as TemplateId) : templateIds[0],
+              template: (reminderTemplateIds as readonly string[]).includes(rule.template) ? (rule.template as TemplateId) : reminderTemplateIds[0],
               lateSendWindowSeconds: rule.lateSendWindowSeconds,
               active: rule.active,
               version: rule.version,

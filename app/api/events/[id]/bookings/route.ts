@@ -4,7 +4,7 @@ import { actionContext, staffCreateRoute } from '../../../../../server/session';
 export const dynamic = 'force-dynamic';
 
 /**
- * POST /api/events/:id/bookings `{ name, email, role, timeZone?, guestTenant? }` — book a participant (again,
+ * POST /api/events/:id/bookings `{ name, email, role, timeZone?, locale?, phone? (E.164 or national with +), guestTenant? }` — book a participant (again,
  * when their earlier booking was cancelled). 409 when they have a live booking. Honours `Idempotency-Key`.
  */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
