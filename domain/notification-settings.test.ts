@@ -19,21 +19,20 @@ describe('policyChanges', () => {
 
 describe('webhookSwitch', () => {
   const at = new Date('2027-06-01T09:30:00Z');
-  const now = new Date('2027-06-02T10:00:00Z');
   const off410 = { url: 'https://h.example/p', enabled: false, disabledReason: 'the receiver answered 410', disabledAt: at };
   it('switching on clears the reason', () => {
-    expect(webhookSwitch(off410, true, 'ada@example.test', now)).toEqual({ disabledReason: null, disabledAt: null });
+    expect(webhookSwitch(off410, { enabled: true, url: off410.url })).toEqual({ disabledReason: null, disabledAt: null });
   });
   it('left off keeps the 410 reason and instant', () => {
-    expect(webhookSwitch(off410, false, 'ada@example.test', now)).toEqual({ disabledReason: 'the receiver answered 410', disabledAt: at });
+    expect(webhookSwitch(off410, { enabled: false, url: off410.url })).toEqual({ disabledReason: 'the receiver answered 410', disabledAt: at });
   });
-  it('switched off by this save names the person', () => {
-    expect(webhookSwitch({ ...off410, enabled: true, disabledReason: null, disabledAt: null }, false, 'ada@example.test', now)).toEqual({
-      disabledReason: 'switched off by ada@example.test',
-      disabledAt: now,
-    });
+  it('switched off by a person: no warning (the audit log has it)', () => {
+    expect(webhookSwitch({ ...off410, enabled: true, disabledReason: null, disabledAt: null }, { enabled: false, url: off410.url })).toEqual({ disabledReason: null, disabledAt: null });
+  });
+  it('the endpoint removed: the warning goes with it', () => {
+    expect(webhookSwitch(off410, { enabled: false, url: null })).toEqual({ disabledReason: null, disabledAt: null });
   });
   it('never saved and off: nothing to say', () => {
-    expect(webhookSwitch(null, false, 'ada@example.test', now)).toEqual({ disabledReason: null, disabledAt: null });
+    expect(webhookSwitch(null, { enabled: false, url: null })).toEqual({ disabledReason: null, disabledAt: null });
   });
 });

@@ -36,14 +36,15 @@ export interface WebhookState {
 }
 
 /**
- * The webhook's switch after a save that sets `enabled`:
- * - switched on → the disabled reason and instant are cleared (someone decided to try the endpoint again);
- * - switched off by this save (it was on) → reason "switched off by <actor>", at `now`;
- * - left off → the stored reason and instant stay (the 410 that switched it off stays visible);
- * - left on → nothing to record.
+ * The webhook's "switched off" record after a save that sets `enabled`. The record says why the SYSTEM switched
+ * the endpoint off (the receiver answered 410 Gone: send-reminder.ts `disableWebhook`), so staff see it
+ * prominently until someone decides; a person switching it on or off is in the audit log instead.
+ * - switched on → cleared (someone decided to try the endpoint again);
+ * - switched off by this save (it was on) → cleared: a person's own decision needs no warning;
+ * - endpoint removed (no URL) → cleared: the warning was about an endpoint that is gone;
+ * - left off → the stored reason and instant stay (the 410 stays visible until someone acts on it).
  */
-export function webhookSwitch(before: WebhookState | null, enabled: boolean, actor: string, now: Date): { disabledReason: string | null; disabledAt: Date | null } {
-  if (enabled) return { disabledReason: null, disabledAt: null };
-  if (before?.enabled) return { disabledReason: `switched off by ${actor}`, disabledAt: now };
+export function webhookSwitch(before: WebhookState | null, next: { enabled: boolean; url: string | null }): { disabledReason: string | null; disabledAt: Date | null } {
+  if (next.enabled || before?.enabled || !next.url) return { disabledReason: null, disabledAt: null };
   return { disabledReason: before?.disabledReason ?? null, disabledAt: before?.disabledAt ?? null };
 }

@@ -8,8 +8,9 @@
  * and hands back the current settings (server/versions.ts). The worker switching the endpoint off after a 410
  * bumps the version too, so a form opened before that cannot switch it back on unknowingly.
  *
- * The signing secret (`whsec_…`, Standard Webhooks) is generated when an endpoint URL is first set and replaced
- * only by {@link rotateWebhookSecret}; it is never written to the audit log.
+ * The signing secret (`whsec_…`, Standard Webhooks) is generated when an endpoint URL is set and there is none
+ * (the first URL, or one after the endpoint was removed — removing the URL removes its secret), kept when the URL
+ * changes, and replaced by {@link rotateWebhookSecret}; it is never written to the audit log.
  */
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -160,8 +161,9 @@ async function refuseStale(tx: Parameters<Parameters<Db['transaction']>[0]>[0], 
  * Saves the whole settings form (admins): the policy (policySchema), the SMS sender (E.164 via parsePhone or an
  * alphanumeric sender id of 1–11 letters and digits; empty → default), the webhook URL (parseWebhookUrl; https
  * only unless `allowHttp`; empty → none) and whether the endpoint is on. In one transaction, under the row lock:
- * the version check (0 inserts the first row), a `whsec_` secret when a URL is set and none exists yet,
- * switching on clears the "switched off" reason, and audit entries `policy_update` (policy cells and SMS sender
+ * the version check (0 inserts the first row), a `whsec_` secret when a URL is set and none exists yet (no URL:
+ * no secret),
+ * switching the endpoint on (or off by hand) clears the "switched off" reason a 410 left, and audit entries `policy_update` (policy cells and SMS sender
  * that changed) and `webhook_update` (URL, switch, secret created — never the secret itself). A save that
  * changes nothing writes nothing (no version bump that would stale other open forms).
  * @returns the settings as stored, with the secret; `secretCreated` when this save made it.
@@ -190,14 +192,13 @@ export async function saveNotificationSettings(
       policy: f.policy,
       smsSender: f.smsSender,
       webhookUrl: f.webhookUrl,
-      webhookSecret: secretCreated ? newWebhookSecret() : (before?.webhookSecret ?? null),
+      // No endpoint, no secret: a later endpoint (perhaps another receiver) gets a fresh one (spec: never reuse keys).
+      webhookSecret: !f.webhookUrl ? null : secretCreated ? newWebhookSecret() : (before?.webhookSecret ?? null),
       webhookEnabled: f.webhookEnabled,
       ...(() => {
         const s = webhookSwitch(
           before ? { url: before.webhookUrl, enabled: before.webhookEnabled, disabledReason: before.webhookDisabledReason, disabledAt: before.webhookDisabledAt } : null,
-          f.webhookEnabled,
-          ctx.actor,
-          ctx.now,
+          { enabled: f.webhookEnabled, url: f.webhookUrl },
         );
         return { webhookDisabledReason: s.disabledReason, webhookDisabledAt: s.disabledAt };
       })(),
@@ -209,6 +210,7 @@ export async function saveNotificationSettings(
     if ((before?.webhookUrl ?? null) !== f.webhookUrl) webhook.webhookUrl = { from: before?.webhookUrl ?? null, to: f.webhookUrl };
     if ((before?.webhookEnabled ?? false) !== f.webhookEnabled) webhook.webhookEnabled = { from: before?.webhookEnabled ?? false, to: f.webhookEnabled };
     if (secretCreated) webhook.secretCreated = true;
+    if (!f.webhookUrl && before?.webhookSecret) webhook.secretRemoved = true;
 
     if (before && Object.keys(policy).length === 0 && Object.keys(webhook).length === 0) {
       return { settings: view(ctx.tenantId, before, true), secretCreated: false };

@@ -174,6 +174,13 @@ describe('notification settings', () => {
       ['webhook_update', { webhookUrl: { from: 'https://hooks.example.com/punctual', to: 'https://hooks.example.com/v2' } }],
       ['webhook_update', { secretRotated: true, webhookUrl: 'https://hooks.example.com/v2' }],
     ]);
+    // Removing the endpoint removes its secret; the next endpoint gets a fresh one.
+    const removed = await saveNotificationSettings(db(), later(ctx, 3), form({ webhookUrl: '', webhookEnabled: false, version: 3 }), strict);
+    expect(removed.settings).toMatchObject({ webhookUrl: null, hasWebhookSecret: false, webhookSecret: null });
+    const again = await saveNotificationSettings(db(), later(ctx, 4), form({ webhookUrl: 'https://hooks.example.com/v2', webhookEnabled: false, version: 4 }), strict);
+    expect(again.secretCreated).toBe(true);
+    expect([secret, rotated.webhookSecret]).not.toContain(again.settings.webhookSecret);
+
     const text = JSON.stringify(entries);
     expect(text).not.toContain(secret.slice(6));
     expect(text).not.toContain(rotated.webhookSecret!.slice(6));
@@ -238,9 +245,9 @@ describe('notification settings', () => {
     const on = await saveNotificationSettings(db(), ctx, form({ policy, webhookUrl: 'https://hooks.example.com/p', webhookEnabled: true, version: 3 }), strict);
     expect(on.settings).toMatchObject({ webhookEnabled: true, webhookDisabledReason: null, webhookDisabledAt: null, version: 4 });
 
-    // Switched off by staff: the reason names them.
+    // Switched off by hand: no warning (the audit log says who).
     const offByStaff = await saveNotificationSettings(db(), ctx, form({ policy, webhookUrl: 'https://hooks.example.com/p', webhookEnabled: false, version: 4 }), strict);
-    expect(offByStaff.settings).toMatchObject({ webhookEnabled: false, webhookDisabledReason: `switched off by ${ctx.actor}`, webhookDisabledAt: now.toISOString() });
+    expect(offByStaff.settings).toMatchObject({ webhookEnabled: false, webhookDisabledReason: null, webhookDisabledAt: null });
   });
 
   it('a staff member (not an admin) cannot save, checked under the lock', async () => {

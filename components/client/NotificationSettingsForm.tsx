@@ -131,165 +131,168 @@ export function NotificationSettingsForm({ settings, zone }: { settings: Notific
   const secret = freshSecret ?? stored.webhookSecret ?? null;
 
   return (
-    <form className="form notification-form" onSubmit={onSubmit} noValidate aria-label="Notification settings">
-      {conflict ? (
-        <ConflictPanel
-          message={conflict.message}
-          changes={conflict.changes}
-          onApply={() => {
-            const r = mergeEdits(base.fields, fields, fieldsOf(conflict.latest));
-            const kept = r.overlapping.map((k) => changeFields.find((c) => c.key === k)?.label ?? k);
-            adopt(r.merged, conflict.latest, `Your changes are now on top of the latest version${kept.length ? ` (yours replaced theirs for: ${kept.join('; ')})` : ''}. Check them and save again.`);
-          }}
-          onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
-        />
-      ) : null}
-
-      <section className="card" aria-labelledby={`${id}-policy`}>
-        <h2 id={`${id}-policy`}>Who hears about what</h2>
-        <p className="muted small">
-          Each person hears on the channels they chose in their preferences (email, SMS); the webhook below gets every notification. External
-          guests are notified by their own organisation.
-        </p>
-        <PolicyMatrix policy={policy} editable onChange={set} />
-        <div className="rule-sentence" aria-live="polite">
-          <span className="rule-sentence-label">Reads as</span>
-          <ul className="policy-sentences" data-testid="policy-sentences">
-            {sentences.map((s) => (
-              <li key={s}>{s}</li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section className="card" aria-labelledby={`${id}-hook`}>
-        <h2 id={`${id}-hook`}>Webhook endpoint</h2>
-        {switchedOff ? (
-          <div className="webhook-off" role="status" data-testid="webhook-off">
-            <p>
-              <strong>
-                Switched off on {formatChangeTime(new Date(stored.webhookDisabledAt!), zone)}: {stored.webhookDisabledReason ?? 'no reason recorded'}
-              </strong>
-            </p>
-            <p className="small">No notifications are posted to it while it is off. Fix the receiver first, then switch it on again.</p>
-            <div className="actions">
-              <button
-                type="button"
-                className="btn btn-primary"
-                disabled={busy || !String(fields.webhookUrl).trim()}
-                onClick={() => {
-                  set('webhookEnabled', true);
-                  void save({ webhookEnabled: true });
-                }}
-              >
-                Switch it on again
-              </button>
-            </div>
-          </div>
+    <>
+      <form className="form notification-form" onSubmit={onSubmit} noValidate aria-label="Notification settings">
+        {conflict ? (
+          <ConflictPanel
+            message={conflict.message}
+            changes={conflict.changes}
+            onApply={() => {
+              const r = mergeEdits(base.fields, fields, fieldsOf(conflict.latest));
+              const kept = r.overlapping.map((k) => changeFields.find((c) => c.key === k)?.label ?? k);
+              adopt(r.merged, conflict.latest, `Your changes are now on top of the latest version${kept.length ? ` (yours replaced theirs for: ${kept.join('; ')})` : ''}. Check them and save again.`);
+            }}
+            onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
+          />
         ) : null}
-        <div className="form-grid">
-          <label className="field field-wide">
-            <span>Endpoint URL</span>
-            <input
-              name="webhookUrl"
-              type="url"
-              inputMode="url"
-              placeholder="https://hooks.example.com/punctual"
-              value={String(fields.webhookUrl)}
-              onChange={(e) => set('webhookUrl', e.target.value)}
-              aria-describedby={`${id}-url-hint`}
-              {...mark('webhookUrl')}
-            />
-            <span className="field-hint" id={`${id}-url-hint`}>
-              Every notification is POSTed here as JSON, signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature).
+
+        <section className="card" aria-labelledby={`${id}-policy`}>
+          <h2 id={`${id}-policy`}>Who hears about what</h2>
+          <p className="muted small">
+            Each person hears on the channels they chose in their preferences (email, SMS); the webhook below gets every notification. External
+            guests are notified by their own organisation.
+          </p>
+          <PolicyMatrix policy={policy} editable onChange={set} />
+          <div className="rule-sentence" aria-live="polite">
+            <span className="rule-sentence-label">Reads as</span>
+            <ul className="policy-sentences" data-testid="policy-sentences">
+              {sentences.map((s) => (
+                <li key={s}>{s}</li>
+              ))}
+            </ul>
+          </div>
+        </section>
+
+        <section className="card" aria-labelledby={`${id}-hook`}>
+          <h2 id={`${id}-hook`}>Webhook endpoint</h2>
+          {switchedOff ? (
+            <div className="webhook-off" role="status" data-testid="webhook-off">
+              <p>
+                <strong>
+                  Switched off on {formatChangeTime(new Date(stored.webhookDisabledAt!), zone)}: {stored.webhookDisabledReason ?? 'no reason recorded'}
+                </strong>
+              </p>
+              <p className="small">No notifications are posted to it while it is off. Fix the receiver first, then switch it on again.</p>
+              <div className="actions">
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={busy || !String(fields.webhookUrl).trim()}
+                  onClick={() => {
+                    set('webhookEnabled', true);
+                    void save({ webhookEnabled: true });
+                  }}
+                >
+                  Switch it on again
+                </button>
+              </div>
+            </div>
+          ) : null}
+          <div className="form-grid">
+            <label className="field field-wide">
+              <span>Endpoint URL</span>
+              <input
+                name="webhookUrl"
+                type="url"
+                inputMode="url"
+                placeholder="https://hooks.example.com/punctual"
+                value={String(fields.webhookUrl)}
+                onChange={(e) => set('webhookUrl', e.target.value)}
+                aria-describedby={`${id}-url-hint`}
+                {...mark('webhookUrl')}
+              />
+              <span className="field-hint" id={`${id}-url-hint`}>
+                Every notification is POSTed here as JSON, signed per Standard Webhooks (headers webhook-id, webhook-timestamp, webhook-signature).
+              </span>
+            </label>
+          </div>
+          <label className="switch">
+            <input type="checkbox" role="switch" name="webhookEnabled" checked={fields.webhookEnabled === true} onChange={(e) => set('webhookEnabled', e.target.checked)} {...mark('webhookEnabled')} />{' '}
+            Post notifications to this endpoint
+          </label>
+          <div className="webhook-secret">
+            <h3>Signing secret</h3>
+            {secret ? (
+              freshSecret ? (
+                <>
+                  <p className="notice notice-warn">Copy this secret into your receiver now; for safety it is shown in full only here and to admins.</p>
+                  <code className="secret" data-testid="webhook-secret">
+                    {secret}
+                  </code>
+                </>
+              ) : (
+                <details>
+                  <summary>Show the signing secret</summary>
+                  <code className="secret" data-testid="webhook-secret">
+                    {secret}
+                  </code>
+                </details>
+              )
+            ) : (
+              <p className="muted small">{stored.hasWebhookSecret ? 'Set.' : 'Made when you save an endpoint URL.'}</p>
+            )}
+            {stored.hasWebhookSecret ? (
+              <button type="button" className="btn" onClick={() => setRotating(true)} disabled={busy}>
+                Rotate secret
+              </button>
+            ) : null}
+          </div>
+        </section>
+
+        <section className="card" aria-labelledby={`${id}-sms`}>
+          <h2 id={`${id}-sms`}>SMS</h2>
+          <label className="field sms-sender">
+            <span>SMS sender</span>
+            <input name="smsSender" value={String(fields.smsSender)} onChange={(e) => set('smsSender', e.target.value)} aria-describedby={`${id}-sms-hint`} autoComplete="off" {...mark('smsSender')} />
+            <span className="field-hint" id={`${id}-sms-hint`}>
+              {smsSenderHint}
             </span>
           </label>
+        </section>
+
+        {error ? (
+          <p className="form-error" role="alert" id={errorId}>
+            {error.field && fieldLabels[error.field] ? `${fieldLabels[error.field]}: ${error.message.replace(/^[\w.]+: /, '')}` : error.message}
+          </p>
+        ) : null}
+        {notice ? (
+          <p className="notice" role="status">
+            {notice}
+          </p>
+        ) : null}
+        <div className="actions sticky-actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save notification settings'}
+          </button>
+          <span className="muted small">Version {base.version || 'not saved yet'}</span>
         </div>
-        <label className="switch">
-          <input type="checkbox" role="switch" name="webhookEnabled" checked={fields.webhookEnabled === true} onChange={(e) => set('webhookEnabled', e.target.checked)} {...mark('webhookEnabled')} />{' '}
-          Post notifications to this endpoint
-        </label>
-        <div className="webhook-secret">
-          <h3>Signing secret</h3>
-          {secret ? (
-            freshSecret ? (
-              <>
-                <p className="notice notice-warn">Copy this secret into your receiver now; for safety it is shown in full only here and to admins.</p>
-                <code className="secret" data-testid="webhook-secret">
-                  {secret}
-                </code>
-              </>
-            ) : (
-              <details>
-                <summary>Show the signing secret</summary>
-                <code className="secret" data-testid="webhook-secret">
-                  {secret}
-                </code>
-              </details>
-            )
-          ) : (
-            <p className="muted small">{stored.hasWebhookSecret ? 'Set.' : 'Made when you save an endpoint URL.'}</p>
-          )}
-          {stored.hasWebhookSecret ? (
-            <button type="button" className="btn" onClick={() => setRotating(true)} disabled={busy}>
-              Rotate secret
-            </button>
-          ) : null}
-        </div>
-        <ConfirmDialog
-          open={rotating}
-          title="Make a new signing secret?"
-          confirmLabel="Rotate secret"
-          tone="danger"
-          onClose={() => setRotating(false)}
-          onConfirm={async () => {
-            try {
-              const r = await apiCall<NotificationSettingsView>('/api/notification-settings/rotate-secret', 'POST', { version: base.version });
-              adopt({ ...fields, ...pick(fieldsOf(r), ['webhookUrl', 'webhookEnabled']) }, r, 'A new signing secret was made: copy it into your receiver now. The old one no longer signs anything.');
-              setFreshSecret(r.webhookSecret ?? null);
-              router.refresh();
-            } catch (err) {
-              const stale = staleSave<NotificationSettingsView>(err);
-              if (stale) {
-                setConflict({ message: stale.message, latest: stale.current, changes: describeChanges(base.fields, fieldsOf(stale.current), changeFields) });
-                return;
-              }
-              throw err;
+      </form>
+      {/* Outside the form: a dialog's own form must not submit (and so save) the settings form around it. */}
+      <ConfirmDialog
+        open={rotating}
+        title="Make a new signing secret?"
+        confirmLabel="Rotate secret"
+        tone="danger"
+        onClose={() => setRotating(false)}
+        onConfirm={async () => {
+          try {
+            const r = await apiCall<NotificationSettingsView>('/api/notification-settings/rotate-secret', 'POST', { version: base.version });
+            adopt({ ...fields, ...pick(fieldsOf(r), ['webhookUrl', 'webhookEnabled']) }, r, 'A new signing secret was made: copy it into your receiver now. The old one no longer signs anything.');
+            setFreshSecret(r.webhookSecret ?? null);
+            router.refresh();
+          } catch (err) {
+            const stale = staleSave<NotificationSettingsView>(err);
+            if (stale) {
+              setConflict({ message: stale.message, latest: stale.current, changes: describeChanges(base.fields, fieldsOf(stale.current), changeFields) });
+              return;
             }
-          }}
-        >
-          <p className="dialog-consequence">From now on every delivery is signed with the new secret; your receiver rejects them until it has it.</p>
-        </ConfirmDialog>
-      </section>
-
-      <section className="card" aria-labelledby={`${id}-sms`}>
-        <h2 id={`${id}-sms`}>SMS</h2>
-        <label className="field sms-sender">
-          <span>SMS sender</span>
-          <input name="smsSender" value={String(fields.smsSender)} onChange={(e) => set('smsSender', e.target.value)} aria-describedby={`${id}-sms-hint`} autoComplete="off" {...mark('smsSender')} />
-          <span className="field-hint" id={`${id}-sms-hint`}>
-            {smsSenderHint}
-          </span>
-        </label>
-      </section>
-
-      {error ? (
-        <p className="form-error" role="alert" id={errorId}>
-          {error.field && fieldLabels[error.field] ? `${fieldLabels[error.field]}: ${error.message.replace(/^[\w.]+: /, '')}` : error.message}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
-      <div className="actions sticky-actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save notification settings'}
-        </button>
-        <span className="muted small">Version {base.version || 'not saved yet'}</span>
-      </div>
-    </form>
+            throw err;
+          }
+        }}
+      >
+        <p className="dialog-consequence">From now on every delivery is signed with the new secret; your receiver rejects them until it has it.</p>
+      </ConfirmDialog>
+    </>
   );
 }
 
