@@ -5,16 +5,19 @@
  * preferences and the reminders follow; the person's own page through a link signed here with the server's key,
  * at 375 px, without signing in.
  *
- * The demo tenant starts with no notification settings (nobody notified); every test that turns something on
- * puts the empty policy back, so later specs' mailboxes are not changed by notifications.
+ * Each test starts the demo tenant from "nobody notified" (the empty policy, no endpoint), so its own bookings
+ * notify no one; after the last test the tenant's settings row is put back exactly as it was (or removed when
+ * there was none), so later specs see the demo's own settings.
  * Screenshots: notifications-desktop, notifications-375, notifications-conflict, notifications-webhook-off(-375),
  * notifications-viewer, preferences-dialog(-375), preferences-public-375, preferences-public-stale-375,
  * preferences-link-invalid.
  */
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createDb } from '../db/client';
+import { createDb, type DbHandle } from '../db/client';
 import { disableWebhook } from '../db/queries/domain-events';
+import { notificationSettings, type NotificationSettings } from '../db/schema';
 import { emptyPolicy, type NotificationPolicy } from '../domain/notification-policy';
 import { authSecret, resolveDatabaseUrl, root } from '../scripts/lib';
 import { preferencesSecret, signPreferenceToken } from '../server/preference-link';
@@ -46,6 +49,30 @@ async function resetSettings(request: APIRequestContext): Promise<Settings> {
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { settings: Settings }).settings;
 }
+
+let handle: DbHandle;
+let demoTenantId: string;
+let original: NotificationSettings | undefined;
+
+test.beforeAll(async ({ browser }) => {
+  const dbUrl = resolveDatabaseUrl();
+  expect(dbUrl, 'the e2e server’s database').not.toBeNull();
+  handle = createDb(dbUrl!, { max: 1 });
+  const admin = await contextAs(browser, 'admin');
+  demoTenantId = (await settings((await admin.newPage()).request)).tenantId;
+  await admin.close();
+  [original] = await handle.db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, demoTenantId));
+});
+
+test.afterAll(async () => {
+  if (!original) {
+    await handle.db.delete(notificationSettings).where(eq(notificationSettings.tenantId, demoTenantId));
+  } else {
+    const { tenantId: _t, version: _v, updatedBy: _b, ...columns } = original;
+    await handle.db.update(notificationSettings).set(columns).where(eq(notificationSettings.tenantId, demoTenantId));
+  }
+  await handle.close();
+});
 
 const sentence = (page: Page, text: string | RegExp) => page.getByTestId('policy-sentences').getByText(text);
 const noWiderThan = async (page: Page, px: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
@@ -106,6 +133,7 @@ test('an admin edits the policy matrix and reads the sentences change; staff rea
       await expect(sp.getByRole('button', { name: 'Save notification settings' })).toHaveCount(0);
       const put = await sp.request.put('/api/notification-settings', { headers: sameOrigin(), data: { policy: emptyPolicy, webhookEnabled: false, version: s.version } });
       expect(put.status()).toBe(403);
+      expect(Object.keys(await settings(sp.request))).not.toContain('webhookSecret');
       await screen(sp, 'notifications-viewer');
     } finally {
       await staff.close();
@@ -160,9 +188,6 @@ test('a second tab’s stale save gets the conflict panel, writes nothing, and c
 
 test('the webhook endpoint: secret made once and rotated; switched off by a 410, shown prominently, switched on again', async ({ browser }) => {
   const ctx = await contextAs(browser, 'admin');
-  const dbUrl = resolveDatabaseUrl();
-  expect(dbUrl, 'the e2e server’s database').not.toBeNull();
-  const handle = createDb(dbUrl!, { max: 1 });
   try {
     const page = await ctx.newPage();
     const start = await resetSettings(page.request);
@@ -203,7 +228,6 @@ test('the webhook endpoint: secret made once and rotated; switched off by a 410,
     expect(s).toMatchObject({ webhookEnabled: true, webhookUrl: 'https://hooks.example.test/punctual', webhookSecret: rotated });
   } finally {
     await resetSettings((await ctx.newPage()).request);
-    await handle.close();
     await ctx.close();
   }
 });
@@ -279,14 +303,13 @@ test('staff edit a participant’s preferences on the event page; the reminders 
 
 test('the person’s own page through a signed link, at 375 px and without signing in; a stale save says so', async ({ browser }) => {
   const staffCtx = await contextAs(browser, 'staff');
-  const admin = await contextAs(browser, 'admin');
   const person = await browser.newContext({ viewport: { width: 375, height: 812 } });
   try {
     const staff = await staffCtx.newPage();
     const eventId = await createEventViaApi(staff, unique('Life drawing'));
     const bookingId = await bookViaApi(staff, eventId, { name: 'Ines Link', email: `${unique('ines')}@example.test`, phone: '+31 6 12345678' } as never);
     const contactId = (await bookingOf(staff, eventId, bookingId)).contact!.id;
-    const tenantId = (await settings((await admin.newPage()).request)).tenantId;
+    const tenantId = demoTenantId;
 
     // Signed here with the key the server derives from its session secret (scripts/lib.ts authSecret).
     const key = preferencesSecret({ BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) });
@@ -358,6 +381,5 @@ test('the person’s own page through a signed link, at 375 px and without signi
   } finally {
     await person.close();
     await staffCtx.close();
-    await admin.close();
   }
 });
