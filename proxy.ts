@@ -4,11 +4,14 @@
  * - without a session cookie, pages redirect to /sign-in (keeping the path in `next`) and `/api/*` answers
  *   401. Only the cookie's presence is checked here (an optimistic check); pages and route handlers verify
  *   the session itself (server/session.ts).
+ * - a person's own preference page (`/preferences/<token>`) and its save (`/api/preferences/<token>`) need no
+ *   session: the signed token in the path is the credential (server/preference-link.ts), checked by the page
+ *   and the route themselves.
  */
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
 
-const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/];
+const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/preferences\/[^/]+$/, /^\/api\/preferences\/[^/]+$/];
 
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;

@@ -1,6 +1,7 @@
 import type { BookingView } from '../db/queries/views';
 import type { BookingRole } from '../domain/vocabulary';
 import { ParticipantActions } from './event/ParticipantActions';
+import { PreferencesButton } from './event/PreferencesDialog';
 import { ReminderTimeline } from './ReminderTimeline';
 import { StatusBadge } from './StatusBadge';
 import { ZonedTime } from './ZonedTime';
@@ -23,6 +24,7 @@ export function ParticipantCard({
   currentVersion,
   eventId,
   canOperate,
+  preferences = null,
 }: {
   booking: BookingView;
   zone: string;
@@ -30,6 +32,8 @@ export function ParticipantCard({
   eventId: string;
   /** Show "Remind now" and "Cancel booking" (staff/admin on a scheduled event). */
   canOperate: boolean;
+  /** The person's "Preferences" button: `edit` (staff, admin), `read` (viewers), null = none. */
+  preferences?: 'edit' | 'read' | null;
 }) {
   const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
   const history = booking.rebookedAs !== null;
@@ -55,6 +59,9 @@ export function ParticipantCard({
           {booking.role === 'external' ? <span className="tag">guest of another tenant</span> : null}
           <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
           {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}
+          {preferences && booking.contact && !history ? (
+            <PreferencesButton contactId={booking.contact.id} name={name} eventId={eventId} readOnly={preferences === 'read'} />
+          ) : null}
           {canOperate ? <ParticipantActions booking={booking} eventId={eventId} eventActive /> : null}
         </div>
       </header>
@@ -73,12 +80,15 @@ export function ParticipantGroups({
   currentVersion,
   eventId,
   canOperate,
+  preferences = null,
 }: {
   bookings: BookingView[];
   zone: string;
   currentVersion: number;
   eventId: string;
   canOperate: boolean;
+  /** Each person's "Preferences" button: `edit` (staff, admin), `read` (viewers), null = none. */
+  preferences?: 'edit' | 'read' | null;
 }) {
   return (
     <div className="participant-groups">
@@ -94,7 +104,7 @@ export function ParticipantGroups({
               <p className="muted group-empty">{g.empty}</p>
             ) : (
               members.map((b) => (
-                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} />
+                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} />
               ))
             )}
           </section>

@@ -11,3 +11,12 @@ export const templateTitles: Record<TemplateId, string> = {
   'event-cancelled': 'Event cancelled (notification)',
   'host-added': 'Added as host (notification)',
 };
+
+/**
+ * A template's name for the notification settings page and its sentences ("Booking confirmed"): its title
+ * without the "(notification)" marker, which is plain there; an unknown id is shown as it is.
+ */
+export function notificationTemplateLabel(id: string): string {
+  const title = (templateTitles as Record<string, string | undefined>)[id];
+  return title ? title.replace(/ \(notification\)$/, '') : id;
+}

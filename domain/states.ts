@@ -6,7 +6,9 @@ import type { DeliveryStatus, ReminderStatus } from './vocabulary';
 
 export const reminderTransitions: Readonly<Record<ReminderStatus, readonly ReminderStatus[]>> = {
   scheduled: ['dispatched', 'done', 'superseded', 'cancelled', 'expired', 'failed'],
-  dispatched: ['done', 'superseded', 'cancelled', 'expired', 'failed'],
+  // dispatched → scheduled: the recipient's quiet hours began since it was planned; it waits for their end
+  // (issue #9 §7, checked again at send time like suppressions).
+  dispatched: ['done', 'superseded', 'cancelled', 'expired', 'failed', 'scheduled'],
   done: [],
   superseded: [],
   cancelled: [],

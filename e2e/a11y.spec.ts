@@ -19,7 +19,7 @@ test('every page passes axe with no serious or critical violation', async ({ pag
   const deliveryHref = await page.locator('table.data-table tbody tr a.row-title').first().getAttribute('href');
   await page.goto('/mailbox');
   const messageHref = await page.locator('table tbody tr a').first().getAttribute('href');
-  const pages = ['/', '/events', `/events/${eventId}`, '/events/new', `/events/${eventId}/edit`, '/deliveries', deliveryHref, '/attention', '/suppressions', '/audit', '/rules', ruleHref, '/templates', '/mailbox', messageHref];
+  const pages = ['/', '/events', `/events/${eventId}`, '/events/new', `/events/${eventId}/edit`, '/deliveries', deliveryHref, '/attention', '/suppressions', '/audit', '/rules', ruleHref, '/notifications', '/templates', '/mailbox', messageHref];
   for (const url of pages) {
     expect(url, 'a link to follow').toBeTruthy();
     const res = await page.goto(url!);

@@ -19,7 +19,9 @@
 import type { EmailChannel, Outcome, SmsChannel, WebhookChannel } from '../channels/types';
 import type { Channel, EmailProvider, Provider, RepairOwner, TemplateId } from '../domain/vocabulary';
 import { disableWebhook } from '../db/queries/domain-events';
-import { categoryOf, optOutReason, readPreferences } from '../domain/preferences';
+import { categoryOf, isEssential, optOutReason, readPreferences } from '../domain/preferences';
+import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
+import { DISPATCH_TASK } from './scheduling';
 import { essentialTypes } from '../domain/vocabulary';
 import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, type ComposedMessage, type LinkSettings } from './compose-message';
 import type { Db } from '../db/client';
@@ -29,6 +31,7 @@ import type { Delivery } from '../db/schema';
 import {
   claimMessageKey,
   findSuppression,
+  holdReminder,
   finishAttempt,
   lastAttemptOf,
   loadReminderWorld,
@@ -136,6 +139,25 @@ function providerFor(w: ReminderWorld, channel: Channel): Provider {
   return channel === 'email' ? w.sendingTenant.emailProvider : channel === 'sms' ? 'sms_api' : 'webhook';
 }
 
+/**
+ * Quiet hours checked again at send time (issue #9 §7): the person may have set them after the message was
+ * planned. A non-essential message to a person (not a staff nudge, not the organisation's webhook) that is being
+ * sent inside their quiet hours waits for the end of them when that is before its expiry; else it goes now.
+ * @returns the instant to wait until and the reason, or null to send now.
+ */
+function quietHoursHold(w: ReminderWorld, now: Date): { until: Date; reason: string } | null {
+  if (w.reminder.kind === 'nudge' || w.reminder.channel === 'webhook') return null;
+  if (isEssential(w.reminder.kind, w.reminder.notificationType ?? null)) return null;
+  const quiet = parseQuietHours(w.contact.quietHours);
+  if (!quiet) return null;
+  try {
+    const q = applyQuietHours({ dueAt: now, expiresAt: w.reminder.expiresAt, quiet, zone: w.contact.timeZone ?? w.tenant.timeZone });
+    return q.deferredFrom ? { until: q.dueAt, reason: q.reason ?? 'held for quiet hours' } : null;
+  } catch {
+    return null; // malformed stored hours or zone: never block a send on them
+  }
+}
+
 /** Why the recipient does not want this message on this channel (their preferences), or null. */
 function optedOut(w: ReminderWorld): string | null {
   const type = w.reminder.notificationType ?? null;
@@ -171,6 +193,12 @@ export async function sendReminder(
     if (decision.action === 'terminate') {
       await setReminderStatus(tx, reminderId, decision.status, decision.reason);
       return { kind: 'terminated', status: decision.status, reason: decision.reason };
+    }
+    const hold = quietHoursHold(w, now);
+    if (hold) {
+      await holdReminder(tx, reminderId, hold.until, hold.reason);
+      await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
+      return { kind: 'skipped', reason: hold.reason };
     }
     const address = addressFor(w, w.reminder.channel);
     if (!address) {

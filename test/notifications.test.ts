@@ -317,6 +317,26 @@ describe('SMS outcomes and quiet hours (issue #9 §4, §7)', () => {
   });
 });
 
+describe('quiet hours set after planning (checked again at send time)', () => {
+  it('a reminder due at 23:30 Berlin waits for 08:00 when the person set quiet hours after it was planned', async () => {
+    const { tenant: t } = await tenantWithRules(db(), [{ offset: '-P1D', window: 12 * 3600 }], 'Europe/Berlin');
+    const event = await createEvent(db(), t.id, { title: 'Night walk', startsAt: '2027-03-11T22:30:00Z', endsAt: '2027-03-11T23:30:00Z', timeZone: 'Europe/Berlin' });
+    h.clock.set('2027-03-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'owl@example.test', timeZone: 'Europe/Berlin' } }, h.clock.now());
+    await db().update(contacts).set({ quietHours: { start: '21:00', end: '08:00' } }).where(eq(contacts.id, b.contactId));
+    await h.tick('2027-03-10T22:30:10Z'); // due: 23:30 CET
+    expect(await emails()).toHaveLength(0);
+    const [r] = await db().select().from(reminders).where(eq(reminders.bookingId, b.id));
+    expect(r.status).toBe('scheduled');
+    expect(r.dueAt.toISOString()).toBe('2027-03-11T07:00:00.000Z');
+    expect(r.deferredFrom?.toISOString()).toBe('2027-03-10T22:30:00.000Z');
+    await h.tick('2027-03-11T07:00:10Z');
+    const mail = await emails();
+    expect(mail).toHaveLength(1);
+    expect(mail[0].subject).toContain('Night walk');
+  });
+});
+
 describe('external guests (invariant 9)', () => {
   it("an external guest hears from their own organisation: its sender on the email, its webhook — not the host's", async () => {
     const host = await tenant({ webhook: true });

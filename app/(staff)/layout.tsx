@@ -29,6 +29,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/suppressions">Suppressions</NavLink>
           <NavLink href="/audit">Audit log</NavLink>
           <NavLink href="/rules">Reminder rules</NavLink>
+          <NavLink href="/notifications">Notifications</NavLink>
           <NavLink href="/staff">Staff</NavLink>
           <NavLink href="/templates">Templates</NavLink>
           <NavLink href="/mailbox">Mailbox</NavLink>

@@ -78,6 +78,19 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
   return { reminder, ...ctx, rule: rule ?? null, domainEvent: domainEvent ?? null, settings: settings ?? null };
 }
 
+/**
+ * Puts a reminder back to wait until `until` (the end of the recipient's quiet hours): due_at moves, and
+ * `deferred_from` keeps the first due instant it had. Returns whether it moved.
+ */
+export async function holdReminder(db: DbOrTx, reminderId: string, until: Date, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(reminders)
+    .set({ status: 'scheduled', statusReason: reason, dueAt: until, deferredFrom: sql`coalesce(${reminders.deferredFrom}, ${reminders.dueAt})`, dispatchedAt: null, updatedAt: sql`now()` })
+    .where(and(eq(reminders.id, reminderId), inArray(reminders.status, ['scheduled', ...reminderFromStates('scheduled')])))
+    .returning({ id: reminders.id });
+  return rows.length === 1;
+}
+
 /** Moves a reminder to `status` if the transition table allows it from its current state. Returns whether it moved. */
 export async function setReminderStatus(db: DbOrTx, reminderId: string, status: ReminderStatus, reason: string | null): Promise<boolean> {
   const rows = await db

@@ -74,7 +74,14 @@ export function LiveEventPage({
           <span className="muted">· updated {formatClockInZone(new Date(query.dataUpdatedAt), event.timeZone)}</span>
         ) : null}
       </div>
-      <ParticipantGroups bookings={bookings} zone={event.timeZone} currentVersion={event.scheduleVersion} eventId={eventId} canOperate={canOperate && active} />
+      <ParticipantGroups
+        bookings={bookings}
+        zone={event.timeZone}
+        currentVersion={event.scheduleVersion}
+        eventId={eventId}
+        canOperate={canOperate && active}
+        preferences={canOperate ? 'edit' : 'read'}
+      />
       {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
     </>
   );

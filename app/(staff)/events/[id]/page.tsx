@@ -8,6 +8,7 @@ import { guestTenantsOf } from '../../../../db/queries/scheduling';
 import { requireStaff } from '../../../../server/session';
 import { LiveEventPage } from './live-event-page';
 import { zoneNames } from '../../../../domain/zones';
+import '../../../styles/preferences.css';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,55 @@
+import { getDb } from '../../../../db/client';
+import { appClock } from '../../../../server/clock';
+import { preferencesInputFromForm, savePreferencesByToken } from '../../../../server/contact-preferences';
+import { AppError, retryOnTransactionConflict } from '../../../../server/errors';
+import { preferencesSecret } from '../../../../server/preference-link';
+import { isSameOrigin, jsonError } from '../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/** The person's page for this token, with a query (`saved=1`, `stale=1`, `error=…&field=…`). */
+function backToPage(request: Request, token: string, query: Record<string, string>): Response {
+  const url = new URL(`/preferences/${encodeURIComponent(token)}`, request.url);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  return new Response(null, { status: 303, headers: { location: `${url.pathname}${url.search}`, 'cache-control': 'no-store' } });
+}
+
+/**
+ * POST /api/preferences/:token — the person saves their own preferences through the signed link in a message.
+ * No staff session: the token (server/preference-link.ts) is the credential; cross-site posts are refused (403,
+ * the same Origin check as staff routes). Body as JSON `{ preferences, quietHours, version }` (the page's script)
+ * → 200 `{ preferences, changed, … }`, 400 naming the field, 404 for a bad token, 409 "These preferences were
+ * changed since you opened this page — here is what they are now." with `current`; or as a plain HTML form
+ * (`reminders`, `booking_updates`, `quietStart`, `quietEnd`, `version`; without script) → 303 back to the page
+ * with `saved=1`, `stale=1` or `error`/`field`.
+ */
+export async function POST(request: Request, context: { params: Promise<{ token: string }> }) {
+  const { token } = await context.params;
+  if (!isSameOrigin(request.headers)) return jsonError(403, 'cross-site request refused: save your preferences from the page in your message');
+  const type = request.headers.get('content-type') ?? '';
+  const isForm = type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
+  try {
+    let input: unknown;
+    if (isForm) {
+      input = preferencesInputFromForm(await request.formData());
+    } else {
+      try {
+        input = JSON.parse(await request.text());
+      } catch {
+        return jsonError(400, 'request body: not valid JSON', 'body');
+      }
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) return jsonError(400, 'request body: must be a JSON object', 'body');
+    }
+    await appClock().ready;
+    const r = await retryOnTransactionConflict(() => savePreferencesByToken(getDb(), token, preferencesSecret(), input, appClock().now()));
+    if (isForm) return backToPage(request, token, { saved: '1' });
+    return Response.json(r, { headers: { 'cache-control': 'no-store' } });
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    if (isForm) {
+      if (e.code === 'conflict') return backToPage(request, token, { stale: '1' });
+      return backToPage(request, token, { error: e.message, ...(e.field ? { field: e.field } : {}) });
+    }
+    return jsonError(e.httpStatus, e.message, e.field, e.details);
+  }
+}

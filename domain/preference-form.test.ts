@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { describeContactPreferences, maskPhone, quietHoursFromForm, quietHoursZone, quietHoursZoneText } from './preference-form';
+
+describe('quietHoursFromForm', () => {
+  it('both empty: no quiet hours', () => {
+    expect(quietHoursFromForm('', '')).toEqual({ ok: true, quietHours: null });
+    expect(quietHoursFromForm(undefined, null)).toEqual({ ok: true, quietHours: null });
+  });
+  it('both given: the window as typed (trimmed)', () => {
+    expect(quietHoursFromForm(' 21:00', '08:00 ')).toEqual({ ok: true, quietHours: { start: '21:00', end: '08:00' } });
+  });
+  it('one missing: names the missing field', () => {
+    expect(quietHoursFromForm('', '08:00')).toMatchObject({ ok: false, field: 'quietHours.start' });
+    expect(quietHoursFromForm('21:00', '')).toMatchObject({ ok: false, field: 'quietHours.end' });
+  });
+});
+
+describe('quietHoursZone', () => {
+  it("the person's zone when known, else the tenant's, and says which", () => {
+    expect(quietHoursZone('Europe/Berlin', 'Europe/Amsterdam')).toEqual({ zone: 'Europe/Berlin', source: 'contact' });
+    expect(quietHoursZone(null, 'Europe/Amsterdam')).toEqual({ zone: 'Europe/Amsterdam', source: 'tenant' });
+    expect(quietHoursZoneText({ zone: 'Europe/Berlin', source: 'contact' }, 'participant')).toBe("in Europe/Berlin, the participant's own time zone");
+    expect(quietHoursZoneText({ zone: 'Europe/Amsterdam', source: 'tenant' }, 'participant')).toBe(
+      "in Europe/Amsterdam, the organisation's time zone (the participant's own is not known)",
+    );
+    expect(quietHoursZoneText({ zone: 'Europe/Amsterdam', source: 'tenant' }, 'you')).toBe("in Europe/Amsterdam, the organisation's time zone (we do not know yours)");
+  });
+});
+
+describe('describeContactPreferences', () => {
+  it('reads preferences and quiet hours back as sentences', () => {
+    expect(
+      describeContactPreferences({ prefs: { reminders: ['email'], booking_updates: ['email', 'sms'] }, quietHours: { start: '21:00', end: '08:00' }, zone: 'Europe/Berlin', hasPhone: true }),
+    ).toEqual([
+      'Reminders by email.',
+      'Booking updates by SMS and email.',
+      'Quiet hours: quiet 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+    ]);
+  });
+  it('says when SMS is chosen without a number on file', () => {
+    expect(describeContactPreferences({ prefs: { reminders: ['sms'], booking_updates: [] }, quietHours: null, zone: 'UTC', hasPhone: false })).toEqual([
+      'Reminders by SMS.',
+      'No booking updates (except essential ones such as event cancellations).',
+      'No quiet hours.',
+      'No mobile number is on file, so nothing goes by SMS.',
+    ]);
+  });
+});
+
+describe('maskPhone', () => {
+  it('keeps the country code start and the last three digits', () => {
+    expect(maskPhone('+31612345678')).toBe('+31••••••678');
+    expect(maskPhone('+4915123456789')).toBe('+49••••••••789');
+  });
+  it('short input keeps only two characters', () => {
+    expect(maskPhone('12345')).toBe('•••45');
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * A contact's channel preferences and quiet hours (issue #9 §3, §7), edited by staff on the event page and by the
+ * person through the signed link in every message (server/preference-link.ts). Both carry the contact's row
+ * version (invariant 11): a stale save is a 409 that writes nothing.
+ *
+ * After a save the contact's reminders follow, in the SAME transaction as the save (invariant 1):
+ * - still-sendable rule reminders on a channel the person no longer takes reminders by end `cancelled`, e.g.
+ *   "the participant no longer takes reminders by SMS";
+ * - every event the person has a live booking on (booking confirmed, event scheduled) is re-planned
+ *   (server/scheduling.ts `replanEvent`), so a newly accepted channel gets its reminders. Re-planning is
+ *   idempotent (the business key): reminders already planned are left as they are — including their due
+ *   instants, so new quiet hours apply to reminders planned afterwards.
+ *
+ * Lock order: the person's live events (id order), then the contact row — the order adding a booking takes
+ * them in (event, then contact), so the two cannot deadlock.
+ */
+import { z } from 'zod';
+import type { Db, Tx } from '../db/client';
+import { setActor } from '../db/queries/actor';
+import { appendAudit } from '../db/queries/audit';
+import {
+  cancelRuleRemindersOnChannels,
+  liveEventIdsOfContact,
+  lockContact,
+  lockEventsInOrder,
+  readContactWithTenant,
+  updateContactPreferences,
+} from '../db/queries/contact-preferences';
+import type { Contact, Tenant } from '../db/schema';
+import { sameValue } from '../domain/edit-conflict';
+import { describeContactPreferences, maskPhone, quietHoursFromForm, quietHoursZone } from '../domain/preference-form';
+import { channelsFor, preferencesSchema, readPreferences, type ChannelPreferences } from '../domain/preferences';
+import { parseQuietHours, quietHoursSchema, type QuietHours } from '../domain/quiet-hours';
+import { personalChannels, preferenceCategories, type PersonalChannel } from '../domain/vocabulary';
+import { AppError, assertId, parseInput } from './errors';
+import { verifyPreferenceToken } from './preference-link';
+import { phoneField, replanEvent } from './scheduling';
+import { assertActorMay, assertVersion, parseVersion } from './versions';
+
+/** The audit actor (and `updated_by`) of a save through the person's own link. */
+export const participantActor = 'the participant (preferences link)';
+
+/** A contact's preferences as the forms show them (plain JSON). */
+export interface ContactPreferencesView {
+  contactId: string;
+  name: string;
+  email: string;
+  /** Full E.164 number for staff; null on the person's own page (see `phoneMasked`) or when none is on file. */
+  phone: string | null;
+  /** The number with its middle hidden ("+31••••••678"), or null when none is on file. */
+  phoneMasked: string | null;
+  hasPhone: boolean;
+  preferences: ChannelPreferences;
+  quietHours: QuietHours | null;
+  /** The IANA zone quiet hours are read in, and whose it is. */
+  zone: string;
+  zoneSource: 'contact' | 'tenant';
+  tenantName: string;
+  /** The preferences read back (domain/preference-form.ts `describeContactPreferences`). */
+  sentences: string[];
+  version: number;
+  /** ISO-8601 UTC of the last change. */
+  updatedAt: string;
+}
+
+function view(contact: Contact, tenant: Pick<Tenant, 'name' | 'timeZone'>, opts: { fullPhone: boolean }): ContactPreferencesView {
+  const preferences = readPreferences(contact.preferences);
+  const quietHours = parseQuietHours(contact.quietHours);
+  const z = quietHoursZone(contact.timeZone, tenant.timeZone);
+  return {
+    contactId: contact.id,
+    name: contact.name,
+    email: contact.email,
+    phone: opts.fullPhone ? contact.phone : null,
+    phoneMasked: contact.phone ? maskPhone(contact.phone) : null,
+    hasPhone: !!contact.phone,
+    preferences,
+    quietHours,
+    zone: z.zone,
+    zoneSource: z.source,
+    tenantName: tenant.name,
+    sentences: describeContactPreferences({ prefs: preferences, quietHours, zone: z.zone, hasPhone: !!contact.phone }),
+    version: contact.version,
+    updatedAt: contact.updatedAt.toISOString(),
+  };
+}
+
+/** The contact's preferences for staff of `tenantId`, or null when the id is malformed or not this tenant's contact. */
+export async function readContactPreferences(db: Db, tenantId: string, contactId: string): Promise<ContactPreferencesView | null> {
+  assertId(contactId, 'contactId', 'contact');
+  const row = await readContactWithTenant(db, tenantId, contactId);
+  return row ? view(row.contact, row.tenant, { fullPhone: true }) : null;
+}
+
+const staffInputSchema = z.object({
+  preferences: preferencesSchema,
+  quietHours: quietHoursSchema.nullable(),
+  /** Omitted: the number stays; '' or null: removed. */
+  phone: phoneField.nullish(),
+});
+const participantInputSchema = z.strictObject(
+  {
+    preferences: preferencesSchema,
+    quietHours: quietHoursSchema.nullable(),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `${iss.keys.join(', ')}: cannot be changed here` : 'must be an object with preferences and quietHours') },
+);
+
+/** Who is saving: staff through the app (role re-checked under a lock) or the person through their link. */
+export type PreferencesEditor = { kind: 'staff'; actor: string; actorId?: string } | { kind: 'participant' };
+
+/** What a save did. */
+export interface SavePreferencesResult {
+  preferences: ContactPreferencesView;
+  /** False when the save changed nothing (nothing written, version unchanged). */
+  changed: boolean;
+  /** Rule reminders ended `cancelled` because their channel is no longer accepted. */
+  remindersCancelled: number;
+  /** Reminders newly planned by re-planning the person's live events. */
+  remindersPlanned: number;
+}
+
+const channelWords: Record<PersonalChannel, string> = { email: 'email', sms: 'SMS' };
+
+/** Why a rule reminder on `channel` ends after the save: the person opted out of it, or has no address for it any more. */
+function cancelReason(prefs: ChannelPreferences, channel: PersonalChannel): string {
+  if (!prefs.reminders.includes(channel)) return `the participant no longer takes reminders by ${channelWords[channel]}`;
+  return channel === 'sms' ? 'the participant has no mobile number on file any more' : 'the participant has no email address on file any more';
+}
+
+/**
+ * Saves a contact's preferences (module rules), in one transaction with the follow-up of their reminders and an
+ * audit entry `preferences_update` (`{ contactId, email, changes: { field: { from, to } }, remindersCancelled,
+ * remindersPlanned }`; actor = the staff member's email, or {@link participantActor}).
+ * Input: `{ preferences: { reminders, booking_updates }, quietHours: { start, end } | null, version }`, plus for
+ * staff only `phone` (any human spelling → E.164 via parsePhone; '' or null removes it; omitted keeps it). The
+ * person's own page may not send `phone` (400 naming it).
+ * @throws AppError validation naming the field (`preferences.reminders`, `quietHours.end`, `phone`, `version`)
+ *   → 400; not_found (not this tenant's contact) → 404; conflict (stale version) → 409 with `current`.
+ */
+export async function saveContactPreferences(
+  db: Db,
+  ctx: { tenantId: string; now: Date },
+  contactId: string,
+  input: unknown,
+  editor: PreferencesEditor,
+): Promise<SavePreferencesResult> {
+  assertId(contactId, 'contactId', 'contact');
+  const seen = parseVersion(input);
+  const { version: _v, ...fields } = (input ?? {}) as Record<string, unknown>;
+  const f: { preferences: ChannelPreferences; quietHours: QuietHours | null; phone?: string | null } =
+    editor.kind === 'staff' ? parseInput(staffInputSchema, fields) : parseInput(participantInputSchema, fields);
+  const actor = editor.kind === 'staff' ? editor.actor : participantActor;
+  return db.transaction(async (tx) => {
+    if (editor.kind === 'staff' && editor.actorId) await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: editor.actorId }, 'operate');
+    await setActor(tx, actor);
+    const eventIds = await liveEventIdsOfContact(tx, ctx.tenantId, contactId);
+    await lockEventsInOrder(tx, ctx.tenantId, eventIds);
+    const before = await lockContact(tx, ctx.tenantId, contactId);
+    if (!before) throw new AppError('not_found', `contact ${contactId} not found`, 'contactId');
+    const tenant = (await readContactWithTenant(tx, ctx.tenantId, contactId))!.tenant;
+    const fullPhone = editor.kind === 'staff';
+    if (before.version !== seen) {
+      await assertVersion(tx, ctx, before, seen, { what: before.name ? `This contact (${before.name})` : 'This contact', current: view(before, tenant, { fullPhone }) });
+    }
+
+    const oldPrefs = readPreferences(before.preferences);
+    const oldQuiet = parseQuietHours(before.quietHours);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const c of preferenceCategories) if (!sameValue(oldPrefs[c], f.preferences[c])) changes[`preferences.${c}`] = { from: oldPrefs[c], to: f.preferences[c] };
+    if ((oldQuiet?.start ?? null) !== (f.quietHours?.start ?? null) || (oldQuiet?.end ?? null) !== (f.quietHours?.end ?? null)) {
+      changes.quietHours = { from: oldQuiet, to: f.quietHours };
+    }
+    const phone = f.phone === undefined ? before.phone : f.phone;
+    if (phone !== before.phone) changes.phone = { from: before.phone, to: phone };
+    if (Object.keys(changes).length === 0) {
+      return { preferences: view(before, tenant, { fullPhone }), changed: false, remindersCancelled: 0, remindersPlanned: 0 };
+    }
+
+    const row = await updateContactPreferences(tx, ctx.tenantId, contactId, { preferences: f.preferences, quietHours: f.quietHours, phone }, ctx.now);
+    const remindersCancelled = await followPreferences(tx, ctx, row, f.preferences);
+    let remindersPlanned = 0;
+    for (const eventId of eventIds) remindersPlanned += await replanEvent(tx, ctx.tenantId, eventId, ctx.now);
+    await appendAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor,
+      action: 'preferences_update',
+      at: ctx.now,
+      details: { contactId, email: row.email, changes, remindersCancelled, remindersPlanned },
+    });
+    return { preferences: view(row, tenant, { fullPhone }), changed: true, remindersCancelled, remindersPlanned };
+  });
+}
+
+/** Ends the contact's sendable rule reminders on channels they no longer take reminders by (or have no address for). */
+async function followPreferences(tx: Tx, ctx: { tenantId: string }, contact: Contact, prefs: ChannelPreferences): Promise<number> {
+  const accepted = channelsFor({ category: 'reminders', essential: false, prefs, hasEmail: !!contact.email, hasPhone: !!contact.phone });
+  const dropped = personalChannels.filter((c) => !accepted.includes(c));
+  const ended = await cancelRuleRemindersOnChannels(tx, ctx.tenantId, contact.id, dropped, (c) => cancelReason(prefs, c));
+  return ended.length;
+}
+
+// ---------- the person's own page (no sign-in: the signed link is the credential) ----------
+
+/** The message a stale save through the person's own page answers with (their page then shows the current values). */
+export const participantStaleMessage = 'These preferences were changed since you opened this page — here is what they are now.';
+
+/**
+ * The subject of a preference link and their preferences (phone masked), or null for a token that does not
+ * verify with `secret` or names a contact that no longer exists. Never throws for a bad token.
+ */
+export async function readPreferencesByToken(db: Db, token: string, secret: string): Promise<ContactPreferencesView | null> {
+  const subject = await verifyPreferenceToken(token, secret);
+  if (!subject) return null;
+  const row = await readContactWithTenant(db, subject.tenantId, subject.contactId);
+  return row ? view(row.contact, row.tenant, { fullPhone: false }) : null;
+}
+
+/**
+ * Saves preferences through the person's own link: the token is verified first (a bad one is not_found, the
+ * same answer as an unknown page); the save is {@link saveContactPreferences} as the participant, without
+ * `phone`. A stale save is a 409 with {@link participantStaleMessage} and `current` (phone masked) — never the
+ * name of the staff member who changed it.
+ * @throws AppError not_found, validation (naming the field), conflict.
+ */
+export async function savePreferencesByToken(db: Db, token: string, secret: string, input: unknown, now: Date): Promise<SavePreferencesResult> {
+  const subject = await verifyPreferenceToken(token, secret);
+  if (!subject) throw new AppError('not_found', 'This preferences link is not valid. Use the link in your most recent message.', 'token');
+  try {
+    return await saveContactPreferences(db, { tenantId: subject.tenantId, now }, subject.contactId, input, { kind: 'participant' });
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'conflict' && e.field === 'version') {
+      const current = e.details?.current as ContactPreferencesView | undefined;
+      throw new AppError('conflict', participantStaleMessage, 'version', { current, version: current?.version });
+    }
+    if (e instanceof AppError && e.code === 'not_found') throw new AppError('not_found', 'This preferences link is not valid any more.', 'token');
+    throw e;
+  }
+}
+
+/**
+ * The person's plain HTML form (application/x-www-form-urlencoded or multipart) as save input: checkboxes
+ * `reminders` and `booking_updates` (each `email` / `sms`, repeated), times `quietStart` and `quietEnd`
+ * ('HH:MM', both empty = none) and the hidden `version`.
+ * @throws AppError validation naming `quietHours.start` / `quietHours.end` when only one time is given.
+ */
+export function preferencesInputFromForm(form: FormData): { preferences: Record<string, string[]>; quietHours: QuietHours | null; version: number | string | null } {
+  const q = quietHoursFromForm(form.get('quietStart')?.toString(), form.get('quietEnd')?.toString());
+  if (!q.ok) throw new AppError('validation', `${q.field}: ${q.message}`, q.field);
+  const v = form.get('version')?.toString() ?? null;
+  return {
+    preferences: Object.fromEntries(preferenceCategories.map((c) => [c, form.getAll(c).map(String)])),
+    quietHours: q.quietHours,
+    version: v !== null && /^\d+$/.test(v) ? Number(v) : v,
+  };
+}
