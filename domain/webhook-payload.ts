@@ -24,17 +24,39 @@ export interface WebhookPayloadInput {
   change: unknown;
 }
 
-/** Builds the webhook body (see module doc). */
+/**
+ * Builds the webhook body (see module doc). Every field is picked by name: a caller passing a whole database
+ * row never leaks its internals (row versions, who edited it) to a third party.
+ */
 export function webhookPayload(i: WebhookPayloadInput) {
+  const e = i.event;
   return {
     type: i.type,
     timestamp: i.occurredAt.toISOString(),
     data: {
       messageKey: i.messageKey,
-      tenant: i.tenant,
-      event: { ...i.event, startsAt: i.event.startsAt.toISOString(), endsAt: i.event.endsAt.toISOString() },
-      booking: i.booking,
-      recipient: i.recipient,
+      tenant: { slug: i.tenant.slug, name: i.tenant.name },
+      event: {
+        id: e.id,
+        title: e.title,
+        startsAt: e.startsAt.toISOString(),
+        endsAt: e.endsAt.toISOString(),
+        timeZone: e.timeZone,
+        allDay: e.allDay,
+        location: e.location,
+        roomUrl: e.roomUrl,
+        status: e.status,
+        scheduleVersion: e.scheduleVersion,
+      },
+      booking: { id: i.booking.id, role: i.booking.role, status: i.booking.status },
+      recipient: {
+        contactId: i.recipient.contactId,
+        name: i.recipient.name,
+        email: i.recipient.email,
+        phone: i.recipient.phone,
+        locale: i.recipient.locale,
+        timeZone: i.recipient.timeZone,
+      },
       change: i.change ?? null,
     },
   };

@@ -169,6 +169,9 @@ async function main() {
   log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events starting minutes from now)` : 'demo data present');
   // The worker first: reminders already due go out while the web app builds.
   const publicUrl = process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}`;
+  // The demo's webhook catcher is http://127.0.0.1: both the sender (worker) and the settings form (web app)
+  // must accept http endpoints, or an admin could not save the demo's own settings.
+  const webhookAllowHttp = process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true';
   worker = await startWorker({
     databaseUrl,
     config: {
@@ -177,7 +180,7 @@ async function main() {
       smsFrom,
       // The worker signs preference links with the web app's session secret, so the web app can verify them.
       links: { publicUrl, secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }) },
-      webhookAllowHttp: (process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true') === 'true',
+      webhookAllowHttp: webhookAllowHttp === 'true',
     },
     handleSignals: false,
   });
@@ -191,6 +194,7 @@ async function main() {
       PUNCTUAL_MAILBOX: catcher ? '1' : '0',
       BETTER_AUTH_SECRET: authSecret(dataRoot),
       PUNCTUAL_PUBLIC_URL: publicUrl,
+      PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
       // The mailbox shows the SMS sent from the default sender to tenants that have none of their own.
       ...(smsFrom ? { SMS_FROM: smsFrom } : {}),
     },
