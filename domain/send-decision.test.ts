@@ -42,8 +42,12 @@ describe('decideSend for notifications', () => {
     booking: { status: 'confirmed' as const },
     rule: null,
   };
-  it('is not superseded by a newer schedule version and needs no rule', () => {
-    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'event_rescheduled' } }, now)).toEqual({ action: 'send' });
+  it('needs no rule; a confirmation is not superseded by a newer schedule version', () => {
+    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'booking_confirmed' } }, now)).toEqual({ action: 'send' });
+  });
+  it('a reschedule notice still waiting when the event moved again is superseded by the newer notice', () => {
+    expect(decideSend({ ...base, reminder: { ...base.reminder, notificationType: 'event_rescheduled' } }, now)).toMatchObject({ action: 'terminate', status: 'superseded' });
+    expect(decideSend({ ...base, reminder: { ...base.reminder, scheduleVersion: 3, notificationType: 'event_rescheduled' } }, now)).toEqual({ action: 'send' });
   });
   it('a waiting confirmation ends cancelled once the booking or event is cancelled', () => {
     const r = { ...base.reminder, notificationType: 'booking_confirmed' as const };

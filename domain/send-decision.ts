@@ -62,15 +62,20 @@ export function decideSend(s: SendSnapshot, now: Date): SendDecision {
 const TELLS_OF_CANCELLATION: ReadonlySet<string> = new Set(['booking_cancelled', 'event_cancelled']);
 
 /**
- * A notification (issue #9) tells of a change that happened, so neither a rule nor a schedule version can
- * make it stale; a later cancellation can: a waiting confirmation, reschedule or host notice ends `cancelled`
- * once the event or the booking is cancelled (the cancellation notice then says what is true). Cancellation
- * notices themselves always go. Expiry applies as for reminders.
+ * A notification (issue #9) tells of a change that happened, so no rule can make it stale; a later change can:
+ * a waiting confirmation, reschedule or host notice ends `cancelled` once the event or the booking is cancelled
+ * (the cancellation notice then says what is true), and a waiting reschedule notice is `superseded` by a newer
+ * reschedule's. Cancellation notices themselves always go. Expiry applies as for reminders.
  */
 function decideNotification(s: SendSnapshot, now: Date): SendDecision {
   const tellsOfCancellation = TELLS_OF_CANCELLATION.has(s.reminder.notificationType ?? '');
   if (!tellsOfCancellation && s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled since' };
   if (!tellsOfCancellation && s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled since' };
+  // A reschedule notice still waiting (quiet hours) when the event moved again tells a timing that no longer
+  // holds: the newer notice replaces it (one message, not one per intermediate move).
+  if (s.reminder.notificationType === 'event_rescheduled' && s.reminder.scheduleVersion < s.event.scheduleVersion) {
+    return { action: 'terminate', status: 'superseded', reason: `superseded by the notice of schedule version ${s.event.scheduleVersion}` };
+  }
   if (now.getTime() >= s.reminder.expiresAt.getTime()) {
     return { action: 'terminate', status: 'expired', reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone) };
   }

@@ -209,7 +209,7 @@ test('the webhook endpoint: secret made once and rotated; switched off by a 410,
 
     // The receiver answers 410 Gone: the worker switches the endpoint off (the same query it uses).
     const at = new Date();
-    expect(await disableWebhook(handle.db, start.tenantId, `the receiver answered 410 on ${at.toISOString()}`, at)).toBe(true);
+    expect(await disableWebhook(handle.db, start.tenantId, `the receiver answered 410 on ${at.toISOString()}`, at, 'https://hooks.example.test/punctual')).toBe(true);
     await page.reload();
     const off = page.getByTestId('webhook-off');
     await expect(off).toContainText(/Switched off on \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2} CES?T: the receiver answered 410 on /);

@@ -62,14 +62,16 @@ const INVITE_METHOD: Partial<Record<DomainEventType, 'REQUEST' | 'CANCEL'>> = {
 
 /**
  * The calendar invitation of a notification email, or undefined (reminders carry none). One stable UID per
- * booking; SEQUENCE = schedule version − 1 for a REQUEST (0 for the first timing, +1 per reschedule) and the
- * schedule version itself for a CANCEL (the next after the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
+ * booking; SEQUENCE = the event's current schedule version − 1 for a REQUEST (0 for the first timing, +1 per
+ * reschedule; the entry states the current timing) and the schedule version itself for a CANCEL (the next after
+ * the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
  */
 export function calendarFor(w: ReminderWorld, stamp: Date): OutgoingEmail['calendar'] {
   const type = w.reminder.notificationType;
   const method = type ? INVITE_METHOD[type] : undefined;
   if (!method) return undefined;
-  const version = w.reminder.scheduleVersion;
+  // The invitation states the event as it is NOW (its current timing), so it carries the current version's SEQUENCE.
+  const version = w.event.scheduleVersion;
   const content = buildCalendarInvite({
     method,
     uid: `booking-${w.booking.id}@punctual`,
@@ -112,7 +114,9 @@ export async function composeMessage(
     const body = renderSmsText(template, data);
     const from = w.settings?.smsSender ?? opts.smsFrom;
     if (!from) throw new ConfigurationError('no SMS sender: set the tenant\'s SMS sender on the notifications page or SMS_FROM for the worker');
-    return { channel, subject: body, sms: { from, to: address, body, statusCallbackUrl: opts.smsStatusCallbackUrl ?? null, messageKey: opts.messageKey } };
+    // What staff read later (the delivery's subject, the provider's echo of the body) never holds the person's
+    // preferences link: it is a credential for their preferences.
+    return { channel, subject: redactLink(body, data.preferencesUrl), sms: { from, to: address, body, statusCallbackUrl: opts.smsStatusCallbackUrl ?? null, messageKey: opts.messageKey } };
   }
   if (channel === 'webhook') {
     const secret = w.settings?.webhookSecret;
@@ -156,6 +160,11 @@ export async function composeMessage(
       calendar: calendarFor(w, opts.now),
     },
   };
+}
+
+/** `text` with the recipient's preferences link replaced by a placeholder (for anything stored or shown to staff). */
+export function redactLink(text: string, link: string | null | undefined): string {
+  return link ? text.split(link).join('[preferences link]') : text;
 }
 
 /** A message cannot be composed because of the tenant's or worker's settings (a dead letter owned by configuration). */

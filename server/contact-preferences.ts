@@ -19,7 +19,6 @@ import type { Db, Tx } from '../db/client';
 import { setActor } from '../db/queries/actor';
 import { appendAudit } from '../db/queries/audit';
 import {
-  cancelRuleRemindersOnChannels,
   liveEventIdsOfContact,
   lockContact,
   lockEventsInOrder,
@@ -35,6 +34,7 @@ import { personalChannels, preferenceCategories, type PersonalChannel } from '..
 import { AppError, assertId, parseInput } from './errors';
 import { verifyPreferenceToken } from './preference-link';
 import { phoneField, replanEvent } from './scheduling';
+import { planPendingNotificationsOnNewChannels } from './notify';
 import { assertActorMay, assertVersion, parseVersion } from './versions';
 
 /** The audit actor (and `updated_by`) of a save through the person's own link. */
@@ -114,18 +114,10 @@ export interface SavePreferencesResult {
   preferences: ContactPreferencesView;
   /** False when the save changed nothing (nothing written, version unchanged). */
   changed: boolean;
-  /** Rule reminders ended `cancelled` because their channel is no longer accepted. */
+  /** Always 0: a save ends nothing; a message on a channel no longer accepted is stopped when it falls due. */
   remindersCancelled: number;
   /** Reminders newly planned by re-planning the person's live events. */
   remindersPlanned: number;
-}
-
-const channelWords: Record<PersonalChannel, string> = { email: 'email', sms: 'SMS' };
-
-/** Why a rule reminder on `channel` ends after the save: the person opted out of it, or has no address for it any more. */
-function cancelReason(prefs: ChannelPreferences, channel: PersonalChannel): string {
-  if (!prefs.reminders.includes(channel)) return `the participant no longer takes reminders by ${channelWords[channel]}`;
-  return channel === 'sms' ? 'the participant has no mobile number on file any more' : 'the participant has no email address on file any more';
 }
 
 /**
@@ -192,12 +184,17 @@ export async function saveContactPreferences(
   });
 }
 
-/** Ends the contact's sendable rule reminders on channels they no longer take reminders by (or have no address for). */
-async function followPreferences(tx: Tx, ctx: { tenantId: string }, contact: Contact, prefs: ChannelPreferences): Promise<number> {
-  const accepted = channelsFor({ category: 'reminders', essential: false, prefs, hasEmail: !!contact.email, hasPhone: !!contact.phone });
-  const dropped = personalChannels.filter((c) => !accepted.includes(c));
-  const ended = await cancelRuleRemindersOnChannels(tx, ctx.tenantId, contact.id, dropped, (c) => cancelReason(prefs, c));
-  return ended.length;
+/**
+ * What a preferences save changes in the planned messages. Nothing is ended here: a message on a channel the
+ * person no longer takes is stopped when it falls due (the send path re-reads their preferences, like a
+ * suppression), so ticking the channel again before then brings it back. Newly accepted channels get their
+ * messages: rule reminders by the re-plan the caller runs, and booking-change notifications still waiting (e.g.
+ * held for quiet hours) by {@link planPendingNotificationsOnNewChannels}.
+ * @returns 0 (kept for the result shape: no reminder is cancelled by a save any more).
+ */
+async function followPreferences(tx: Tx, ctx: { tenantId: string; now: Date }, contact: Contact, prefs: ChannelPreferences): Promise<number> {
+  await planPendingNotificationsOnNewChannels(tx, ctx.tenantId, { ...contact, preferences: prefs }, ctx.now);
+  return 0;
 }
 
 // ---------- the person's own page (no sign-in: the signed link is the credential) ----------

@@ -31,14 +31,15 @@ export const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'al
   allDay: e.allDay,
 });
 
-async function append(tx: Tx, e: Parameters<typeof insertDomainEvent>[1]): Promise<void> {
-  const row = await insertDomainEvent(tx, e);
+/** `at`: the instant of the change (the use-case's `now`, on the database clock): notifications are timed from it. */
+async function append(tx: Tx, at: Date, e: Omit<Parameters<typeof insertDomainEvent>[1], 'createdAt'>): Promise<void> {
+  const row = await insertDomainEvent(tx, { ...e, createdAt: at });
   if (row) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: row.id }, { jobKey: `notify:${row.id}`, maxAttempts: 25 });
 }
 
 /** A booking was made: `participant_added_as_host` for a host, else `booking_confirmed`. */
-export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event): Promise<void> {
-  await append(tx, {
+export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event, at: Date): Promise<void> {
+  await append(tx, at, {
     tenantId: b.tenantId,
     type: b.role === 'host' ? 'participant_added_as_host' : 'booking_confirmed',
     entityId: b.id,
@@ -50,8 +51,8 @@ export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event): 
 }
 
 /** Staff cancelled a booking (with their reason). */
-export async function recordBookingCancelled(tx: Tx, b: Booking, event: Event, reason: string): Promise<void> {
-  await append(tx, {
+export async function recordBookingCancelled(tx: Tx, b: Booking, event: Event, reason: string, at: Date): Promise<void> {
+  await append(tx, at, {
     tenantId: b.tenantId,
     type: 'booking_cancelled',
     entityId: b.id,
@@ -63,8 +64,8 @@ export async function recordBookingCancelled(tx: Tx, b: Booking, event: Event, r
 }
 
 /** An event's timing changed: old and new timing, and the schedule version it produced. */
-export async function recordEventRescheduled(tx: Tx, before: Event, after: Event): Promise<void> {
-  await append(tx, {
+export async function recordEventRescheduled(tx: Tx, before: Event, after: Event, at: Date): Promise<void> {
+  await append(tx, at, {
     tenantId: after.tenantId,
     type: 'event_rescheduled',
     entityId: after.id,
@@ -76,8 +77,8 @@ export async function recordEventRescheduled(tx: Tx, before: Event, after: Event
 }
 
 /** An event was called off (with the reason). Revision: the schedule version it ended at. */
-export async function recordEventCancelled(tx: Tx, event: Event, reason: string): Promise<void> {
-  await append(tx, {
+export async function recordEventCancelled(tx: Tx, event: Event, reason: string, at: Date): Promise<void> {
+  await append(tx, at, {
     tenantId: event.tenantId,
     type: 'event_cancelled',
     entityId: event.id,

@@ -11,16 +11,17 @@
  *
  * External guests are notified by their own organisation (invariant 9): its name, its sender, its webhook.
  */
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
+import { findSuppression } from '../db/queries/delivery';
 import { getDomainEvent, lockDomainEvent, markDomainEventProcessed } from '../db/queries/domain-events';
 import { enqueueJob } from '../db/queries/jobs';
-import { bookingsWithContacts, eventWithTenant, insertNotifications, settingsOf } from '../db/queries/notify';
-import type { NewReminder } from '../db/schema';
+import { bookingsWithContacts, eventWithTenant, insertNotifications, notificationsWaitingFor, settingsOf } from '../db/queries/notify';
+import type { Contact, NewReminder } from '../db/schema';
 import { notificationMessageKey } from '../domain/keys';
-import { audienceOf, readPolicy } from '../domain/notification-policy';
+import { audienceOf, eventWideTypes, readPolicy } from '../domain/notification-policy';
 import { channelsFor, readPreferences } from '../domain/preferences';
 import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
-import { essentialTypes, type Channel } from '../domain/vocabulary';
+import { essentialTypes, type Channel, type PersonalChannel } from '../domain/vocabulary';
 import { DISPATCH_TASK } from './scheduling';
 
 /** How late a notification is still worth sending: 24 h after the change (ms). */
@@ -47,9 +48,12 @@ export async function processDomainEvent(db: Db, domainEventId: string, now: Dat
       await markDomainEventProcessed(tx, de.id, now, 0);
       return { planned: 0 };
     }
-    const people = await bookingsWithContacts(tx, de.tenantId, de.eventId);
-    const guestTenants = people.map((p) => p.booking.guestTenantId).filter((t): t is string => !!t);
-    const settings = await settingsOf(tx, [...new Set([de.tenantId, ...guestTenants])]);
+    // An event-wide change concerns the people booked when it happened: someone booked afterwards already
+    // planned with the new timing (or on a cancelled event could not book at all).
+    const people = (await bookingsWithContacts(tx, de.tenantId, de.eventId)).filter(
+      (p) => !eventWideTypes.includes(de.type) || p.booking.createdAt.getTime() <= de.createdAt.getTime(),
+    );
+    const settings = await settingsOf(tx, [de.tenantId]);
     const audience = audienceOf({
       type: de.type,
       policy: readPolicy(settings.get(de.tenantId)?.policy),
@@ -59,26 +63,36 @@ export async function processDomainEvent(db: Db, domainEventId: string, now: Dat
     const essential = essentialTypes.includes(de.type);
     const payload = de.payload as { scheduleVersion?: number };
     const scheduleVersion = payload.scheduleVersion ?? ctx.event.scheduleVersion;
-    const expiresAt = new Date(now.getTime() + NOTIFICATION_LATE_SEND_MS);
+    // Bounded by when the change HAPPENED, not by when this job ran (a worker outage must not send a
+    // confirmation days late, nor an "event moved" notice after the event): 24 h, and for anything but a
+    // cancellation notice no later than the event's end.
+    const happened = de.createdAt;
+    const cap = new Date(happened.getTime() + NOTIFICATION_LATE_SEND_MS);
+    const expiresAt = essential || de.type === 'booking_cancelled' || ctx.event.endsAt.getTime() > cap.getTime() ? cap : ctx.event.endsAt;
+    const hostSettings = settings.get(de.tenantId);
     const rows: NewReminder[] = [];
     for (const a of audience) {
       const p = people.find((x) => x.booking.id === a.bookingId);
       if (!p) continue;
-      const sendingTenantId = p.booking.role === 'external' && p.booking.guestTenantId ? p.booking.guestTenantId : de.tenantId;
-      const own = settings.get(sendingTenantId);
-      const personal = channelsFor({
+      const sendingTenantIds = [...new Set([de.tenantId, p.booking.guestTenantId ?? de.tenantId])];
+      let personal = channelsFor({
         category: 'booking_updates',
         essential,
         prefs: readPreferences(p.contact.preferences),
         hasEmail: !!p.contact.email,
         hasPhone: !!p.contact.phone,
       });
-      const chans: Channel[] = [...personal, ...(own?.webhookEnabled && own.webhookUrl ? (['webhook'] as const) : [])];
+      if (essential) personal = await reachableForEssential(tx, sendingTenantIds, p.contact, personal);
+      // The host's own endpoint hears about the host's own people. An external guest's messages are their own
+      // organisation's business: they go to no webhook (the host must not learn the guest organisation's
+      // endpoint, nor that organisation receive the host's event data).
+      const webhook = p.booking.role !== 'external' && hostSettings?.webhookEnabled && hostSettings.webhookUrl;
+      const chans: Channel[] = [...personal, ...(webhook ? (['webhook'] as const) : [])];
       const quiet = essential ? null : parseQuietHours(p.contact.quietHours);
       const zone = p.contact.timeZone ?? ctx.tenant.timeZone;
       for (const channel of chans) {
         // Quiet hours are the person's: the organisation's webhook is never held back.
-        const q = channel === 'webhook' ? { dueAt: now, deferredFrom: null } : applyQuietHours({ dueAt: now, expiresAt, quiet, zone });
+        const q = channel === 'webhook' ? { dueAt: happened, deferredFrom: null } : applyQuietHours({ dueAt: happened, expiresAt, quiet, zone });
         rows.push({
           tenantId: de.tenantId,
           eventId: de.eventId,
@@ -113,6 +127,65 @@ export async function processDomainEvent(db: Db, domainEventId: string, now: Dat
     await markDomainEventProcessed(tx, de.id, now, inserted.length);
     return { planned: inserted.length };
   });
+}
+
+/**
+ * Channels an essential message can actually reach (issue #9 §3: essential ignores opt-outs, never a
+ * suppression): the accepted channels whose address is not suppressed; when none is left, the other channel the
+ * person has an address for that is not suppressed (email first) — a person who takes everything by SMS and
+ * replied STOP still hears that the event is cancelled, by email.
+ */
+async function reachableForEssential(tx: Tx, tenantIds: string[], contact: Contact, accepted: PersonalChannel[]): Promise<PersonalChannel[]> {
+  const addressOf = (c: PersonalChannel) => (c === 'email' ? contact.email : contact.phone);
+  const open = async (c: PersonalChannel) => !!addressOf(c) && !(await findSuppression(tx, tenantIds, addressOf(c)!));
+  const reachable: PersonalChannel[] = [];
+  for (const c of accepted) if (await open(c)) reachable.push(c);
+  if (reachable.length > 0) return reachable;
+  for (const c of ['email', 'sms'] as const) if (!accepted.includes(c) && (await open(c))) return [c];
+  return accepted; // nothing reachable: plan what they accept, and the send path records why it was suppressed
+}
+
+/**
+ * After a person changed their preferences: a booking-change notification still waiting for them (held for
+ * quiet hours, or not yet due) also goes on each channel they accept now and had no message on — the one they
+ * dropped is stopped at send time. Same message key rules (a second save plans nothing twice).
+ * @returns the number of messages planned.
+ */
+export async function planPendingNotificationsOnNewChannels(tx: Tx, tenantId: string, contact: Contact, now: Date): Promise<number> {
+  const rows = await notificationsWaitingFor(tx, tenantId, contact.id);
+  const groups = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const k = `${r.reminder.domainEventId}:${r.reminder.bookingId}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const planned: NewReminder[] = [];
+  for (const group of groups.values()) {
+    const waiting = group.find((g) => g.reminder.status === 'scheduled')!;
+    const de = waiting.domainEvent;
+    const have = new Set(group.map((g) => g.reminder.channel));
+    const chans = channelsFor({
+      category: 'booking_updates',
+      essential: essentialTypes.includes(de.type),
+      prefs: readPreferences(contact.preferences),
+      hasEmail: !!contact.email,
+      hasPhone: !!contact.phone,
+    });
+    for (const channel of chans) {
+      if (have.has(channel)) continue;
+      const { id: _id, createdAt: _c, updatedAt: _u, statusReason: _s, dispatchedAt: _d, ...copy } = waiting.reminder;
+      planned.push({
+        ...copy,
+        channel,
+        status: 'scheduled',
+        messageKey: notificationMessageKey({ tenantId, type: de.type, entityId: de.entityId, revision: de.revision, recipientId: contact.id, channel }),
+      });
+    }
+  }
+  const inserted = await insertNotifications(tx, planned);
+  for (const due of new Set(inserted.map((r) => r.dueAt.getTime()))) {
+    await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: due > now.getTime() ? new Date(due) : null, jobKey: `wake:prefs:${contact.id}:${due}` });
+  }
+  return inserted.length;
 }
 
 /** The domain event row (for tests and the operator view). */

@@ -235,12 +235,12 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
     const contactId = await upsertContact(tx, { tenantId, ...data.contact });
     const [b] = await tx
       .insert(bookings)
-      .values({ tenantId, eventId: event.id, contactId, role: data.role, guestTenantId: data.guestTenantId ?? null })
+      .values({ tenantId, eventId: event.id, contactId, role: data.role, guestTenantId: data.guestTenantId ?? null, createdAt: now })
       .onConflictDoNothing()
       .returning();
     if (!b) throw new AppError('conflict', `${data.contact.email} is already booked on this event`, 'contact.email');
     await planAndEnqueue(tx, tenant, event, [b], now);
-    await recordBookingConfirmed(tx, b, event);
+    await recordBookingConfirmed(tx, b, event, now);
     return b;
   });
 }
@@ -287,7 +287,7 @@ export async function rescheduleEvent(
       .returning();
     const bookingList = await bookingsOfEvent(tx, tenantId, eventId);
     await planAndEnqueue(tx, tenant, updated, bookingList, now, { supersedeOlder: true });
-    await recordEventRescheduled(tx, event, updated);
+    await recordEventRescheduled(tx, event, updated, now);
     return updated;
   };
   // On a Tx this is a savepoint inside the caller's transaction (the importer's one-transaction import).
@@ -307,7 +307,7 @@ export async function cancelEvent(db: Db | Tx, tenantId: string, eventId: string
       .returning();
     // Only the rule reminders and nudges end: notifications about earlier changes still tell what happened.
     await endSendableReminders(tx, tenantId, { eventId }, 'cancelled', `event cancelled: ${reason}`);
-    await recordEventCancelled(tx, updated, reason);
+    await recordEventCancelled(tx, updated, reason, now);
     return updated;
   });
 }
@@ -330,7 +330,7 @@ export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: st
     await endSendableReminders(tx, tenantId, { bookingId }, 'cancelled', `booking cancelled: ${reason}`);
     if (before?.status !== 'cancelled') {
       const [event] = await tx.select().from(events).where(eq(events.id, b.eventId));
-      await recordBookingCancelled(tx, b, event, reason);
+      await recordBookingCancelled(tx, b, event, reason, now);
     }
     return b;
   });

@@ -23,7 +23,7 @@ import { categoryOf, isEssential, optOutReason, readPreferences } from '../domai
 import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
 import { DISPATCH_TASK } from './scheduling';
 import { essentialTypes } from '../domain/vocabulary';
-import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, type ComposedMessage, type LinkSettings } from './compose-message';
+import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, redactLink, type ComposedMessage, type LinkSettings } from './compose-message';
 import type { Db } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
 import { pushBackSendSlots, reserveSendSlot } from '../db/queries/rate-limit';
@@ -36,6 +36,7 @@ import {
   lastAttemptOf,
   loadReminderWorld,
   lockDelivery,
+  readdressDelivery,
   setReminderStatus,
   startAttempt,
   transitionDelivery,
@@ -200,6 +201,13 @@ export async function sendReminder(
       await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
       return { kind: 'skipped', reason: hold.reason };
     }
+    // The person's preferences, re-read when the message falls due: a channel they no longer take ends here
+    // (ticking it again before this instant would have kept it).
+    const optOut = w.reminder.channel === 'webhook' ? null : optedOut(w);
+    if (optOut) {
+      await setReminderStatus(tx, reminderId, 'cancelled', optOut);
+      return { kind: 'terminated', status: 'cancelled', reason: optOut };
+    }
     const address = addressFor(w, w.reminder.channel);
     if (!address) {
       const reason = w.reminder.channel === 'sms' ? 'no mobile number on file for this participant' : w.reminder.channel === 'webhook' ? 'the webhook endpoint is switched off or not set' : 'no email address on file';
@@ -299,6 +307,12 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
         await transitionDelivery(tx, deliveryId, 'cancelled', { statusReason: reason, leaseExpiresAt: null, nextAttemptAt: null });
         return { stop: { status: 'cancelled', reason } };
       }
+      // The organisation moved its endpoint since the claim: the message (same webhook-id) goes to where it
+      // wants its data now, never to the abandoned URL.
+      if (w.settings.webhookUrl && w.settings.webhookUrl !== d.address) {
+        await readdressDelivery(tx, deliveryId, w.settings.webhookUrl);
+        d.address = w.settings.webhookUrl;
+      }
     } else {
       // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
       const optOut = optedOut(w);
@@ -354,10 +368,10 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       incrementAttempts: true,
     });
     const attemptId = await startAttempt(tx, { tenantId: d.tenantId, deliveryId, attemptNo: sending!.attemptCount, startedAt: now });
-    return { w, d: sending!, rendered, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now };
+    return { w, d: sending!, rendered, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
   });
   if ('stop' in prep) return prep.stop!;
-  const { w, d, rendered, attemptId, channel, reconcileFirst, now } = prep;
+  const { w, d, rendered, attemptId, channel, reconcileFirst, now, link } = prep;
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
   let outcome: Outcome | null = null;
@@ -376,7 +390,9 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
     }
   }
-  return recordOutcome(deps, w, d, attemptId, outcome, channel);
+  // A provider that echoes the body (the SMS API does) must not store the person's preferences link either.
+  const stored: Outcome = { ...outcome, ...(outcome.response ? { response: redactLink(outcome.response, link) } : {}) } as Outcome;
+  return recordOutcome(deps, w, d, attemptId, stored, channel);
 }
 
 /** Slots within this many ms of now are taken at once (timer and clock granularity). */
@@ -439,7 +455,7 @@ async function recordOutcome(
     }
     if (next.status === 'dead' && next.disableEndpoint) {
       // The receiver said 410 Gone: no more deliveries to it until an admin sets it up again.
-      await disableWebhook(tx, w.sendingTenant.id, `the receiver answered ${err?.code ?? '410'} on ${now.toISOString()}`, now);
+      await disableWebhook(tx, w.sendingTenant.id, `the receiver at ${d.address} answered ${err?.code ?? '410'} on ${now.toISOString()}`, now, d.address);
     }
     if (next.status === 'retrying') {
       // Same delivery, same message key: the retry never re-claims.

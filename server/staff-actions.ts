@@ -231,7 +231,7 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
       const [g] = await tx.select().from(tenants).where(eq(tenants.slug, f.guestTenant));
       guestTenantId = g!.id;
     }
-    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, timeZone: f.timeZone, ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
+    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, ...(f.timeZone ? { timeZone: f.timeZone } : {}), ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
     const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
     await appendAudit(tx, {
       tenantId: ctx.tenantId,

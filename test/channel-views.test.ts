@@ -197,7 +197,7 @@ describe('deliveries log, needs attention, dashboard and replay on every channel
 
     const ctx = { tenantId: tenant.id, actor: 'staff@example.test', now: h.clock.now() };
     // A webhook dead letter is not replayed into a switched-off endpoint: refused, and it stays a dead letter.
-    await expect(replayDelivery(db(), ctx, deadHook.delivery.id)).rejects.toThrow(/cannot replay: the webhook endpoint is switched off \(the receiver answered HTTP_410/);
+    await expect(replayDelivery(db(), ctx, deadHook.delivery.id)).rejects.toThrow(/cannot replay: the webhook endpoint is switched off \(the receiver at \S+ answered HTTP_410/);
     expect((await db().select().from(deliveries).where(eq(deliveries.id, deadHook.delivery.id)))[0].status).toBe('dead');
 
     // The SMS dead letter replays like an email one, once the credentials are fixed: same key, one more attempt.

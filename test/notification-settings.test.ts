@@ -227,7 +227,9 @@ describe('notification settings', () => {
     const ctx = await admin(tenant.id);
     await saveNotificationSettings(db(), ctx, form({ webhookUrl: 'https://hooks.example.com/p', webhookEnabled: true }), strict);
     const at = new Date('2027-06-01T09:30:00Z');
-    expect(await disableWebhook(db(), tenant.id, 'the receiver answered 410 on 2027-06-01T09:30:00.000Z', at)).toBe(true);
+    // A 410 from an endpoint the admin moved away from changes nothing; from the configured one, it switches off.
+    expect(await disableWebhook(db(), tenant.id, 'the receiver answered 410', at, 'https://old.example.com/p')).toBe(false);
+    expect(await disableWebhook(db(), tenant.id, 'the receiver answered 410 on 2027-06-01T09:30:00.000Z', at, 'https://hooks.example.com/p')).toBe(true);
     const off = await readNotificationSettings(db(), tenant.id, { withSecret: false });
     expect(off).toMatchObject({ webhookEnabled: false, webhookDisabledReason: 'the receiver answered 410 on 2027-06-01T09:30:00.000Z', webhookDisabledAt: at.toISOString(), version: 2 });
 
@@ -286,7 +288,7 @@ async function remindersOf(bookingId: string) {
 const staffEditor = (actor: string) => ({ kind: 'staff' as const, actor });
 
 describe('contact preferences (staff)', () => {
-  it('dropping SMS cancels the scheduled SMS reminders with the reason; the email one stays; all in the save', async () => {
+  it('dropping SMS ends nothing at the save (the send path stops it when due), and ticking it again keeps the same reminder', async () => {
     const { tenant, booking, contact } = await bookedContact({ phone: '+31612345678' });
     // Email and SMS for reminders: one reminder per channel.
     let r = await saveContactPreferences(db(), { tenantId: tenant.id, now }, contact.id, {
@@ -305,10 +307,10 @@ describe('contact preferences (staff)', () => {
       quietHours: { start: '21:00', end: '08:00' },
       version: r.preferences.version,
     }, staffEditor('sam@example.test'));
-    expect(r).toMatchObject({ changed: true, remindersCancelled: 1, remindersPlanned: 0 });
+    expect(r).toMatchObject({ changed: true, remindersCancelled: 0, remindersPlanned: 0 });
     expect(await remindersOf(booking.id)).toEqual([
       { channel: 'email', status: 'scheduled', statusReason: null, kind: 'rule' },
-      { channel: 'sms', status: 'cancelled', statusReason: 'the participant no longer takes reminders by SMS', kind: 'rule' },
+      { channel: 'sms', status: 'scheduled', statusReason: null, kind: 'rule' },
     ]);
     expect(r.preferences).toMatchObject({
       quietHours: { start: '21:00', end: '08:00' },
@@ -327,13 +329,24 @@ describe('contact preferences (staff)', () => {
       details: {
         contactId: contact.id,
         changes: { 'preferences.reminders': { from: ['email', 'sms'], to: ['email'] }, quietHours: { from: null, to: { start: '21:00', end: '08:00' } } },
-        remindersCancelled: 1,
+        remindersCancelled: 0,
         remindersPlanned: 0,
       },
     });
+    // Ticking SMS again before the reminder is due brings nothing back because nothing was lost: same row, still waiting.
+    r = await saveContactPreferences(db(), { tenantId: tenant.id, now: new Date(now.getTime() + 120_000) }, contact.id, {
+      preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] },
+      quietHours: { start: '21:00', end: '08:00' },
+      version: r.preferences.version,
+    }, staffEditor('sam@example.test'));
+    expect(r).toMatchObject({ remindersCancelled: 0, remindersPlanned: 0 });
+    expect((await remindersOf(booking.id)).map((x) => [x.channel, x.status])).toEqual([
+      ['email', 'scheduled'],
+      ['sms', 'scheduled'],
+    ]);
   });
 
-  it('SMS only, with a number given in the same save: the email reminder ends, an SMS reminder is planned', async () => {
+  it('SMS only, with a number given in the same save: an SMS reminder is planned; the email one is stopped when due', async () => {
     const { tenant, booking, contact } = await bookedContact();
     expect(await remindersOf(booking.id)).toEqual([{ channel: 'email', status: 'scheduled', statusReason: null, kind: 'rule' }]);
     const r = await saveContactPreferences(db(), { tenantId: tenant.id, now }, contact.id, {
@@ -342,9 +355,9 @@ describe('contact preferences (staff)', () => {
       phone: '+31 6 12345678',
       version: contact.version,
     }, staffEditor('sam@example.test'));
-    expect(r).toMatchObject({ remindersCancelled: 1, remindersPlanned: 1, preferences: { phone: '+31612345678', hasPhone: true } });
+    expect(r).toMatchObject({ remindersCancelled: 0, remindersPlanned: 1, preferences: { phone: '+31612345678', hasPhone: true } });
     expect(await remindersOf(booking.id)).toEqual([
-      { channel: 'email', status: 'cancelled', statusReason: 'the participant no longer takes reminders by email', kind: 'rule' },
+      { channel: 'email', status: 'scheduled', statusReason: null, kind: 'rule' },
       { channel: 'sms', status: 'scheduled', statusReason: null, kind: 'rule' },
     ]);
   });
@@ -433,9 +446,9 @@ describe("the person's own page (signed link)", () => {
     expect(await readPreferencesByToken(db(), 'not-a-token', secret)).toBeNull();
 
     const r = await savePreferencesByToken(db(), token, secret, { preferences: { reminders: ['sms'], booking_updates: ['email'] }, quietHours: { start: '22:00', end: '07:00' }, version: page!.version }, now);
-    expect(r).toMatchObject({ changed: true, remindersCancelled: 1, remindersPlanned: 1, preferences: { phone: null, quietHours: { start: '22:00', end: '07:00' } } });
+    expect(r).toMatchObject({ changed: true, remindersCancelled: 0, remindersPlanned: 1, preferences: { phone: null, quietHours: { start: '22:00', end: '07:00' } } });
     expect(await remindersOf(booking.id)).toEqual([
-      { channel: 'email', status: 'cancelled', statusReason: 'the participant no longer takes reminders by email', kind: 'rule' },
+      { channel: 'email', status: 'scheduled', statusReason: null, kind: 'rule' },
       { channel: 'sms', status: 'scheduled', statusReason: null, kind: 'rule' },
     ]);
     const [entry] = (await audit(tenant.id)).filter((e) => e.action === 'preferences_update');

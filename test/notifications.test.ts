@@ -12,6 +12,7 @@ import { createWebhookChannel, newWebhookSecret } from '../channels/webhook';
 import { contacts, deliveries, deliveryAttempts, domainEvents, notificationSettings, reminders, suppressions, type CaughtMessage } from '../db/schema';
 import { defaultPolicy } from '../domain/notification-policy';
 import { processDomainEvent } from '../server/notify';
+import { saveContactPreferences } from '../server/contact-preferences';
 import { verifyPreferenceToken } from '../server/preference-link';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from '../server/scheduling';
 import { addSuppression, allowGuestsFrom, createTenant } from '../server/tenants';
@@ -197,6 +198,10 @@ describe('booking notifications (issue #9)', () => {
       ['email', 'accepted'],
     ]);
     expect(ds[0].messageKey).toBe(`ntf:${t.id}:booking_confirmed:${b.id}:r1:${b.contactId}:sms`);
+    // What staff can read (the stored SMS text, the provider's echo) never holds the person's preferences link.
+    expect(ds[0].subject).toContain('Manage: [preferences link]');
+    const [attempt] = await db().select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, ds[0].id));
+    expect(`${ds[0].subject} ${attempt.providerResponse}`).not.toContain('/preferences/');
   });
 
   it('opted out of booking updates still gets event_cancelled; a hard-bounced address does not get it by email but does by SMS when they accept SMS', async () => {
@@ -222,7 +227,22 @@ describe('booking notifications (issue #9)', () => {
       .from(deliveries)
       .innerJoin(reminders, eq(reminders.id, deliveries.reminderId))
       .where(and(eq(reminders.notificationType, 'event_cancelled'), eq(deliveries.address, 'bounced@example.test')));
-    expect(cancelled.map((r) => r.deliveries.status)).toEqual(['suppressed']);
+    // The suppressed address is not even planned for the essential message: it goes where it can arrive.
+    expect(cancelled).toEqual([]);
+  });
+
+  it('essential: a person who takes everything by SMS and replied STOP still hears of the cancellation, by email', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'stop@example.test', phone: '+351912000999' } }, h.clock.now());
+    await db().update(contacts).set({ preferences: { reminders: ['sms'], booking_updates: ['sms'] } }).where(eq(contacts.id, b.contactId));
+    await addSuppression(db(), t.id, { address: '+351912000999', reason: 'unsubscribed', source: 'replied STOP' });
+    await h.drain();
+    await cancelEvent(db(), t.id, event.id, 'no teacher', h.clock.now());
+    await h.drain();
+    expect((await emails()).map((m) => m.envelopeTo[0])).toEqual(['stop@example.test']);
+    expect(sms.messages).toHaveLength(0);
   });
 
   it('a double submit of the same fact plans once: the domain event identity is unique', async () => {
@@ -337,6 +357,76 @@ describe('quiet hours set after planning (checked again at send time)', () => {
   });
 });
 
+describe('preferences changed after planning (adversarial findings)', () => {
+  const staff = { kind: 'staff' as const, actor: 'sam@example.test' };
+  const versionOf = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)))[0].version;
+
+  it('a reminder channel dropped and ticked again before the due instant still sends; one dropped at the due instant ends cancelled', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'flip@example.test', phone: '+351912000777' } }, h.clock.now());
+    const save = (reminders: ('email' | 'sms')[]) => versionOf(b.contactId).then((version) => saveContactPreferences(db(), { tenantId: t.id, now: h.clock.now() }, b.contactId, { preferences: { reminders, booking_updates: [] }, quietHours: null, version }, staff));
+    await save(['email', 'sms']);
+    await save(['email']);
+    await save(['email', 'sms']);
+    await h.tick('2027-06-30T09:00:30Z');
+    expect(sms.messages.filter((m) => m.to === '+351912000777')).toHaveLength(1);
+    // Dropped for good: the SMS reminder of a second event ends cancelled when due, naming why.
+    const later = await createEvent(db(), t.id, { title: 'Later', startsAt: '2027-08-01T09:00:00Z', endsAt: '2027-08-01T10:00:00Z', timeZone: 'Europe/Lisbon' });
+    const b2 = await addBooking(db(), t.id, { eventId: later.id, role: 'attendee', contact: { email: 'flip@example.test' } }, h.clock.now());
+    await save(['email']);
+    await h.tick('2027-07-31T09:00:30Z');
+    const rs = await db().select().from(reminders).where(eq(reminders.bookingId, b2.id));
+    expect(rs.map((r) => [r.channel, r.status, r.statusReason])).toEqual(
+      expect.arrayContaining([
+        ['email', 'done', null],
+        ['sms', 'cancelled', 'opted out of reminders by SMS'],
+      ]),
+    );
+    expect(sms.messages).toHaveLength(1);
+  });
+
+  it('a confirmation held for quiet hours by SMS follows the person to email when they switch before it goes', async () => {
+    const t = await tenant({ zone: 'Europe/Berlin' });
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-03-09T22:00:00Z'); // 23:00 Berlin
+    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'switch@example.test', phone: '+351912000888', timeZone: 'Europe/Berlin' } }, h.clock.now());
+    await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: { start: '21:00', end: '08:00' } }).where(eq(contacts.id, b.contactId));
+    await h.drain();
+    const version = await versionOf(b.contactId);
+    await saveContactPreferences(db(), { tenantId: t.id, now: h.clock.now() }, b.contactId, { preferences: { reminders: ['email'], booking_updates: ['email'] }, quietHours: { start: '21:00', end: '08:00' }, version }, staff);
+    await h.tick('2027-03-10T07:00:30Z');
+    expect((await emails()).map((m) => m.subject)).toEqual([expect.stringContaining('Tile painting')]);
+    expect(sms.messages).toHaveLength(0);
+  });
+});
+
+describe('timing and audience of notifications (adversarial findings)', () => {
+  it('a notify job that runs three days after the booking (worker outage) sends nothing late: the confirmation expired', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'late@example.test' } }, new Date('2027-06-01T12:00:00Z'));
+    await h.tick('2027-06-04T12:00:00Z');
+    expect(await emails()).toHaveLength(0);
+    const [r] = await db().select().from(reminders).where(eq(reminders.notificationType, 'booking_confirmed'));
+    expect(r.status).toBe('expired');
+  });
+
+  it('someone booked after a reschedule is not told the event "has moved"', async () => {
+    const t = await tenant();
+    const event = await lisbonEvent(t.id);
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'early@example.test' } }, h.clock.now());
+    await rescheduleEvent(db(), t.id, event.id, { startsAt: '2027-07-02T09:00:00Z', endsAt: '2027-07-02T11:00:00Z', timeZone: 'Europe/Lisbon' }, new Date('2027-06-01T12:05:00Z'));
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'newcomer@example.test' } }, new Date('2027-06-01T12:06:00Z'));
+    h.clock.set('2027-06-01T12:07:00Z');
+    await h.drain();
+    const moved = (await emails()).filter((m) => /has moved/.test(m.subject ?? ''));
+    expect(moved.map((m) => m.envelopeTo[0])).toEqual(['early@example.test']);
+  });
+});
+
 describe('external guests (invariant 9)', () => {
   it("an external guest hears from their own organisation: its sender on the email, its webhook — not the host's", async () => {
     const host = await tenant({ webhook: true });
@@ -356,6 +446,28 @@ describe('external guests (invariant 9)', () => {
 });
 
 describe('webhooks (issue #9 §5)', () => {
+  it('an endpoint moved by an admin after the claim gets the retry (same webhook-id); a 410 from the old one does not switch the new one off', async () => {
+    const t = await tenant({ webhook: true });
+    const event = await lisbonEvent(t.id);
+    const moved = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
+    try {
+      hook.script('500', '410');
+      h.clock.set('2027-06-01T12:00:00Z');
+      await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'moved@example.test' } }, h.clock.now());
+      await h.drain();
+      await db().update(notificationSettings).set({ webhookUrl: moved.url }).where(eq(notificationSettings.tenantId, t.id));
+      await h.tick('2027-06-01T12:00:05Z');
+      const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
+      expect([d.status, d.address]).toEqual(['accepted', moved.url]);
+      expect(moved.accepted.map((x) => x.id)).toEqual([d.messageKey]);
+      expect(hook.deliveries).toHaveLength(1);
+      const [s] = await db().select().from(notificationSettings).where(eq(notificationSettings.tenantId, t.id));
+      expect(s.webhookEnabled).toBe(true);
+    } finally {
+      await moved.close();
+    }
+  });
+
   it('a receiver answering 500 twice then 200 → one accepted delivery, three attempts, one webhook-id, verified', async () => {
     const t = await tenant({ webhook: true });
     const event = await lisbonEvent(t.id);

@@ -69,35 +69,3 @@ export async function updateContactPreferences(
     .returning();
   return row;
 }
-
-/**
- * Ends, as `cancelled` with `reason(channel)`, every still-sendable RULE reminder (`scheduled`, or `dispatched`
- * and not yet handed to a delivery) of the contact's bookings on one of `channels`. Nudges and notifications are
- * left alone (the send-time preference check decides those). Returns the ids ended, per channel.
- */
-export async function cancelRuleRemindersOnChannels(
-  db: DbOrTx,
-  tenantId: string,
-  contactId: string,
-  channels: readonly PersonalChannel[],
-  reason: (channel: PersonalChannel) => string,
-): Promise<{ id: string; channel: PersonalChannel }[]> {
-  const out: { id: string; channel: PersonalChannel }[] = [];
-  for (const channel of channels) {
-    const rows = await db
-      .update(reminders)
-      .set({ status: 'cancelled', statusReason: reason(channel), updatedAt: sql`now()` })
-      .where(
-        and(
-          eq(reminders.tenantId, tenantId),
-          eq(reminders.kind, 'rule'),
-          eq(reminders.channel, channel),
-          inArray(reminders.status, reminderFromStates('cancelled')),
-          inArray(reminders.bookingId, db.select({ id: bookings.id }).from(bookings).where(and(eq(bookings.tenantId, tenantId), eq(bookings.contactId, contactId)))),
-        ),
-      )
-      .returning({ id: reminders.id });
-    out.push(...rows.map((r) => ({ id: r.id, channel })));
-  }
-  return out;
-}

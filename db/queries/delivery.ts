@@ -117,6 +117,11 @@ export async function claimMessageKey(
   return row ?? null;
 }
 
+/** Points a (locked, not yet sent) delivery at a new address: a webhook endpoint an admin moved since the claim. */
+export async function readdressDelivery(db: DbOrTx, deliveryId: string, address: string): Promise<void> {
+  await db.update(deliveries).set({ address, updatedAt: sql`now()` }).where(eq(deliveries.id, deliveryId));
+}
+
 export async function lockDelivery(db: DbOrTx, deliveryId: string): Promise<Delivery | undefined> {
   const [d] = await db.select().from(deliveries).where(eq(deliveries.id, deliveryId)).for('update');
   return d;

@@ -14,7 +14,7 @@ import type { DomainEventType } from '../../domain/vocabulary';
  */
 export async function insertDomainEvent(
   db: DbOrTx,
-  e: { tenantId: string; type: DomainEventType; entityId: string; eventId: string; bookingId: string | null; revision: number; payload: Record<string, unknown> },
+  e: { tenantId: string; type: DomainEventType; entityId: string; eventId: string; bookingId: string | null; revision: number; payload: Record<string, unknown>; createdAt: Date },
 ): Promise<DomainEvent | null> {
   const [row] = await db
     .insert(domainEvents)
@@ -57,14 +57,15 @@ export async function getNotificationSettings(db: DbOrTx, tenantId: string): Pro
 }
 
 /**
- * Switches a tenant's webhook endpoint off (a 410 Gone from the receiver): guarded so the first reason stays.
- * Returns whether it was on.
+ * Switches a tenant's webhook endpoint off (a 410 Gone from the receiver at `url`): only while `url` is still
+ * the configured endpoint (an admin who moved it since keeps the new one on), and guarded so the first reason
+ * stays. Returns whether it was switched off.
  */
-export async function disableWebhook(db: DbOrTx, tenantId: string, reason: string, at: Date): Promise<boolean> {
+export async function disableWebhook(db: DbOrTx, tenantId: string, reason: string, at: Date, url: string): Promise<boolean> {
   const rows = await db
     .update(notificationSettings)
     .set({ webhookEnabled: false, webhookDisabledReason: reason, webhookDisabledAt: at, updatedAt: sql`now()` })
-    .where(and(eq(notificationSettings.tenantId, tenantId), eq(notificationSettings.webhookEnabled, true)))
+    .where(and(eq(notificationSettings.tenantId, tenantId), eq(notificationSettings.webhookEnabled, true), eq(notificationSettings.webhookUrl, url)))
     .returning({ tenantId: notificationSettings.tenantId });
   return rows.length === 1;
 }

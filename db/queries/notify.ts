@@ -2,9 +2,9 @@
  * SQL of notification planning (server/notify.ts): the people of an event with their contact rows, and the
  * insert of planned notifications keyed by message key.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { bookings, contacts, events, notificationSettings, reminders, tenants, type Booking, type Contact, type Event, type NewReminder, type NotificationSettings, type Tenant } from '../schema';
+import { bookings, contacts, domainEvents, events, notificationSettings, reminders, tenants, type Booking, type Contact, type Event, type NewReminder, type NotificationSettings, type Tenant } from '../schema';
 
 export interface BookingWithContact {
   booking: Booking;
@@ -68,3 +68,23 @@ export async function contactsOfBookings(db: DbOrTx, tenantId: string, bookingId
   return new Map(rows.map((r) => [r.bookingId, r.contact]));
 }
 
+
+/**
+ * Every notification row of the contact's bookings whose domain event still has a message WAITING
+ * (`scheduled`) for them, with its domain event: what a preferences save may add channels to.
+ */
+export async function notificationsWaitingFor(db: DbOrTx, tenantId: string, contactId: string) {
+  return db
+    .select({ reminder: reminders, domainEvent: domainEvents })
+    .from(reminders)
+    .innerJoin(bookings, eq(bookings.id, reminders.bookingId))
+    .innerJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
+    .where(
+      and(
+        eq(reminders.tenantId, tenantId),
+        eq(bookings.contactId, contactId),
+        eq(reminders.kind, 'notification'),
+        sql`exists (select 1 from reminders w where w.domain_event_id = ${reminders.domainEventId} and w.booking_id = ${reminders.bookingId} and w.status = 'scheduled')`,
+      ),
+    );
+}
