@@ -13,6 +13,16 @@
  * Redirects are never followed (node:http does not follow them — the `redirect: 'manual'` of fetch): a 3xx is
  * classified as a rejection (domain/webhook-outcome.ts). HTTPS is required unless `allowHttp`.
  *
+ * Server-side request forgery (Standard Webhooks spec "Server side request forgery"; OWASP SSRF Prevention Cheat
+ * Sheet): unless `allowHttp`, only public addresses are called. parseWebhookUrl refuses IP literals in non-public
+ * ranges and `localhost` names; a DNS name is resolved at send time by the connection's own `lookup`
+ * ({@link checkedLookup}: `dns.lookup(host, { all: true })`), which refuses the connection if ANY address is
+ * non-public (domain/private-address.ts) and otherwise hands exactly the checked addresses to the socket, so the
+ * connection goes to an address that was checked — a name cannot resolve to a public address for the check and a
+ * private one for the connect (DNS rebinding). A refusal is `rejected` kind `permission` code `PRIVATE_ADDRESS`,
+ * naming the address, and happens before a TCP connection is opened, so no byte reaches the address. With
+ * `allowHttp` (tests, the local demo on http://127.0.0.1) none of this applies.
+ *
  * Uses node:http(s) directly, as channels/http-email.ts does, to know whether the request reached the wire:
  * a failure before the socket was ready (connection refused, DNS, TLS handshake) is `transient`; after it
  * (reset, timeout waiting for the answer) `ambiguous`, which decideAfterOutcome retries under the same
@@ -20,10 +30,13 @@
  * secret, id or payload is returned as a rejection (those are configuration or programming errors that a retry
  * cannot fix, so they dead-letter with their reason instead of crashing the job).
  */
+import { randomBytes } from 'node:crypto';
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { randomBytes } from 'node:crypto';
+import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { classifyAddress, describeNonPublic } from '../domain/private-address';
 import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/webhook-outcome';
 import { formatWebhookSecret, isWebhookSecret } from '../domain/webhook-secret';
 import { parseWebhookUrl } from '../domain/webhook-url';
@@ -35,8 +48,63 @@ export interface WebhookChannelOptions {
    * socket is ready it ends as `transient`, after as `ambiguous`.
    */
   timeoutMs?: number;
-  /** Accept `http:` endpoints (tests and the local demo on http://127.0.0.1). Default false: https only. */
+  /**
+   * Accept `http:` endpoints and non-public addresses (tests and the local demo on http://127.0.0.1). Default
+   * false: https only, public addresses only (module doc, SSRF).
+   */
   allowHttp?: boolean;
+}
+
+/**
+ * Every address of a host name, as `dns.lookup(hostname, { all: true, family, hints })` gives them (the system
+ * resolver: /etc/hosts, then DNS). `family`: 0 (both), 4 or 6; `hints`: getaddrinfo flags, as the socket asks.
+ */
+export type ResolveAll = (hostname: string, opts: { family: number; hints?: number }) => Promise<dns.LookupAddress[]>;
+
+const systemResolveAll: ResolveAll = (hostname, opts) => dns.promises.lookup(hostname, { all: true, family: opts.family, hints: opts.hints });
+
+/**
+ * The error a {@link checkedLookup} fails the connection with: `hostname` resolved to `address`, which is not
+ * public. `code` is `PRIVATE_ADDRESS`.
+ */
+export class PrivateAddressError extends Error {
+  readonly code = 'PRIVATE_ADDRESS';
+  constructor(
+    readonly hostname: string,
+    readonly address: string,
+    description: string,
+  ) {
+    super(`endpoint must be a public address: ${hostname} resolves to ${address}, ${description}; nothing was sent`);
+    this.name = 'PrivateAddressError';
+  }
+}
+
+/**
+ * A `lookup` for net/http(s) `request` options that only lets a socket connect to public addresses (module doc):
+ * resolves every address with `resolveAll`, fails with a {@link PrivateAddressError} if ANY of them is not public,
+ * and otherwise answers with exactly those addresses — all of them when the socket asks for `all` (node's
+ * happy-eyeballs `autoSelectFamily`), else the first — so the socket connects to a checked address without
+ * resolving again. A resolver error (ENOTFOUND, …) is passed through unchanged. node does not call `lookup` for a
+ * host that is already an IP literal: parseWebhookUrl checks those.
+ */
+export function checkedLookup(resolveAll: ResolveAll = systemResolveAll): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+    resolveAll(hostname, { family, hints: options.hints }).then(
+      (addresses) => {
+        for (const a of addresses) {
+          const c = classifyAddress(a.address);
+          if (c) return callback(new PrivateAddressError(hostname, a.address, describeNonPublic(c)), '');
+        }
+        if (addresses.length === 0) {
+          return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '');
+        }
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      },
+      (e: NodeJS.ErrnoException) => callback(e, ''),
+    );
+  };
 }
 
 /** The `user-agent` every delivery carries. */
@@ -63,7 +131,8 @@ function post(
   headers: Record<string, string>,
   agents: { http: http.Agent; https: https.Agent },
   timeoutMs: number,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  lookup: LookupFunction | undefined,
 ): Promise<RawAnswer> {
   const secure = url.protocol === 'https:';
   const lib = secure ? https : http;
@@ -84,6 +153,7 @@ function post(
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: secure ? agents.https : agents.http,
         signal,
+        ...(lookup ? { lookup } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -138,6 +208,7 @@ function isSendableId(id: string): boolean {
 export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookChannel {
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const allowHttp = opts.allowHttp ?? false;
+  const lookup = allowHttp ? undefined : checkedLookup();
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return {
     name: 'webhook',
@@ -148,7 +219,7 @@ export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookC
     },
     async send(m: OutgoingWebhook, o: SendOptions & { now: Date }): Promise<Outcome> {
       const target = parseWebhookUrl(m.url, { allowHttp });
-      if (!target.ok) return { class: 'rejected', kind: 'permission', code: 'INVALID_ENDPOINT', message: target.message };
+      if (!target.ok) return { class: 'rejected', kind: 'permission', code: target.code, message: target.message };
       if (!isWebhookSecret(m.secret)) {
         return { class: 'rejected', kind: 'permission', code: 'INVALID_SECRET', message: 'the endpoint signing secret is not a whsec_ secret of 24–64 bytes' };
       }
@@ -171,12 +242,14 @@ export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookC
         'user-agent': webhookUserAgent,
       };
       try {
-        const res = await post(new URL(target.url), body, headers, agents, timeoutMs, o.signal);
+        const res = await post(new URL(target.url), body, headers, agents, timeoutMs, o.signal, lookup);
         return classifyWebhookResponse(
           { status: res.status, bodyText: res.body, retryAfter: headerValue(res.headers['retry-after']), location: headerValue(res.headers.location) },
           o.now,
         );
       } catch (e) {
+        // Refused by checkedLookup before any connection was opened: the endpoint's configuration, not the network.
+        if (e instanceof PrivateAddressError) return { class: 'rejected', kind: 'permission', code: 'PRIVATE_ADDRESS', message: e.message };
         const err = e as RequestFailure;
         const aborted = err.name === 'AbortError' || o.signal?.aborted;
         const code = aborted ? 'ETIMEDOUT' : (err.code ?? 'ERROR');

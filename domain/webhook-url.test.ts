@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebhookUrl } from './webhook-url';
+import { parseWebhookUrl, privateHostProblem } from './webhook-url';
 
 describe('parseWebhookUrl', () => {
   it.each<[string, string, boolean, string]>([
@@ -8,6 +8,14 @@ describe('parseWebhookUrl', () => {
     ['https with a port', 'https://hooks.example.com:8443/p', false, 'https://hooks.example.com:8443/p'],
     ['http when allowed', 'http://127.0.0.1:4010/hook', true, 'http://127.0.0.1:4010/hook'],
     ['https when http is allowed', 'https://a.example/h', true, 'https://a.example/h'],
+    ['a public IPv4 literal', 'https://8.8.8.8/h', false, 'https://8.8.8.8/h'],
+    ['a public IPv6 literal', 'https://[2606:4700:4700::1111]/h', false, 'https://[2606:4700:4700::1111]/h'],
+    ['an IPv4-mapped public address', 'https://[::ffff:8.8.8.8]/h', false, 'https://[::ffff:808:808]/h'],
+    ['a name merely containing localhost', 'https://localhost.example.com/h', false, 'https://localhost.example.com/h'],
+    ['a name starting with a private-looking number', 'https://10.example.com/h', false, 'https://10.example.com/h'],
+    ['loopback when http is allowed (demo, tests)', 'https://127.0.0.1:4010/h', true, 'https://127.0.0.1:4010/h'],
+    ['localhost when http is allowed', 'http://localhost:4010/h', true, 'http://localhost:4010/h'],
+    ['the metadata address when http is allowed', 'http://169.254.169.254/latest/meta-data/', true, 'http://169.254.169.254/latest/meta-data/'],
   ])('accepts %s', (_n, input, allowHttp, url) => {
     expect(parseWebhookUrl(input, { allowHttp })).toEqual({ ok: true, url });
   });
@@ -27,5 +35,52 @@ describe('parseWebhookUrl', () => {
     const r = parseWebhookUrl(input, { allowHttp });
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.message).toMatch(message);
+    expect(r).toMatchObject({ code: 'INVALID_ENDPOINT' });
+  });
+
+  // The adversarial test's URLs, and the other spellings the WHATWG parser normalises (allowHttp false).
+  it.each<[string, string]>([
+    ['https://localhost./', 'endpoint must be a public address: localhost. is a loopback name'],
+    ['https://localhost/', 'endpoint must be a public address: localhost is a loopback name'],
+    ['https://LOCALHOST:8443/x', 'endpoint must be a public address: localhost is a loopback name'],
+    ['https://localhost../', 'endpoint must be a public address: localhost.. is a loopback name'],
+    ['https://api.localhost/', 'endpoint must be a public address: api.localhost is a loopback name'],
+    ['https://api.localhost./', 'endpoint must be a public address: api.localhost. is a loopback name'],
+    ['https://%6c%6fcalhost/', 'endpoint must be a public address: localhost is a loopback name'],
+    ['https://ｌｏｃａｌｈｏｓｔ/', 'endpoint must be a public address: localhost is a loopback name'],
+    ['https://0x7f000001/', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://2130706433/', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://127.1/', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://0177.0.0.1/', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://0x7f.1/', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://127.0.0.1./', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://127.0.0.1:3240/hook', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['https://169.254.169.254/latest/meta-data/', 'endpoint must be a public address: 169.254.169.254 is a link-local address'],
+    ['https://0/', 'endpoint must be a public address: 0.0.0.0 is an unspecified address'],
+    ['https://10.0.0.5/', 'endpoint must be a public address: 10.0.0.5 is a private address'],
+    ['https://172.16.3.4/', 'endpoint must be a public address: 172.16.3.4 is a private address'],
+    ['https://192.168.1.1/', 'endpoint must be a public address: 192.168.1.1 is a private address'],
+    ['https://100.64.0.1/', 'endpoint must be a public address: 100.64.0.1 is a shared (carrier-grade NAT) address'],
+    ['https://224.0.0.1/', 'endpoint must be a public address: 224.0.0.1 is a multicast address'],
+    ['https://255.255.255.255/', 'endpoint must be a public address: 255.255.255.255 is a reserved address'],
+    ['https://[::1]:3240/hook', 'endpoint must be a public address: ::1 is a loopback address'],
+    ['https://[::]/', 'endpoint must be a public address: :: is an unspecified address'],
+    ['https://[0:0:0:0:0:0:0:1]/', 'endpoint must be a public address: ::1 is a loopback address'],
+    ['https://[::ffff:127.0.0.1]/', 'endpoint must be a public address: ::ffff:7f00:1 is a loopback address (IPv4 127.0.0.1)'],
+    ['https://[::ffff:169.254.169.254]/', 'endpoint must be a public address: ::ffff:a9fe:a9fe is a link-local address (IPv4 169.254.169.254)'],
+    ['https://[64:ff9b::127.0.0.1]/', 'endpoint must be a public address: 64:ff9b::7f00:1 is a loopback address (IPv4 127.0.0.1)'],
+    ['https://[fe80::1]/', 'endpoint must be a public address: fe80::1 is a link-local address'],
+    ['https://[fd00::1]/', 'endpoint must be a public address: fd00::1 is a unique-local address'],
+  ])('refuses the non-public host of %s', (input, message) => {
+    expect(parseWebhookUrl(input, { allowHttp: false })).toEqual({ ok: false, code: 'PRIVATE_ADDRESS', message });
+  });
+
+  it('privateHostProblem: only IP literals and localhost names; other DNS names are for the send-time check', () => {
+    expect(privateHostProblem('127.0.0.1')).toBe('127.0.0.1 is a loopback address');
+    expect(privateHostProblem('[::1]')).toBe('::1 is a loopback address');
+    expect(privateHostProblem('localhost')).toBe('localhost is a loopback name');
+    expect(privateHostProblem('hooks.example.com')).toBeNull();
+    expect(privateHostProblem('127.0.0.1.nip.io')).toBeNull();
+    expect(privateHostProblem('8.8.8.8')).toBeNull();
   });
 });

@@ -3,13 +3,15 @@
  * (test/support/webhook-peer.ts): signing, headers, and every classification row, for real over HTTP.
  */
 import { execFileSync } from 'node:child_process';
+import dns, { type LookupAddress } from 'node:dns';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
-import { tmpdir } from 'node:os';
+import net from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { createWebhookChannel, newWebhookSecret } from '../channels/webhook';
+import { checkedLookup, createWebhookChannel, newWebhookSecret, PrivateAddressError, type ResolveAll } from '../channels/webhook';
 import type { OutgoingWebhook } from '../channels/types';
 import { freePort } from '../db/embedded';
 import { isWebhookSecret } from '../domain/webhook-secret';
@@ -180,5 +182,144 @@ describe('webhook channel', () => {
     expect(await channel.send(hook('k', { payload: { n: 1n } }), opts('k'))).toMatchObject({ class: 'rejected', kind: 'validation', code: 'INVALID_PAYLOAD' });
     expect(await channel.send(hook('k', { payload: undefined }), opts('k'))).toMatchObject({ class: 'rejected', kind: 'validation', code: 'INVALID_PAYLOAD' });
     expect(peer.deliveries).toHaveLength(0);
+  });
+
+  describe('SSRF: without allowHttp only public addresses are called', () => {
+    // A TCP listener on 127.0.0.1 that counts connections and bytes: a refused send must open no connection at all.
+    let listener: net.Server;
+    let port: number;
+    let connections = 0;
+    let bytes = 0;
+    beforeAll(async () => {
+      listener = net.createServer((s) => {
+        connections++;
+        s.on('data', (d) => (bytes += d.length));
+        s.on('error', () => {});
+        s.destroy();
+      });
+      await new Promise<void>((r) => listener.listen(0, '127.0.0.1', () => r()));
+      port = (listener.address() as net.AddressInfo).port;
+    });
+    afterAll(async () => {
+      await new Promise((r) => listener.close(r));
+    });
+    beforeEach(() => {
+      connections = 0;
+      bytes = 0;
+    });
+
+    it('control: with allowHttp the same https://127.0.0.1 endpoint is called (a connection is opened), as before', async () => {
+      const r = await channel.send(hook('k-ssrf-control', { url: `https://127.0.0.1:${port}/` }), opts('k-ssrf-control'));
+      expect(r.class).toBe('transient'); // the listener hangs up during the TLS handshake
+      await new Promise((res) => setTimeout(res, 50));
+      expect(connections).toBe(1);
+    });
+
+    it.each<[string, (port: number) => string, string]>([
+      ['https://127.0.0.1:<port>/', (p) => `https://127.0.0.1:${p}/`, 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+      ['https://0x7f000001:<port>/', (p) => `https://0x7f000001:${p}/`, 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+      ['https://[::ffff:127.0.0.1]:<port>/', (p) => `https://[::ffff:127.0.0.1]:${p}/`, 'endpoint must be a public address: ::ffff:7f00:1 is a loopback address (IPv4 127.0.0.1)'],
+      ['https://localhost.:<port>/', (p) => `https://localhost.:${p}/`, 'endpoint must be a public address: localhost. is a loopback name'],
+    ])('%s → rejected(permission) PRIVATE_ADDRESS; no connection', async (_n, url, message) => {
+      const strict = createWebhookChannel({ timeoutMs: 2000 });
+      const r = await strict.send(hook('k-ssrf', { url: url(port) }), opts('k-ssrf'));
+      await strict.close();
+      expect(r).toEqual({ class: 'rejected', kind: 'permission', code: 'PRIVATE_ADDRESS', message });
+      expect(connections).toBe(0);
+    });
+
+    it('a DNS name that resolves to 127.0.0.1 (this machine\'s host name, via dns.lookup) → rejected PRIVATE_ADDRESS at connect time; no connection, no byte', async (ctx) => {
+      const host = hostname().toLowerCase();
+      const resolved = await dns.promises.lookup(host, { all: true }).catch(() => []);
+      if (resolved.length === 0 || !resolved.every((a) => a.address === '127.0.0.1') || host === 'localhost' || host.endsWith('.localhost')) {
+        ctx.skip(`the host name ${host} does not resolve to 127.0.0.1 only here`);
+      }
+      const strict = createWebhookChannel({ timeoutMs: 2000 });
+      const r = await strict.send(hook('k-ssrf-dns', { url: `https://${host}:${port}/hook` }), opts('k-ssrf-dns'));
+      await strict.close();
+      expect(r).toEqual({
+        class: 'rejected',
+        kind: 'permission',
+        code: 'PRIVATE_ADDRESS',
+        message: `endpoint must be a public address: ${host} resolves to 127.0.0.1, a loopback address; nothing was sent`,
+      });
+      await new Promise((res) => setTimeout(res, 50));
+      expect(connections).toBe(0);
+      expect(bytes).toBe(0);
+      // Control: the same URL with allowHttp does reach the listener (so the name really leads to it).
+      const lax = createWebhookChannel({ allowHttp: true, timeoutMs: 2000 });
+      await lax.send(hook('k-ssrf-dns', { url: `https://${host}:${port}/hook` }), opts('k-ssrf-dns'));
+      await lax.close();
+      await new Promise((res) => setTimeout(res, 50));
+      expect(connections).toBe(1);
+    });
+
+    const lookupOnce = (lookup: net.LookupFunction, host: string, all: boolean) =>
+      new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[]; family?: number }>((resolve) =>
+        lookup(host, { all, family: 0 }, (err, address, family) => resolve({ err, address, family })),
+      );
+
+    it('checkedLookup with the system resolver: localhost resolves to a loopback address → PrivateAddressError', async () => {
+      const addresses = await dns.promises.lookup('localhost', { all: true });
+      const { err } = await lookupOnce(checkedLookup(), 'localhost', true);
+      expect(err).toBeInstanceOf(PrivateAddressError);
+      expect(err).toMatchObject({ code: 'PRIVATE_ADDRESS', hostname: 'localhost', address: addresses[0].address });
+      expect(err?.message).toMatch(/^endpoint must be a public address: localhost resolves to (127\.0\.0\.1|::1), a loopback address; nothing was sent$/);
+    });
+
+    it('checkedLookup: ANY non-public address refuses; a public answer is handed on unchanged, resolved once', async () => {
+      const calls: string[] = [];
+      const fake = (answers: Record<string, LookupAddress[]>): ResolveAll => async (host) => {
+        calls.push(host);
+        if (!answers[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+        return answers[host];
+      };
+      const lookup = checkedLookup(
+        fake({
+          'public.test': [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 }],
+          'mixed.test': [{ address: '93.184.215.14', family: 4 }, { address: '169.254.169.254', family: 4 }],
+          'mapped.test': [{ address: '::ffff:127.0.0.1', family: 6 }],
+          'nat64.test': [{ address: '64:ff9b::a00:1', family: 6 }],
+          'empty.test': [],
+        }),
+      );
+      expect(await lookupOnce(lookup, 'public.test', true)).toEqual({
+        err: null,
+        address: [{ address: '93.184.215.14', family: 4 }, { address: '2606:2800:21f:cb07:6820:80da:af6b:8b2c', family: 6 }],
+        family: undefined,
+      });
+      expect(await lookupOnce(lookup, 'public.test', false)).toEqual({ err: null, address: '93.184.215.14', family: 4 });
+      const mixed = await lookupOnce(lookup, 'mixed.test', true);
+      expect(mixed.err).toBeInstanceOf(PrivateAddressError);
+      expect(mixed.err?.message).toBe('endpoint must be a public address: mixed.test resolves to 169.254.169.254, a link-local address; nothing was sent');
+      expect((await lookupOnce(lookup, 'mapped.test', false)).err?.message).toBe(
+        'endpoint must be a public address: mapped.test resolves to ::ffff:127.0.0.1, a loopback address (IPv4 127.0.0.1); nothing was sent',
+      );
+      expect((await lookupOnce(lookup, 'nat64.test', true)).err).toMatchObject({ code: 'PRIVATE_ADDRESS', address: '64:ff9b::a00:1' });
+      expect((await lookupOnce(lookup, 'empty.test', true)).err).toMatchObject({ code: 'ENOTFOUND' });
+      expect((await lookupOnce(lookup, 'missing.test', true)).err).toMatchObject({ code: 'ENOTFOUND' });
+      expect(calls).toEqual(['public.test', 'public.test', 'mixed.test', 'mapped.test', 'nat64.test', 'empty.test', 'missing.test']);
+    });
+
+    it('the socket connects to the address checkedLookup answered (pinned; no second resolution), with and without happy eyeballs', async () => {
+      for (const autoSelectFamily of [false, true]) {
+        let resolutions = 0;
+        const lookup = checkedLookup(async () => {
+          resolutions++;
+          return [{ address: '93.184.215.14', family: 4 }];
+        });
+        const used = await new Promise<string>((resolve, reject) => {
+          const s = net.connect({ host: 'rebind.test', port: 9, lookup, autoSelectFamily });
+          s.on('lookup', (err, address) => {
+            s.destroy(); // before the connection attempt: nothing leaves this machine
+            if (err) reject(err);
+            else resolve(address);
+          });
+          s.on('error', reject);
+        });
+        expect(used).toBe('93.184.215.14');
+        expect(resolutions).toBe(1);
+      }
+    });
   });
 });
