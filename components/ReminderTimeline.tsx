@@ -144,7 +144,8 @@ export function ReminderTimeline({
             <div className="timeline-when">
               <ZonedTime instant={r.dueAt} zone={zone} />
               <div className="muted small">
-                expires <ZonedTime instant={r.expiresAt} zone={zone} variant="time" />
+                {/* The expiry's date too when it falls on another local day than the due instant (a notification's 24 h). */}
+                expires <ZonedTime instant={r.expiresAt} zone={zone} variant={sameLocalDay(r.dueAt, r.expiresAt, zone) ? 'time' : 'full'} />
               </div>
             </div>
             <div className="timeline-rule">
@@ -206,3 +207,16 @@ export function ReminderTimeline({
     </ol>
   );
 }
+
+/** Whether two instants (ISO strings or Dates) fall on the same calendar day in `zone` (IANA). */
+function sameLocalDay(a: string | Date, b: string | Date, zone: string): boolean {
+  const day = (x: string | Date) => {
+    try {
+      return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(x));
+    } catch {
+      return new Date(x).toISOString().slice(0, 10);
+    }
+  };
+  return day(a) === day(b);
+}
+

@@ -20,7 +20,7 @@ describe('channel and notification labels', () => {
   it('every domain event type has a plain-words label', () => {
     for (const t of domainEventTypes) expect(notificationLabels[t]).toMatch(/^[A-Z][a-z]+( [a-z]+)*$/);
     expect(notificationLabels.booking_confirmed).toBe('Booking confirmed');
-    expect(notificationLabels.event_rescheduled).toBe('Event moved');
+    expect(notificationLabels.event_rescheduled).toBe('Event rescheduled');
   });
 });
 

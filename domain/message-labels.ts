@@ -19,7 +19,7 @@ export const channelLabels: Record<Channel, string> = {
 export const notificationLabels: Record<DomainEventType, string> = {
   booking_confirmed: 'Booking confirmed',
   booking_cancelled: 'Booking cancelled',
-  event_rescheduled: 'Event moved',
+  event_rescheduled: 'Event rescheduled',
   event_cancelled: 'Event cancelled',
   participant_added_as_host: 'Added as host',
 };
@@ -31,7 +31,7 @@ export const DELETED_RULE_TITLE = '(rule deleted)';
 
 /**
  * The title of one planned message: a rule reminder by its rule's name (or "(rule deleted)"), a nudge as
- * "Manual reminder", a notification by its type in plain words ("Booking confirmed", "Event moved"; a
+ * "Manual reminder", a notification by its type in plain words ("Booking confirmed", "Event rescheduled"; a
  * notification row without a type — impossible by the schema's intent — reads "Notification").
  */
 export function messageTitle(m: { kind: ReminderKind; ruleName: string | null; notificationType: DomainEventType | null }): string {

@@ -34,7 +34,7 @@ describe('describeContactPreferences', () => {
     ).toEqual([
       'Reminders by email.',
       'Booking updates by SMS and email.',
-      'Quiet hours: quiet 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+      'Quiet hours 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
     ]);
   });
   it('says when SMS is chosen without a number on file', () => {

@@ -54,7 +54,7 @@ export function quietHoursZoneText(z: QuietHoursZone, person: 'participant' | 'y
 
 /**
  * The preferences read back, one sentence a line: describePreferences' sentences, then the quiet hours
- * ("Quiet hours: quiet 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they
+ * ("Quiet hours 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they
  * end, if they can." or "No quiet hours."), then — when SMS is chosen but no number is on file — "No mobile
  * number is on file, so nothing goes by SMS."
  */
@@ -62,7 +62,7 @@ export function describeContactPreferences(input: { prefs: ChannelPreferences; q
   const out = describePreferences(input.prefs);
   out.push(
     input.quietHours
-      ? `Quiet hours: ${describeQuietHours(input.quietHours, input.zone)} — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).`
+      ? `Quiet hours ${describeQuietHours(input.quietHours, input.zone).replace(/^quiet /, '')} — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).`
       : 'No quiet hours.',
   );
   const wantsSms = Object.values(input.prefs).some((list) => list.includes('sms'));

@@ -169,7 +169,7 @@ describe('deliveries log, needs attention, dashboard and replay on every channel
 
     const dead = await listDeliveryCases(db(), tenant.id, ['dead']);
     expect(dead.map((c) => c.delivery.channel).sort()).toEqual(['sms', 'webhook']);
-    expect(dead.every((c) => c.title === 'Event moved')).toBe(true);
+    expect(dead.every((c) => c.title === 'Event rescheduled')).toBe(true);
     const deadSms = await listDeliveryCases(db(), tenant.id, ['dead'], 100, { channel: 'sms' });
     expect(deadSms).toHaveLength(1);
     expect(deadSms[0].delivery.repairOwner).toBe('configuration');

@@ -319,7 +319,7 @@ describe('contact preferences (staff)', () => {
       sentences: [
         'Reminders by email.',
         'Booking updates by email.',
-        'Quiet hours: quiet 21:00–08:00 (Europe/Amsterdam) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+        'Quiet hours 21:00–08:00 (Europe/Amsterdam) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
       ],
     });
     const entries = (await audit(tenant.id)).filter((e) => e.action === 'preferences_update');

@@ -36,7 +36,7 @@ export function EventActions({ eventId, title, pending, sent, version }: { event
         title={`Cancel “${title}”?`}
         confirmLabel="Cancel event"
         tone="danger"
-        reasonLabel="Reason (kept in the audit log)"
+        reasonLabel="Reason (shown to participants in the cancellation message, and kept in the audit log)"
         onClose={() => setOpen(false)}
         onConfirm={async (reason) => {
           try {
@@ -52,7 +52,9 @@ export function EventActions({ eventId, title, pending, sent, version }: { event
       >
         <p className="dialog-consequence">
           {pending === 0 ? 'No planned reminders are waiting.' : `${pending} planned reminder${pending === 1 ? '' : 's'} will be cancelled.`}{' '}
-          {sent > 0 ? `${sent} already sent cannot be unsent.` : ''} Participants are not notified of the cancellation by Punctual.
+          {sent > 0 ? `${sent} already sent cannot be unsent.` : ''} Everyone booked is told on the channels they chose, as the
+          notification policy says (an event cancellation reaches even people who opted out of booking updates), with a
+          calendar cancellation.
         </p>
       </ConfirmDialog>
     </div>

@@ -255,7 +255,7 @@ export function EventForm({
             ? 'No planned reminders are waiting; reminders for the new time are planned for every participant.'
             : `${pendingReminders} reminder${pendingReminders === 1 ? '' : 's'} will be re-planned for the new time.`}{' '}
           The schedule version goes up by one; reminders of the old version are marked superseded, and messages already sent stay as
-          they are.
+          they are. Participants are told of the new time (and their calendar entry updated) as the notification policy says.
         </p>
       </ConfirmDialog>
     </>

@@ -36,7 +36,7 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
         title={`Cancel ${name}'s booking?`}
         confirmLabel="Cancel booking"
         tone="danger"
-        reasonLabel="Reason (kept in the audit log)"
+        reasonLabel="Reason (shown to the participant if the notification policy tells them, and kept in the audit log)"
         onClose={() => setDialog(null)}
         onConfirm={async (reason) => {
           try {
@@ -54,7 +54,8 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
           {pending === 0
             ? 'No planned reminders are waiting for this participant.'
             : `${pending} planned reminder${pending === 1 ? '' : 's'} for ${name} will be cancelled.`}{' '}
-          Messages already sent stay as they are.
+          Messages already sent stay as they are. If the notification policy says so, {name} is told, with a calendar
+          cancellation.
         </p>
       </ConfirmDialog>
     </div>

@@ -233,7 +233,7 @@ export interface ReminderView {
   ruleId: string | null;
   /**
    * The row's title (domain/message-labels.ts messageTitle): the rule's name, "Manual reminder" for a nudge,
-   * the notification's type in plain words ("Booking confirmed", "Event moved").
+   * the notification's type in plain words ("Booking confirmed", "Event rescheduled").
    */
   ruleName: string;
   /** Notifications only: the domain event type it tells about. */

@@ -4,6 +4,7 @@ import { previewData, renderReminderEmail, templateIds } from '../../../emails';
 import { renderSmsText } from '../../../emails/sms';
 import { describeSmsSegments } from '../../../domain/message-labels';
 import { countSmsSegments, gsm7Septets } from '../../../domain/sms-segments';
+import { preferencesUrl, signPreferenceToken } from '../../../server/preference-link';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Templates' };
@@ -30,19 +31,23 @@ function SmsSegmentCount({ text }: { text: string }) {
  * phone widths, its plain-text part, and its SMS text.
  */
 export default async function TemplatesPage() {
+  // Every real message carries the person's signed preferences link; the previews carry one of the real length
+  // (signed with a throwaway key), so the SMS segment counts are what a send costs.
+  const sampleId = '00000000-0000-4000-8000-000000000000';
+  const link = preferencesUrl(process.env.PUNCTUAL_PUBLIC_URL ?? 'https://punctual.example', await signPreferenceToken({ tenantId: sampleId, contactId: sampleId }, 'preview-only'));
   const rendered = await Promise.all(
-    templateIds.map(async (id) => ({
-      id,
-      ...(await renderReminderEmail(id, previewData[id])),
-      sms: renderSmsText(id, previewData[id]),
-    })),
+    templateIds.map(async (id) => {
+      const data = { ...previewData[id], preferencesUrl: link };
+      return { id, ...(await renderReminderEmail(id, data)), sms: renderSmsText(id, data) };
+    }),
   );
   return (
     <>
       <div className="page-head">
         <h1>Templates</h1>
         <p className="muted">
-          Sample data from each template&apos;s preview props · the subject line as sent · desktop (600 px) and phone (375 px) · the SMS text
+          Sample data from each template&apos;s preview props · the subject line as sent · desktop (600 px) and phone (375 px) · the SMS text,
+          with a preferences link of the length real messages carry (it is most of an SMS&apos;s length)
         </p>
       </div>
       {rendered.map((t) => (
@@ -52,8 +57,8 @@ export default async function TemplatesPage() {
             <span className="muted small">Subject</span> <strong>{t.subject}</strong>
           </p>
           <div className="template-frames">
-            <iframe title={`${t.id} desktop`} srcDoc={t.html} sandbox="" style={{ width: 600, height: 560 }} />
-            <iframe title={`${t.id} phone`} srcDoc={t.html} sandbox="" style={{ width: 375, height: 560 }} />
+            <iframe title={`${t.id} desktop`} srcDoc={t.html} sandbox="" style={{ width: 600, height: 760 }} />
+            <iframe title={`${t.id} phone`} srcDoc={t.html} sandbox="" style={{ width: 375, height: 760 }} />
           </div>
           <details>
             <summary>Plain text</summary>
