@@ -2,6 +2,7 @@
  * Notification (issue #9, domain event `booking_cancelled`): the person's place at an event was cancelled,
  * with the reason staff typed, if any. Subject: "Your place at Intro workshop was cancelled".
  */
+import { Text } from '@react-email/components';
 import type { z } from 'zod';
 import { formatEventTime } from '../domain/format-time';
 import {
@@ -15,6 +16,7 @@ import {
   messageLocale,
   oneLine,
   sentenceText,
+  styles,
   type Sentence,
 } from './layout';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
@@ -50,6 +52,7 @@ export default function BookingCancelled(props: BookingCancelledProps) {
         {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
       </Details>
       <Reason reason={props.reason} />
+      <Text style={styles.text}>The attached calendar cancellation removes it from your calendar.</Text>
       <SentenceParagraphs sentences={[contact]} dir={dir} />
     </Layout>
   );

@@ -55,7 +55,7 @@ export default function EventCancelled(props: EventCancelledProps) {
         {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
       </Details>
       <Reason reason={props.reason} />
-      <Text style={styles.text}>Your place is cancelled with it; you do not need to do anything.</Text>
+      <Text style={styles.text}>Your place is cancelled with it; you do not need to do anything. The attached calendar cancellation removes it from your calendar.</Text>
     </Layout>
   );
 }

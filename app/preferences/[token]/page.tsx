@@ -35,7 +35,7 @@ export default async function PreferencesPage({ params, searchParams }: { params
     : first(sp.saved)
       ? { kind: 'saved' as const, message: 'Saved. Your preferences apply from now on.' }
       : error
-        ? { kind: 'error' as const, message: error.slice(0, 300), field: first(sp.field)?.slice(0, 40) }
+        ? { kind: 'error' as const, message: plainFormError(first(sp.field)), field: first(sp.field)?.slice(0, 40) }
         : null;
   return (
     <main className="public-page">
@@ -50,3 +50,16 @@ export default async function PreferencesPage({ params, searchParams }: { params
     </main>
   );
 }
+
+/** What a plain form post that was refused says, by field: never text taken from the address bar (no one can put words on this page with a crafted link). */
+function plainFormError(field: string | undefined): string {
+  const what: Record<string, string> = {
+    'preferences.reminders': 'the channels for reminders',
+    'preferences.booking_updates': 'the channels for booking updates',
+    'quietHours.start': 'the start of your quiet hours (HH:MM)',
+    'quietHours.end': 'the end of your quiet hours (HH:MM)',
+    quietHours: 'your quiet hours (both times, different from each other)',
+  };
+  return `That was not saved: please check ${(field && what[field]) || 'your choices'} and try again.`;
+}
+
