@@ -1,5 +1,8 @@
 import type { CaughtMessageView } from '../db/queries/mailbox';
+import type { IcsKeyProperty } from '../domain/ics-key-lines';
 import { countSmsSegments } from '../domain/sms-segments';
+import type { CaughtMailParts } from '../server/caught-mail';
+import { formatBytes } from './format';
 import { VerifiedBadge } from './MailboxTable';
 import { ZonedTime } from './ZonedTime';
 
@@ -44,10 +47,13 @@ export function headerEntries(headers: unknown): [string, string][] {
 }
 
 /**
- * One caught message: envelope and Message-ID, all headers, the HTML part in a fully sandboxed iframe
- * (no scripts, no same-origin access) and the text part verbatim. `zone` is the zone received time is shown in.
+ * One caught message: envelope and Message-ID, a link to the raw source, the calendar invitation's key lines
+ * and the attachments (each a download), the HTML part in a fully sandboxed iframe (no scripts, no same-origin
+ * access), the text part verbatim and all headers. `zone` is the zone received time is shown in; `parts` are
+ * an email's attachments and calendar read from its raw source (server/caught-mail.ts), `'unreadable'` when
+ * that source could not be parsed, null for other channels.
  */
-export function MessageView({ message, zone }: { message: CaughtMessageView; zone: string }) {
+export function MessageView({ message, zone, parts = null }: { message: CaughtMessageView; zone: string; parts?: CaughtMailParts | 'unreadable' | null }) {
   if (message.channel === 'sms') return <SmsView message={message} zone={zone} />;
   if (message.channel === 'webhook') return <WebhookView message={message} zone={zone} />;
   const headers = headerEntries(message.headers);
@@ -75,7 +81,18 @@ export function MessageView({ message, zone }: { message: CaughtMessageView; zon
             <code className="message-id">{message.messageId || '(none)'}</code>
           </dd>
         </div>
+        <div>
+          <dt>Source</dt>
+          <dd>
+            <a href={`/api/mailbox/${message.id}/raw`} className="message-raw-link" type="text/plain">
+              View raw source
+            </a>
+          </dd>
+        </div>
       </dl>
+
+      {parts && parts !== 'unreadable' && parts.calendar ? <CalendarBox messageId={message.id} calendar={parts.calendar} /> : null}
+      <AttachmentList messageId={message.id} parts={parts} />
 
       <section className="message-part">
         <h2>HTML part</h2>
@@ -105,6 +122,73 @@ export function MessageView({ message, zone }: { message: CaughtMessageView; zon
 
       <HeadersTable headers={headers} />
     </div>
+  );
+}
+
+/** How the calendar box names each key line (the line itself is shown verbatim beside it). */
+const icsLabels: Record<IcsKeyProperty, string> = {
+  METHOD: 'Method',
+  UID: 'UID',
+  SEQUENCE: 'Sequence',
+  DTSTART: 'Starts',
+  DTEND: 'Ends',
+  STATUS: 'Status',
+  SUMMARY: 'Summary',
+};
+
+/** The calendar invitation's key lines (METHOD, UID, SEQUENCE, DTSTART with its TZID, …), verbatim, labelled. */
+function CalendarBox({ messageId, calendar }: { messageId: string; calendar: NonNullable<CaughtMailParts['calendar']> }) {
+  return (
+    <section className="message-part message-calendar" aria-labelledby="calendar-title">
+      <h2 id="calendar-title">Calendar invitation</h2>
+      <div className="ics-box">
+        <p className="ics-source muted small">
+          Key lines of{' '}
+          <a href={`/api/mailbox/${messageId}/attachments/${calendar.index}`}>{calendar.filename ?? `the calendar part (part ${calendar.index + 1})`}</a>
+        </p>
+        <dl className="ics-lines">
+          {calendar.lines.map((l) => (
+            <div key={l.name} data-ics={l.name}>
+              <dt>{icsLabels[l.name]}</dt>
+              <dd>
+                <code>{l.line}</code>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}
+
+/** The email's attachments: name (a download link), MIME type and size; what went wrong when unreadable. */
+function AttachmentList({ messageId, parts }: { messageId: string; parts: CaughtMailParts | 'unreadable' | null }) {
+  const list = parts && parts !== 'unreadable' ? parts.attachments : [];
+  return (
+    <section className="message-part message-attachments" aria-labelledby="attachments-title">
+      <h2 id="attachments-title">
+        Attachments <span className="count">{list.length}</span>
+      </h2>
+      {parts === 'unreadable' ? (
+        <p className="muted">The raw source could not be read as an email, so its attachments cannot be listed.</p>
+      ) : list.length === 0 ? (
+        <p className="muted">This message has no attachments.</p>
+      ) : (
+        <ul className="attachment-list">
+          {list.map((a) => (
+            <li key={a.index} data-attachment={a.filename ?? ''}>
+              <a href={`/api/mailbox/${messageId}/attachments/${a.index}`} download={a.downloadName} className="attachment-name">
+                {a.filename ?? a.downloadName}
+              </a>
+              <span className="attachment-meta muted small">
+                {a.filename ? null : 'no file name · '}
+                <code>{a.contentType}</code> · {formatBytes(a.size)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

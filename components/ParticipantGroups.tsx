@@ -16,7 +16,9 @@ export const roleGroups: { role: BookingRole; title: string; empty: string }[] =
 /**
  * One booking: contact (email, and mobile number when there is one), booking status and its timeline of
  * messages on every channel. A cancelled booking of a person who was
- * booked again stays visible as history (greyed, "earlier booking"), next to their live booking.
+ * booked again stays visible as history (greyed, "earlier booking"), next to their live booking. On a cancelled
+ * event a booking that was never cancelled itself reads "event cancelled" (muted), not a green "confirmed":
+ * the person has a place at an event that will not happen.
  */
 export function ParticipantCard({
   booking,
@@ -25,6 +27,7 @@ export function ParticipantCard({
   eventId,
   canOperate,
   preferences = null,
+  eventCancelled = false,
 }: {
   booking: BookingView;
   zone: string;
@@ -34,6 +37,8 @@ export function ParticipantCard({
   canOperate: boolean;
   /** The person's "Preferences" button: `edit` (staff, admin), `read` (viewers), null = none. */
   preferences?: 'edit' | 'read' | null;
+  /** The event is cancelled: a still-confirmed booking shows "event cancelled" instead of "confirmed". */
+  eventCancelled?: boolean;
 }) {
   const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
   const history = booking.rebookedAs !== null;
@@ -57,7 +62,13 @@ export function ParticipantCard({
             </span>
           ) : null}
           {booking.role === 'external' ? <span className="tag">guest of another tenant</span> : null}
-          <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
+          {eventCancelled && booking.status === 'confirmed' ? (
+            <span className="badge badge-muted" data-kind="booking" data-status={booking.status} data-event-cancelled="true" title="The booking was not cancelled itself, but its event was">
+              event cancelled
+            </span>
+          ) : (
+            <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
+          )}
           {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}
           {preferences && booking.contact && !history ? (
             <PreferencesButton contactId={booking.contact.id} name={name} eventId={eventId} readOnly={preferences === 'read'} />
@@ -81,6 +92,7 @@ export function ParticipantGroups({
   eventId,
   canOperate,
   preferences = null,
+  eventCancelled = false,
 }: {
   bookings: BookingView[];
   zone: string;
@@ -89,6 +101,8 @@ export function ParticipantGroups({
   canOperate: boolean;
   /** Each person's "Preferences" button: `edit` (staff, admin), `read` (viewers), null = none. */
   preferences?: 'edit' | 'read' | null;
+  /** The event is cancelled (its bookings' badges say so). */
+  eventCancelled?: boolean;
 }) {
   return (
     <div className="participant-groups">
@@ -104,7 +118,7 @@ export function ParticipantGroups({
               <p className="muted group-empty">{g.empty}</p>
             ) : (
               members.map((b) => (
-                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} />
+                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} eventCancelled={eventCancelled} />
               ))
             )}
           </section>

@@ -96,3 +96,19 @@ export const searchText = z
   .transform((v) => v.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200))
   .catch('')
   .default('');
+
+/**
+ * A byte count for people: "826 bytes", "1 byte", "1.2 KB", "3.4 MB" (binary units: 1 KB = 1024 bytes; one
+ * decimal below 10, none above).
+ */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = bytes / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+}

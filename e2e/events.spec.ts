@@ -103,5 +103,15 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await expect(page.locator('.event-title-row [data-kind="event"]')).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByRole('button', { name: 'Cancel event' })).toHaveCount(0);
   await expect(page.getByTestId('coverage')).toContainText('0 expected');
+  // Gus and Hal still hold their bookings, but of an event that will not happen: a muted "event cancelled",
+  // never a green "confirmed". Ana's own cancellation still reads "cancelled".
+  for (const name of ['Gus Guest', 'Hal Host']) {
+    const badge = page.locator('[data-booking-id]', { hasText: name }).locator('[data-kind="booking"]');
+    await expect(badge).toHaveText('event cancelled');
+    await expect(badge).toHaveAttribute('data-event-cancelled', 'true');
+    await expect(badge).toHaveClass(/badge-muted/);
+  }
+  await expect(ana.locator('[data-kind="booking"]')).toHaveText('cancelled');
+  await expect(page.locator('[data-kind="booking"].badge-ok')).toHaveCount(0);
   await screen(page, 'event-cancelled');
 });

@@ -75,7 +75,30 @@ for (const viewport of VIEWPORTS) {
           )
           .toBeGreaterThanOrEqual(2);
       }
-      if (path === '/audit') await expect(page.locator('.audit-table tbody tr').first()).toBeVisible();
+      if (path === '/audit') {
+        await expect(page.locator('.audit-table tbody tr').first()).toBeVisible();
+        if (viewport.width === 375) {
+          // Phones: one labelled card per entry (like the deliveries list), not a table scrolling sideways.
+          expect(await page.locator('.audit-table thead').evaluate((el) => getComputedStyle(el).position)).toBe('absolute');
+          expect(await page.locator('.audit-table tbody tr').first().evaluate((el) => getComputedStyle(el).display)).toBe('block');
+          await expect(page.locator('.audit-table tbody tr').first().locator('td[data-label="Action"]')).toBeVisible();
+        } else {
+          // Desktop: the whole table fits its box (no column hidden past the right edge).
+          const fit = await page.locator('.audit-table').evaluate((t) => ({ table: t.scrollWidth, box: t.parentElement!.clientWidth }));
+          expect(fit.table, 'audit table width at 1360 px').toBeLessThanOrEqual(fit.box);
+        }
+      }
+      if (path === '/deliveries') {
+        // A phone number never breaks inside: its text takes one line (one client rect per line it spans).
+        for (const link of await page.locator('table.deliveries-table tr[data-channel="sms"] td[data-label="To"] a').all()) {
+          const lines = await link.evaluate((el) => {
+            const r = document.createRange();
+            r.selectNodeContents(el);
+            return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size;
+          });
+          expect(lines, `phone number ${await link.textContent()} on one line`).toBe(1);
+        }
+      }
       const w = await pageWidths(page);
       if (w.scrollWidth > w.clientWidth) overflowing.push(`${path}: scrollWidth ${w.scrollWidth} > clientWidth ${w.clientWidth}`);
       if (path === '/' && viewport.width === 375) await screen(page, 'layout-dashboard-375');

@@ -5,9 +5,14 @@
  * event sends a booking confirmation by SMS and a signed webhook delivery. This spec follows both into the
  * mailbox — list rows (from → to, text, segments; type, webhook-id, verified) and detail pages — at desktop
  * width and at 375 px, where no page may scroll sideways. Screenshots: mailbox-sms-*.png, mailbox-webhook-*.png.
+ *
+ * A booking confirmation by email carries a calendar invitation (domain/calendar-invite.ts): its mailbox page
+ * lists the attachments read from the raw source (invite.ics, each a download), shows the invitation's key
+ * lines (METHOD, UID, SEQUENCE, DTSTART with its TZID) and links the raw source; the downloads are this tenant's
+ * only (another tenant gets 404, a signed-out request 401). Screenshots: mailbox-email-invite-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
+import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@demo.punctual.local', phone: '+447911123456' };
 
@@ -108,4 +113,79 @@ test('an SMS and a webhook delivery show in the mailbox tabs, at desktop and 375
   await page.goto(hookUrl);
   const box = await json.boundingBox();
   expect(box && box.x + box.width).toBeLessThanOrEqual(375);
+});
+
+test('a booking confirmation email shows its invite.ics attachment and the invitation’s key lines, at desktop and 375 px', async ({ page, browser }) => {
+  const title = unique('Wheel class');
+  const email = `${unique('ivy')}@example.test`;
+  const eventId = await createEventViaApi(page, title, { start: '2031-05-06T19:00', end: '2031-05-06T21:00', timeZone: 'Europe/Amsterdam' });
+  await bookViaApi(page, eventId, { name: 'Ivy Invite', email });
+
+  // The booking confirmation (a booking update) to Ivy, in the Email tab.
+  const row = page.locator('table.mailbox-table tbody tr[data-message-kind="notification"]', { hasText: email });
+  await waitForRow(page, '/mailbox', row, 'the booking confirmation email in the Email tab');
+  await expect(row).toHaveCount(1);
+  await row.locator('a.row-title').click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(title);
+
+  // Attachments: the text/calendar alternative and invite.ics, with type and size.
+  const attachments = page.locator('.message-attachments');
+  await expect(attachments.getByRole('heading', { level: 2 })).toHaveText(/^Attachments\s*2$/);
+  const invite = attachments.locator('li[data-attachment="invite.ics"]');
+  await expect(invite.getByRole('link', { name: 'invite.ics' })).toBeVisible();
+  await expect(invite).toContainText(/application\/ics · \d+(\.\d)? (bytes|KB)/);
+  await expect(attachments.locator('li', { hasText: 'text/calendar; method=REQUEST' })).toContainText('no file name');
+
+  // The invitation's key lines, verbatim: a new booking is SEQUENCE 0, its start in the event's zone with TZID.
+  const box = page.locator('.message-calendar');
+  await expect(box.getByRole('heading', { level: 2 })).toHaveText('Calendar invitation');
+  await expect(box.locator('[data-ics="METHOD"] code')).toHaveText('METHOD:REQUEST');
+  await expect(box.locator('[data-ics="UID"] code')).toHaveText(/^UID:\S+$/);
+  await expect(box.locator('[data-ics="SEQUENCE"] code')).toHaveText('SEQUENCE:0');
+  await expect(box.locator('[data-ics="DTSTART"] code')).toHaveText('DTSTART;TZID=Europe/Amsterdam:20310506T190000');
+  await expect(box.locator('[data-ics="DTEND"] code')).toHaveText('DTEND;TZID=Europe/Amsterdam:20310506T210000');
+  await expectAccessible(page, 'email detail with attachments');
+  await screen(page, 'mailbox-email-invite-1360');
+  const detailUrl = page.url();
+
+  // The download is the .ics file itself; the raw source is the whole message as text/plain.
+  const href = (await invite.getByRole('link', { name: 'invite.ics' }).getAttribute('href'))!;
+  expect(href).toMatch(/^\/api\/mailbox\/[0-9a-f-]{36}\/attachments\/\d+$/);
+  const file = await page.request.get(href);
+  expect(file.status()).toBe(200);
+  expect(file.headers()['content-type']).toBe('application/ics');
+  expect(file.headers()['content-disposition']).toMatch(/^attachment; filename="invite\.ics"/);
+  const ics = await file.text();
+  expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
+  expect(ics).toContain('\r\nSEQUENCE:0\r\n');
+  expect(ics).toContain('\r\nDTSTART;TZID=Europe/Amsterdam:20310506T190000\r\n');
+  const rawHref = (await page.getByRole('link', { name: 'View raw source' }).getAttribute('href'))!;
+  const raw = await page.request.get(rawHref);
+  expect(raw.status()).toBe(200);
+  expect(raw.headers()['content-type']).toBe('text/plain; charset=utf-8');
+  expect(await raw.text()).toMatch(/^Content-Type: application\/ics; name=invite\.ics\r$/m);
+
+  // Another tenant's staff and a signed-out browser get nothing.
+  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const nobody = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  try {
+    for (const url of [href, rawHref]) {
+      expect((await partner.request.get(url)).status(), url).toBe(404);
+      expect((await nobody.request.get(url)).status(), url).toBe(401);
+    }
+  } finally {
+    await partner.close();
+    await nobody.close();
+  }
+
+  // 375 px: the key lines and the attachment list wrap inside the content column.
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto(detailUrl);
+  await expect(box.locator('[data-ics="DTSTART"] code')).toBeVisible();
+  await expectNoSideways(page, detailUrl);
+  for (const el of [box, attachments]) {
+    const b = await el.boundingBox();
+    expect(b && b.x + b.width).toBeLessThanOrEqual(375);
+  }
+  await screen(page, 'mailbox-email-invite-375');
 });

@@ -336,6 +336,15 @@ test('the person’s own page through a signed link, at 375 px and without signi
     await page.getByRole('button', { name: 'Save my preferences' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved. Your preferences apply from now on.');
     await noWiderThan(page, 375);
+    // Every box's legend is a title inside the box, below its top border: a legend drawn on the border runs
+    // over that line when it wraps (as "Reminders before your events" did at 375 px).
+    for (const legend of await page.locator('fieldset.prefs-category > legend').all()) {
+      const at = await legend.evaluate((el) => {
+        const box = el.parentElement!;
+        return { legend: el.getBoundingClientRect().top, border: box.getBoundingClientRect().top + parseFloat(getComputedStyle(box).borderTopWidth) };
+      });
+      expect(at.legend, `legend “${await legend.textContent()}” below the box's top border`).toBeGreaterThanOrEqual(at.border);
+    }
     await expectAccessible(page, 'preferences page');
     await screen(page, 'preferences-public-375');
 

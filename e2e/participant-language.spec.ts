@@ -10,9 +10,22 @@ test('a participant booked with language Deutsch gets German dates in their emai
   const title = unique('Kurs');
   const eventId = await createEventViaApi(page, title, { timeZone: 'Europe/Berlin', start: '2027-06-15T10:00', end: '2027-06-15T11:00' });
   const email = `${unique('anna')}@example.test`;
-  await page.setViewportSize({ width: 375, height: 800 });
-  await page.goto(`/events/${eventId}`);
   const form = page.locator('form.add-participant');
+  // The language select's first choice is readable whole, at desktop width and at 375 px.
+  for (const width of [1360, 375]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`/events/${eventId}`);
+    const select = form.getByLabel('Language of their messages');
+    await expect(select.locator('option').first()).toHaveText('As before (new: English, US)');
+    const fit = await select.evaluate((el: HTMLSelectElement) => {
+      const cs = getComputedStyle(el);
+      const ctx = document.createElement('canvas').getContext('2d')!;
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      // the room left beside the padding and the drop-down arrow (about 20 px)
+      return { need: ctx.measureText(el.options[el.selectedIndex].text).width, room: el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20 };
+    });
+    expect(fit.need, `first option fits the select at ${width} px`).toBeLessThanOrEqual(fit.room);
+  }
   await form.getByLabel('Name', { exact: true }).fill('Anna Schmidt');
   await form.getByLabel('Email', { exact: true }).fill(email);
   await form.getByLabel('Language of their messages').selectOption('de');

@@ -89,7 +89,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         <label className="field">
           <span>Language of their messages</span>
           <select name="locale" defaultValue="" aria-invalid={invalid('locale')} aria-describedby="locale-hint">
-            <option value="">As before (new people: English, US)</option>
+            <option value="">As before (new: English, US)</option>
             {messageLocales.map((l) => (
               <option key={l.tag} value={l.tag} lang={l.tag}>
                 {l.label}

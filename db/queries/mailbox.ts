@@ -164,6 +164,28 @@ export async function getCaughtMessage(db: DbOrTx, id: string, scope: MailboxSco
   };
 }
 
+/** A caught message's stored source: the raw bytes as received (UTF-8 text), for parsing or download. */
+export interface CaughtMessageRaw {
+  id: string;
+  channel: CaughtChannel;
+  /** Email: the RFC 5322 message as the catcher received it; SMS: the form body; webhook: the request body. */
+  raw: string;
+}
+
+/**
+ * The raw source of caught message `id` within `scope` — the same scope rule as {@link getCaughtMessage}, so a
+ * message the mailbox page would not show is never served — or null when malformed, unknown or out of scope.
+ */
+export async function getCaughtMessageRaw(db: DbOrTx, id: string, scope: MailboxScope): Promise<CaughtMessageRaw | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db
+    .select({ id: caughtMessages.id, channel: caughtMessages.channel, raw: caughtMessages.raw })
+    .from(caughtMessages)
+    .where(and(eq(caughtMessages.id, id), scopeWhere(scope)))
+    .limit(1);
+  return row ?? null;
+}
+
 /**
  * The webhook signing secret of the tenant with `slug` (the built-in receiver verifies with it): `null` when no
  * such tenant, `{ secret: null }` when it has no settings row or no secret.

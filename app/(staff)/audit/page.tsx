@@ -90,8 +90,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         </EmptyState>
       ) : (
         <>
+          {/* Phones: every entry is a labelled card (reflow-table, app/styles/channels.css), like the deliveries list. */}
           <div className="table-scroll">
-            <table className="data-table audit-table">
+            <table className="data-table reflow-table audit-table">
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -124,14 +125,16 @@ function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
   const details = compactDetails(e.details, (iso) => formatInZone(iso, eventZone));
   return (
     <tr data-audit-id={e.id} data-action={e.action}>
-      <td className="nowrap">
+      <td className="audit-when" data-label="When">
         <ZonedTime instant={e.createdAt.toISOString()} zone={zone} />
       </td>
-      <td className="audit-actor">{e.actor}</td>
-      <td className="nowrap">
+      <td className="audit-actor" data-label="Who">
+        <span>{e.actor}</span>
+      </td>
+      <td className="audit-action-cell" data-label="Action">
         <span className="audit-action">{auditActionLabel(e.action, e.details)}</span>
       </td>
-      <td className="audit-subject">
+      <td className="audit-subject" data-label="Subject">
         {s.eventId ? (
           <div>
             <Link href={`/events/${s.eventId}`}>{e.eventTitle ?? s.eventTitle ?? 'Event'}</Link>
@@ -152,8 +155,10 @@ function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
         ) : null}
         {!s.eventId && !s.eventTitle && !s.deliveryId && !s.address && !s.ruleId ? <span className="muted">—</span> : null}
       </td>
-      <td className="audit-reason">{e.reason ?? <span className="muted">—</span>}</td>
-      <td className="audit-details">
+      <td className="audit-reason" data-label="Reason">
+        {e.reason ? <span>{e.reason}</span> : <span className="muted">—</span>}
+      </td>
+      <td className="audit-details" data-label="Details">
         {details.length === 0 ? (
           <span className="muted">—</span>
         ) : (

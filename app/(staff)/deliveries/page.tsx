@@ -30,6 +30,8 @@ const filterSchema = z.object({
 /** Longest SMS text or subject shown in a list cell (the delivery's page shows it whole), in characters. */
 const CELL_TEXT_MAX = 90;
 const cellText = (t: string) => ([...t].length > CELL_TEXT_MAX ? `${[...t].slice(0, CELL_TEXT_MAX - 1).join('')}…` : t);
+/** An E.164 phone number (ITU-T E.164: "+", then at most 15 digits, the first not 0), as SMS addresses are stored. */
+const isE164 = (address: string) => /^\+[1-9]\d{1,14}$/.test(address);
 
 /**
  * Every delivery of the tenant on every channel (email, SMS, webhook), searchable by address or subject (the
@@ -59,7 +61,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
       <form className="filters" method="get" action="/deliveries">
         <label>
           Address or subject
-          <input name="q" type="search" defaultValue={f.q} placeholder="ada@…, +316… or Workshop" />
+          <input name="q" type="search" className="deliveries-search" defaultValue={f.q} placeholder="ada@…, +316… or Yoga" />
         </label>
         <label>
           Channel
@@ -120,9 +122,10 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   <td data-label="Channel">
                     <ChannelBadge channel={d.channel} />
                   </td>
-                  {/* Addresses (webhook URLs) and subjects (an SMS text with its preferences link) can be long unbroken tokens. */}
+                  {/* Addresses (webhook URLs) and subjects (an SMS text with its preferences link) can be long unbroken
+                      tokens; a phone number (E.164) never breaks: "+12125550 / 123" reads as two numbers. */}
                   <td data-label="To" className="wrap-anywhere">
-                    <Link className="row-title" href={`/deliveries/${d.id}`}>
+                    <Link className={`row-title${isE164(d.address) ? ' nowrap' : ''}`} href={`/deliveries/${d.id}`}>
                       {d.address}
                     </Link>
                   </td>

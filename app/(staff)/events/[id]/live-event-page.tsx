@@ -81,6 +81,7 @@ export function LiveEventPage({
         eventId={eventId}
         canOperate={canOperate && active}
         preferences={canOperate ? 'edit' : 'read'}
+        eventCancelled={event.status === 'cancelled'}
       />
       {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
     </>

@@ -5,6 +5,7 @@ import { cache } from 'react';
 import { getDb } from '../../../../db/client';
 import { getCaughtMessage, mailboxScope } from '../../../../db/queries/mailbox';
 import { MessageView } from '../../../../components/MessageView';
+import { caughtMessageRaw, readCaughtMailParts, type CaughtMailParts } from '../../../../server/caught-mail';
 import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -24,19 +25,29 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: message?.subject || 'Message' };
 }
 
-/** One caught message: an email (headers, sandboxed HTML part, text part), an SMS or a webhook delivery. */
+/**
+ * One caught message: an email (headers, attachments and calendar invitation read from its raw source,
+ * sandboxed HTML part, text part, a link to the raw source), an SMS or a webhook delivery.
+ */
 export default async function MailboxMessagePage({ params }: Props) {
   const { id } = await params;
   const message = await loadMessage(id);
   if (!message) notFound();
-  const zone = (await requireStaff()).tenant.timeZone;
+  const { tenant } = await requireStaff();
+  const zone = tenant.timeZone;
+  let parts: CaughtMailParts | 'unreadable' | null = null;
+  if (message.channel === 'email') {
+    const raw = await caughtMessageRaw(getDb(), tenant.id, id, process.env.SMS_FROM);
+    // A source mailparser cannot read still shows the stored parts; the attachments box says why it is empty.
+    parts = raw ? await readCaughtMailParts(raw.raw).catch(() => 'unreadable' as const) : null;
+  }
   const back = message.channel === 'email' ? '/mailbox' : `/mailbox?channel=${message.channel}`;
   return (
     <>
       <p className="breadcrumb">
         <Link href={back}>← Mailbox</Link>
       </p>
-      <MessageView message={message} zone={zone} />
+      <MessageView message={message} zone={zone} parts={parts} />
     </>
   );
 }
