@@ -116,9 +116,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
       );
       const follow = !r.changed
         ? 'Nothing changed.'
-        : `Saved.${r.remindersCancelled ? ` ${r.remindersCancelled} planned reminder${r.remindersCancelled === 1 ? '' : 's'} on a channel they no longer take ${r.remindersCancelled === 1 ? 'was' : 'were'} cancelled.` : ''}${
-            r.remindersPlanned ? ` ${r.remindersPlanned} reminder${r.remindersPlanned === 1 ? '' : 's'} newly planned.` : ''
-          }`;
+        : `Saved.${r.remindersPlanned ? ` ${r.remindersPlanned} reminder${r.remindersPlanned === 1 ? '' : 's'} newly planned.` : ''} Messages on a channel they no longer take stop when they fall due.`;
       adopt(fieldsOf(r.preferences), r.preferences, follow);
       await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
     } catch (err) {
