@@ -1,23 +1,24 @@
 /**
  * Signed links to a contact's preference page (issue #9): `${baseUrl}/preferences/${token}`, where the token is
- * a compact JWS / JWT (RFC 7515, RFC 7519) signed with HMAC-SHA-256 (`HS256`, RFC 7518 §3.2) by `jose`.
+ * a compact JWS (RFC 7515) signed with HMAC-SHA-256 (`HS256`, RFC 7518 §3.2) by `jose`.
  *
- * - Claims: `purpose: 'preferences'` (a token made for anything else is refused), `v: 1` (the claim layout's
- *   version, so a later layout can refuse or migrate old links), `tenant` (tenant id) and `sub` (contact id).
- * - No `exp` and no `iat`: a link in an old email keeps working, and the same contact always gets the same link
- *   (a retried send renders the same message). Revoking every link means changing the secret.
+ * - Payload: 32 raw bytes — the tenant id's 16 bytes, then the contact id's (base64url: 43 characters). It is
+ *   kept this small on purpose: the link goes into every SMS, where each character costs (a JSON claim set
+ *   made the link ~200 characters and most SMS three segments; this one is ~110).
+ * - Purpose binding is by key, not by a claim: the key is derived for this purpose only (below), so no other
+ *   token of ours verifies here, and a payload that is not exactly two uuids is refused.
+ * - No expiry: a link in an old email keeps working, and the same contact always gets the same link (a retried
+ *   send renders the same message). Revoking every link means changing the secret (or the HKDF info).
  * - The key is NOT the session secret itself: {@link preferencesSecret} derives a separate key from it with
  *   HKDF-SHA-256 (RFC 5869), info `punctual-preferences`, so a preference token can never pass as anything
  *   signed with the session secret, nor the other way round.
  */
 import { hkdfSync } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { CompactSign, compactVerify } from 'jose';
 import { isUuid } from '../domain/ids';
 
-const PURPOSE = 'preferences';
-const VERSION = 1;
 const ALG = 'HS256';
-/** Longest token accepted before any crypto is done (a real one is about 250 characters). */
+/** Longest token accepted before any crypto is done (a real one is 108 characters). */
 const MAX_TOKEN_LENGTH = 2048;
 
 export interface PreferenceLinkSubject {
@@ -26,6 +27,11 @@ export interface PreferenceLinkSubject {
 }
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);
+const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex');
+const uuidOf = (b: Uint8Array) => {
+  const h = Buffer.from(b).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
 
 /**
  * A token for the contact's preference page. Deterministic for a given subject and secret.
@@ -35,24 +41,23 @@ const keyOf = (secret: string) => new TextEncoder().encode(secret);
 export async function signPreferenceToken(subject: PreferenceLinkSubject, secret: string): Promise<string> {
   if (!secret) throw new Error('signPreferenceToken: secret is empty');
   if (!isUuid(subject.tenantId) || !isUuid(subject.contactId)) throw new Error('signPreferenceToken: tenantId and contactId must be uuids');
-  return new SignJWT({ purpose: PURPOSE, v: VERSION, tenant: subject.tenantId })
-    .setProtectedHeader({ alg: ALG })
-    .setSubject(subject.contactId)
-    .sign(keyOf(secret));
+  const payload = Buffer.concat([uuidBytes(subject.tenantId), uuidBytes(subject.contactId)]);
+  return new CompactSign(payload).setProtectedHeader({ alg: ALG }).sign(keyOf(secret));
 }
 
 /**
- * The subject of a preference token, or null for anything that is not one signed with `secret`: malformed,
- * tampered with, signed with another secret or algorithm, another purpose or version, ids that are not uuids.
- * Never throws.
+ * The subject of a valid token, or null for anything else (tampered, another key, another algorithm or `none`,
+ * a payload that is not two uuids, garbage). Never throws.
  */
 export async function verifyPreferenceToken(token: string, secret: string): Promise<PreferenceLinkSubject | null> {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH || !secret) return null;
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: [ALG] });
-    if (payload.purpose !== PURPOSE || payload.v !== VERSION) return null;
-    if (!isUuid(payload.tenant) || !isUuid(payload.sub)) return null;
-    return { tenantId: payload.tenant, contactId: payload.sub };
+    const { payload } = await compactVerify(token, keyOf(secret), { algorithms: [ALG] });
+    if (payload.length !== 32) return null;
+    const tenantId = uuidOf(payload.subarray(0, 16));
+    const contactId = uuidOf(payload.subarray(16));
+    if (!isUuid(tenantId) || !isUuid(contactId)) return null;
+    return { tenantId, contactId };
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { CompactSign } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { preferencesSecret, preferencesUrl, signPreferenceToken, verifyPreferenceToken } from '../../server/preference-link';
 
@@ -8,21 +8,24 @@ const secret = preferencesSecret({ BETTER_AUTH_SECRET: 'test-secret-for-preferen
 const key = (s: string) => new TextEncoder().encode(s);
 
 describe('preference link tokens', () => {
+  const raw = (tenantId: string, contactId: string) => Buffer.from((tenantId + contactId).replace(/-/g, ''), 'hex');
+  const signBytes = (payload: Uint8Array, alg = 'HS256') => new CompactSign(payload).setProtectedHeader({ alg }).sign(key(secret));
+
   it('round trip', async () => {
     const token = await signPreferenceToken(subject, secret);
     expect(token.split('.')).toHaveLength(3);
     expect(await verifyPreferenceToken(token, secret)).toEqual(subject);
   });
-  it('carry purpose and version, and no expiry: an old link keeps working', async () => {
+  it('are short (they go into every SMS): 108 characters, the two ids as 32 raw bytes; deterministic, no expiry', async () => {
     const token = await signPreferenceToken(subject, secret);
-    const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
-    expect(payload).toEqual({ purpose: 'preferences', v: 1, tenant: subject.tenantId, sub: subject.contactId });
-    expect(await signPreferenceToken(subject, secret)).toBe(token); // deterministic
+    expect(token).toHaveLength(108);
+    expect(Buffer.from(token.split('.')[1], 'base64url')).toEqual(raw(subject.tenantId, subject.contactId));
+    expect(await signPreferenceToken(subject, secret)).toBe(token);
   });
   it('tampered → null', async () => {
     const token = await signPreferenceToken(subject, secret);
     const [h, p, s] = token.split('.');
-    const other = Buffer.from(JSON.stringify({ purpose: 'preferences', v: 1, tenant: subject.tenantId, sub: '11111111-2222-4333-8444-555555555555' })).toString('base64url');
+    const other = raw(subject.tenantId, '11111111-2222-4333-8444-555555555555').toString('base64url');
     expect(await verifyPreferenceToken(`${h}.${other}.${s}`, secret)).toBeNull();
     const flipped = s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1);
     expect(await verifyPreferenceToken(`${h}.${p}.${flipped}`, secret)).toBeNull();
@@ -34,27 +37,24 @@ describe('preference link tokens', () => {
     expect(await verifyPreferenceToken(token, otherSecret)).toBeNull();
   });
   it('signed with the session secret itself (not the derived key) → null', async () => {
-    const raw = 'test-secret-for-preference-links-0123456789';
-    const token = await signPreferenceToken(subject, raw);
+    const session = 'test-secret-for-preference-links-0123456789';
+    const token = await signPreferenceToken(subject, session);
     expect(await verifyPreferenceToken(token, secret)).toBeNull();
   });
-  it('wrong purpose, wrong version or missing ids → null', async () => {
-    const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(key(secret));
-    expect(await verifyPreferenceToken(await sign({ purpose: 'unsubscribe', v: 1, tenant: subject.tenantId, sub: subject.contactId }), secret)).toBeNull();
-    expect(await verifyPreferenceToken(await sign({ v: 1, tenant: subject.tenantId, sub: subject.contactId }), secret)).toBeNull();
-    expect(await verifyPreferenceToken(await sign({ purpose: 'preferences', v: 2, tenant: subject.tenantId, sub: subject.contactId }), secret)).toBeNull();
-    expect(await verifyPreferenceToken(await sign({ purpose: 'preferences', v: 1, sub: subject.contactId }), secret)).toBeNull();
-    expect(await verifyPreferenceToken(await sign({ purpose: 'preferences', v: 1, tenant: subject.tenantId, sub: 'not-a-uuid' }), secret)).toBeNull();
-    // The same claims as a real token are accepted: the refusals above are about the claims.
-    expect(await verifyPreferenceToken(await sign({ purpose: 'preferences', v: 1, tenant: subject.tenantId, sub: subject.contactId }), secret)).toEqual(subject);
+  it('a payload that is not exactly two uuids → null, even correctly signed', async () => {
+    expect(await verifyPreferenceToken(await signBytes(raw(subject.tenantId, subject.contactId).subarray(0, 16)), secret)).toBeNull();
+    expect(await verifyPreferenceToken(await signBytes(Buffer.concat([raw(subject.tenantId, subject.contactId), Buffer.from([0])])), secret)).toBeNull();
+    expect(await verifyPreferenceToken(await signBytes(new TextEncoder().encode(JSON.stringify({ tenant: subject.tenantId, sub: subject.contactId }))), secret)).toBeNull();
+    // The same bytes as a real token are accepted: the refusals above are about the payload.
+    expect(await verifyPreferenceToken(await signBytes(raw(subject.tenantId, subject.contactId)), secret)).toEqual(subject);
   });
   it('an unsigned token (alg none) or another algorithm → null', async () => {
     const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-    const claims = b64({ purpose: 'preferences', v: 1, tenant: subject.tenantId, sub: subject.contactId });
-    expect(await verifyPreferenceToken(`${b64({ alg: 'none' })}.${claims}.`, secret)).toBeNull();
+    const body = raw(subject.tenantId, subject.contactId).toString('base64url');
+    expect(await verifyPreferenceToken(`${b64({ alg: 'none' })}.${body}.`, secret)).toBeNull();
     const h512 = b64({ alg: 'HS512' });
-    const sig = createHmac('sha512', key(secret)).update(`${h512}.${claims}`).digest('base64url');
-    expect(await verifyPreferenceToken(`${h512}.${claims}.${sig}`, secret)).toBeNull();
+    const sig = createHmac('sha512', key(secret)).update(`${h512}.${body}`).digest('base64url');
+    expect(await verifyPreferenceToken(`${h512}.${body}.${sig}`, secret)).toBeNull();
   });
   it('garbage → null', async () => {
     for (const t of ['', 'abc', 'a.b.c', 'x'.repeat(5000), null as unknown as string]) expect(await verifyPreferenceToken(t, secret)).toBeNull();
