@@ -3,25 +3,18 @@
  * event. When, where, the online room and the participant count when known. Subject: "You're hosting Intro
  * workshop".
  */
-import { Text } from '@react-email/components';
 import { z } from 'zod';
-import { formatEventTime } from '../domain/format-time';
 import {
-  DetailRow,
-  Details,
   Layout,
-  LinkRow,
-  Notes,
   SentenceParagraphs,
   eventStartsPhrase,
   greeting,
   messageLocale,
   oneLine,
   sentenceText,
-  styles,
   type Sentence,
 } from './layout';
-import { participantSentence } from './host-reminder';
+import { HostEventDetails } from './host-reminder';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
 
 /**
@@ -47,7 +40,6 @@ export function hostAddedSubject(data: HostAddedProps): string {
 /** The host-added email. Props must satisfy {@link hostAddedDataSchema}. */
 export default function HostAdded(props: HostAddedProps) {
   const { dir } = messageLocale(props.locale);
-  const time = formatEventTime(props);
   const intro: Sentence = [
     'You have been added as a host of ',
     { typed: props.eventTitle },
@@ -62,15 +54,7 @@ export default function HostAdded(props: HostAddedProps) {
       preferencesUrl={props.preferencesUrl}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
-      {props.participantCount !== null ? (
-        <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
-      ) : null}
-      <Details>
-        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
-        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
-      </Details>
-      <Notes notes={props.notes} />
+      <HostEventDetails data={props} />
     </Layout>
   );
 }

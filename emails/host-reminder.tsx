@@ -44,6 +44,26 @@ export function participantSentence(count: number): string {
 }
 
 /**
+ * What every message to a host shows below its opening (the host reminder and the host-added notification):
+ * the participant count when known, when (event zone, and the reader's when it differs), where, the online
+ * room, the organiser's notes.
+ */
+export function HostEventDetails({ data }: { data: Parameters<typeof formatEventTime>[0] & { participantCount: number | null; location: string | null; roomUrl: string | null; notes: string | null } }) {
+  const time = formatEventTime(data);
+  return (
+    <>
+      {data.participantCount !== null ? <Text style={styles.text}>{participantSentence(data.participantCount)}</Text> : null}
+      <Details>
+        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {data.location ? <DetailRow label="Where" value={data.location} typed /> : null}
+        {data.roomUrl ? <LinkRow label="Online room" href={data.roomUrl} /> : null}
+      </Details>
+      <Notes notes={data.notes} />
+    </>
+  );
+}
+
+/**
  * Subject line, e.g. "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
@@ -55,7 +75,6 @@ export function hostReminderSubject(data: HostReminderProps): string {
 /** The host reminder email. Props must satisfy {@link hostReminderDataSchema}. */
 export default function HostReminder(props: HostReminderProps) {
   const { dir } = messageLocale(props.locale);
-  const time = formatEventTime(props);
   const when = eventShortWhen(props);
   const intro: Sentence = props.allDay
     ? ['A reminder that you are hosting ', { typed: props.eventTitle }, ` on ${when}.`]
@@ -70,15 +89,7 @@ export default function HostReminder(props: HostReminderProps) {
       preferencesUrl={props.preferencesUrl}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
-      {props.participantCount !== null ? (
-        <Text style={styles.text}>{participantSentence(props.participantCount)}</Text>
-      ) : null}
-      <Details>
-        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
-        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
-      </Details>
-      <Notes notes={props.notes} />
+      <HostEventDetails data={props} />
     </Layout>
   );
 }
