@@ -8,7 +8,6 @@
 import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '../channels/types';
 import type { ReminderWorld } from '../db/queries/delivery';
 import { buildCalendarInvite, calendarInviteFilename } from '../domain/calendar-invite';
-import { messageIdFor } from '../domain/keys';
 import { webhookPayload } from '../domain/webhook-payload';
 import type { Channel, DomainEventType, TemplateId } from '../domain/vocabulary';
 import { renderReminderEmail, type ReminderTemplateData } from '../emails';
@@ -177,4 +176,3 @@ export function addressFor(w: ReminderWorld, channel: Channel): string | null {
   return w.settings?.webhookEnabled && w.settings.webhookUrl ? w.settings.webhookUrl : null;
 }
 
-export { messageIdFor };

@@ -13,7 +13,7 @@
  */
 import type { Db, Tx } from '../db/client';
 import { findSuppression } from '../db/queries/delivery';
-import { getDomainEvent, lockDomainEvent, markDomainEventProcessed } from '../db/queries/domain-events';
+import { lockDomainEvent, markDomainEventProcessed } from '../db/queries/domain-events';
 import { enqueueJob } from '../db/queries/jobs';
 import { bookingsWithContacts, eventWithTenant, insertNotifications, notificationsWaitingFor, settingsOf } from '../db/queries/notify';
 import type { Contact, NewReminder } from '../db/schema';
@@ -120,10 +120,7 @@ export async function processDomainEvent(db: Db, domainEventId: string, now: Dat
       }
     }
     const inserted = await insertNotifications(tx, rows);
-    const dues = new Set(inserted.map((r) => r.dueAt.getTime()));
-    for (const due of dues) {
-      await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: due > now.getTime() ? new Date(due) : null, jobKey: `wake:ntf:${de.id}:${due}` });
-    }
+    await wakeDispatcherAt(tx, inserted, now, `wake:ntf:${de.id}`);
     await markDomainEventProcessed(tx, de.id, now, inserted.length);
     return { planned: inserted.length };
   });
@@ -182,11 +179,16 @@ export async function planPendingNotificationsOnNewChannels(tx: Tx, tenantId: st
     }
   }
   const inserted = await insertNotifications(tx, planned);
-  for (const due of new Set(inserted.map((r) => r.dueAt.getTime()))) {
-    await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: due > now.getTime() ? new Date(due) : null, jobKey: `wake:prefs:${contact.id}:${due}` });
-  }
+  await wakeDispatcherAt(tx, inserted, now, `wake:prefs:${contact.id}`);
   return inserted.length;
 }
 
-/** The domain event row (for tests and the operator view). */
-export { getDomainEvent };
+/**
+ * One dispatcher wake-up per distinct due instant of the planned messages (now for those already due), keyed
+ * `<keyPrefix>:<due ms>` so planning twice adds no second job.
+ */
+async function wakeDispatcherAt(tx: Tx, planned: { dueAt: Date }[], now: Date, keyPrefix: string): Promise<void> {
+  for (const due of new Set(planned.map((r) => r.dueAt.getTime()))) {
+    await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: due > now.getTime() ? new Date(due) : null, jobKey: `${keyPrefix}:${due}` });
+  }
+}

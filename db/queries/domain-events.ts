@@ -30,11 +30,6 @@ export async function lockDomainEvent(db: DbOrTx, id: string): Promise<DomainEve
   return row;
 }
 
-export async function getDomainEvent(db: DbOrTx, id: string): Promise<DomainEvent | undefined> {
-  const [row] = await db.select().from(domainEvents).where(eq(domainEvents.id, id));
-  return row;
-}
-
 /** Marks a domain event processed with the number of notifications planned from it. */
 export async function markDomainEventProcessed(db: DbOrTx, id: string, at: Date, notificationCount: number): Promise<void> {
   await db.update(domainEvents).set({ processedAt: at, notificationCount }).where(eq(domainEvents.id, id));

@@ -37,13 +37,6 @@ export async function settingsOf(db: DbOrTx, tenantIds: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.tenantId, r]));
 }
 
-/** Tenants by id. */
-export async function tenantsById(db: DbOrTx, ids: string[]): Promise<Map<string, Tenant>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.select().from(tenants).where(inArray(tenants.id, ids));
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
 /**
  * Inserts planned notifications; one whose message key already exists is left as it is (a redelivered
  * notify job plans nothing twice). Returns the rows actually inserted.
