@@ -22,6 +22,7 @@ const toneByStatus: Record<string, BadgeTone> = {
   discarded: 'muted',
   failed: 'bad',
   dead: 'bad',
+  soft_bounced: 'retry',
   bounced: 'bad',
   complained: 'bad',
   unknown: 'unknown',

@@ -9,6 +9,8 @@ export const suppressionReasonLabels: Record<SuppressionReason, string> = {
   unsubscribed: 'Unsubscribed',
   manual: 'Manual (asked not to be mailed)',
   invalid_number: 'Invalid phone number',
+  hard_bounce: 'Hard bounce (reported)',
+  soft_bounces: '3 soft bounces in 7 days',
 };
 
 /** Badge colour per reason: provider signals red, a person's wish purple (the suppressed colour). */
@@ -18,4 +20,6 @@ export const suppressionReasonTones: Record<SuppressionReason, BadgeTone> = {
   unsubscribed: 'suppressed',
   manual: 'suppressed',
   invalid_number: 'bad',
+  hard_bounce: 'bad',
+  soft_bounces: 'bad',
 };

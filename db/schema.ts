@@ -36,6 +36,10 @@ import {
   suppressionReasons,
   reminderKinds,
   staffRoles,
+  reportSources,
+  reportKinds,
+  alertConditions,
+  alertRoutes,
 } from '../domain/vocabulary';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -58,6 +62,10 @@ export const domainEventTypeEnum = pgEnum('domain_event_type', domainEventTypes)
 export const auditActionEnum = pgEnum('audit_action', auditActions);
 export const staffRoleEnum = pgEnum('staff_role', staffRoles);
 export const reminderKindEnum = pgEnum('reminder_kind', reminderKinds);
+export const reportSourceEnum = pgEnum('report_source', reportSources);
+export const reportKindEnum = pgEnum('report_kind', reportKinds);
+export const alertConditionEnum = pgEnum('alert_condition', alertConditions);
+export const alertRouteEnum = pgEnum('alert_route', alertRoutes);
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -71,6 +79,11 @@ export const tenants = pgTable('tenants', {
   senderEmail: text('sender_email').notNull().default('reminders@punctual.local'),
   /** Which provider this tenant's mail goes through (credentials come from the environment). */
   emailProvider: emailProviderEnum('email_provider').notNull().default('smtp'),
+  /**
+   * Domain of the VERP bounce address (`bounces+<token>@<bounce domain>`, issue #10 §4) that is the SMTP envelope
+   * sender (Return-Path) of this tenant's mail; null = the domain of `sender_email`.
+   */
+  bounceDomain: text('bounce_domain'),
   createdAt: createdAt(),
 });
 
@@ -265,11 +278,15 @@ export const deliveries = pgTable(
     /** While `retrying`: the next attempt instant. */
     nextAttemptAt: ts('next_attempt_at'),
     acceptedAt: ts('accepted_at'),
+    /** Event time of the delivery report that set the current report state (issue #10), or null. */
+    reportedAt: ts('reported_at'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('deliveries_reminder_idx').on(t.reminderId),
+    // Delivery reports find their delivery by the provider's message id (HTTP email id, SMS MessageSid).
+    index('deliveries_provider_message_idx').on(t.provider, t.providerMessageId).where(sql`provider_message_id is not null`),
     index('deliveries_lease_idx')
       .on(t.leaseExpiresAt)
       .where(sql`status in ('claimed', 'sending')`),
@@ -307,14 +324,162 @@ export const suppressions = pgTable(
     address: text('address').notNull(),
     reason: suppressionReasonEnum('reason').notNull(),
     source: text('source').notNull().default('manual'),
+    /**
+     * The channel the entry stops (issue #10 §3): `email` for an address, `sms` for a number (a STOP at the carrier
+     * stops SMS only). Set from the address's form when added.
+     */
+    channel: channelEnum('channel').notNull().default('email'),
+    /** The delivery report that caused it (hard bounce, complaint, third soft bounce, SMS STOP), or null. */
+    reportId: uuid('report_id'),
     /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
     version: integer('version').notNull().default(1),
     /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
     updatedBy: text('updated_by'),
     createdAt: createdAt(),
+    /** Soft delete (issue #10 §3): a removed entry stops nothing but stays as history, with who removed it and why. */
+    removedAt: ts('removed_at'),
+    removedBy: text('removed_by'),
+    removedReason: text('removed_reason'),
   },
-  (t) => [uniqueIndex('suppressions_tenant_address_uq').on(t.tenantId, sql`lower(${t.address})`)],
+  (t) => [
+    // One live entry per address and channel; removed entries are history and do not count.
+    uniqueIndex('suppressions_tenant_channel_address_live_uq').on(t.tenantId, t.channel, sql`lower(${t.address})`).where(sql`removed_at is null`),
+    index('suppressions_tenant_created_idx').on(t.tenantId, t.createdAt),
+  ],
 );
+
+/**
+ * Delivery reports (issue #10 §1–2): every report a provider sent about a message, stored once by
+ * `(source, provider_event_id)` — a repeated report inserts nothing and changes nothing. A delivery's report state
+ * is a fold over ALL its stored reports (domain/report-state.ts), so the order of arrival cannot matter. A report
+ * whose message is not (yet) known is kept with `delivery_id` null and adopted when the send records the
+ * provider's message id (a fast provider can report before our own transaction commits).
+ */
+export const deliveryReports = pgTable(
+  'delivery_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    source: reportSourceEnum('source').notNull(),
+    /** The provider's id of this report (Standard Webhooks `webhook-id`; SMS `MessageSid:status[:part]`; DSN Message-ID + recipient). */
+    providerEventId: text('provider_event_id').notNull(),
+    /** The provider's id of the message reported on (HTTP email id, SMS MessageSid), when the report names one. */
+    providerMessageId: text('provider_message_id'),
+    tenantId: uuid('tenant_id').references(() => tenants.id),
+    deliveryId: uuid('delivery_id').references(() => deliveries.id),
+    kind: reportKindEnum('kind').notNull(),
+    /** Multi-part SMS: which part (0-based) of how many this report is about; null for the whole message. */
+    partIndex: integer('part_index'),
+    partCount: integer('part_count'),
+    /** When the provider says it happened (UTC instant). */
+    occurredAt: ts('occurred_at').notNull(),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+    /** The recipient address or number the report is about (for soft-bounce counting and suppressions). */
+    address: text('address'),
+    /** Provider error code (SMS `ErrorCode`, DSN status such as `5.1.1`), or null. */
+    errorCode: text('error_code'),
+    /** The provider's own words (bounce message, DSN Diagnostic-Code), cut to 1,000 characters. */
+    detail: text('detail'),
+    /** What processing did (e.g. "accepted → complained; suppressed ops@example.test"), for the timeline. */
+    effect: text('effect'),
+    /** The report as received (parsed fields only, no secrets), for the operator. */
+    payload: jsonb('payload'),
+  },
+  (t) => [
+    uniqueIndex('delivery_reports_event_uq').on(t.source, t.providerEventId),
+    index('delivery_reports_delivery_idx').on(t.deliveryId),
+    index('delivery_reports_unmatched_idx').on(t.source, t.providerMessageId).where(sql`delivery_id is null`),
+    index('delivery_reports_address_idx').on(t.tenantId, sql`lower(${t.address})`, t.occurredAt),
+  ],
+);
+
+/**
+ * Where a tenant's alerts go (issue #10 §6), edited by admins (versioned, invariant 11). No row = no alerts
+ * except on the pages. `email_recipients`: staff user ids; `slack_webhook_url`: a Slack-compatible incoming webhook.
+ */
+export const alertSettings = pgTable('alert_settings', {
+  tenantId: uuid('tenant_id').primaryKey().references(() => tenants.id),
+  emailRecipients: text('email_recipients').array().notNull().default(sql`'{}'::text[]`),
+  slackWebhookUrl: text('slack_webhook_url'),
+  /** Dispatch lag p95 threshold, ms (due instant → first provider call), judged over 5 minutes. */
+  lagP95Ms: integer('lag_p95_ms').notNull().default(60_000),
+  /** Oldest due-but-unsent reminder threshold, seconds. */
+  oldestDueSeconds: integer('oldest_due_seconds').notNull().default(600),
+  version: integer('version').notNull().default(1),
+  updatedBy: text('updated_by'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+/**
+ * The state of each alert condition per tenant (issue #10 §6): whether it is active, since when, what was seen
+ * (grouped count, first item instant), and when a person was last told. `episode` counts starts, so every
+ * alert message has a stable message key. `worker_heartbeat` rows exist per tenant too (each tenant's admins are told).
+ */
+export const alertStates = pgTable(
+  'alert_states',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    condition: alertConditionEnum('condition').notNull(),
+    active: boolean('active').notNull().default(false),
+    episode: integer('episode').notNull().default(0),
+    /** When the current (or last) episode started and cleared. */
+    startedAt: ts('started_at'),
+    clearedAt: ts('cleared_at'),
+    /** Grouping: how many items (dead letters, unknown outcomes) the episode holds and when the first/latest appeared. */
+    itemCount: integer('item_count').notNull().default(0),
+    firstItemAt: ts('first_item_at'),
+    lastItemAt: ts('last_item_at'),
+    /** Human summary of what is wrong now ("12 new dead letters, first at …"). */
+    detail: text('detail'),
+    /** Whether this episode's start was sent to a person (a clear is sent only then), and when the last start alert went. */
+    startNotified: boolean('start_notified').notNull().default(false),
+    lastStartAlertAt: ts('last_start_alert_at'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alert_states_pk').on(t.tenantId, t.condition)],
+);
+
+/**
+ * Alert messages (the outbox of alerts): one row per (condition episode, transition, route, recipient), keyed by
+ * `message_key` so a repeated evaluation or a second process plans nothing twice; sent by the `send_alert` task
+ * (or, for the heartbeat, by the web process, because the queue is what failed) under a lease.
+ */
+export const alertMessages = pgTable(
+  'alert_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    condition: alertConditionEnum('condition').notNull(),
+    episode: integer('episode').notNull(),
+    /** `started`, `cleared` or `test`. */
+    transition: text('transition').notNull(),
+    route: alertRouteEnum('route').notNull(),
+    /** Email address or webhook URL. */
+    address: text('address').notNull(),
+    messageKey: text('message_key').notNull().unique(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    /** Absolute URL of the page where a person can act. */
+    link: text('link').notNull(),
+    /** `pending` → `sending` → `sent` | `retrying` | `failed`. */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    leaseExpiresAt: ts('lease_expires_at'),
+    nextAttemptAt: ts('next_attempt_at'),
+    createdAt: createdAt(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('alert_messages_tenant_created_idx').on(t.tenantId, t.createdAt)],
+);
+
+/** One row per worker process: the last time it ran its minute sweep (issue #10 §6, the heartbeat condition). */
+export const workerHeartbeats = pgTable('worker_heartbeats', {
+  workerId: text('worker_id').primaryKey(),
+  hostname: text('hostname').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: ts('started_at').notNull(),
+  lastSweepAt: ts('last_sweep_at').notNull(),
+});
 
 /**
  * The outbox of domain events (DESIGN §3, invariant 12): a fact the booking side records in the SAME
@@ -540,3 +705,7 @@ export type AuditEntry = typeof auditLog.$inferSelect;
 export type CaughtMessage = typeof caughtMessages.$inferSelect;
 export type DomainEvent = typeof domainEvents.$inferSelect;
 export type NotificationSettings = typeof notificationSettings.$inferSelect;
+export type DeliveryReport = typeof deliveryReports.$inferSelect;
+export type AlertSettings = typeof alertSettings.$inferSelect;
+export type AlertState = typeof alertStates.$inferSelect;
+export type AlertMessage = typeof alertMessages.$inferSelect;

@@ -32,6 +32,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   policy_update: 'Changed the notification policy',
   preferences_update: "Changed a participant's preferences",
   webhook_update: 'Changed the webhook endpoint',
+  unsubscribe: 'Unsubscribed (one-click link)',
+  alert_settings_update: 'Changed where alerts go',
 };
 
 /**

@@ -36,7 +36,8 @@ export interface Coverage {
   notifications: number;
 }
 
-const SENT: ReadonlySet<string> = new Set(['accepted', 'delivered']);
+// A soft bounce was handed over and the receiving server said "later": it counts as sent, not failed.
+const SENT: ReadonlySet<string> = new Set(['accepted', 'delivered', 'soft_bounced']);
 const FAILED: ReadonlySet<string> = new Set(['failed', 'dead', 'bounced', 'complained', 'discarded']);
 
 /** Computes the coverage of `reminders` (all versions, all bookings of one event) for `currentVersion`. */

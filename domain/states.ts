@@ -24,10 +24,14 @@ export const deliveryTransitions: Readonly<Record<DeliveryStatus, readonly Deliv
   sending: ['accepted', 'retrying', 'unknown', 'failed', 'expired', 'dead'],
   // A definite answer that arrives after recovery gave the attempt up as unknown is the better record;
   // a person may also mark it sent (accepted), send it again (retrying) or discard it.
-  unknown: ['accepted', 'retrying', 'failed', 'expired', 'dead', 'discarded'],
-  accepted: ['delivered', 'bounced', 'complained'],
-  delivered: ['bounced', 'complained'],
-  bounced: [],
+  // A delivery report about an `unknown` message proves it went out: the report state applies (issue #10).
+  unknown: ['accepted', 'retrying', 'failed', 'expired', 'dead', 'discarded', 'delivered', 'soft_bounced', 'bounced', 'complained'],
+  // Delivery reports move a sent message only forward in severity (domain/report-state.ts):
+  // accepted < delivered < soft_bounced < bounced (or SMS `failed`) < complained.
+  accepted: ['delivered', 'soft_bounced', 'bounced', 'complained', 'failed'],
+  delivered: ['soft_bounced', 'bounced', 'complained', 'failed'],
+  soft_bounced: ['bounced', 'complained', 'failed'],
+  bounced: ['complained'],
   complained: [],
   suppressed: [],
   cancelled: [],

@@ -67,7 +67,8 @@ export const reminderStatuses = [
 export type ReminderStatus = (typeof reminderStatuses)[number];
 
 /**
- * Delivery lifecycle (DESIGN §4a): `claimed` → `sending` → `accepted` → `delivered|bounced|complained`;
+ * Delivery lifecycle (DESIGN §4a): `claimed` → `sending` → `accepted` → `delivered|soft_bounced|bounced|complained`
+ * (moved only by the provider's delivery reports, issue #10, and only forward in severity: domain/report-state.ts);
  * or `suppressed`, `cancelled`/`superseded` (stale work found at the last re-read before the provider call),
  * `retrying` (next attempt at `next_attempt_at`), `unknown` (ambiguous: may or may not have gone out),
  * `failed` (rejected for good), `expired` (a retry would land after the reminder's expiry instant),
@@ -79,6 +80,7 @@ export const deliveryStatuses = [
   'sending',
   'accepted',
   'delivered',
+  'soft_bounced',
   'bounced',
   'complained',
   'suppressed',
@@ -97,8 +99,13 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 export const outcomeClasses = ['accepted', 'transient', 'rate_limited', 'ambiguous', 'rejected'] as const;
 export type OutcomeClass = (typeof outcomeClasses)[number];
 
-/** `invalid_number`: an SMS provider said the number cannot receive messages (Twilio 21211/21614). */
-export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'manual', 'invalid_number'] as const;
+/**
+ * `invalid_number`: an SMS provider said the number cannot receive messages (Twilio 21211/21614).
+ * `bounced`: the provider refused the address when we sent. `hard_bounce`: a delivery report (provider event or
+ * RFC 3464 DSN) said the mailbox does not exist. `soft_bounces`: 3 soft bounces within 7 days (issue #10 §3).
+ * `complained`: the person marked a message as spam. `unsubscribed`: STOP at the SMS carrier (Twilio 21610).
+ */
+export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'manual', 'invalid_number', 'hard_bounce', 'soft_bounces'] as const;
 export type SuppressionReason = (typeof suppressionReasons)[number];
 
 /** The reminder templates: planned by reminder rules and nudges (data: the shared template fields). */
@@ -170,6 +177,8 @@ export const auditActions = [
   'policy_update',
   'preferences_update',
   'webhook_update',
+  'unsubscribe',
+  'alert_settings_update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -186,3 +195,31 @@ export type StaffRole = (typeof staffRoles)[number];
  */
 export const reminderKinds = ['rule', 'nudge', 'notification'] as const;
 export type ReminderKind = (typeof reminderKinds)[number];
+
+/**
+ * Where a delivery report came from (issue #10): the HTTP email provider's event webhook (Standard Webhooks),
+ * the SMS provider's status callback (X-Twilio-Signature), or an RFC 3464 delivery status notification for a
+ * message sent over SMTP (VERP Return-Path; `npm run bounces:ingest` or the built-in catcher).
+ */
+export const reportSources = ['http_api', 'sms_api', 'smtp_dsn'] as const;
+export type ReportSource = (typeof reportSources)[number];
+
+/**
+ * What one delivery report says (normalised across sources, issue #10 §1). Email: `delivered`, `deferred` (the
+ * receiving server said "later"; no state change), `soft_bounce`, `hard_bounce`, `complaint`. SMS (Twilio
+ * `MessageStatus`): `queued`, `sent` (no state change), `delivered`, `undelivered`, `failed` (with ErrorCode).
+ */
+export const reportKinds = ['queued', 'sent', 'delivered', 'deferred', 'soft_bounce', 'hard_bounce', 'complaint', 'undelivered', 'failed'] as const;
+export type ReportKind = (typeof reportKinds)[number];
+
+/**
+ * Conditions that alert a person (issue #10 §6): a new dead letter, a new unknown outcome, dispatch lag p95 over a
+ * threshold for 5 minutes, the oldest due-but-unsent reminder older than a threshold, a provider answering with an
+ * authentication/permission error, and no worker minute sweep for 3 minutes (heartbeat).
+ */
+export const alertConditions = ['dead_letters', 'unknown_outcomes', 'dispatch_lag', 'oldest_due', 'provider_auth', 'worker_heartbeat'] as const;
+export type AlertCondition = (typeof alertConditions)[number];
+
+/** Routes an alert can take: email to chosen staff, or a Slack-compatible incoming webhook. */
+export const alertRoutes = ['email', 'slack'] as const;
+export type AlertRoute = (typeof alertRoutes)[number];

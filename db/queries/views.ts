@@ -33,7 +33,7 @@ import {
 } from '../schema';
 
 /** Delivery statuses meaning the message left us (the provider took it, whatever happened after). */
-const wentOutStatuses: readonly DeliveryStatus[] = ['accepted', 'delivered', 'bounced', 'complained'];
+const wentOutStatuses: readonly DeliveryStatus[] = ['accepted', 'delivered', 'soft_bounced', 'bounced', 'complained'];
 
 export { isUuid } from '../../domain/ids';
 
