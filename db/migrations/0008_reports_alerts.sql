@@ -91,8 +91,10 @@ ALTER TABLE "suppressions" ADD COLUMN "removed_at" timestamp with time zone;--> 
 ALTER TABLE "suppressions" ADD COLUMN "removed_by" text;--> statement-breakpoint
 ALTER TABLE "suppressions" ADD COLUMN "removed_reason" text;--> statement-breakpoint
 ALTER TABLE "tenants" ADD COLUMN "bounce_domain" text;--> statement-breakpoint
--- Entries made before suppressions had a channel: a number (E.164) stops SMS, anything else email.
-UPDATE "suppressions" SET "channel" = 'sms' WHERE "address" LIKE '+%';--> statement-breakpoint
+-- Entries made before suppressions had a channel: a number (E.164) stops SMS, anything else email. The value is
+-- read from pg_enum (evaluated only for matching rows): on a fresh database every migration runs in one
+-- transaction, where 'sms' (added by 0007) may not be written as a literal yet (55P04) — and there are no rows.
+UPDATE "suppressions" SET "channel" = (SELECT "enumlabel"::text FROM pg_enum WHERE "enumtypid" = '"channel"'::regtype AND "enumlabel" = 'sms')::"channel" WHERE "address" LIKE '+%';--> statement-breakpoint
 ALTER TABLE "alert_messages" ADD CONSTRAINT "alert_messages_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alert_settings" ADD CONSTRAINT "alert_settings_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "alert_states" ADD CONSTRAINT "alert_states_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
