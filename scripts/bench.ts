@@ -87,7 +87,7 @@ async function main() {
     console.log(`   due → SMTP arrival    p50 ${pct(idleArrival, 50).toFixed(0)} ms  p95 ${pct(idleArrival, 95).toFixed(0)} ms  max ${idleArrival[idleArrival.length - 1].toFixed(0)} ms`);
 
     // B. burst
-    await h.db.execute(sql`truncate delivery_attempts, audit_log, deliveries, caught_messages`);
+    await h.db.execute(sql`truncate delivery_attempts, delivery_reports, audit_log, deliveries, caught_messages`);
     for (let i = 1; i < WORKERS; i++) await spawnWorker();
     const due = new Date(Math.ceil((Date.now() + 20_000) / 1000) * 1000);
     const planStart = Date.now();
