@@ -84,7 +84,8 @@ function problem(e: unknown): Response {
   if (!(e instanceof AppError)) throw e;
   if (e.code === 'not_found') return html(404, problemPage('Nothing to unsubscribe', e.message));
   const expired = e.details?.expired === true;
-  const message = e.message.replace(/^token: /, '');
+  const text = e.message.replace(/^token: /, '');
+  const message = /[.!?]$/.test(text) ? text : `${text}.`;
   return html(
     e.httpStatus,
     problemPage(expired ? 'This unsubscribe link has expired' : 'This unsubscribe link does not work', message.charAt(0).toUpperCase() + message.slice(1), { hint: !expired }),
