@@ -126,7 +126,8 @@ export interface SavePreferencesResult {
  * remindersPlanned }`; actor = the staff member's email, or {@link participantActor}).
  * Input: `{ preferences: { reminders, booking_updates }, quietHours: { start, end } | null, version }`, plus for
  * staff only `phone` (any human spelling → E.164 via parsePhone; '' or null removes it; omitted keeps it). The
- * person's own page may not send `phone` (400 naming it).
+ * person's own page may not send `phone` (400 naming it). A one-click unsubscribe record (issue #10 §5,
+ * server/unsubscribe.ts) is kept while its category stays empty and dropped when a channel is ticked there again.
  * @throws AppError validation naming the field (`preferences.reminders`, `quietHours.end`, `phone`, `version`)
  *   → 400; not_found (not this tenant's contact) → 404; conflict (stale version) → 409 with `current`.
  */
