@@ -7,11 +7,14 @@
  * - a person's own preference page (`/preferences/<token>`) and its save (`/api/preferences/<token>`) need no
  *   session: the signed token in the path is the credential (server/preference-link.ts), checked by the page
  *   and the route themselves.
+ * - the one-click unsubscribe address (`/u/<token>`, RFC 8058) needs no session either: mail providers POST to
+ *   it from their own servers, and the signed token is the credential (server/unsubscribe-link.ts), checked by
+ *   the route handler (app/u/[token]/route.ts).
  */
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
 
-const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/preferences\/[^/]+$/, /^\/api\/preferences\/[^/]+$/];
+const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/preferences\/[^/]+$/, /^\/api\/preferences\/[^/]+$/, /^\/u\/[^/]+$/];
 
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;

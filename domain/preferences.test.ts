@@ -8,6 +8,10 @@ import {
   optOutReason,
   preferencesSchema,
   readPreferences,
+  readUnsubscribed,
+  storedPreferences,
+  unsubscribeFrom,
+  categoryPhrase,
   type ChannelPreferences,
 } from './preferences';
 import { domainEventTypes, type DomainEventType } from './vocabulary';
@@ -148,5 +152,64 @@ describe('describePreferences', () => {
     [{ reminders: [], booking_updates: ['sms'] }, ['No reminders.', 'Booking updates by SMS.']],
   ] as [ChannelPreferences, string[]][])('%j', (prefs, sentences) => {
     expect(describePreferences(prefs)).toEqual(sentences);
+  });
+});
+
+describe('one-click unsubscribe markers (issue #10 §5)', () => {
+  const at = new Date('2027-08-03T12:00:00Z');
+  it('unsubscribeFrom empties the category, keeps the other, records the instant', () => {
+    const r = unsubscribeFrom({ reminders: ['email', 'sms'], booking_updates: ['email'] }, 'reminders', at);
+    expect(r).toEqual({
+      changed: true,
+      removed: ['email', 'sms'],
+      stored: { reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } },
+    });
+    if (!r.changed) throw new Error('unreachable');
+    expect(readPreferences(r.stored)).toEqual({ reminders: [], booking_updates: ['email'] });
+    expect(readUnsubscribed(r.stored)).toEqual({ reminders: '2027-08-03T12:00:00.000Z' });
+  });
+  it('a category already empty (second click, or an opt-out on the page) → nothing changes', () => {
+    const once = unsubscribeFrom(null, 'reminders', at);
+    if (!once.changed) throw new Error('the default takes reminders by email');
+    expect(unsubscribeFrom(once.stored, 'reminders', new Date('2027-08-04T00:00:00Z'))).toEqual({ changed: false });
+    expect(unsubscribeFrom({ reminders: [], booking_updates: ['email'] }, 'reminders', at)).toEqual({ changed: false });
+  });
+  it('a second category keeps the first marker', () => {
+    const r = unsubscribeFrom({ reminders: [], booking_updates: ['sms'], unsubscribed: { reminders: '2027-08-01T00:00:00.000Z' } }, 'booking_updates', at);
+    expect(r.changed && r.stored).toEqual({ reminders: [], booking_updates: [], unsubscribed: { reminders: '2027-08-01T00:00:00.000Z', booking_updates: '2027-08-03T12:00:00.000Z' } });
+  });
+  it('readUnsubscribed is tolerant: unknown categories, non-instants and categories with a channel ticked again are dropped', () => {
+    expect(readUnsubscribed(null)).toEqual({});
+    expect(readUnsubscribed('garbage')).toEqual({});
+    expect(readUnsubscribed({ reminders: [], unsubscribed: 'yes' })).toEqual({});
+    expect(readUnsubscribed({ reminders: [], booking_updates: [], unsubscribed: { reminders: 'yesterday', push: '2027-08-03T12:00:00Z', booking_updates: 5 } })).toEqual({});
+    expect(readUnsubscribed({ reminders: ['sms'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } })).toEqual({});
+    // Missing list = default (email): subscribed.
+    expect(readUnsubscribed({ unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } })).toEqual({});
+    expect(readUnsubscribed(JSON.stringify({ reminders: [], unsubscribed: { reminders: '2027-08-03T12:00:00Z' } }))).toEqual({ reminders: '2027-08-03T12:00:00Z' });
+  });
+  it('storedPreferences keeps markers only for categories still empty (ticking a channel again re-subscribes)', () => {
+    const markers = { reminders: '2027-08-03T12:00:00.000Z', booking_updates: '2027-08-02T12:00:00.000Z' };
+    expect(storedPreferences({ reminders: ['email'], booking_updates: [] }, markers)).toEqual({
+      reminders: ['email'],
+      booking_updates: [],
+      unsubscribed: { booking_updates: '2027-08-02T12:00:00.000Z' },
+    });
+    expect(storedPreferences({ reminders: ['sms', 'email'], booking_updates: ['sms'] }, markers)).toEqual({ reminders: ['email', 'sms'], booking_updates: ['sms'] });
+    expect(storedPreferences({ reminders: [], booking_updates: [] })).toEqual({ reminders: [], booking_updates: [] });
+  });
+  it('optOutReason names the one-click unsubscribe; without a marker it is the plain opt-out; essential and webhook still pass', () => {
+    const prefs: ChannelPreferences = { reminders: [], booking_updates: ['email'] };
+    const u = '2027-08-03T12:00:00.000Z';
+    expect(optOutReason({ category: 'reminders', essential: false, prefs, channel: 'email', unsubscribedAt: u })).toBe('unsubscribed from reminders (one-click link, 2027-08-03T12:00:00.000Z)');
+    expect(optOutReason({ category: 'reminders', essential: false, prefs, channel: 'sms', unsubscribedAt: u })).toBe('unsubscribed from reminders (one-click link, 2027-08-03T12:00:00.000Z)');
+    expect(optOutReason({ category: 'reminders', essential: false, prefs, channel: 'email' })).toBe('opted out of reminders by email');
+    expect(optOutReason({ category: 'booking_updates', essential: true, prefs: { reminders: [], booking_updates: [] }, channel: 'email', unsubscribedAt: u })).toBeNull();
+    expect(optOutReason({ category: 'reminders', essential: false, prefs, channel: 'webhook', unsubscribedAt: u })).toBeNull();
+    expect(optOutReason({ category: 'reminders', essential: false, prefs: { reminders: ['email'], booking_updates: [] }, channel: 'email', unsubscribedAt: u })).toBeNull();
+  });
+  it('categoryPhrase', () => {
+    expect(categoryPhrase('reminders')).toBe('reminders');
+    expect(categoryPhrase('booking_updates')).toBe('booking updates');
   });
 });

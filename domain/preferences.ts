@@ -12,6 +12,10 @@
  *   ignores a suppression (bounce, complaint, invalid number): that is checked at send time elsewhere.
  * - `webhook` is the organisation's channel, not the person's: preferences never stop it.
  * - Channel lists are kept in one order, email before sms ({@link personalChannels}).
+ * - A one-click unsubscribe (issue #10 §5, RFC 8058) empties one category and records when, in the same jsonb
+ *   value: `{ reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '<ISO instant>' } }`. The
+ *   marker only names why a category is empty — it counts while the category's list is empty and is dropped
+ *   when a channel is ticked again ({@link readUnsubscribed}, {@link storedPreferences}).
  */
 import { z } from 'zod';
 import {
@@ -86,9 +90,26 @@ export const preferencesSchema = z.strictObject(
  * Reads preferences stored in a jsonb column, tolerantly: `null`/missing/garbage → {@link defaultPreferences};
  * per category, a list keeps its personal channels (deduplicated, email before sms, unknown entries dropped — an
  * empty list stays empty: an opt-out), and anything that is not a list gets that category's default. A JSON
- * string (double-encoded jsonb) is decoded first. Never throws.
+ * string (double-encoded jsonb) is decoded first. Other keys (the one-click `unsubscribed` markers, read by
+ * {@link readUnsubscribed}) are ignored. Never throws.
  */
 export function readPreferences(stored: unknown): ChannelPreferences {
+  const obj = storedObject(stored);
+  const out = {} as ChannelPreferences;
+  for (const category of preferenceCategories) {
+    const list = obj[category];
+    out[category] = Array.isArray(list) ? canonical(list) : [...defaultPreferences[category]];
+  }
+  return out;
+}
+
+/** When the contact unsubscribed from each category by a one-click link (ISO-8601 UTC instants). */
+export type UnsubscribeMarkers = Partial<Record<PreferenceCategory, string>>;
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** `stored` as a plain object (a JSON string — double-encoded jsonb — decoded first), or {} for anything else. */
+function storedObject(stored: unknown): Record<string, unknown> {
   let value = stored;
   if (typeof value === 'string') {
     try {
@@ -97,13 +118,63 @@ export function readPreferences(stored: unknown): ChannelPreferences {
       value = null;
     }
   }
-  const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  const out = {} as ChannelPreferences;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * The one-click unsubscribe markers of a stored preferences value, tolerantly: only known categories, only
+ * values that are ISO-8601 UTC instants (`…Z`), and only for a category whose channel list (as
+ * {@link readPreferences} reads it) is empty — a category with a channel ticked again is subscribed, whatever
+ * an old marker says. Anything else → {}. Never throws.
+ */
+export function readUnsubscribed(stored: unknown): UnsubscribeMarkers {
+  const obj = storedObject(stored);
+  const raw = obj.unsubscribed;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return {};
+  const prefs = readPreferences(obj);
+  const out: UnsubscribeMarkers = {};
   for (const category of preferenceCategories) {
-    const list = obj[category];
-    out[category] = Array.isArray(list) ? canonical(list) : [...defaultPreferences[category]];
+    const at = (raw as Record<string, unknown>)[category];
+    if (typeof at === 'string' && ISO_INSTANT.test(at) && !Number.isNaN(Date.parse(at)) && prefs[category].length === 0) out[category] = at;
   }
   return out;
+}
+
+/**
+ * The jsonb value to store for `prefs` (the two channel lists), keeping each marker of `markers` whose category
+ * is still empty: a marker for a category where a channel is ticked again is dropped (re-subscribed).
+ */
+export function storedPreferences(prefs: ChannelPreferences, markers: UnsubscribeMarkers = {}): Record<string, unknown> {
+  const kept: UnsubscribeMarkers = {};
+  for (const category of preferenceCategories) {
+    const at = markers[category];
+    if (at && (prefs[category] ?? []).length === 0) kept[category] = at;
+  }
+  const lists = Object.fromEntries(preferenceCategories.map((c) => [c, canonical(prefs[c] ?? [])]));
+  return Object.keys(kept).length > 0 ? { ...lists, unsubscribed: kept } : lists;
+}
+
+/**
+ * A one-click unsubscribe from `category` at `at` (issue #10 §5): every channel of that category removed and the
+ * instant recorded. `changed: false` (nothing to write) when the category is already empty — a second click,
+ * or an opt-out made on the preferences page — so the first record stands.
+ * @returns the channels removed and the new value to store (other categories and their markers unchanged).
+ */
+export function unsubscribeFrom(
+  stored: unknown,
+  category: PreferenceCategory,
+  at: Date,
+): { changed: false } | { changed: true; removed: PersonalChannel[]; stored: Record<string, unknown> } {
+  const prefs = readPreferences(stored);
+  const removed = prefs[category];
+  if (removed.length === 0) return { changed: false };
+  const next: ChannelPreferences = { ...prefs, [category]: [] };
+  return { changed: true, removed, stored: storedPreferences(next, { ...readUnsubscribed(stored), [category]: at.toISOString() }) };
+}
+
+/** A category in running text: "reminders", "booking updates". */
+export function categoryPhrase(category: PreferenceCategory): string {
+  return categoryWords[category][1];
 }
 
 /**
@@ -152,11 +223,20 @@ const channelWords: Record<PersonalChannel, string> = { email: 'email', sms: 'SM
  * Send-time preference check (the contact may have changed their mind since the message was planned): null
  * when the message may go out on `channel` — it is accepted in `category`, or the message is essential, or the
  * channel is `webhook` (the organisation's, not the person's) — else the reason it may not, e.g.
- * "opted out of booking updates by SMS".
+ * "opted out of booking updates by SMS", or, when the category was emptied by a one-click link
+ * (`unsubscribedAt`, from {@link readUnsubscribed}), "unsubscribed from reminders (one-click link,
+ * 2027-08-03T12:00:00.000Z)".
  */
-export function optOutReason(input: { category: PreferenceCategory; essential: boolean; prefs: ChannelPreferences; channel: Channel }): string | null {
+export function optOutReason(input: {
+  category: PreferenceCategory;
+  essential: boolean;
+  prefs: ChannelPreferences;
+  channel: Channel;
+  unsubscribedAt?: string | null;
+}): string | null {
   if (input.channel === 'webhook' || input.essential) return null;
   if ((input.prefs[input.category] ?? []).includes(input.channel)) return null;
+  if (input.unsubscribedAt) return `unsubscribed from ${categoryWords[input.category][1]} (one-click link, ${input.unsubscribedAt})`;
   return `opted out of ${categoryWords[input.category][1]} by ${channelWords[input.channel]}`;
 }
 

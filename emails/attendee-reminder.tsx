@@ -51,6 +51,8 @@ export default function AttendeeReminder(props: AttendeeReminderProps) {
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
+      unsubscribeUrl={props.unsubscribeUrl}
+      unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
       <Details>

@@ -45,6 +45,8 @@ export default function BookingCancelled(props: BookingCancelledProps) {
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
+      unsubscribeUrl={props.unsubscribeUrl}
+      unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
       <Details>

@@ -48,6 +48,8 @@ export default function EventCancelled(props: EventCancelledProps) {
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
+      unsubscribeUrl={props.unsubscribeUrl}
+      unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
       <Details>

@@ -52,6 +52,8 @@ export default function HostAdded(props: HostAddedProps) {
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
+      unsubscribeUrl={props.unsubscribeUrl}
+      unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
       <HostEventDetails data={props} />

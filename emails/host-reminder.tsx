@@ -87,6 +87,8 @@ export default function HostReminder(props: HostReminderProps) {
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
+      unsubscribeUrl={props.unsubscribeUrl}
+      unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
       <HostEventDetails data={props} />

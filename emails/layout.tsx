@@ -15,6 +15,10 @@ import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text 
 import type { CSSProperties, ReactNode } from 'react';
 import { formatShortWhen, resolveLocale } from '../domain/format-time';
 import { isolateTyped, localeDirection, type TextDirection } from '../domain/text-direction';
+import type { PreferenceCategory } from '../domain/vocabulary';
+
+/** The words of a preference category in "Unsubscribe from …" (domain/preferences.ts categoryPhrase, kept here as the template's own text). */
+const unsubscribeWords: Record<PreferenceCategory, string> = { reminders: 'reminders', booking_updates: 'booking updates' };
 
 const fontStack = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
@@ -92,14 +96,20 @@ export interface LayoutProps {
    * "Choose how {tenantName} reaches you: <link>".
    */
   preferencesUrl: string | null;
+  /**
+   * Signed one-click unsubscribe link (issue #10 §5), or null/absent: when given, the footer adds a link
+   * "Unsubscribe from {category words}" (`unsubscribeCategory`; "Unsubscribe from these messages" without one).
+   */
+  unsubscribeUrl?: string | null;
+  unsubscribeCategory?: PreferenceCategory | null;
   children: ReactNode;
 }
 
 /**
  * Html/Head/Preview/Body/Container frame with a heading and a footer naming the tenant, plus the link to the
- * reader's channel preferences when there is one.
+ * reader's channel preferences and the one-click unsubscribe link when there are.
  */
-export function Layout({ preview, heading, tenantName, locale, preferencesUrl, children }: LayoutProps) {
+export function Layout({ preview, heading, tenantName, locale, preferencesUrl, unsubscribeUrl, unsubscribeCategory, children }: LayoutProps) {
   const { lang, dir } = messageLocale(locale);
   const footer: Sentence = ['Sent by ', { typed: tenantName }, ' with Punctual because you take part in this event.'];
   const onlyTyped = heading.length === 1 && typeof heading[0] !== 'string' ? heading[0].typed : null;
@@ -128,6 +138,13 @@ export function Layout({ preview, heading, tenantName, locale, preferencesUrl, c
               <SentenceNodes sentence={['Choose how ', { typed: tenantName }, ' reaches you: ']} dir={dir} />
               <Link href={preferencesUrl} style={styles.link}>
                 {preferencesUrl}
+              </Link>
+            </Text>
+          ) : null}
+          {unsubscribeUrl ? (
+            <Text style={styles.footerNext}>
+              <Link href={unsubscribeUrl} style={styles.link}>
+                {`Unsubscribe from ${unsubscribeCategory ? unsubscribeWords[unsubscribeCategory] : 'these messages'}`}
               </Link>
             </Text>
           ) : null}

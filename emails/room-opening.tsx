@@ -69,6 +69,8 @@ export default function RoomOpening(props: RoomOpeningProps) {
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
+      unsubscribeUrl={props.unsubscribeUrl}
+      unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
       <Section style={{ margin: '8px 0 16px' }}>

@@ -22,6 +22,7 @@ import { migrateDatabase } from '../db/migrate';
 import { startWorker, type RunningWorker } from '../jobs/worker';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { preferencesSecret } from '../server/preference-link';
+import { unsubscribeSecrets } from '../server/unsubscribe-link';
 import { startSmsCatcher, type SmsCatcher } from '../server/sms-catcher';
 import { startWebhookCatcher, type WebhookCatcher } from '../server/webhook-catcher';
 import { seedDemo } from '../server/seed';
@@ -178,8 +179,12 @@ async function main() {
       smtpUrl,
       ...(sms ? { sms } : {}),
       smsFrom,
-      // The worker signs preference links with the web app's session secret, so the web app can verify them.
-      links: { publicUrl, secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }) },
+      // The worker signs preference and unsubscribe links with keys of the web app's session secret, so the web app can verify them.
+      links: {
+        publicUrl,
+        secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }),
+        unsubscribeSecret: unsubscribeSecrets({ BETTER_AUTH_SECRET: authSecret(dataRoot) })[0],
+      },
       webhookAllowHttp: webhookAllowHttp === 'true',
     },
     handleSignals: false,

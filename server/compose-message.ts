@@ -2,6 +2,9 @@
  * What one planned message becomes on its channel (issue #9): the template data (reminder fields, plus the
  * change a notification tells of, plus the person's signed preferences link), and the channel's outgoing
  * message — an email with an iCalendar invitation for booking changes, an SMS text, or a webhook body.
+ * Every non-essential email also carries a one-click unsubscribe link (issue #10 §5, {@link unsubscribeLinkFor}):
+ * the `List-Unsubscribe` / `List-Unsubscribe-Post` headers and a visible footer link. SMS and webhooks carry none
+ * (an SMS has the carrier's STOP; a webhook goes to the organisation).
  * Called by the send path (server/send-reminder.ts) before the claim (validation) and before the provider
  * call (rendering).
  */
@@ -9,15 +12,42 @@ import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '../channels/ty
 import type { ReminderWorld } from '../db/queries/delivery';
 import { buildCalendarInvite, calendarInviteFilename } from '../domain/calendar-invite';
 import { webhookPayload } from '../domain/webhook-payload';
-import type { Channel, DomainEventType, TemplateId } from '../domain/vocabulary';
+import { categoryOf, isEssential } from '../domain/preferences';
+import type { Channel, DomainEventType, PreferenceCategory, TemplateId } from '../domain/vocabulary';
 import { renderReminderEmail, type ReminderTemplateData } from '../emails';
 import { renderSmsText } from '../emails/sms';
 import { preferencesUrl, signPreferenceToken } from './preference-link';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeUrl } from './unsubscribe-link';
 
-/** Where the person's preferences link points and how it is signed; without `publicUrl` messages carry no link. */
+/**
+ * Where the person's links point and how they are signed; without `publicUrl` messages carry no link.
+ * `secret` signs the preferences link (server/preference-link.ts `preferencesSecret`); `unsubscribeSecret` the
+ * one-click unsubscribe link (server/unsubscribe-link.ts, the first of `unsubscribeSecrets`) — without it emails
+ * carry no List-Unsubscribe header and no unsubscribe link.
+ */
 export interface LinkSettings {
   publicUrl?: string;
   secret?: string;
+  unsubscribeSecret?: string;
+}
+
+/**
+ * The one-click unsubscribe link of an email (issue #10 §5), or null: none for an essential message (domain/
+ * vocabulary.ts `essentialTypes`: it ignores opt-outs, so offering one would mislead), none when links are not
+ * configured. The category is the message's (domain/preferences.ts `categoryOf`); the link expires 365 days
+ * (rounded up to a UTC midnight) after the reminder's due instant — the planned send instant, the same for every
+ * retry, so a retried send renders the same link.
+ */
+export async function unsubscribeLinkFor(w: ReminderWorld, links: LinkSettings | undefined): Promise<{ url: string; category: PreferenceCategory } | null> {
+  if (!links?.publicUrl || !links.unsubscribeSecret) return null;
+  const type = w.reminder.notificationType ?? null;
+  if (isEssential(w.reminder.kind, type)) return null;
+  const category = categoryOf(w.reminder.kind, type);
+  const token = await signUnsubscribeToken(
+    { tenantId: w.contact.tenantId, contactId: w.contact.id, category, expiresAt: unsubscribeExpiry(w.reminder.dueAt) },
+    links.unsubscribeSecret,
+  );
+  return { url: unsubscribeUrl(links.publicUrl, token), category };
 }
 
 /** The signed preferences link of the message's recipient (null when links are not configured). */
@@ -98,6 +128,7 @@ export type ComposedMessage =
 /**
  * Renders the message of `w` on `channel` to `address` from validated template data.
  * @param smsFrom the sender when the tenant has none (`SMS_FROM`).
+ * @param links signs the email's one-click unsubscribe link and headers ({@link unsubscribeLinkFor}).
  * @throws Error when rendering fails (the caller dead-letters it, owner `template`), or when a webhook has no
  *   secret (owner `configuration`, message says so).
  */
@@ -107,7 +138,7 @@ export async function composeMessage(
   address: string,
   template: TemplateId,
   data: ReminderTemplateData,
-  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string },
+  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings },
 ): Promise<ComposedMessage> {
   if (channel === 'sms') {
     const body = renderSmsText(template, data);
@@ -145,7 +176,8 @@ export async function composeMessage(
     });
     return { channel, subject: `${type} → ${address}`, webhook: { url: address, secret, id: opts.messageKey, payload } };
   }
-  const rendered = await renderReminderEmail(template, data);
+  const unsubscribe = await unsubscribeLinkFor(w, opts.links);
+  const rendered = await renderReminderEmail(template, unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data);
   return {
     channel: 'email',
     subject: rendered.subject,
@@ -155,7 +187,13 @@ export async function composeMessage(
       subject: rendered.subject,
       html: rendered.html,
       text: rendered.text,
-      headers: { 'X-Punctual-Message-Key': opts.messageKey },
+      headers: {
+        'X-Punctual-Message-Key': opts.messageKey,
+        // RFC 2369 §3.2 (a URL in angle brackets) and RFC 8058 §3.1: a mail client may POST
+        // `List-Unsubscribe=One-Click` to the URL without showing it. RFC 8058 §4 wants both headers covered by
+        // the DKIM signature — the MTA or provider that signs must include them (README).
+        ...(unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe.url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+      },
       calendar: calendarFor(w, opts.now),
     },
   };

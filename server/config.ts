@@ -17,13 +17,16 @@
  *   SMS_FROM                      default SMS sender (E.164 or alphanumeric id) when a tenant names none
  *   SMS_STATUS_CALLBACK_URL       StatusCallback URL given to the SMS provider (delivery reports, issue #10)
  *   PUNCTUAL_RATE_SMS_API, PUNCTUAL_RETRY_SMS_API, PUNCTUAL_RETRY_WEBHOOK
- *   PUNCTUAL_PUBLIC_URL           base URL of the web app, for the signed preferences link in every message
+ *   PUNCTUAL_PUBLIC_URL           base URL of the web app, for the signed preferences link in every message and
+ *                                 the one-click unsubscribe link (List-Unsubscribe) in every non-essential email
+ *   BETTER_AUTH_SECRET            the web app's session secret: both links are signed with keys derived from it
  *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
  */
 import { z } from 'zod';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import type { Provider } from '../domain/vocabulary';
 import { preferencesSecret } from './preference-link';
+import { unsubscribeSecrets } from './unsubscribe-link';
 
 const ms = z.coerce.number().int().min(100).max(24 * 3600_000);
 const perMinute = z.coerce.number().positive().max(1_000_000);
@@ -68,8 +71,11 @@ export interface WorkerConfig {
   sms?: { baseUrl: string; accountSid: string; authToken: string };
   smsFrom?: string;
   smsStatusCallbackUrl?: string;
-  /** Public base URL and secret of the preferences link (none without PUNCTUAL_PUBLIC_URL: messages then carry no link). */
-  links?: { publicUrl: string; secret: string };
+  /**
+   * Public base URL and signing keys of the preferences link and the one-click unsubscribe link (none without
+   * PUNCTUAL_PUBLIC_URL: messages then carry neither).
+   */
+  links?: { publicUrl: string; secret: string; unsubscribeSecret: string };
   webhookAllowHttp: boolean;
   claimLeaseMs: number;
   sendLeaseMs: number;
@@ -102,7 +108,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     smsFrom: e.SMS_FROM,
     smsStatusCallbackUrl: e.SMS_STATUS_CALLBACK_URL,
     // The link is signed with a key derived from BETTER_AUTH_SECRET (server/preference-link.ts): a public URL without it is an error naming it.
-    links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env) } : undefined,
+    links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env), unsubscribeSecret: unsubscribeSecrets(env)[0] } : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,

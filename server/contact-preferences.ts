@@ -28,7 +28,7 @@ import {
 import type { Contact, Tenant } from '../db/schema';
 import { sameValue } from '../domain/edit-conflict';
 import { describeContactPreferences, maskPhone, quietHoursFromForm, quietHoursZone } from '../domain/preference-form';
-import { channelsFor, preferencesSchema, readPreferences, type ChannelPreferences } from '../domain/preferences';
+import { channelsFor, preferencesSchema, readPreferences, readUnsubscribed, storedPreferences, type ChannelPreferences } from '../domain/preferences';
 import { parseQuietHours, quietHoursSchema, type QuietHours } from '../domain/quiet-hours';
 import { personalChannels, preferenceCategories, type PersonalChannel } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
@@ -126,7 +126,8 @@ export interface SavePreferencesResult {
  * remindersPlanned }`; actor = the staff member's email, or {@link participantActor}).
  * Input: `{ preferences: { reminders, booking_updates }, quietHours: { start, end } | null, version }`, plus for
  * staff only `phone` (any human spelling → E.164 via parsePhone; '' or null removes it; omitted keeps it). The
- * person's own page may not send `phone` (400 naming it).
+ * person's own page may not send `phone` (400 naming it). A one-click unsubscribe record (issue #10 §5,
+ * server/unsubscribe.ts) is kept while its category stays empty and dropped when a channel is ticked there again.
  * @throws AppError validation naming the field (`preferences.reminders`, `quietHours.end`, `phone`, `version`)
  *   → 400; not_found (not this tenant's contact) → 404; conflict (stale version) → 409 with `current`.
  */
@@ -169,7 +170,9 @@ export async function saveContactPreferences(
       return { preferences: view(before, tenant, { fullPhone }), changed: false, remindersCancelled: 0, remindersPlanned: 0 };
     }
 
-    const row = await updateContactPreferences(tx, ctx.tenantId, contactId, { preferences: f.preferences, quietHours: f.quietHours, phone }, ctx.now);
+    // A one-click unsubscribe marker (issue #10 §5) stays while its category stays empty; ticking a channel there again drops it.
+    const stored = storedPreferences(f.preferences, readUnsubscribed(before.preferences));
+    const row = await updateContactPreferences(tx, ctx.tenantId, contactId, { preferences: stored, quietHours: f.quietHours, phone }, ctx.now);
     const remindersCancelled = await followPreferences(tx, ctx, row, f.preferences);
     let remindersPlanned = 0;
     for (const eventId of eventIds) remindersPlanned += await replanEvent(tx, ctx.tenantId, eventId, ctx.now);

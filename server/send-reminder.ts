@@ -19,7 +19,7 @@
 import type { EmailChannel, Outcome, SmsChannel, WebhookChannel } from '../channels/types';
 import type { Channel, EmailProvider, Provider, RepairOwner, TemplateId } from '../domain/vocabulary';
 import { disableWebhook } from '../db/queries/domain-events';
-import { categoryOf, isEssential, optOutReason, readPreferences } from '../domain/preferences';
+import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '../domain/preferences';
 import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
 import { DISPATCH_TASK } from './scheduling';
 import { essentialTypes } from '../domain/vocabulary';
@@ -162,12 +162,19 @@ function quietHoursHold(w: ReminderWorld, now: Date): { until: Date; reason: str
 /** Why the recipient does not want this message on this channel (their preferences), or null. */
 function optedOut(w: ReminderWorld): string | null {
   const type = w.reminder.notificationType ?? null;
+  const category = categoryOf(w.reminder.kind, type);
   return optOutReason({
-    category: categoryOf(w.reminder.kind, type),
+    category,
     essential: !!type && essentialTypes.includes(type),
     prefs: readPreferences(w.contact.preferences),
     channel: w.reminder.channel,
+    unsubscribedAt: readUnsubscribed(w.contact.preferences)[category] ?? null,
   });
+}
+
+/** True when the message's category was emptied by the person's one-click unsubscribe link (issue #10 §5). */
+function unsubscribedByLink(w: ReminderWorld): boolean {
+  return !!readUnsubscribed(w.contact.preferences)[categoryOf(w.reminder.kind, w.reminder.notificationType ?? null)];
 }
 
 /**
@@ -204,7 +211,9 @@ export async function sendReminder(
     // The person's preferences, re-read when the message falls due: a channel they no longer take ends here
     // (ticking it again before this instant would have kept it).
     const optOut = w.reminder.channel === 'webhook' ? null : optedOut(w);
-    if (optOut) {
+    // A one-click unsubscribe is kept like a suppression (issue #10 §5): the claim goes ahead and the send-time
+    // check in deliver() ends the delivery `suppressed`, so staff see the message and why it did not go out.
+    if (optOut && !unsubscribedByLink(w)) {
       await setReminderStatus(tx, reminderId, 'cancelled', optOut);
       return { kind: 'terminated', status: 'cancelled', reason: optOut };
     }
@@ -353,6 +362,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
         smsFrom: deps.smsFrom,
         smsStatusCallbackUrl: deps.smsStatusCallbackUrl,
         messageKey: d.messageKey,
+        links: deps.links,
       });
     } catch (e) {
       if (e instanceof ConfigurationError) return dead('configuration', e.message);

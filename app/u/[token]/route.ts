@@ -1,0 +1,93 @@
+import { getDb } from '../../../db/client';
+import { categoryPhrase } from '../../../domain/preferences';
+import { appClock } from '../../../server/clock';
+import { AppError, retryOnTransactionConflict } from '../../../server/errors';
+import { preferencesSecret, signPreferenceToken } from '../../../server/preference-link';
+import { readUnsubscribeView, unsubscribeByToken, type UnsubscribeView } from '../../../server/unsubscribe';
+import { unsubscribeSecrets } from '../../../server/unsubscribe-link';
+import { confirmPage, donePage, problemPage, unsubscribePageHeaders, type UnsubscribePageSubject } from '../../../server/unsubscribe-page';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * `/u/:token` — one-click unsubscribe (issue #10 §5; RFC 8058 with RFC 2369), the URL in the `List-Unsubscribe`
+ * header and the footer of every non-essential email. No session, no CSRF token, no Origin check: the signed
+ * token (server/unsubscribe-link.ts) is the credential, and a mail provider posts from its own servers.
+ * One route handler answers both methods with server-rendered HTML (a page.tsx cannot share the segment), no
+ * script: it works with JavaScript off.
+ *
+ * - GET changes NOTHING (link scanners and mail security gateways prefetch it): 200 "Unsubscribe Ana from
+ *   reminders from Studio Noord?" with a form button POSTing `List-Unsubscribe=One-Click` here, and a link to the
+ *   person's preferences page; 200 "You are unsubscribed …" when already; 400 for a bad or expired token; 404
+ *   when the person is gone.
+ * - POST with the body `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded or multipart/form-data,
+ *   RFC 8058 §3.2) unsubscribes (server/unsubscribe.ts) → 200 with a small confirmation page (never a
+ *   redirect), also when already unsubscribed; another or missing body → 400 naming `List-Unsubscribe`; a
+ *   tampered token → 400; an expired one → 400 saying so and pointing at the preferences link. Nothing changes
+ *   on any 4xx.
+ */
+export async function GET(_request: Request, context: { params: Promise<{ token: string }> }) {
+  const { token } = await context.params;
+  try {
+    await appClock().ready;
+    const view = await readUnsubscribeView(getDb(), token, unsubscribeSecrets(), appClock().now());
+    const subject = await pageSubject(view);
+    if (view.alreadyUnsubscribed) return html(200, donePage(subject, { already: true, since: view.unsubscribedAt }));
+    return html(200, confirmPage(subject, `/u/${encodeURIComponent(token)}`));
+  } catch (e) {
+    return problem(e);
+  }
+}
+
+export async function POST(request: Request, context: { params: Promise<{ token: string }> }) {
+  const { token } = await context.params;
+  const type = (request.headers.get('content-type') ?? '').toLowerCase();
+  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) {
+    return html(400, problemPage('This request was not understood', 'List-Unsubscribe: send the form field List-Unsubscribe=One-Click (application/x-www-form-urlencoded or multipart/form-data, RFC 8058).'));
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return html(400, problemPage('This request was not understood', 'List-Unsubscribe: the form body could not be read; send List-Unsubscribe=One-Click.'));
+  }
+  const value = form.get('List-Unsubscribe');
+  if (value !== 'One-Click') {
+    return html(400, problemPage('This request was not understood', `List-Unsubscribe: ${value === null ? 'missing' : 'must be One-Click'} — the body must be List-Unsubscribe=One-Click (RFC 8058).`));
+  }
+  try {
+    await appClock().ready;
+    const r = await retryOnTransactionConflict(() => unsubscribeByToken(getDb(), token, unsubscribeSecrets(), appClock().now()));
+    return html(200, donePage(await pageSubject(r), { already: r.status === 'already_unsubscribed', since: r.unsubscribedAt }));
+  } catch (e) {
+    return problem(e);
+  }
+}
+
+/** What the pages name, with a fresh preferences link for the same person (null when preference links cannot be signed). */
+async function pageSubject(view: UnsubscribeView): Promise<UnsubscribePageSubject> {
+  let preferencesHref: string | null = null;
+  try {
+    preferencesHref = `/preferences/${await signPreferenceToken({ tenantId: view.tenantId, contactId: view.contactId }, preferencesSecret())}`;
+  } catch {
+    preferencesHref = null;
+  }
+  return { contactName: view.contactName, tenantName: view.tenantName, categoryWords: categoryPhrase(view.category), preferencesHref };
+}
+
+function html(status: number, body: string): Response {
+  return new Response(body, { status, headers: unsubscribePageHeaders });
+}
+
+/** An AppError as its page (400 bad or expired link, 404 person gone); anything else is thrown on (500). */
+function problem(e: unknown): Response {
+  if (!(e instanceof AppError)) throw e;
+  if (e.code === 'not_found') return html(404, problemPage('Nothing to unsubscribe', e.message));
+  const expired = e.details?.expired === true;
+  const text = e.message.replace(/^token: /, '');
+  const message = /[.!?]$/.test(text) ? text : `${text}.`;
+  return html(
+    e.httpStatus,
+    problemPage(expired ? 'This unsubscribe link has expired' : 'This unsubscribe link does not work', message.charAt(0).toUpperCase() + message.slice(1), { hint: !expired }),
+  );
+}
