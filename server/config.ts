@@ -19,10 +19,14 @@
  *   PUNCTUAL_RATE_SMS_API, PUNCTUAL_RETRY_SMS_API, PUNCTUAL_RETRY_WEBHOOK
  *   PUNCTUAL_PUBLIC_URL           base URL of the web app, for the signed preferences link in every message
  *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
+ *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
+ *                                 envelope sender, signed with a key derived from it (server/bounce-address.ts);
+ *                                 unset, the envelope sender is the From address and bounces cannot be matched
  */
 import { z } from 'zod';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import type { Provider } from '../domain/vocabulary';
+import { bounceAddressKey } from './bounce-address';
 import { preferencesSecret } from './preference-link';
 
 const ms = z.coerce.number().int().min(100).max(24 * 3600_000);
@@ -70,6 +74,8 @@ export interface WorkerConfig {
   smsStatusCallbackUrl?: string;
   /** Public base URL and secret of the preferences link (none without PUNCTUAL_PUBLIC_URL: messages then carry no link). */
   links?: { publicUrl: string; secret: string };
+  /** The VERP key for bounce addresses (none without BETTER_AUTH_SECRET: then no VERP envelope sender). */
+  bounceKey?: string;
   webhookAllowHttp: boolean;
   claimLeaseMs: number;
   sendLeaseMs: number;
@@ -103,6 +109,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     smsStatusCallbackUrl: e.SMS_STATUS_CALLBACK_URL,
     // The link is signed with a key derived from BETTER_AUTH_SECRET (server/preference-link.ts): a public URL without it is an error naming it.
     links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env) } : undefined,
+    bounceKey: env.BETTER_AUTH_SECRET || env.AUTH_SECRET ? bounceAddressKey(env) : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,
