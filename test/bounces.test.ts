@@ -11,6 +11,7 @@ import path from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EmailChannel, OutgoingEmail } from '../channels/types';
 import { listCaughtMessages, mailboxScope } from '../db/queries/mailbox';
 import { caughtMessages, deliveries, deliveryAttempts, deliveryReports, suppressions, tenants } from '../db/schema';
 import { messageIdFor } from '../domain/keys';
@@ -126,6 +127,21 @@ describe('VERP envelope sender', () => {
   it("uses the tenant's bounce_domain when set", async () => {
     const { delivery, caught } = await sentReminder('attendee-c@example.test', { bounceDomain: 'Bounces.Example.test' });
     expect(caught[0].envelopeFrom).toBe(verpAddress(delivery.id, 'bounces.example.test', key));
+  });
+
+  it('an HTTP API provider gets no envelope sender (it reports bounces as events)', async () => {
+    const sent: OutgoingEmail[] = [];
+    const api: EmailChannel = { name: 'http_api', idempotent: true, close: async () => {}, send: async (m) => (sent.push(m), { class: 'accepted', providerId: 'em_1' }) };
+    h.ctx.sendDeps.channels = { http_api: api };
+    try {
+      const { tenant } = await tenantWithRules(db(), [{ offset: '-P1D', window: 3600 }], 'Europe/Amsterdam', 'http_api');
+      await eventWithBooking(db(), tenant.id, { startsAt: '2027-08-03T10:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-07-01T00:00:00Z'), { email: 'attendee-d@example.test' });
+      await h.tick('2027-08-02T10:00:00Z');
+    } finally {
+      delete h.ctx.sendDeps.channels;
+    }
+    expect(sent).toHaveLength(1);
+    expect(sent[0].envelopeFrom).toBeUndefined();
   });
 
   it('a forged token is refused: a DSN to it (without returned headers) changes nothing', async () => {
