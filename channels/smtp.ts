@@ -104,7 +104,8 @@ export function createSmtpChannel(opts: SmtpChannelOptions): EmailChannel {
           );
           conn.connect(() => {
             const afterAuth = () =>
-              conn.send({ from: message.from.address, to: [message.to.address] }, body, (err, res) => {
+              // The envelope sender is the delivery's bounce address when set (VERP, issue #10 §4).
+              conn.send({ from: message.envelopeFrom || message.from.address, to: [message.to.address] }, body, (err, res) => {
                 if (err) return fail(err as SmtpErr);
                 settled = true;
                 resolve({ response: String(res.response ?? '') });

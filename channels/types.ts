@@ -13,6 +13,12 @@ export interface OutgoingEmail {
   messageId: string;
   headers?: Record<string, string>;
   /**
+   * The SMTP envelope sender (`MAIL FROM`, RFC 5321 §4.1.1.2), which the receiving side records as `Return-Path`
+   * and sends bounces to: the delivery's VERP bounce address (server/bounce-address.ts). Unset: `from.address`.
+   * Only the SMTP channel uses it; HTTP API providers handle bounces themselves.
+   */
+  envelopeFrom?: string;
+  /**
    * An iCalendar invitation (RFC 5546 iTIP, issue #9 §6): sent as a `text/calendar; method=…` alternative and
    * as an `.ics` attachment, so calendar clients offer to add or update the entry.
    */

@@ -93,6 +93,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       smsFrom: config.smsFrom,
       smsStatusCallbackUrl: config.smsStatusCallbackUrl,
       links: config.links,
+      bounceKey: config.bounceKey,
       rateLimits: config.rateLimits,
       retryPolicies: config.retryPolicies,
       sendLeaseMs: config.sendLeaseMs,

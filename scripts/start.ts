@@ -20,6 +20,9 @@ import { createDb } from '../db/client';
 import { isFree, startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
 import { migrateDatabase } from '../db/migrate';
 import { startWorker, type RunningWorker } from '../jobs/worker';
+import { databaseNowMs } from '../db/queries/clock';
+import { bounceAddressKey } from '../server/bounce-address';
+import { describeDsnOutcome, ingestDsn } from '../server/bounces';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { preferencesSecret } from '../server/preference-link';
 import { unsubscribeSecrets } from '../server/unsubscribe-link';
@@ -148,9 +151,21 @@ async function main() {
   await migrateDatabase(databaseUrl);
   log('database migrated');
   appDb = createDb(databaseUrl, { max: 4 });
+  const db = appDb.db;
+  // Bounce addresses (VERP) are signed with a key derived from the web app's session secret: the worker makes
+  // them, the catcher's DSNs and `npm run bounces:ingest` read them.
+  const bounceKey = bounceAddressKey({ BETTER_AUTH_SECRET: authSecret(dataRoot) });
   let smtpUrl = process.env.SMTP_URL;
   if (!smtpUrl) {
-    catcher = await startMailCatcher({ db: appDb.db, port: Number(process.env.SMTP_CATCHER_PORT ?? 0) || (await portIfFree(ports.smtp)) || 0 });
+    catcher = await startMailCatcher({
+      db,
+      port: Number(process.env.SMTP_CATCHER_PORT ?? 0) || (await portIfFree(ports.smtp)) || 0,
+      // `+bounce-later` recipients: the DSN the catcher makes is applied like a bounce read by bounces:ingest.
+      onDsn: async (raw, envelope) => {
+        const r = await ingestDsn(db, raw, { key: bounceKey, now: new Date(await databaseNowMs(db)), envelopeTo: envelope.to });
+        for (const x of r.recipients) log(`mail catcher bounced ${x.finalRecipient}: ${describeDsnOutcome(x)}`);
+      },
+    });
     smtpUrl = catcher.url;
     log(`SMTP_URL not set: built-in mail catcher listening on 127.0.0.1:${catcher.port}`);
   }
@@ -185,6 +200,7 @@ async function main() {
         secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }),
         unsubscribeSecret: unsubscribeSecrets({ BETTER_AUTH_SECRET: authSecret(dataRoot) })[0],
       },
+      bounceKey,
       webhookAllowHttp: webhookAllowHttp === 'true',
     },
     handleSignals: false,

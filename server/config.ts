@@ -21,10 +21,14 @@
  *                                 the one-click unsubscribe link (List-Unsubscribe) in every non-essential email
  *   BETTER_AUTH_SECRET            the web app's session secret: both links are signed with keys derived from it
  *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
+ *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
+ *                                 envelope sender, signed with a key derived from it (server/bounce-address.ts);
+ *                                 unset, the envelope sender is the From address and bounces cannot be matched
  */
 import { z } from 'zod';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import type { Provider } from '../domain/vocabulary';
+import { bounceAddressKey } from './bounce-address';
 import { preferencesSecret } from './preference-link';
 import { unsubscribeSecrets } from './unsubscribe-link';
 
@@ -76,6 +80,8 @@ export interface WorkerConfig {
    * PUNCTUAL_PUBLIC_URL: messages then carry neither).
    */
   links?: { publicUrl: string; secret: string; unsubscribeSecret: string };
+  /** The VERP key for bounce addresses (none without BETTER_AUTH_SECRET: then no VERP envelope sender). */
+  bounceKey?: string;
   webhookAllowHttp: boolean;
   claimLeaseMs: number;
   sendLeaseMs: number;
@@ -109,6 +115,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     smsStatusCallbackUrl: e.SMS_STATUS_CALLBACK_URL,
     // The link is signed with a key derived from BETTER_AUTH_SECRET (server/preference-link.ts): a public URL without it is an error naming it.
     links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env), unsubscribeSecret: unsubscribeSecrets(env)[0] } : undefined,
+    bounceKey: env.BETTER_AUTH_SECRET || env.AUTH_SECRET ? bounceAddressKey(env) : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,

@@ -13,11 +13,26 @@
  * Booking notifications (an `X-Punctual-Message-Key` of `ntf:…`, server/notify.ts) are never faulted: every new
  * booking of a tenant with a notification policy gets a confirmation first, which would otherwise use up the
  * fault meant for the reminder under test. Remembered per catcher process.
+ *
+ * Acting as the final delivery agent, the catcher records the envelope sender as `Return-Path: <…>` on top of the
+ * stored message (RFC 5321 §4.4), so the mailbox shows the VERP bounce address a message went out with.
+ *
+ * Asynchronous bounces (issue #10 §4): a message to a recipient whose local part ends in `+bounce-later`
+ * (`ana+bounce-later@example.test`) is accepted and stored like any other; `bounceLaterMs` later (default 3 s) the
+ * catcher writes the RFC 3464 delivery status notification a real MTA would send for an unknown mailbox
+ * (domain/dsn.ts `composeFailureDsn`: Status 5.1.1) from `MAILER-DAEMON@<hostname>` to the message's envelope
+ * sender, stores it in `caught_messages` too (envelope sender `<>`, recipient the bounce address) and hands it to
+ * `onDsn` (scripts/start.ts: server/bounces.ts `ingestDsn`). A message with an empty envelope sender (`<>`) is
+ * never bounced: notifications travel with a null reverse-path and none is sent to one, so they cannot loop
+ * (RFC 5321 §4.5.5, §6.1; RFC 3461 §6.2). Every message to such an address bounces, booking notifications
+ * included: the mailbox does not exist.
  */
+import { randomBytes } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../db/client';
 import { caughtMessages } from '../db/schema';
+import { composeFailureDsn } from '../domain/dsn';
 
 export interface MailCatcher {
   port: number;
@@ -35,6 +50,46 @@ export interface MailCatcherOptions {
    * the exact point where the server has the message but the client has no answer).
    */
   beforeReply?: (stored: { id: string; messageId: string | null }) => Promise<void>;
+  /** ms from accepting a message for a `+bounce-later` recipient to making its DSN (default 3000). */
+  bounceLaterMs?: number;
+  /**
+   * Receives each DSN the catcher makes, after it is stored: the raw message and its SMTP envelope recipients
+   * (the bounce address). A failure is logged on stderr (the DSN stays in the mailbox).
+   */
+  onDsn?: (raw: Buffer, envelope: { to: string[]; storedId: string }) => Promise<unknown>;
+  /** The catcher's host name in its DSNs (`Reporting-MTA`, `MAILER-DAEMON@…`); default `mail-catcher.punctual.local`. */
+  hostname?: string;
+}
+
+/** A message as the catcher stores it: parsed fields of the raw source with `Return-Path` on top. */
+async function storedForm(raw: Buffer, mailFrom: string) {
+  // RFC 5321 §4.4: the delivery agent records the envelope sender as the first line of the message.
+  const withPath = Buffer.concat([Buffer.from(`Return-Path: <${mailFrom}>\r\n`), raw]);
+  const parsed = await simpleParser(withPath);
+  // Decoded header values (RFC 2047 encoded words resolved by mailparser), keyed by lower-case name.
+  const headers: Record<string, string> = {};
+  for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
+  // Dates keep their original RFC 5322 text.
+  for (const [key, value] of parsed.headers) if (!(value instanceof Date)) headers[key] = headerText(value);
+  headers['return-path'] = `<${mailFrom}>`;
+  return {
+    parsed,
+    row: {
+      messageId: parsed.messageId ?? null,
+      subject: parsed.subject ?? null,
+      headers,
+      html: typeof parsed.html === 'string' ? parsed.html : null,
+      text: parsed.text ?? null,
+      raw: withPath.toString('utf8'),
+    },
+  };
+}
+
+/** The header block of a raw message (everything before the first empty line), CRLF line ends. */
+function headerBlock(raw: Buffer): string {
+  const text = raw.toString('utf8');
+  const end = text.search(/\r?\n\r?\n/);
+  return (end < 0 ? text : text.slice(0, end)).replace(/\r?\n/g, '\r\n');
 }
 
 function headerText(v: unknown): string {
@@ -53,6 +108,46 @@ function headerText(v: unknown): string {
 export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCatcher> {
   const deniedOnce = new Set<string>();
   const droppedOnce = new Set<string>();
+  const hostname = opts.hostname ?? 'mail-catcher.punctual.local';
+  const timers = new Set<NodeJS.Timeout>();
+  const inFlight = new Set<Promise<void>>();
+
+  /** Makes, stores and hands on the DSN for `recipients` of a message that arrived at `arrivedAt`. */
+  async function bounce(raw: Buffer, mailFrom: string, recipients: string[], arrivedAt: Date): Promise<void> {
+    const now = new Date();
+    const id = randomBytes(8).toString('hex');
+    const dsn = Buffer.from(
+      composeFailureDsn({
+        reportingMta: hostname,
+        to: mailFrom,
+        recipients: recipients.map((a) => ({ address: a, status: '5.1.1', diagnostic: `550 5.1.1 <${a}>: mailbox unavailable` })),
+        arrivalDate: arrivedAt,
+        date: now,
+        messageId: `<dsn.${now.getTime()}.${id}@${hostname}>`,
+        boundary: `dsn-${id}/${hostname}`,
+        originalHeaders: `Return-Path: <${mailFrom}>\r\n${headerBlock(raw)}`,
+      }),
+    );
+    const { row } = await storedForm(dsn, '');
+    const [stored] = await opts.db
+      .insert(caughtMessages)
+      .values({ envelopeFrom: '', envelopeTo: [mailFrom], ...row })
+      .returning({ id: caughtMessages.id });
+    await opts.onDsn?.(dsn, { to: [mailFrom], storedId: stored.id });
+  }
+
+  function bounceLater(raw: Buffer, mailFrom: string, recipients: string[]): void {
+    const arrivedAt = new Date();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const p = bounce(raw, mailFrom, recipients, arrivedAt)
+        .catch((e: unknown) => console.error('[mail-catcher] bounce-later DSN failed:', e))
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    }, opts.bounceLaterMs ?? 3000);
+    timers.add(timer);
+  }
+
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
     authOptional: true,
@@ -68,12 +163,9 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
       stream.on('end', async () => {
         try {
           const raw = Buffer.concat(chunks);
-          const parsed = await simpleParser(raw);
-          // Decoded header values (RFC 2047 encoded words resolved by mailparser), keyed by lower-case name.
-          const headers: Record<string, string> = {};
-          for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
-          // Dates keep their original RFC 5322 text.
-          for (const [key, value] of parsed.headers) if (!(value instanceof Date)) headers[key] = headerText(value);
+          const mailFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+          const { parsed, row: message } = await storedForm(raw, mailFrom);
+          const headers = message.headers;
           const faultable = !/^ntf:/.test(headers['x-punctual-message-key'] ?? '');
           const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
           const deny = faultable ? recipients.find((a) => /\+deny-once@/.test(a) && !deniedOnce.has(a)) : undefined;
@@ -86,12 +178,7 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
             .values({
               envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : null,
               envelopeTo: session.envelope.rcptTo.map((r) => r.address),
-              messageId: parsed.messageId ?? null,
-              subject: parsed.subject ?? null,
-              headers,
-              html: typeof parsed.html === 'string' ? parsed.html : null,
-              text: parsed.text ?? null,
-              raw: raw.toString('utf8'),
+              ...message,
             })
             .returning({ id: caughtMessages.id });
           if (opts.beforeReply) await opts.beforeReply({ id: row.id, messageId: parsed.messageId ?? null });
@@ -103,6 +190,9 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
             for (const c of conns) if (c.session === session) c._socket.destroy();
             return;
           }
+          // Never a notification about a message without a return path (a bounce itself).
+          const bounced = mailFrom ? recipients.filter((a) => /\+bounce-later@/.test(a)) : [];
+          if (bounced.length) bounceLater(raw, mailFrom, bounced);
           callback();
         } catch (e) {
           // Storage failed: answer 451 so the sender knows the message was not taken.
@@ -122,6 +212,12 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
   return {
     port,
     url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
-    close: () => new Promise((r) => server.close(() => r())),
+    async close() {
+      // Bounces not yet made are dropped; those being made are finished first.
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.all([...inFlight]);
+      await new Promise<void>((r) => server.close(() => r()));
+    },
   };
 }

@@ -52,6 +52,7 @@ import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '../e
 import type { Clock } from './clock';
 import { DELIVER_TASK } from './dispatch';
 import { addSuppression } from './tenants';
+import { envelopeFromFor } from './bounce-address';
 
 export interface SendDeps {
   db: Db;
@@ -68,6 +69,11 @@ export interface SendDeps {
   smsStatusCallbackUrl?: string;
   /** Public base URL and secret of the signed preferences link in every message (none without them). */
   links?: LinkSettings;
+  /**
+   * The VERP key (server/bounce-address.ts `bounceAddressKey`): with it, every message sent over SMTP has its
+   * delivery's bounce address as envelope sender (issue #10 §4); without it, the From address (no async bounces).
+   */
+  bounceKey?: string;
   /** Provider send rates shared by all workers, per minute (unset = unlimited). */
   rateLimits?: Partial<Record<Provider, number>>;
   /** Retry policy per provider (falls back to `retry`, then the default). */
@@ -368,6 +374,13 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       if (e instanceof ConfigurationError) return dead('configuration', e.message);
       return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
     }
+    let envelope: { envelopeFrom?: string };
+    try {
+      envelope = envelopeOf(deps, w, d);
+    } catch (e) {
+      // A tenant bounce domain that is not a domain name: an admin fixes it and replays.
+      return dead('configuration', `no bounce address: ${e instanceof Error ? e.message : String(e)}`);
+    }
     // An earlier attempt may have reached an idempotent provider: ask it before sending again.
     const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;
     const sending = await transitionDelivery(tx, deliveryId, 'sending', {
@@ -378,10 +391,10 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       incrementAttempts: true,
     });
     const attemptId = await startAttempt(tx, { tenantId: d.tenantId, deliveryId, attemptNo: sending!.attemptCount, startedAt: now });
-    return { w, d: sending!, rendered, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
+    return { w, d: sending!, rendered, envelope, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
   });
   if ('stop' in prep) return prep.stop!;
-  const { w, d, rendered, attemptId, channel, reconcileFirst, now, link } = prep;
+  const { w, d, rendered, envelope, attemptId, channel, reconcileFirst, now, link } = prep;
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
   let outcome: Outcome | null = null;
@@ -394,7 +407,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       const opts = { idempotencyKey: d.messageKey, signal };
       if (rendered.channel === 'sms') outcome = await (channel as SmsChannel).send(rendered.sms, opts);
       else if (rendered.channel === 'webhook') outcome = await (channel as WebhookChannel).send(rendered.webhook, { ...opts, now });
-      else outcome = await (channel as EmailChannel).send({ ...rendered.email, messageId: messageIdFor(d.messageKey) }, opts);
+      else outcome = await (channel as EmailChannel).send({ ...rendered.email, messageId: messageIdFor(d.messageKey), ...envelope }, opts);
     } catch (e) {
       // An adapter that throws broke its contract; we cannot know whether anything went out.
       outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
@@ -403,6 +416,16 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
   // A provider that echoes the body (the SMS API does) must not store the person's preferences link either.
   const stored: Outcome = { ...outcome, ...(outcome.response ? { response: redactLink(outcome.response, link) } : {}) } as Outcome;
   return recordOutcome(deps, w, d, attemptId, stored, channel);
+}
+
+/**
+ * The SMTP envelope sender of an email delivery: its VERP bounce address in the sending tenant's bounce domain
+ * when this worker has the key and the delivery goes out over SMTP; nothing for an HTTP API provider (it handles
+ * bounces itself and reports them as events).
+ */
+function envelopeOf(deps: SendDeps, w: ReminderWorld, d: Delivery): { envelopeFrom?: string } {
+  if (d.provider !== 'smtp' || !deps.bounceKey) return {};
+  return { envelopeFrom: envelopeFromFor(w.sendingTenant, d.id, deps.bounceKey) };
 }
 
 /** Slots within this many ms of now are taken at once (timer and clock granularity). */

@@ -194,7 +194,7 @@ describe('mailbox read models', () => {
     await webhook.send(hook(), { idempotencyKey: 'm3', now: new Date() });
     await webhook.send(hook({ id: 'bad', secret: newWebhookSecret() }), { idempotencyKey: 'm4', now: new Date() });
     const scope = (await mailboxScope(tdb.db, acme.id))!;
-    expect(scope).toEqual({ senderEmail: 'hi@acme.test', smsSender: '+15005550006', webhookPath: '/hooks/acme' });
+    expect(scope).toEqual({ tenantId: acme.id, senderEmail: 'hi@acme.test', smsSender: '+15005550006', webhookPath: '/hooks/acme' });
     expect(await countCaughtMessages(tdb.db, scope)).toEqual({ email: 0, sms: 1, webhook: 2 });
     const smsList = await listCaughtMessages(tdb.db, { limit: 10, offset: 0 }, scope, 'sms');
     expect(smsList.items).toEqual([expect.objectContaining({ channel: 'sms', envelopeFrom: '+15005550006', text: sms().body, verified: null })]);

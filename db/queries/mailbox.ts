@@ -3,7 +3,11 @@
  * the SMTP catcher (server/mail-catcher.ts), SMS from the SMS API (server/sms-catcher.ts) and webhook deliveries
  * from the receiver (server/webhook-catcher.ts). That table is a dev/demo tool, not tenant data; the staff pages
  * show a tenant what it SENT, by a {@link MailboxScope}:
- *   email    envelope_from is the tenant's sender address (case-insensitive);
+ *   email    envelope_from is the tenant's sender address (case-insensitive), or the envelope sender or a
+ *            recipient is a VERP bounce address (`bounces+<delivery hex>-<tag>@…`, domain/verp.ts) naming a
+ *            delivery the tenant sent — its own messages sent with a bounce address, and the delivery status
+ *            notifications that came back to one (issue #10 §4). The tag is not checked here (the database has
+ *            no key): the catcher is a local tool, and naming a delivery needs its id;
  *   sms      envelope_from is the tenant's SMS sender (its `notification_settings.sms_sender`, else the worker's
  *            default `SMS_FROM` — shared by every tenant without a sender of its own);
  *   webhook  envelope_to holds the tenant's catcher path `/hooks/{slug}`.
@@ -20,6 +24,8 @@ export type CaughtChannel = (typeof caughtChannels)[number];
 
 /** Which caught messages belong to one tenant (module doc). */
 export interface MailboxScope {
+  /** The tenant (messages with a bounce address of one of its deliveries are its). */
+  tenantId: string;
   /** The tenant's email sender address. */
   senderEmail: string;
   /** The SMS sender its messages go out from, or null (then no SMS is shown). */
@@ -71,12 +77,27 @@ function channelWhere(scope: MailboxScope, channel: CaughtChannel): SQL {
   const m = caughtMessages;
   switch (channel) {
     case 'email':
-      return sql`(${m.channel} = 'email' and lower(${m.envelopeFrom}) = lower(${scope.senderEmail}))`;
+      return sql`(${m.channel} = 'email' and (lower(${m.envelopeFrom}) = lower(${scope.senderEmail}) or ${bounceAddressOfTenant(scope.tenantId)}))`;
     case 'sms':
       return scope.smsSender == null ? sql`false` : sql`(${m.channel} = 'sms' and ${m.envelopeFrom} = ${scope.smsSender})`;
     case 'webhook':
       return sql`(${m.channel} = 'webhook' and ${scope.webhookPath} = any(${m.envelopeTo}))`;
   }
+}
+
+/**
+ * True when the caught email's envelope sender or one of its recipients is a bounce address naming a delivery
+ * that `tenantId` sent: its own, or an external guest's reminder sent in the name of the guest's organisation
+ * (the same rule as server/send-reminder.ts). The delivery id is the 32 hex digits after `bounces+`.
+ */
+function bounceAddressOfTenant(tenantId: string): SQL {
+  const m = caughtMessages;
+  return sql`exists (
+    select 1 from unnest(array_prepend(${m.envelopeFrom}, ${m.envelopeTo})) as a(addr)
+      join deliveries d on d.id = (substring(lower(a.addr) from '^bounces[+]([0-9a-f]{32})-[0-9a-f]{10}@'))::uuid
+      left join reminders r on r.id = d.reminder_id
+      left join bookings b on b.id = r.booking_id
+    where case when b.role = 'external' and b.guest_tenant_id is not null then b.guest_tenant_id else d.tenant_id end = ${tenantId}::uuid)`;
 }
 
 /** Any channel of the scope. */
@@ -99,7 +120,7 @@ export async function mailboxScope(db: DbOrTx, tenantId: string, defaultSmsFrom?
     .where(eq(tenants.id, tenantId))
     .limit(1);
   if (!row) return null;
-  return { senderEmail: row.senderEmail, smsSender: row.smsSender ?? defaultSmsFrom ?? null, webhookPath: `/hooks/${row.slug}` };
+  return { tenantId, senderEmail: row.senderEmail, smsSender: row.smsSender ?? defaultSmsFrom ?? null, webhookPath: `/hooks/${row.slug}` };
 }
 
 /** How many caught messages of each channel the scope holds. */

@@ -1,0 +1,100 @@
+/**
+ * `npm run bounces:ingest -- FILE.eml [FILE2.eml …]` (`-` reads one message from stdin)
+ *
+ * Reads RFC 3464 delivery status notifications (bounces of mail sent over SMTP, e.g. saved from the bounce
+ * mailbox) and applies them like provider reports (server/bounces.ts `ingestDsn`) against DATABASE_URL, else the
+ * embedded database of a running `npm start` (scripts/lib.ts `resolveDatabaseUrl`). Bounce addresses are verified
+ * with the key derived from BETTER_AUTH_SECRET (else the secret `npm start` keeps in its data folder); without
+ * one, DSNs are matched by the headers they return only (a line on stderr says so).
+ *
+ * stdout: one line per recipient, e.g. `delivery 3f2a… bounced (5.1.1) — address suppressed`, prefixed with the
+ * file name when several files are given. Exit codes: 0 every report applied or already processed (duplicate);
+ * 1 a file is unreadable or not a DSN (a line on stderr names the file and what is missing), bad usage, or no
+ * database; 2 a DSN names no delivery we know (stored unmatched; nothing else failed). Each file is applied on its
+ * own: a bad file does not stop the others.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createDb } from '../db/client';
+import { databaseNowMs } from '../db/queries/clock';
+import { bounceAddressKeyForCli } from '../server/bounce-address';
+import { DsnError, describeDsnOutcome, ingestDsn } from '../server/bounces';
+import { errorMessage, resolveDatabaseUrl, root } from './lib';
+
+const USAGE = `usage: npm run bounces:ingest -- FILE.eml [FILE2.eml …]
+
+  FILE.eml   a delivery status notification (RFC 3464 multipart/report) as received; - reads stdin
+exit: 0 applied or already processed, 1 unreadable / not a DSN, 2 names no delivery we know`;
+
+async function readInput(file: string): Promise<Buffer> {
+  if (file !== '-') return readFile(file);
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  if (args.includes('-h') || args.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown || args.length === 0) {
+    process.stderr.write(`${unknown ? `unknown option ${unknown}` : 'missing FILE'}\n${USAGE}\n`);
+    return 1;
+  }
+  const url = resolveDatabaseUrl();
+  if (!url) {
+    process.stderr.write('DATABASE_URL is not set and no `npm start` database is running here: start the app with `npm start` (in another terminal), or set DATABASE_URL\n');
+    return 1;
+  }
+  const key = bounceAddressKeyForCli(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data'));
+  if (!key) process.stderr.write('bounces:ingest: BETTER_AUTH_SECRET is not set: bounce addresses cannot be verified; matching by returned headers only\n');
+
+  const handle = createDb(url, { max: 2 });
+  let failed = false;
+  let unmatched = false;
+  const prefix = (file: string) => (args.length > 1 ? `${file === '-' ? '(stdin)' : file}: ` : '');
+  try {
+    for (const file of args) {
+      let raw: Buffer;
+      try {
+        raw = await readInput(file);
+      } catch (e) {
+        process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+        failed = true;
+        continue;
+      }
+      try {
+        const result = await ingestDsn(handle.db, raw, { key, now: new Date(await databaseNowMs(handle.db)) });
+        for (const r of result.recipients) {
+          process.stdout.write(`${prefix(file)}${describeDsnOutcome(r)}\n`);
+          if (r.outcome === 'unmatched') unmatched = true;
+          if (r.outcome === 'skipped') {
+            process.stderr.write(`${file}: ${r.problem}\n`);
+            failed = true;
+          }
+        }
+        if (result.unverifiedBounceAddresses.length && !result.bounceAddress) {
+          process.stderr.write(`${file}: bounce address ${result.unverifiedBounceAddresses[0]} does not verify (forged, or signed with another key)\n`);
+        }
+      } catch (e) {
+        if (!(e instanceof DsnError)) throw e;
+        process.stderr.write(`${file}: ${e.message}\n`);
+        failed = true;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return failed ? 1 : unmatched ? 2 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`bounces:ingest failed: ${errorMessage(e)}\n`);
+    process.exit(1);
+  },
+);
