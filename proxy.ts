@@ -11,7 +11,15 @@
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
 
-const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/preferences\/[^/]+$/, /^\/api\/preferences\/[^/]+$/];
+const PUBLIC = [
+  /^\/sign-in$/,
+  /^\/api\/auth\//,
+  /^\/api\/health$/,
+  /^\/preferences\/[^/]+$/,
+  /^\/api\/preferences\/[^/]+$/,
+  // Delivery reports from the providers (issue #10): server to server, the webhook signature is the credential.
+  /^\/api\/reports\/(?:email|sms)$/,
+];
 
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
