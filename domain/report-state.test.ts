@@ -73,7 +73,7 @@ describe('foldReports', () => {
       const f = foldReports(list);
       expect(f.state).toBe('complained');
       expect(f.decidedAt?.toISOString()).toBe('2027-03-01T12:05:00.000Z');
-      expect(f.reason).toBe('complaint reported for 2027-03-01T12:05:00.000Z: abuse report from the recipient mailbox');
+      expect(f.reason).toBe('complaint at 2027-03-01T12:05:00.000Z: abuse report from the recipient mailbox');
     }
   });
 
@@ -86,10 +86,10 @@ describe('foldReports', () => {
 
   it('an error code and detail both appear in the reason (the code once)', () => {
     expect(foldReports([r('undelivered', '2027-06-01T12:00:00Z', { errorCode: '30005', detail: 'Unknown destination handset' })]).reason).toBe(
-      'undelivered reported for 2027-06-01T12:00:00.000Z: error 30005: Unknown destination handset',
+      'undelivered at 2027-06-01T12:00:00.000Z: error 30005: Unknown destination handset',
     );
     expect(foldReports([r('hard_bounce', '2027-06-01T12:00:00Z', { errorCode: '5.1.1', detail: '550 5.1.1 unknown user' })]).reason).toBe(
-      'hard bounce reported for 2027-06-01T12:00:00.000Z: 550 5.1.1 unknown user',
+      'hard bounce at 2027-06-01T12:00:00.000Z: 550 5.1.1 unknown user',
     );
   });
 

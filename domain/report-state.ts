@@ -107,10 +107,10 @@ function mostSevere(facts: readonly ReportFact[]): ReportFact | null {
   return best;
 }
 
-/** "hard bounce reported for 2027-08-02T10:00:00.000Z: 550 5.1.1 …" */
+/** "hard bounce at 2027-08-02T10:00:00.000Z: 550 5.1.1 …" (the event time, as the provider gave it) */
 function reasonOf(f: ReportFact): string {
   const w = what(f);
-  return `${kindWords[f.kind]} reported for ${f.occurredAt.toISOString()}${w ? `: ${w}` : ''}`;
+  return `${kindWords[f.kind]} at ${f.occurredAt.toISOString()}${w ? `: ${w}` : ''}`;
 }
 
 /**

@@ -157,7 +157,7 @@ describe('HTTP email provider events (Standard Webhooks)', () => {
     const after = await reload(d);
     expect(after.status).toBe('complained');
     expect(after.reportedAt?.toISOString()).toBe('2027-03-01T12:05:00.000Z');
-    expect(after.statusReason).toContain('complaint reported for 2027-03-01T12:05:00.000Z');
+    expect(after.statusReason).toContain('complaint at 2027-03-01T12:05:00.000Z');
 
     const reports = await db().select().from(deliveryReports).orderBy(asc(deliveryReports.receivedAt));
     expect(reports.map((r) => [r.kind, r.occurredAt.toISOString(), r.receivedAt.toISOString(), r.deliveryId])).toEqual([

@@ -4,7 +4,7 @@
  * delivery's page. The decisions are in domain/report-state.ts; the use-case is server/reports.ts.
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Provider, ReportSource } from '../../domain/vocabulary';
+import type { Provider, ReportKind, ReportSource } from '../../domain/vocabulary';
 import type { DbOrTx } from '../client';
 import { bookings, deliveries, deliveryReports, reminders, type Delivery, type DeliveryReport } from '../schema';
 
@@ -127,4 +127,37 @@ export async function refreshReportReason(db: DbOrTx, deliveryId: string, status
     .where(and(eq(deliveries.id, deliveryId), eq(deliveries.status, status)))
     .returning({ id: deliveries.id });
   return rows.length === 1;
+}
+
+/** One delivery report as staff see it under a delivery's attempts (instants ISO-8601 UTC). */
+export interface ReportView {
+  id: string;
+  source: ReportSource;
+  kind: ReportKind;
+  /** The provider's event time, and when we received it. */
+  occurredAt: string;
+  receivedAt: string;
+  /** Multi-part SMS: 0-based part and number of parts; null for the whole message. */
+  partIndex: number | null;
+  partCount: number | null;
+  errorCode: string | null;
+  detail: string | null;
+  /** What processing it did ("accepted → complained; suppressed …", "no change: …"). */
+  effect: string | null;
+}
+
+/** A stored report as a {@link ReportView}. */
+export function reportView(r: DeliveryReport): ReportView {
+  return {
+    id: r.id,
+    source: r.source,
+    kind: r.kind,
+    occurredAt: r.occurredAt.toISOString(),
+    receivedAt: r.receivedAt.toISOString(),
+    partIndex: r.partIndex,
+    partCount: r.partCount,
+    errorCode: r.errorCode,
+    detail: r.detail,
+    effect: r.effect,
+  };
 }
