@@ -13,6 +13,8 @@
  * provider can report before the send's own transaction committed the provider's message id. When the send records
  * that id (server/send-reminder.ts, `accepted`), {@link adoptUnmatchedReports} attaches those reports and applies
  * them. An advisory lock per provider message id makes the two sides see each other (db/queries/reports.ts).
+ * Likewise a report that names a delivery still being sent (`claimed`/`sending`/`retrying`, e.g. a DSN that beat
+ * the SMTP answer) is stored with an effect beginning `waiting:` and applied by {@link adoptUnmatchedReports}.
  *
  * Suppressions go to the SENDING tenant (the external guest's own organisation for an `external` booking, else the
  * delivery's tenant — the list the send-time check reads): a hard bounce → `hard_bounce`; a complaint →
@@ -81,6 +83,11 @@ export type ApplyReportResult =
 const providerOfSource: Readonly<Record<ReportSource, Provider>> = { http_api: 'http_api', sms_api: 'sms_api', smtp_dsn: 'smtp' };
 /** The report source that names a provider's message ids (SMTP has none: its DSNs name the delivery by VERP token). */
 const sourceOfProvider: Readonly<Partial<Record<Provider, ReportSource>>> = { http_api: 'http_api', sms_api: 'sms_api' };
+
+/** Delivery states of a message still being sent: reports about it wait (module doc). */
+const inFlight: ReadonlySet<DeliveryStatus> = new Set(['claimed', 'sending', 'retrying']);
+/** How the effect of a waiting report begins (adoptUnmatchedReports finds them by it). */
+const WAITING = 'waiting:';
 
 /** Longest `detail` kept, characters. */
 const DETAIL_MAX = 1000;
@@ -169,10 +176,12 @@ export async function adoptUnmatchedReports(tx: Tx, delivery: Delivery, now: Dat
     tenantId = await sendingTenantOf(tx, delivery);
     adopted = await adoptReports(tx, source, delivery.providerMessageId, { deliveryId: delivery.id, tenantId, address: delivery.address });
   }
-  // Reports that named the delivery directly (a DSN) while it was still being sent were stored but not applied.
-  if (adopted.length === 0 && (await reportsOfDelivery(tx, delivery.id)).length === 0) return { adopted: 0, status: delivery.status };
+  // Reports that named the delivery directly (a DSN) while it was still being sent were stored, waiting.
+  const all = await reportsOfDelivery(tx, delivery.id);
+  if (all.length === 0) return { adopted: 0, status: delivery.status };
+  const waiting = all.filter((r) => r.effect?.startsWith(WAITING) && !adopted.some((a) => a.id === r.id));
   tenantId ??= await sendingTenantOf(tx, delivery);
-  const settled = await settle(tx, delivery, tenantId, adopted, now);
+  const settled = await settle(tx, delivery, tenantId, [...adopted, ...waiting], now);
   return { adopted: adopted.length, status: settled.status };
 }
 
@@ -181,6 +190,17 @@ export async function adoptUnmatchedReports(tx: Tx, delivery: Delivery, now: Dat
  * suppressions of each report in `fresh` (new or just adopted), writing each one's effect.
  */
 async function settle(tx: Tx, d: Delivery, sendingTenantId: string, fresh: DeliveryReport[], now: Date): Promise<{ status: DeliveryStatus; effects: Map<string, string> }> {
+  const effects = new Map<string, string>();
+  if (inFlight.has(d.status)) {
+    // Not sent yet as far as we know (a DSN can name a delivery whose send is still being recorded): keep the
+    // reports waiting; adoptUnmatchedReports applies them, suppressions included, when the send is recorded.
+    for (const rep of fresh) {
+      const effect = `${WAITING} the delivery is ${d.status} — applied when the send is recorded`;
+      await setReportEffect(tx, rep.id, effect);
+      effects.set(rep.id, effect);
+    }
+    return { status: d.status, effects };
+  }
   const all = await reportsOfDelivery(tx, d.id);
   const fold = foldReports(all);
   const decision = decideReportTransition(d.status, fold, d.reportedAt !== null);
@@ -202,7 +222,6 @@ async function settle(tx: Tx, d: Delivery, sendingTenantId: string, fresh: Deliv
   } else {
     stateText = `no change: ${decision.why}`;
   }
-  const effects = new Map<string, string>();
   for (const rep of fresh) {
     const parts = [stateText];
     const s = await suppressFor(tx, d, sendingTenantId, rep, now);

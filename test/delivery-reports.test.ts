@@ -12,11 +12,11 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpEmailChannel } from '../channels/http-email';
 import { createSmsChannel } from '../channels/sms';
-import { findSuppression } from '../db/queries/delivery';
+import { findSuppression, transitionDelivery } from '../db/queries/delivery';
 import { listSuppressions } from '../db/queries/suppressions';
 import { auditLog, contacts, deliveries, deliveryReports, reminders, suppressions, type Delivery } from '../db/schema';
 import { twilioSignature } from '../domain/twilio-signature';
-import { applyReport } from '../server/reports';
+import { adoptUnmatchedReports, applyReport } from '../server/reports';
 import { intakeEmailEvent, intakeSmsStatus } from '../server/report-intake';
 import { addBooking, createEvent } from '../server/scheduling';
 import { addSuppressionAction, removeSuppressionAction } from '../server/staff-actions';
@@ -426,6 +426,32 @@ describe('applyReport directly (the DSN reader calls it with a delivery id)', ()
     expect(await applyReport(db(), { source: 'smtp_dsn', providerEventId: 'other', deliveryId: '00000000-0000-4000-8000-000000000000', kind: 'hard_bounce', occurredAt: now }, now)).toMatchObject({ outcome: 'unmatched' });
     expect(await applyReport(db(), { source: 'smtp_dsn', providerEventId: 'bad-id', deliveryId: 'not-a-uuid', kind: 'hard_bounce', occurredAt: now }, now)).toMatchObject({ outcome: 'unmatched' });
     await expect(applyReport(db(), { source: 'smtp_dsn', providerEventId: 'x', kind: 'hard_bounce', occurredAt: new Date('nope') }, now)).rejects.toMatchObject({ code: 'validation', field: 'occurredAt' });
+  });
+});
+
+describe('a report about a delivery still being sent waits for the send to be recorded', () => {
+  it('a DSN naming a `sending` delivery changes nothing and suppresses nothing until the send is recorded; then it applies', async () => {
+    const t = await tenantWith([{ offset: '-P1D' }]);
+    await booked(t.id, '2027-03-02T12:00:00Z', { email: 'early-dsn@example.test' }, '2027-02-20T09:00:00Z');
+    await h.tick('2027-03-01T12:00:00Z');
+    const [d] = await deliveryRows();
+    // As if the SMTP answer were still on its way: the delivery is `sending`.
+    await db().update(deliveries).set({ status: 'sending', providerMessageId: null }).where(eq(deliveries.id, d.id));
+    const now = new Date('2027-03-01T12:00:05Z');
+    const r = await applyReport(db(), { source: 'smtp_dsn', providerEventId: '<early@mx>:early-dsn@example.test', deliveryId: d.id, kind: 'hard_bounce', occurredAt: new Date('2027-03-01T12:00:04Z'), detail: '550 5.1.1 no such user' }, now);
+    expect(r).toMatchObject({ outcome: 'applied', status: 'sending' });
+    expect(await liveSuppressions(t.id)).toHaveLength(0);
+    const [waiting] = await db().select().from(deliveryReports);
+    expect(waiting.effect).toMatch(/^waiting: the delivery is sending/);
+    // The send is recorded (what recordOutcome does): accepted, then the waiting report applies.
+    await db().transaction(async (tx) => {
+      const accepted = await transitionDelivery(tx, d.id, 'accepted', { providerMessageId: '<k@punctual.local>', acceptedAt: now });
+      expect(await adoptUnmatchedReports(tx, accepted!, now)).toEqual({ adopted: 0, status: 'bounced' });
+    });
+    expect((await reload(d)).status).toBe('bounced');
+    expect((await liveSuppressions(t.id)).map((s) => [s.reason, s.reportId])).toEqual([['hard_bounce', waiting.id]]);
+    const [applied] = await db().select().from(deliveryReports);
+    expect(applied.effect).toBe('accepted → bounced; suppressed early-dsn@example.test for email (hard_bounce)');
   });
 });
 
