@@ -14,7 +14,17 @@
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
 
-const PUBLIC = [/^\/sign-in$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/preferences\/[^/]+$/, /^\/api\/preferences\/[^/]+$/, /^\/u\/[^/]+$/];
+const PUBLIC = [
+  /^\/sign-in$/,
+  /^\/api\/auth\//,
+  /^\/api\/health$/,
+  /^\/preferences\/[^/]+$/,
+  /^\/api\/preferences\/[^/]+$/,
+  // Delivery reports from the providers (issue #10): server to server, the webhook signature is the credential.
+  /^\/api\/reports\/(?:email|sms)$/,
+  // One-click unsubscribe (RFC 8058): the signed token in the path is the credential.
+  /^\/u\/[^/]+$/,
+];
 
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;

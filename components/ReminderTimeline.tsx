@@ -1,6 +1,7 @@
 import type { AttemptView, DeliveryView, ReminderView } from '../db/queries/views';
 import { describeSmsSegments, quietHoursNote, subjectLabels } from '../domain/message-labels';
 import { ChannelBadge } from './ChannelBadge';
+import { ReportList } from './ReportList';
 import { StatusBadge } from './StatusBadge';
 import { ZonedTime } from './ZonedTime';
 
@@ -48,7 +49,8 @@ function AttemptLine({ a, zone }: { a: AttemptView; zone: string }) {
 
 /**
  * What went (or goes) out, behind a disclosure: the email subject, the SMS text with its segment count, or
- * the webhook's type and target URL; the address; every provider call with its outcome and error.
+ * the webhook's type and target URL; the address; every provider call with its outcome and error; then what the
+ * provider reported afterwards (delivered, bounced, complained …, issue #10) with what each report did.
  */
 function DeliveryDetails({ d, zone }: { d: DeliveryView; zone: string }) {
   const label = subjectLabels[d.channel];
@@ -56,6 +58,7 @@ function DeliveryDetails({ d, zone }: { d: DeliveryView; zone: string }) {
     <details className="timeline-more">
       <summary>
         {label} and {d.attempts.length === 1 ? '1 attempt' : `${d.attempts.length} attempts`}
+        {d.reports.length > 0 ? ` · ${d.reports.length === 1 ? '1 report' : `${d.reports.length} reports`}` : ''}
       </summary>
       <dl className="timeline-more-facts">
         {d.channel === 'webhook' ? null : (
@@ -95,6 +98,12 @@ function DeliveryDetails({ d, zone }: { d: DeliveryView; zone: string }) {
           ))}
         </ol>
       )}
+      {d.reports.length > 0 ? (
+        <>
+          <p className="small muted timeline-reports-title">What the provider reported</p>
+          <ReportList reports={d.reports} zone={zone} compact />
+        </>
+      ) : null}
     </details>
   );
 }

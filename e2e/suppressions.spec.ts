@@ -1,8 +1,11 @@
 /**
- * The suppression list (issue #4): staff add an address (listed with reason, source and a zoned "since"),
+ * The suppression list (issue #4): staff add an address (listed with channel, reason, source and a zoned "since"),
  * search it, and remove it only with a reason; a viewer sees the list without controls and the server refuses
  * a forged add or remove from the viewer's session (403), as it refuses any cross-site request (403).
- * Screenshots: suppressions, suppressions-remove, suppressions-empty-search, suppressions-viewer.
+ * Removing is a soft delete (issue #10 §3): the entry leaves the list and shows under "Show removed" with who
+ * removed it, when and why; the address can then be listed again (a new entry).
+ * Screenshots: suppressions, suppressions-remove, suppressions-empty-search, suppressions-viewer,
+ * suppressions-removed-1360, suppressions-removed-375.
  */
 import { expect, test } from '@playwright/test';
 import { authFile, expectAccessible, screen, unique } from './support';
@@ -36,6 +39,7 @@ test('staff add an address, see where it came from, and remove it only with a re
   const row = page.locator('table.suppressions-table tbody tr', { hasText: address });
   await expect(row).toHaveCount(1);
   await expect(row.locator('[data-reason]')).toHaveText('unsubscribed');
+  await expect(row.locator('[data-channel]')).toHaveText('Email');
   await expect(row.locator('.suppression-source')).toHaveText('added by staff@demo.punctual.local: asked by phone');
   await expect(row.locator('time')).toHaveText(ZONED_TIME);
 
@@ -77,6 +81,39 @@ test('staff add an address, see where it came from, and remove it only with a re
   await expect(row).toHaveCount(0);
   await page.reload();
   await expect(page.locator('table.suppressions-table tbody tr', { hasText: address })).toHaveCount(0);
+
+  // A soft delete: the entry is kept as history under "Show removed", with who removed it, when and why.
+  await page.getByRole('link', { name: 'Show removed' }).click();
+  await expect(page).toHaveURL(/[?&]removed=1/);
+  await expect(page.getByRole('link', { name: 'Show removed' })).toHaveAttribute('aria-current', 'page');
+  const removed = page.locator('table.suppressions-table[data-view="removed"] tbody tr', { hasText: address });
+  await expect(removed).toHaveCount(1);
+  await expect(removed.locator('.suppression-removed')).toContainText('by staff@demo.punctual.local');
+  await expect(removed.locator('.suppression-removed')).toContainText('“mailbox confirmed working again”');
+  await expect(removed.locator('.suppression-removed time')).toHaveText(ZONED_TIME);
+  await expect(removed.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
+  await expectAccessible(page, 'suppressions removed history');
+  await screen(page, 'suppressions-removed-1360');
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.reload();
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, 'page width at 375 px').toBeLessThanOrEqual(widths.client);
+  await expect(removed).toBeVisible();
+  await screen(page, 'suppressions-removed-375');
+  await page.setViewportSize({ width: 1360, height: 900 });
+
+  // The address can be listed again: a new entry beside the history.
+  await page.getByRole('link', { name: 'On the list' }).click();
+  await expect(page).not.toHaveURL(/removed=1/);
+  await form.getByLabel('Address').fill(address);
+  await form.getByLabel('Reason').selectOption('manual');
+  await form.getByRole('button', { name: 'Add to list' }).click();
+  await expect(form.getByRole('status')).toHaveText(`${address} is on the suppression list.`);
+  await expect(page.locator('table.suppressions-table[data-view="live"] tbody tr', { hasText: address })).toHaveCount(1);
+  const again = page.locator('table.suppressions-table tbody tr', { hasText: address });
+  const id = await again.getAttribute('data-suppression-id');
+  const cleanup = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'e2e clean-up', version: 1 }, headers: { origin: new URL(page.url()).origin } });
+  expect(cleanup.status()).toBe(200);
 });
 
 test('a viewer sees the list without controls; forged and cross-site requests answer 403', async ({ page, browser, baseURL }) => {

@@ -3,7 +3,9 @@
  *   DATABASE_URL unset → embedded PostgreSQL with its data in $PUNCTUAL_DATA_DIR/pg (default .data/pg).
  *   SMTP_URL unset     → the built-in mail catcher (messages readable at /mailbox).
  *   SMS_API_URL unset  → the built-in SMS API (server/sms-catcher.ts): the worker's SMS_API_URL, SMS_ACCOUNT_SID,
- *                        SMS_AUTH_TOKEN point at it, SMS_FROM defaults to 'Punctual' (SMS at /mailbox?channel=sms).
+ *                        SMS_AUTH_TOKEN point at it, SMS_FROM defaults to 'Punctual' (SMS at /mailbox?channel=sms);
+ *                        SMS_STATUS_CALLBACK_URL defaults to the web app's /api/reports/sms, and the web app gets the
+ *                        catcher's token to verify its signed `delivered` callbacks (issue #10).
  *   always             → the built-in webhook receiver (server/webhook-catcher.ts); the seed points the demo
  *                        tenant's webhook at it (deliveries at /mailbox?channel=webhook). The worker may post to
  *                        http:// endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP defaults to true here) and links to the web
@@ -188,12 +190,17 @@ async function main() {
   // The demo's webhook catcher is http://127.0.0.1: both the sender (worker) and the settings form (web app)
   // must accept http endpoints, or an admin could not save the demo's own settings.
   const webhookAllowHttp = process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true';
+  // SMS delivery reports (issue #10): the provider POSTs status callbacks to the web app. The built-in SMS API does
+  // (a signed `delivered` a moment after each message); a real provider only when the app has a public URL.
+  const smsStatusCallbackUrl =
+    process.env.SMS_STATUS_CALLBACK_URL ?? (smsCatcher || process.env.PUNCTUAL_PUBLIC_URL ? `${publicUrl.replace(/\/+$/, '')}/api/reports/sms` : undefined);
   worker = await startWorker({
     databaseUrl,
     config: {
       smtpUrl,
       ...(sms ? { sms } : {}),
       smsFrom,
+      ...(smsStatusCallbackUrl ? { smsStatusCallbackUrl } : {}),
       // The worker signs preference and unsubscribe links with keys of the web app's session secret, so the web app can verify them.
       links: {
         publicUrl,
@@ -218,6 +225,10 @@ async function main() {
       PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
       // The mailbox shows the SMS sent from the default sender to tenants that have none of their own.
       ...(smsFrom ? { SMS_FROM: smsFrom } : {}),
+      // The report routes verify X-Twilio-Signature with the SMS account's token over the callback URL. (A real
+      // provider's SMS_AUTH_TOKEN and HTTP_EMAIL_WEBHOOK_SECRET reach the web app from this environment as they are.)
+      ...(sms ? { SMS_AUTH_TOKEN: sms.authToken } : {}),
+      ...(smsStatusCallbackUrl ? { SMS_STATUS_CALLBACK_URL: smsStatusCallbackUrl } : {}),
     },
     log,
   );

@@ -15,7 +15,8 @@
  *   SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN
  *                                 a Twilio-compatible Messages API (channels/sms.ts); all three or none
  *   SMS_FROM                      default SMS sender (E.164 or alphanumeric id) when a tenant names none
- *   SMS_STATUS_CALLBACK_URL       StatusCallback URL given to the SMS provider (delivery reports, issue #10)
+ *   SMS_STATUS_CALLBACK_URL       StatusCallback URL given to the SMS provider (delivery reports, issue #10); the web
+ *                                 app verifies X-Twilio-Signature over it (else over PUNCTUAL_PUBLIC_URL + /api/reports/sms)
  *   PUNCTUAL_RATE_SMS_API, PUNCTUAL_RETRY_SMS_API, PUNCTUAL_RETRY_WEBHOOK
  *   PUNCTUAL_PUBLIC_URL           base URL of the web app, for the signed preferences link in every message and
  *                                 the one-click unsubscribe link (List-Unsubscribe) in every non-essential email
@@ -24,6 +25,10 @@
  *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
  *                                 envelope sender, signed with a key derived from it (server/bounce-address.ts);
  *                                 unset, the envelope sender is the From address and bounces cannot be matched
+ * Read by the WEB app's delivery-report routes (issue #10, server/report-intake.ts), not by the worker:
+ *   HTTP_EMAIL_WEBHOOK_SECRET     whsec_… secret of the HTTP email provider's event webhook (POST /api/reports/email);
+ *                                 unset → that route answers 503 naming it
+ *   SMS_AUTH_TOKEN                (above) also verifies the SMS status callbacks (POST /api/reports/sms); unset → 503
  */
 import { z } from 'zod';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';

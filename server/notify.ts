@@ -134,7 +134,7 @@ export async function processDomainEvent(db: Db, domainEventId: string, now: Dat
  */
 async function reachableForEssential(tx: Tx, tenantIds: string[], contact: Contact, accepted: PersonalChannel[]): Promise<PersonalChannel[]> {
   const addressOf = (c: PersonalChannel) => (c === 'email' ? contact.email : contact.phone);
-  const open = async (c: PersonalChannel) => !!addressOf(c) && !(await findSuppression(tx, tenantIds, addressOf(c)!));
+  const open = async (c: PersonalChannel) => !!addressOf(c) && !(await findSuppression(tx, tenantIds, addressOf(c)!, c));
   const reachable: PersonalChannel[] = [];
   for (const c of accepted) if (await open(c)) reachable.push(c);
   if (reachable.length > 0) return reachable;

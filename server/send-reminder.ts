@@ -51,6 +51,7 @@ import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '../emails';
 import type { Clock } from './clock';
 import { DELIVER_TASK } from './dispatch';
+import { adoptUnmatchedReports } from './reports';
 import { addSuppression } from './tenants';
 import { envelopeFromFor } from './bounce-address';
 
@@ -332,7 +333,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
       const optOut = optedOut(w);
       if (optOut) return suppressed(optOut);
-      const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address);
+      const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address, d.channel);
       if (suppression) {
         const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
         return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
@@ -464,8 +465,10 @@ async function recordOutcome(
       random: (deps.random ?? Math.random)(),
     });
     if (next.status === 'accepted') {
-      await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null });
-      return { status: 'accepted' };
+      const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null });
+      // A fast provider may have reported on the message before this transaction committed its id (issue #10).
+      const adopted = accepted ? await adoptUnmatchedReports(tx, accepted, now) : null;
+      return { status: adopted?.status ?? 'accepted' };
     }
     if (outcome.class === 'rate_limited' && outcome.retryAfterMs && deps.rateLimits?.[d.provider]) {
       // The provider asked everyone to wait: push the shared schedule so other workers wait too.
@@ -483,6 +486,7 @@ async function recordOutcome(
       await addSuppression(tx, w.sendingTenant.id, {
         address: d.address,
         reason: next.suppressAs ?? 'bounced',
+        channel: d.channel,
         source: `provider rejected the ${d.channel === 'sms' ? 'number' : 'address'} (${err?.code}) on ${now.toISOString()}`,
       });
     }

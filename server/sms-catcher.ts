@@ -26,6 +26,12 @@
  * (an object of field name → value), raw = the form body as received, message_id = the sid.
  *
  * Like Twilio it has no idempotency key: two POSTs of the same message store two messages.
+ *
+ * Delivery reports (issue #10): when the message names a `StatusCallback` URL, the catcher plays the carrier and
+ * POSTs a `delivered` status callback there a moment later ({@link SmsCatcherOptions.statusCallbackDelayMs}), as
+ * Twilio does: a form body (MessageSid, SmsSid, MessageStatus, SmsStatus, AccountSid, From, To, ApiVersion) signed
+ * with `X-Twilio-Signature` over the callback URL with this catcher's Auth Token (domain/twilio-signature.ts). So
+ * the demo shows its SMS `delivered`. A callback that fails is logged and not retried.
  */
 import http from 'node:http';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -33,6 +39,7 @@ import type { Db } from '../db/client';
 import { caughtMessages } from '../db/schema';
 import { parsePhone } from '../domain/phone';
 import { countSmsSegments } from '../domain/sms-segments';
+import { twilioSignature } from '../domain/twilio-signature';
 
 export interface SmsCatcherOptions {
   db: Db;
@@ -42,6 +49,8 @@ export interface SmsCatcherOptions {
   accountSid?: string;
   /** The Auth Token clients must use (Basic auth password). Default: 32 random hex. */
   authToken?: string;
+  /** How long after accepting a message with a StatusCallback its `delivered` callback is POSTed, ms (default 1500). */
+  statusCallbackDelayMs?: number;
 }
 
 export interface SmsCatcher {
@@ -100,6 +109,36 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
   const accountSid = opts.accountSid ?? `AC${randomBytes(16).toString('hex')}`;
   const authToken = opts.authToken ?? randomBytes(16).toString('hex');
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
+  const timers = new Set<NodeJS.Timeout>();
+
+  /** The carrier's `delivered` report, POSTed to the message's StatusCallback (module doc). */
+  const scheduleDelivered = (callbackUrl: string, m: { MessageSid: string; From: string; To: string }) => {
+    const timer = setTimeout(async () => {
+      timers.delete(timer);
+      const params: Record<string, string> = {
+        AccountSid: accountSid,
+        ApiVersion: '2010-04-01',
+        From: m.From,
+        MessageSid: m.MessageSid,
+        MessageStatus: 'delivered',
+        SmsSid: m.MessageSid,
+        SmsStatus: 'delivered',
+        To: m.To,
+      };
+      try {
+        const res = await fetch(callbackUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(authToken, callbackUrl, params) },
+          body: new URLSearchParams(params).toString(),
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (res.status >= 300) console.warn(`[sms-catcher] status callback for ${m.MessageSid} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      } catch (e) {
+        console.warn(`[sms-catcher] status callback for ${m.MessageSid} to ${callbackUrl} failed: ${(e as Error).message}`);
+      }
+    }, opts.statusCallbackDelayMs ?? 1500);
+    timers.add(timer);
+  };
 
   const server = http.createServer((req, res) => {
     const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -161,6 +200,7 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
         console.error('[sms-catcher]', e);
         return error(500, 20500);
       }
+      if (form.StatusCallback) scheduleDelivered(form.StatusCallback, { MessageSid: sid, From: form.From, To: form.To });
       const date = twilioDate(receivedAt);
       json(201, {
         account_sid: accountSid,
@@ -200,6 +240,8 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
     authToken,
     close: () =>
       new Promise((r) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
         server.closeAllConnections();
         server.close(() => r());
       }),

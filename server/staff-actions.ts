@@ -14,7 +14,7 @@
  * row-version trigger (`setActor`).
  */
 import { parsePhone } from '../domain/phone';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { setActor } from '../db/queries/actor';
@@ -27,7 +27,7 @@ import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
-import { reminderRuleSchema } from './tenants';
+import { reminderRuleSchema, suppressionChannelOf } from './tenants';
 import { assertActorMay, assertVersion, parseVersion } from './versions';
 
 export interface ActionContext {
@@ -298,17 +298,24 @@ export async function addSuppressionAction(db: DbOrTx, ctx: ActionContext, input
   const f = parseInput(suppressionFormSchema, input);
   return db.transaction(async (tx) => {
     const source = `added by ${ctx.actor}${f.note ? `: ${f.note}` : ''}`;
-    const [row] = await tx.insert(suppressions).values({ tenantId: ctx.tenantId, address: f.address, reason: f.reason, source, createdAt: ctx.now }).onConflictDoNothing().returning({ id: suppressions.id });
+    const channel = suppressionChannelOf(f.address);
+    // One LIVE entry per (tenant, channel, address): a removed entry is history, so the address can be listed again.
+    const [row] = await tx
+      .insert(suppressions)
+      .values({ tenantId: ctx.tenantId, address: f.address, reason: f.reason, source, channel, createdAt: ctx.now })
+      .onConflictDoNothing()
+      .returning({ id: suppressions.id });
     if (!row) throw new AppError('conflict', `address: ${f.address} is already on the suppression list`, 'address');
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'suppression_add', reason: f.note || null, at: ctx.now, details: { address: f.address, suppressionReason: f.reason } });
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'suppression_add', reason: f.note || null, at: ctx.now, details: { address: f.address, channel, suppressionReason: f.reason } });
     return row;
   });
 }
 
 /**
- * Removes an address from the suppression list (reason required, kept in the audit log with the entry).
- * `input.version`: the entry's row version the list showed.
- * @throws AppError validation (`reason`, `version`), not_found (already removed), conflict (stale version).
+ * Removes an address from the suppression list — a soft delete (issue #10 §3): the entry stays as history with
+ * `removed_at`/`removed_by`/`removed_reason` and stops nothing from then on; the reason is also in the audit log.
+ * Adding the address again later makes a new entry. `input.version`: the entry's row version the list showed.
+ * @throws AppError validation (`reason`, `version`), not_found (unknown, or already removed), conflict (stale version).
  */
 export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: string, input: { reason?: unknown; version?: unknown }): Promise<void> {
   assertId(id, 'id', 'suppression');
@@ -316,14 +323,29 @@ export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: st
   const { reason } = parseInput(reasonSchema, input);
   await db.transaction(async (tx) => {
     await setActor(tx, ctx.actor);
-    const [locked] = await tx.select().from(suppressions).where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id))).for('update');
-    if (!locked) throw new AppError('not_found', `suppression ${id} not found`, 'id');
+    const [locked] = await tx
+      .select()
+      .from(suppressions)
+      .where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id), isNull(suppressions.removedAt)))
+      .for('update');
+    if (!locked) throw new AppError('not_found', `suppression ${id} not found (or already removed)`, 'id');
     await assertVersion(tx, ctx, locked, seen, {
       what: `The suppression of ${locked.address}`,
       current: { id: locked.id, version: locked.version, address: locked.address, reason: locked.reason, source: locked.source },
     });
-    const [row] = await tx.delete(suppressions).where(eq(suppressions.id, id)).returning();
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'suppression_remove', reason, at: ctx.now, details: { address: row.address, suppressionReason: row.reason, source: row.source, since: row.createdAt } });
+    const [row] = await tx
+      .update(suppressions)
+      .set({ removedAt: ctx.now, removedBy: ctx.actor, removedReason: reason })
+      .where(and(eq(suppressions.id, id), isNull(suppressions.removedAt)))
+      .returning();
+    await appendAudit(tx, {
+      tenantId: ctx.tenantId,
+      actor: ctx.actor,
+      action: 'suppression_remove',
+      reason,
+      at: ctx.now,
+      details: { suppressionId: row.id, address: row.address, channel: row.channel, suppressionReason: row.reason, source: row.source, since: row.createdAt },
+    });
   });
 }
 

@@ -205,7 +205,9 @@ describe('every edit carries a version', () => {
     expect(err.details).toMatchObject({ current: { reason: 'complained', version: 2 } });
     expect(await db().select().from(suppressions).where(eq(suppressions.id, sup.id))).toHaveLength(1);
     await removeSuppressionAction(db(), { tenantId: tenant.id, actor: 'sam@example.test', now: new Date() }, sup.id, { reason: 'they asked', version: 2 });
-    expect(await db().select().from(suppressions).where(eq(suppressions.id, sup.id))).toHaveLength(0);
+    // A soft delete (issue #10 §3): the entry stays as history, marked removed.
+    const [removed] = await db().select().from(suppressions).where(eq(suppressions.id, sup.id));
+    expect([removed.removedBy, removed.removedReason, removed.removedAt !== null]).toEqual(['sam@example.test', 'they asked', true]);
   });
 
   it('rule edit: stale → 409 with the current rule; nothing written', async () => {

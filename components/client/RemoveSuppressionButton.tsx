@@ -38,7 +38,7 @@ export function RemoveSuppressionButton({ id, address, version }: { id: string; 
         }}
       >
         <p className="dialog-consequence">
-          Reminders and messages may reach <strong>{address}</strong> again, starting with the next send. The reason is kept in the audit log.
+          Reminders and messages may reach <strong>{address}</strong> again, starting with the next send. The entry stays under “Show removed”, with your reason, and in the audit log.
         </p>
       </ConfirmDialog>
     </>

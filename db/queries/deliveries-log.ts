@@ -4,6 +4,7 @@ import type { DbOrTx } from '../client';
 import { auditLog, deliveries, deliveryAttempts, events, reminderRules, reminders, type Delivery } from '../schema';
 import { messageTitle } from '../../domain/message-labels';
 import type { Channel, DeliveryStatus } from '../../domain/vocabulary';
+import { reportsOfDelivery, reportView } from './reports';
 
 export interface DeliveryFilter {
   /** Substring of the address or the subject (case-insensitive). */
@@ -90,5 +91,7 @@ export async function getDeliveryStory(db: DbOrTx, tenantId: string, deliveryId:
     .from(auditLog)
     .where(and(eq(auditLog.tenantId, tenantId), or(eq(auditLog.deliveryId, deliveryId), byReminder)))
     .orderBy(asc(auditLog.createdAt));
-  return { ...row, attempts, audit };
+  // Delivery reports (issue #10): what the provider said after accepting it, in event-time order.
+  const reports = (await reportsOfDelivery(db, deliveryId)).map(reportView);
+  return { ...row, attempts, audit, reports };
 }

@@ -2,7 +2,7 @@
  * SQL of the send path: the locked re-read of a reminder's world, the message-key claim, delivery state
  * writes (each guarded by its from-states) and attempt records.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import {
   bookings,
@@ -136,7 +136,7 @@ export async function transitionDelivery(
   deliveryId: string,
   status: DeliveryStatus,
   set: Partial<
-    Pick<Delivery, 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject' | 'repairOwner' | 'lastError'>
+    Pick<Delivery, 'statusReason' | 'providerMessageId' | 'leaseExpiresAt' | 'nextAttemptAt' | 'acceptedAt' | 'subject' | 'repairOwner' | 'lastError' | 'reportedAt'>
   > & {
     incrementAttempts?: boolean;
     incrementFailures?: boolean;
@@ -157,12 +157,23 @@ export async function transitionDelivery(
   return row ?? null;
 }
 
-/** Whether `address` is on the suppression list of any of `tenantIds` (case-insensitive). */
-export async function findSuppression(db: DbOrTx, tenantIds: string[], address: string) {
+/**
+ * The LIVE suppression of `address` on `channel` (case-insensitive) on the list of any of `tenantIds`, or null.
+ * Removed entries (soft-deleted, `removed_at` set) are history and stop nothing. An email address's entry stops
+ * email, a number's entry SMS (a STOP at the carrier stops SMS only, issue #10 §3).
+ */
+export async function findSuppression(db: DbOrTx, tenantIds: string[], address: string, channel: Channel) {
   const [row] = await db
     .select()
     .from(suppressions)
-    .where(and(inArray(suppressions.tenantId, tenantIds), sql`lower(${suppressions.address}) = lower(${address})`))
+    .where(
+      and(
+        inArray(suppressions.tenantId, tenantIds),
+        eq(suppressions.channel, channel),
+        sql`lower(${suppressions.address}) = lower(${address})`,
+        isNull(suppressions.removedAt),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }

@@ -31,10 +31,12 @@ import {
   reminders,
   tenants,
 } from '../schema';
+import { reportsOfDeliveries, reportView, type ReportView } from './reports';
 
 /** Delivery statuses meaning the message left us (the provider took it, whatever happened after). */
 const wentOutStatuses: readonly DeliveryStatus[] = ['accepted', 'delivered', 'soft_bounced', 'bounced', 'complained'];
 
+export type { ReportView } from './reports';
 export { isUuid } from '../../domain/ids';
 
 const iso = (d: Date) => d.toISOString();
@@ -219,6 +221,8 @@ export interface DeliveryView {
   repairOwner: string | null;
   /** Every provider call, first first. */
   attempts: AttemptView[];
+  /** What the provider reported after accepting it (issue #10), in event-time order. */
+  reports: ReportView[];
 }
 
 /**
@@ -378,6 +382,12 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
     });
     attemptsByDelivery.set(a.deliveryId, list);
   }
+  const reportsByDelivery = new Map<string, ReportView[]>();
+  for (const r of await reportsOfDeliveries(db, deliveryIds)) {
+    const list = reportsByDelivery.get(r.deliveryId!) ?? [];
+    list.push(reportView(r));
+    reportsByDelivery.set(r.deliveryId!, list);
+  }
   const deliveryByReminder = new Map<string, DeliveryView>();
   for (const d of deliveryRows) {
     if (!d.reminderId || deliveryByReminder.has(d.reminderId)) continue; // newest first: keep the first seen
@@ -396,6 +406,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       nextAttemptAt: isoOrNull(d.nextAttemptAt),
       repairOwner: d.repairOwner,
       attempts: attemptsByDelivery.get(d.id) ?? [],
+      reports: reportsByDelivery.get(d.id) ?? [],
     });
   }
 

@@ -18,10 +18,16 @@
  *   auth              401 code 20003, nothing stored
  * `invalidNumbers`: To numbers always answered 400 code 21211, whatever the script.
  * Twilio has no idempotency key: two POSTs of the same message store two messages (as the real API does).
+ *
+ * Status callbacks (issue #10): `statusCallback(sid, status, extra)` makes the peer POST a Twilio status callback
+ * for one of its messages to that message's StatusCallback URL, as Twilio does: a form body (MessageSid, SmsSid,
+ * MessageStatus, SmsStatus, AccountSid, From, To, ApiVersion, plus `extra`: ErrorCode, PartIndex/NumSegments …)
+ * signed with `X-Twilio-Signature` over that URL with the peer's Auth Token (domain/twilio-signature.ts).
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { countSmsSegments } from '../../domain/sms-segments';
+import { twilioSignature } from '../../domain/twilio-signature';
 
 export type SmsPeerBehaviour =
   | 'accept'
@@ -66,6 +72,18 @@ export interface SmsPeer {
   /** Every POST, including refused and dropped ones. */
   requests: SmsPeerRequest[];
   script(...b: SmsPeerBehaviour[]): void;
+  /**
+   * POSTs a signed status callback for message `sid` to its StatusCallback URL (module doc) and returns the answer.
+   * `opts.signWith`: sign with another token (a forged callback); `opts.url`: post there instead; `opts.signature`:
+   * send this header value verbatim.
+   * @throws when the message is unknown or has no StatusCallback and no `opts.url` is given.
+   */
+  statusCallback(
+    sid: string,
+    status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | (string & {}),
+    extra?: Record<string, string>,
+    opts?: { signWith?: string; url?: string; signature?: string },
+  ): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -201,6 +219,35 @@ export async function startSmsPeer(
     requests,
     script: (...b) => {
       queue = [...b];
+    },
+    async statusCallback(sid, status, extra = {}, o = {}) {
+      const m = messages.find((x) => x.sid === sid);
+      const url = o.url ?? m?.statusCallback;
+      if (!url) throw new Error(`sms-peer: message ${sid} is unknown or has no StatusCallback`);
+      const params: Record<string, string> = {
+        AccountSid: accountSid,
+        ApiVersion: '2010-04-01',
+        From: m?.from ?? '',
+        MessageSid: sid,
+        MessageStatus: status,
+        SmsSid: sid,
+        SmsStatus: status,
+        To: m?.to ?? '',
+        ...extra,
+      };
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': o.signature ?? twilioSignature(o.signWith ?? authToken, url, params) },
+        body: new URLSearchParams(params).toString(),
+      });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body };
     },
     close: () =>
       new Promise((r) => {

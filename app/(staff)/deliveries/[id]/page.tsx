@@ -6,6 +6,7 @@ import { getDeliveryStory } from '../../../../db/queries/deliveries-log';
 import { isUuid } from '../../../../db/queries/views';
 import { StatusWithReason } from '../../../../components/StatusBadge';
 import { AttemptsTable } from '../../../../components/AttemptsTable';
+import { ReportList } from '../../../../components/ReportList';
 import { ZonedTime } from '../../../../components/ZonedTime';
 import { CaseActions } from '../../../../components/attention/CaseActions';
 import { can } from '../../../../domain/permissions';
@@ -20,7 +21,7 @@ export const metadata: Metadata = { title: 'Delivery' };
 /**
  * One delivery's full story on any channel: what it is (rule reminder, nudge, notification), what was sent
  * (subject, SMS text with its segments, webhook target), every attempt with outcome class and error code,
- * provider id, audit.
+ * provider id, the provider's delivery reports (issue #10: kind, event time, detail, what each did), audit.
  */
 export default async function DeliveryPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -29,7 +30,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
   if (!isUuid(id)) notFound();
   const story = await getDeliveryStory(db, tenant.id, id);
   if (!story) notFound();
-  const { delivery: d, reminder: r, rule, event, attempts, audit } = story;
+  const { delivery: d, reminder: r, rule, event, attempts, audit, reports } = story;
   const zone = event?.timeZone ?? tenant.timeZone;
   return (
     <>
@@ -101,6 +102,14 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
       </section>
       <h2 className="section-title">Attempts</h2>
       <AttemptsTable attempts={attempts} zone={zone} />
+      <h2 className="section-title">Delivery reports</h2>
+      {reports.length === 0 ? (
+        <p className="muted reports-empty">
+          {d.channel === 'webhook' ? 'Webhook receivers send no delivery reports.' : 'No report from the provider (yet): it may still say delivered, bounced or complained.'}
+        </p>
+      ) : (
+        <ReportList reports={reports} zone={zone} />
+      )}
       <h2 className="section-title">Audit</h2>
       {audit.length === 0 ? (
         <p className="muted">No staff action on this delivery.</p>

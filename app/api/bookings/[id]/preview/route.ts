@@ -24,7 +24,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const parsed = parseTemplateData(template, buildTemplateData(ctx));
     if (!parsed.ok) return jsonError(422, `the event's data cannot fill this template — ${parsed.message}`, parsed.field);
     const rendered = await renderReminderEmail(template, parsed.data);
-    const hit = await findSuppression(getDb(), [...new Set([ctx.tenant.id, ctx.sendingTenant.id])], ctx.contact.email);
+    const hit = await findSuppression(getDb(), [...new Set([ctx.tenant.id, ctx.sendingTenant.id])], ctx.contact.email, 'email');
     // Another tenant's entry (an external guest's own organisation) is named, never described.
     const suppressed = !hit
       ? null

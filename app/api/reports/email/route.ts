@@ -1,0 +1,25 @@
+import { getDb } from '../../../../db/client';
+import { appClock } from '../../../../server/clock';
+import { retryOnTransactionConflict } from '../../../../server/errors';
+import { intakeEmailEvent, MAX_REPORT_BODY_BYTES } from '../../../../server/report-intake';
+import { jsonError } from '../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/reports/email — the HTTP email provider's event webhook (delivered, bounced hard/soft, complained,
+ * delivery delayed, sent), signed per Standard Webhooks with HTTP_EMAIL_WEBHOOK_SECRET. No session and no Origin
+ * check (server to server): the signature is the credential. Answers: 200 applied/duplicate/ignored, 202 unmatched,
+ * 400 naming the field, 401 bad signature (nothing stored), 413 too large, 503 not configured.
+ * Logic: server/report-intake.ts `intakeEmailEvent`.
+ */
+export async function POST(request: Request) {
+  const rawBody = await request.text();
+  if (Buffer.byteLength(rawBody) > MAX_REPORT_BODY_BYTES) return jsonError(413, `body: larger than ${MAX_REPORT_BODY_BYTES} bytes`, 'body');
+  const clock = appClock();
+  await clock.ready;
+  const a = await retryOnTransactionConflict(() =>
+    intakeEmailEvent(getDb(), { rawBody, headers: request.headers, secret: process.env.HTTP_EMAIL_WEBHOOK_SECRET, now: clock.now() }),
+  );
+  return Response.json(a.body, { status: a.status, headers: { 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,27 @@
+import { getDb } from '../../../../db/client';
+import { appClock } from '../../../../server/clock';
+import { retryOnTransactionConflict } from '../../../../server/errors';
+import { intakeSmsStatus, MAX_REPORT_BODY_BYTES, smsCallbackUrl } from '../../../../server/report-intake';
+import { jsonError } from '../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/reports/sms — Twilio-style SMS status callbacks (form body; `PartIndex`/`NumSegments` per part is our
+ * extension), verified with X-Twilio-Signature using SMS_AUTH_TOKEN over the URL the provider called
+ * (SMS_STATUS_CALLBACK_URL, else PUNCTUAL_PUBLIC_URL + /api/reports/sms). No session and no Origin check (server to
+ * server): the signature is the credential. Answers: 200 applied/duplicate/ignored, 202 unmatched, 400 naming the
+ * field, 401 bad signature (nothing stored), 413 too large, 503 not configured.
+ * Logic: server/report-intake.ts `intakeSmsStatus`.
+ */
+export async function POST(request: Request) {
+  const rawBody = await request.text();
+  if (Buffer.byteLength(rawBody) > MAX_REPORT_BODY_BYTES) return jsonError(413, `body: larger than ${MAX_REPORT_BODY_BYTES} bytes`, 'body');
+  const clock = appClock();
+  await clock.ready;
+  const url = smsCallbackUrl(process.env, request.url);
+  const a = await retryOnTransactionConflict(() =>
+    intakeSmsStatus(getDb(), { rawBody, signature: request.headers.get('x-twilio-signature'), url, authToken: process.env.SMS_AUTH_TOKEN, now: clock.now() }),
+  );
+  return Response.json(a.body, { status: a.status, headers: { 'cache-control': 'no-store' } });
+}
