@@ -101,6 +101,9 @@ export const SEND_ALERT_TASK = 'send_alert';
 /** graphile-worker task that evaluates every tenant's alerts now (payload `{}` or `{ tenantId }`; job key `alerts_check`). */
 export const ALERTS_CHECK_TASK = 'alerts_check';
 
+/** How long the worker's job for a message the web process sends itself waits before it may take it, ms. */
+const WEB_SEND_HEAD_START_MS = 30_000;
+
 /** How far back provider attempts are read to judge whether an active provider_auth episode recovered, ms (7 days). */
 const AUTH_LOOKBACK_MS = 7 * 86_400_000;
 
@@ -123,6 +126,11 @@ export interface EvaluateOptions {
   conditions?: readonly AlertCondition[];
   /** Base URL of links (default {@link alertPublicUrl}). */
   publicUrl?: string;
+  /**
+   * Delay of the planned messages' `send_alert` jobs, ms (default 0): the web process, which sends what it planned
+   * itself, lets the worker's jobs wait so they only pick up what it could not send.
+   */
+  jobDelayMs?: number;
 }
 
 /** One planned message, as {@link evaluateAlerts} reports it. */
@@ -180,10 +188,14 @@ async function observe(tx: DbOrTx, tenantId: string, condition: AlertCondition, 
   }
 }
 
-/** Plans one message and its `send_alert` job in `tx`; null when its key was planned before. */
-async function planMessage(tx: Tx, m: Parameters<typeof insertAlertMessage>[1]): Promise<string | null> {
+/**
+ * Plans one message and its `send_alert` job in `tx`; null when its key was planned before. `jobAt`: when the job
+ * may run (default now) — a web process that sends the message itself gives the worker's job a head start of a
+ * few seconds, so the job is the safety net rather than a race for the claim.
+ */
+async function planMessage(tx: Tx, m: Parameters<typeof insertAlertMessage>[1], jobAt?: Date): Promise<string | null> {
   const id = await insertAlertMessage(tx, m);
-  if (id) await enqueueJob(tx, SEND_ALERT_TASK, { id }, { jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
+  if (id) await enqueueJob(tx, SEND_ALERT_TASK, { id }, { jobKey: `send_alert:${id}`, jobKeyMode: 'replace', runAt: jobAt ?? null });
   return id;
 }
 
@@ -199,7 +211,8 @@ export async function evaluateAlerts(db: Db, now: Date, opts: EvaluateOptions = 
   const tenantIds = opts.tenantId ? [opts.tenantId] : await tenantsWithAlertSettings(db);
   const result: EvaluateResult = { tenants: 0, planned: [] };
   for (const tenantId of tenantIds) {
-    const planned = await db.transaction((tx) => evaluateTenant(tx, tenantId, now, conditions, publicUrl));
+    const jobAt = opts.jobDelayMs ? new Date(now.getTime() + opts.jobDelayMs) : undefined;
+    const planned = await db.transaction((tx) => evaluateTenant(tx, tenantId, now, conditions, publicUrl, jobAt));
     if (planned) {
       result.tenants++;
       result.planned.push(...planned);
@@ -208,7 +221,7 @@ export async function evaluateAlerts(db: Db, now: Date, opts: EvaluateOptions = 
   return result;
 }
 
-async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: AlertCondition[], publicUrl: string): Promise<PlannedAlert[] | null> {
+async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: AlertCondition[], publicUrl: string, jobAt: Date | undefined): Promise<PlannedAlert[] | null> {
   const settings = await readAlertSettingsRow(tx, tenantId);
   const tenant = settings ? await getTenant(tx, tenantId) : undefined;
   if (!settings || !tenant) return null;
@@ -241,7 +254,7 @@ async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: A
           body: r.route === 'slack' ? texts.slack : texts.text,
           link,
           createdAt: now,
-        });
+        }, jobAt);
         if (id) planned.push({ id, tenantId, condition, episode: d.next.episode, transition: 'started', route: r.route });
       }
     } else if (d.notify === 'cleared') {
@@ -263,7 +276,7 @@ async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: A
           body: s.route === 'slack' ? texts.slack : texts.text,
           link: s.link,
           createdAt: now,
-        });
+        }, jobAt);
         if (id) planned.push({ id, tenantId, condition, episode: d.next.episode, transition: 'cleared', route: s.route });
       }
     }
@@ -397,7 +410,7 @@ export function webAlertSenders(): AlertSenders {
  * when it runs; the claim makes each go out once.
  */
 export async function runHeartbeatWatchdog(db: Db, senders: AlertSenders, now: Date, publicUrl?: string): Promise<{ planned: number; results: SendAlertResult[] }> {
-  const r = await evaluateAlerts(db, now, { conditions: ['worker_heartbeat'], publicUrl });
+  const r = await evaluateAlerts(db, now, { conditions: ['worker_heartbeat'], publicUrl, jobDelayMs: WEB_SEND_HEAD_START_MS });
   const results = await sendDueAlertMessages(db, senders, now, { condition: 'worker_heartbeat' });
   return { planned: r.planned.length, results };
 }
@@ -509,7 +522,7 @@ async function refuseStale(tx: Tx, ctx: AlertSettingsContext, row: AlertSettings
   if (!row) {
     throw new AppError('conflict', `These alert settings were never saved, so there is no version ${seen}: reload the page.`, 'version', { current: view(ctx.tenantId, undefined, true), version: 0 });
   }
-  await assertVersion(tx, ctx, row, seen, { what: 'The alert settings', current: view(ctx.tenantId, row, true) });
+  await assertVersion(tx, ctx, row, seen, { what: 'The alert setup', current: view(ctx.tenantId, row, true) });
   throw new Error('unreachable: assertVersion accepted a stale version');
 }
 
@@ -608,7 +621,7 @@ export async function sendTestAlert(db: Db, ctx: AlertSettingsContext, senders: 
         body: r.route === 'slack' ? texts.slack : texts.text,
         link,
         createdAt: ctx.now,
-      });
+      }, new Date(ctx.now.getTime() + WEB_SEND_HEAD_START_MS));
       if (id) out.push({ id, route: r.route, to: r.route === 'slack' ? (maskWebhookUrl(r.address) ?? '') : r.address });
     }
     return out;
@@ -616,7 +629,13 @@ export async function sendTestAlert(db: Db, ctx: AlertSettingsContext, senders: 
   const results: TestAlertResult[] = [];
   for (const m of ids) {
     const r = await sendAlertMessage(db, m.id, senders, ctx.now);
-    results.push({ route: m.route, to: m.to, status: r.status, reason: r.status === 'sent' ? null : r.reason });
+    if (r.status !== 'skipped') {
+      results.push({ route: m.route, to: m.to, status: r.status, reason: r.status === 'sent' ? null : r.reason });
+      continue;
+    }
+    // Not sent from here (no channel for it in this process): the worker's job sends it; say where it stands.
+    const row = await getAlertMessage(db, m.id);
+    results.push({ route: m.route, to: m.to, status: row?.status === 'sent' || row?.status === 'failed' || row?.status === 'retrying' ? row.status : 'skipped', reason: row?.lastError ?? r.reason });
   }
   return { results };
 }
@@ -627,7 +646,7 @@ export async function sendTestAlert(db: Db, ctx: AlertSettingsContext, senders: 
  */
 export async function checkAlertsNow(db: Db, ctx: AlertSettingsContext, senders: AlertSenders, opts: { publicUrl?: string } = {}): Promise<{ planned: number; results: SendAlertResult[] }> {
   if (!(await readAlertSettingsRow(db, ctx.tenantId))) throw new AppError('invalid_state', 'Save the alert settings first: conditions are evaluated only for organisations that have them.');
-  const r = await evaluateAlerts(db, ctx.now, { tenantId: ctx.tenantId, publicUrl: opts.publicUrl });
+  const r = await evaluateAlerts(db, ctx.now, { tenantId: ctx.tenantId, publicUrl: opts.publicUrl, jobDelayMs: WEB_SEND_HEAD_START_MS });
   const results: SendAlertResult[] = [];
   for (const p of r.planned) results.push(await sendAlertMessage(db, p.id, senders, ctx.now));
   return { planned: r.planned.length, results };

@@ -337,3 +337,10 @@ export async function startMessagesOfActive(db: DbOrTx, tenantId: string): Promi
     .where(and(eq(alertMessages.tenantId, tenantId), eq(alertMessages.transition, 'started')))
     .then((rows) => rows.map((r) => r.m));
 }
+
+/** The alert Slack URL of the tenant with this slug, or null (the demo's built-in receiver checks posts against it). */
+export async function slackUrlOfTenant(db: DbOrTx, slug: string): Promise<string | null> {
+  const [row] = await db.execute<{ url: string | null }>(sql`
+    select s.slack_webhook_url as url from alert_settings s join tenants t on t.id = s.tenant_id where t.slug = ${slug}`);
+  return row?.url ?? null;
+}
