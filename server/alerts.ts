@@ -79,6 +79,7 @@ import {
   idleAlertState,
   LAG_WINDOW_MS,
   maskWebhookUrl,
+  PROVIDER_AUTH_WINDOW_MS,
   providerAuthFailure,
   recipientOfKey,
   startHeldReason,
@@ -104,8 +105,6 @@ export const ALERTS_CHECK_TASK = 'alerts_check';
 /** How long the worker's job for a message the web process sends itself waits before it may take it, ms. */
 const WEB_SEND_HEAD_START_MS = 30_000;
 
-/** How far back provider attempts are read to judge whether an active provider_auth episode recovered, ms (7 days). */
-const AUTH_LOOKBACK_MS = 7 * 86_400_000;
 
 /** The base URL alert links are made absolute with: PUNCTUAL_PUBLIC_URL, else http://127.0.0.1:3000. */
 export function alertPublicUrl(env: Record<string, string | undefined> = process.env): string {
@@ -170,8 +169,19 @@ function authFailures(attempts: DecisiveAttempt[]): ProviderAuthFailure[] {
   return [...byProvider.values()].map(providerAuthFailure).filter((f): f is ProviderAuthFailure => f !== null);
 }
 
-/** Reads one condition's observation (module doc; queries in db/queries/alerts.ts). */
-async function observe(tx: DbOrTx, tenantId: string, condition: AlertCondition, now: Date, settings: AlertSettings): Promise<AlertObservation> {
+/**
+ * Since when provider attempts are read for provider_auth: the last 15 minutes (a failure must be that recent to
+ * start an alert), or — while an episode is active — since its first failure, so a provider that has not been
+ * tried since still counts as failing (no attempt is not a recovery). Bounded so the scan stays cheap.
+ */
+function authSince(prev: AlertStateSnapshot, now: Date): Date {
+  const window = now.getTime() - PROVIDER_AUTH_WINDOW_MS;
+  const first = prev.active && prev.firstItemAt ? prev.firstItemAt.getTime() - 1000 : window;
+  return new Date(Math.min(window, first));
+}
+
+/** Reads one condition's observation (module doc; queries in db/queries/alerts.ts). `prev`: its state before. */
+async function observe(tx: DbOrTx, tenantId: string, condition: AlertCondition, now: Date, settings: AlertSettings, prev: AlertStateSnapshot): Promise<AlertObservation> {
   switch (condition) {
     case 'dead_letters':
       return { condition, ...(await deliveriesInStatus(tx, tenantId, 'dead')) };
@@ -182,7 +192,7 @@ async function observe(tx: DbOrTx, tenantId: string, condition: AlertCondition, 
     case 'oldest_due':
       return { condition, ...(await oldestDueReminder(tx, tenantId, now)), thresholdSeconds: settings.oldestDueSeconds };
     case 'provider_auth':
-      return { condition, failures: authFailures(await decisiveAttempts(tx, tenantId, new Date(now.getTime() - AUTH_LOOKBACK_MS))) };
+      return { condition, failures: authFailures(await decisiveAttempts(tx, tenantId, authSince(prev, now))) };
     case 'worker_heartbeat':
       return { condition, lastSweepAt: await latestHeartbeat(tx) };
   }
@@ -230,7 +240,7 @@ async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: A
   const planned: PlannedAlert[] = [];
   for (const condition of conditions) {
     const prev = states.get(condition) ?? idleAlertState;
-    const obs = await observe(tx, tenantId, condition, now, settings);
+    const obs = await observe(tx, tenantId, condition, now, settings, prev);
     const failures = obs.condition === 'provider_auth' ? obs.failures : [];
     const emailSkipped = failures.some((f) => f.provider === tenant.emailProvider);
     const routes = routesFor(settings, staff, emailSkipped);

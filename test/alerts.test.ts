@@ -11,12 +11,14 @@ import { createSlackPoster } from '../channels/slack';
 import type { EmailChannel } from '../channels/types';
 import { enqueueJob } from '../db/queries/jobs';
 import { insertStaffUser } from '../db/queries/staff';
-import { alertMessages, alertStates, auditLog, deliveries, type AlertMessage, type CaughtMessage } from '../db/schema';
+import { alertMessages, alertStates, auditLog, deliveries, staffUsers, tenants, type AlertMessage, type CaughtMessage } from '../db/schema';
 import { makeAlertRuntime } from '../jobs/alert-runtime';
 import { alertsOverview, evaluateAlerts, readAlertSettings, runHeartbeatWatchdog, saveAlertSettings, sendAlertMessage, sendTestAlert, type AlertSenders } from '../server/alerts';
 import { AppError } from '../server/errors';
 import { discardDelivery, replayDelivery } from '../server/operator';
 import { addBooking, createEvent, DISPATCH_TASK } from '../server/scheduling';
+import { seedDemo } from '../server/seed';
+import { startWebhookCatcher } from '../server/webhook-catcher';
 import { createHarness, type Harness } from './support/harness';
 import { tenantWithRules } from './support/fixtures';
 import { startHttpPeer, type HttpPeer } from './support/http-peer';
@@ -186,6 +188,10 @@ describe('a provider answering 401 (issue #10 scenario)', () => {
     expect(http!.requests).toHaveLength(1);
     expect(await alertMails()).toHaveLength(0);
     expect((await alertsOverview(db(), tenantId, new Date('2027-04-10T09:00:10Z'))).conditions.find((c) => c.condition === 'provider_auth')!.state.active).toBe(true);
+    // Twenty minutes without another attempt on that provider is not a recovery: still active, no clear.
+    await sweep('2027-04-10T09:20:00Z');
+    expect(await stateOf(tenantId, 'provider_auth')).toMatchObject({ active: true, episode: 1 });
+    expect(await messages(and(eq(alertMessages.condition, 'provider_auth'), eq(alertMessages.transition, 'cleared')))).toHaveLength(0);
   });
 });
 
@@ -342,5 +348,33 @@ describe('settings and sending', () => {
     expect(slack!.posts.map((p) => p.status)).toEqual([500, 200]);
     const [m] = await messages(eq(alertMessages.id, slackId));
     expect(m).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+  });
+});
+
+describe('the demo', () => {
+  it('the seed emails the demo admin and posts to the built-in receiver’s /slack/demo, which takes a Slack post (200 ok, stored, verified)', async () => {
+    h = await createHarness();
+    const receiver = await startWebhookCatcher({ db: db() });
+    try {
+      await seedDemo(db(), new Date('2027-08-01T09:00:00Z'), { webhookCatcherUrl: receiver.url });
+      const demo = (await db().select().from(tenants).where(eq(tenants.slug, 'demo')))[0];
+      const s = await readAlertSettings(db(), demo.id, { withUrl: true });
+      const [adminUser] = await db().select().from(staffUsers).where(eq(staffUsers.email, 'admin@demo.punctual.local'));
+      expect(s).toMatchObject({ version: 1, emailRecipients: [adminUser.id], slackWebhookUrl: `${receiver.url}/slack/demo` });
+      const poster = createSlackPoster({ allowHttp: true });
+      expect(await poster.post(s.slackWebhookUrl!, 'hello from the test', { now: new Date() })).toMatchObject({ class: 'accepted' });
+      expect(await poster.post(`${receiver.url}/slack/nobody`, 'x', { now: new Date() })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
+      const caught = await h.caught();
+      expect(caught.map((m) => [m.channel, m.subject, m.envelopeTo, (m.headers as { verified: boolean }).verified])).toEqual([
+        ['webhook', 'slack alert', ['/hooks/demo', '/slack/demo'], true],
+        ['webhook', 'slack alert', ['/hooks/nobody', '/slack/nobody'], false],
+      ]);
+      expect(caught[0].text).toContain('hello from the test');
+      // A re-seed keeps the settings.
+      await seedDemo(db(), new Date('2027-08-01T09:00:00Z'), { webhookCatcherUrl: receiver.url });
+      expect((await readAlertSettings(db(), demo.id, { withUrl: true })).version).toBe(1);
+    } finally {
+      await receiver.close();
+    }
   });
 });

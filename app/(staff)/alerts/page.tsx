@@ -3,7 +3,6 @@ import Link from 'next/link';
 import { getDb } from '../../../db/client';
 import { AlertSettingsForm } from '../../../components/client/AlertSettingsForm';
 import { EmptyState } from '../../../components/EmptyState';
-import { ScrollTable } from '../../../components/ScrollTable';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { alertConditionLabels, HEARTBEAT_STALE_MS } from '../../../domain/alerts';
 import { can } from '../../../domain/permissions';
@@ -97,8 +96,8 @@ export default async function AlertsPage() {
         {overview.messages.length === 0 ? (
           <EmptyState title="No alert messages yet">Messages appear here when a condition starts or clears, and for each test alert.</EmptyState>
         ) : (
-          <ScrollTable label="Recent alert messages">
-            <table className="data-table small alert-messages">
+          <div className="table-scroll">
+            <table className="data-table small alert-messages stack-on-phone">
               <caption className="visually-hidden">The newest 30 alert messages</caption>
               <thead>
                 <tr>
@@ -111,15 +110,17 @@ export default async function AlertsPage() {
               <tbody>
                 {overview.messages.map((m) => (
                   <tr key={m.id} data-condition={m.condition} data-transition={m.transition} data-route={m.route} data-status={m.status}>
-                    <td className="nowrap">
+                    <td className="nowrap" data-label="Planned">
                       <ZonedTime instant={m.createdAt.toISOString()} zone={zone} />
                     </td>
-                    <td>
+                    <td data-label="Alert">
                       <strong>{m.transition === 'test' ? 'Test alert' : `${alertConditionLabels[m.condition]} · ${transitionLabels[m.transition] ?? m.transition}`}</strong>
                       <div className="muted wrap-anywhere">{m.subject.replace(/^\[Punctual\] [^:]*: /, '')}</div>
                     </td>
-                    <td className="wrap-anywhere">{m.route === 'email' ? m.address : 'Slack'}</td>
-                    <td>
+                    <td className="wrap-anywhere" data-label="To">
+                      {m.route === 'email' ? m.address : 'Slack'}
+                    </td>
+                    <td data-label="Status">
                       <span className={`badge ${statusTone[m.status] ?? 'badge-muted'}`}>{m.status}</span>
                       {m.sentAt ? (
                         <div className="muted">
@@ -133,7 +134,7 @@ export default async function AlertsPage() {
                 ))}
               </tbody>
             </table>
-          </ScrollTable>
+          </div>
         )}
       </section>
     </>
