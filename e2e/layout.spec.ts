@@ -11,7 +11,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { bookViaApi, contextAs, createEventViaApi, sameOrigin, screen, unique } from './support';
 
-const PAGES = ['/', '/audit', '/events', '/deliveries', '/attention', '/suppressions', '/rules', '/staff', '/templates', '/notifications', '/mailbox', '/mailbox?channel=sms', '/mailbox?channel=webhook'] as const;
+const PAGES = ['/', '/audit', '/events', '/deliveries', '/attention', '/suppressions', '/rules', '/staff', '/templates', '/notifications', '/alerts', '/mailbox', '/mailbox?channel=sms', '/mailbox?channel=webhook'] as const;
 const VIEWPORTS = [
   { width: 375, height: 800 },
   { width: 1360, height: 900 },

@@ -29,6 +29,11 @@ import { dispatchDueTask } from './tasks/dispatch-due';
 import { sendReminderTask } from './tasks/send-reminder';
 import { notifyTask } from './tasks/notify';
 import { NOTIFY_TASK } from '../server/domain-events';
+import { createSlackPoster } from '../channels/slack';
+import { ALERTS_CHECK_TASK, SEND_ALERT_TASK, workerAlertSweep } from '../server/alerts';
+import { makeAlertRuntime } from './alert-runtime';
+import { alertsCheckTask } from './tasks/alerts-check';
+import { sendAlertTask } from './tasks/send-alert';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -57,6 +62,8 @@ export function taskList(ctx: WorkerContext): TaskList {
     [SEND_TASK]: sendReminderTask(ctx),
     [DELIVER_TASK]: deliverTask(ctx),
     [NOTIFY_TASK]: notifyTask(ctx),
+    [SEND_ALERT_TASK]: sendAlertTask(ctx),
+    [ALERTS_CHECK_TASK]: alertsCheckTask(ctx),
   };
 }
 
@@ -99,11 +106,17 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       sendLeaseMs: config.sendLeaseMs,
       claimLeaseMs: config.claimLeaseMs,
     },
+    // Alerts (issue #10 §6): this process's heartbeat identity (hostname:pid:random) and alert senders — the same
+    // email channels as reminders, and a Slack poster under the webhook rules (https and public hosts only, unless
+    // PUNCTUAL_WEBHOOK_ALLOW_HTTP).
+    alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp }) }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
   };
   // Warm the renderer (module loading, JIT): the first render costs ~10× a later one, and the first due
   // reminder after start should not pay for it.
   await renderReminderEmail('attendee-reminder', previewData['attendee-reminder']).catch(() => {});
   await dispatchDue(handle.db, clock.now(), policy);
+  // The start-up pass counts as a sweep: record the heartbeat (and evaluate alerts) now, not a minute from now.
+  await workerAlertSweep(handle.db, ctx.alerts!, clock.now()).catch((e: Error) => console.error(`[worker] alert sweep failed: ${e.message}`));
   // Our own pool, so a PostgreSQL restart is an error we log and survive rather than an unhandled 'error'
   // event that kills the process; graphile-worker reconnects.
   const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: config.concurrency + 2 });

@@ -223,6 +223,8 @@ async function main() {
       BETTER_AUTH_SECRET: authSecret(dataRoot),
       PUNCTUAL_PUBLIC_URL: publicUrl,
       PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
+      // The web app sends test alerts and the worker-heartbeat watchdog's alerts itself (server/watchdog.ts).
+      SMTP_URL: smtpUrl,
       // The mailbox shows the SMS sent from the default sender to tenants that have none of their own.
       ...(smsFrom ? { SMS_FROM: smsFrom } : {}),
       // The report routes verify X-Twilio-Signature with the SMS account's token over the callback URL. (A real

@@ -15,6 +15,9 @@
  * `<catcher>/hooks/demo` with a fresh `whsec_` secret, switched on. Three demo contacts ({@link demoContacts}) take
  * some messages by SMS: Ada takes booking updates by SMS only, Lin has quiet hours 22:00–07:00 (New York).
  *
+ * Alerts (issue #10 §6): the demo tenant's alert settings email its admin and post to the built-in receiver's
+ * Slack-compatible path (server/webhook-catcher.ts), see {@link seedAlertSettings}.
+ *
  * Idempotent: an existing demo tenant with an event starting in the next two hours is left alone; otherwise
  * it gets a fresh batch of events (so a restart a day later still demonstrates something). An existing settings
  * row is kept (secret included); only an endpoint that points at an EARLIER built-in receiver
@@ -29,7 +32,7 @@ import { newWebhookSecret } from '../channels/webhook';
 import type { Db } from '../db/client';
 import { setActor } from '../db/queries/actor';
 import { getTenantBySlug, upsertContact } from '../db/queries/scheduling';
-import { contacts, events, notificationSettings } from '../db/schema';
+import { alertSettings, contacts, events, notificationSettings, staffUsers } from '../db/schema';
 import { defaultPolicy } from '../domain/notification-policy';
 import type { ChannelPreferences } from '../domain/preferences';
 import type { QuietHours } from '../domain/quiet-hours';
@@ -96,6 +99,31 @@ async function seedNotificationSettings(db: Db, tenantId: string, opts: SeedOpti
   });
 }
 
+/** An alert Slack URL an earlier built-in receiver was given (its port may differ from this start's). */
+const catcherSlackEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/slack\/demo$/;
+
+/**
+ * The demo tenant's alert settings (issue #10 §6), when it has none: alerts email the demo admin (they land in the
+ * catcher's mailbox) and, with the built-in webhook receiver, post to its Slack-compatible path `<catcher>/slack/demo`
+ * (they show under /mailbox?channel=webhook). An existing row is kept; only a Slack URL pointing at an EARLIER
+ * built-in receiver is moved to the current one.
+ */
+async function seedAlertSettings(db: Db, tenantId: string, opts: SeedOptions): Promise<void> {
+  const slackWebhookUrl = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/slack/demo` : null;
+  const [adminUser] = await db.select({ id: staffUsers.id }).from(staffUsers).where(and(eq(staffUsers.tenantId, tenantId), eq(staffUsers.email, 'admin@demo.punctual.local')));
+  await db
+    .insert(alertSettings)
+    .values({ tenantId, emailRecipients: adminUser ? [adminUser.id] : [], slackWebhookUrl, updatedBy: 'seed' })
+    .onConflictDoNothing({ target: alertSettings.tenantId });
+  if (!slackWebhookUrl) return;
+  const [row] = await db.select().from(alertSettings).where(eq(alertSettings.tenantId, tenantId));
+  if (!row.slackWebhookUrl || row.slackWebhookUrl === slackWebhookUrl || !catcherSlackEndpoint.test(row.slackWebhookUrl)) return;
+  await db.transaction(async (tx) => {
+    await setActor(tx, 'seed');
+    await tx.update(alertSettings).set({ slackWebhookUrl, updatedAt: sql`now()` }).where(eq(alertSettings.tenantId, tenantId));
+  });
+}
+
 /** The demo contacts of {@link demoContacts}: created if missing; name, zone, phone, preferences and quiet hours set while they have no phone. */
 async function seedDemoContacts(db: Db, tenantId: string): Promise<void> {
   for (const c of demoContacts) {
@@ -145,6 +173,7 @@ export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promi
   await seedDemoContacts(db, demo.id);
   const tenantIds: Record<string, string> = { demo: demo.id, partner: partner.id };
   for (const a of demoAccounts) await ensureStaffUser(db, tenantIds[a.tenantSlug]!, { ...a, password: DEMO_PASSWORD });
+  await seedAlertSettings(db, demo.id, opts);
   // A fresh batch unless a demo event starts within the next two hours (a restart the next day still shows
   // reminders going out).
   const soon = await db

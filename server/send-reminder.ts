@@ -54,6 +54,8 @@ import { DELIVER_TASK } from './dispatch';
 import { adoptUnmatchedReports } from './reports';
 import { addSuppression } from './tenants';
 import { envelopeFromFor } from './bounce-address';
+import { isAuthRejection } from '../domain/alerts';
+import { ALERTS_CHECK_TASK } from './alerts';
 
 export interface SendDeps {
   db: Db;
@@ -497,6 +499,10 @@ async function recordOutcome(
     if (next.status === 'retrying') {
       // Same delivery, same message key: the retry never re-claims.
       await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+    }
+    // Alerts (issue #10 §6): a provider refusing our credentials is evaluated now, not at the next minute sweep.
+    if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
+      await enqueueJob(tx, ALERTS_CHECK_TASK, {}, { jobKey: ALERTS_CHECK_TASK });
     }
     return { status: next.status, reason: next.reason };
   });

@@ -15,7 +15,14 @@
  * minutes of this host's clock; https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md).
  * The secret is read for every request, so a rotated secret applies at once.
  *
- * Stored as: message_id = the `webhook-id` header (or null), subject = the payload's `type` (or null),
+ *   POST /slack/{tenantSlug}     a Slack-compatible alert post `{ text }` (issue #10 §6, channels/slack.ts): the
+ *                                seed points the demo tenant's alert Slack URL here
+ *   → 200 `ok`                   the URL is the one in that tenant's alert settings (Slack webhooks carry no
+ *                                signature: the URL itself is the secret) — stored as verified
+ *   → 404 `no_service`           it is not (Slack's answer for an unknown webhook) — stored all the same
+ *
+ * Stored as: message_id = the `webhook-id` header (or null), subject = the payload's `type` (or null; a Slack post:
+ * `slack alert`, envelope_to also holds `/slack/{tenantSlug}`),
  * text = the body as pretty-printed JSON (the body verbatim when it is not JSON), envelope_to = [the request
  * path, `/hooks/{tenantSlug}`] (what /mailbox scopes a tenant's deliveries by), envelope_from = null,
  * headers = the request headers (lower-case names) plus `verified` (boolean) and `verification` (what the check
@@ -25,6 +32,7 @@ import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/client';
 import { webhookSecretOfTenant } from '../db/queries/mailbox';
+import { slackUrlOfTenant } from '../db/queries/alerts';
 import { caughtMessages } from '../db/schema';
 
 export interface WebhookCatcherOptions {
@@ -94,8 +102,57 @@ export async function startWebhookCatcher(opts: WebhookCatcherOptions): Promise<
       if (size <= maxBodyBytes) chunks.push(c);
     });
     req.on('error', () => res.destroy());
+    /** A Slack-compatible alert post (module doc): stored, `ok` when it came to the tenant's configured alert URL. */
+    const catchSlack = async (rawSlug: string, path: string) => {
+      if (req.method !== 'POST') return answer(405, { error: 'method not allowed: POST a message' }, { allow: 'POST' });
+      if (size > maxBodyBytes) return answer(413, { error: `body over ${maxBodyBytes} bytes` });
+      let slug: string;
+      try {
+        slug = decodeURIComponent(rawSlug);
+      } catch {
+        return answer(404, { error: 'not found' });
+      }
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      try {
+        const configured = await slackUrlOfTenant(opts.db, slug);
+        const verified = !!configured && new URL(configured).pathname.replace(/\/+$/, '') === path.replace(/\/+$/, '');
+        const verification = verified
+          ? "posted to the Slack URL in this tenant's alert settings (Slack webhooks carry no signature: the URL is the secret)"
+          : `no tenant "${slug}" has this URL as its alert Slack URL`;
+        let pretty = body;
+        try {
+          pretty = JSON.stringify(JSON.parse(body), null, 2);
+        } catch {
+          /* stored verbatim */
+        }
+        await opts.db.insert(caughtMessages).values({
+          channel: 'webhook',
+          envelopeFrom: null,
+          envelopeTo: [hookPath(slug), path],
+          messageId: null,
+          subject: 'slack alert',
+          headers: { ...headers, verified, verification },
+          html: null,
+          text: pretty,
+          raw: body,
+        });
+        if (!verified) {
+          res.writeHead(404, { 'content-type': 'text/plain' });
+          return res.end('no_service');
+        }
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('ok');
+      } catch (e) {
+        console.error('[webhook-catcher]', e);
+        return answer(500, { error: 'could not store the message' });
+      }
+    };
     req.on('end', async () => {
       const path = new URL(req.url ?? '/', 'http://catcher').pathname;
+      const slackMatch = /^\/slack\/([^/]+)\/?$/.exec(path);
+      if (slackMatch) return void catchSlack(slackMatch[1], path);
       const m = /^\/hooks\/([^/]+)\/?$/.exec(path);
       let slug: string | null = null;
       try {
@@ -103,7 +160,7 @@ export async function startWebhookCatcher(opts: WebhookCatcherOptions): Promise<
       } catch {
         slug = null;
       }
-      if (!slug) return answer(404, { error: 'not found: deliveries go to POST /hooks/{tenantSlug}' });
+      if (!slug) return answer(404, { error: 'not found: deliveries go to POST /hooks/{tenantSlug} (alert posts: /slack/{tenantSlug})' });
       if (req.method !== 'POST') return answer(405, { error: 'method not allowed: POST a delivery' }, { allow: 'POST' });
       if (size > maxBodyBytes) return answer(413, { error: `body over ${maxBodyBytes} bytes` });
 

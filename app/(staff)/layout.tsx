@@ -4,6 +4,7 @@ import { NavLink } from '../../components/NavLink';
 import { SignOutButton } from '../../components/SignOutButton';
 import { requireStaff } from '../../server/session';
 import '../styles/channels.css';
+import '../styles/alerts.css';
 
 export const dynamic = 'force-dynamic';
 
@@ -30,6 +31,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/audit">Audit log</NavLink>
           <NavLink href="/rules">Reminder rules</NavLink>
           <NavLink href="/notifications">Notifications</NavLink>
+          <NavLink href="/alerts">Alerts</NavLink>
           <NavLink href="/staff">Staff</NavLink>
           <NavLink href="/templates">Templates</NavLink>
           <NavLink href="/mailbox">Mailbox</NavLink>

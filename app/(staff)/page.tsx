@@ -7,7 +7,9 @@ import { ChannelBadge } from '../../components/ChannelBadge';
 import { ScrollTable } from '../../components/ScrollTable';
 import { EmptyState } from '../../components/EmptyState';
 import { ZonedTime } from '../../components/ZonedTime';
-import { formatInZone, formatTimeInZone, zoneAbbreviation } from '../../components/format';
+import { formatInZone, formatTimeInZone, sameDayInZone, zoneAbbreviation } from '../../components/format';
+import { AlertBanner } from '../../components/AlertBanner';
+import { activeAlertBanners } from '../../server/alerts';
 import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '../../components/client/DashboardCharts';
 import {
   dashboardWindows,
@@ -65,6 +67,8 @@ export default async function DashboardPage() {
     settle('provider outcomes', outcomesByHour(db, tenant.id, chartWindow).then((rows) => fillOutcomes(buckets, rows))),
     settle('outcomes per channel', outcomesByChannel(db, tenant.id, chartWindow).then(fillChannelOutcomes)),
   ]);
+  const since = (d: Date) => (sameDayInZone(d, w.now, zone) ? formatTimeInZone(d, zone) : formatInZone(d, zone));
+  const alerts = await settle('active alerts', activeAlertBanners(db, tenant.id, w.now, since));
   const abbr = zoneAbbreviation(w.now, zone);
   const midnight = formatTimeInZone(w.todayStart, zone);
 
@@ -76,6 +80,8 @@ export default async function DashboardPage() {
           {tenant.name} · as of <ZonedTime instant={w.now.toISOString()} zone={zone} variant="time" /> · times in {zone}
         </p>
       </div>
+
+      {alerts.ok ? <AlertBanner alerts={alerts.value} here="/" /> : null}
 
       {counts.ok ? <Tiles c={counts.value} today={w.today} midnight={midnight} /> : <SectionError what="The counts" />}
 

@@ -1,11 +1,14 @@
 /**
  * Task `dispatch_due`: wake-up at a due instant and the every-minute sweep. Payload ignored except `_cron`.
- * The minute sweep also deletes idempotency keys past their lifetime (IDEMPOTENCY_KEY_TTL_HOURS).
+ * The minute sweep also deletes idempotency keys past their lifetime (IDEMPOTENCY_KEY_TTL_HOURS), records this
+ * worker's heartbeat and evaluates every tenant's alerts (issue #10 §6, server/alerts.ts workerAlertSweep).
  */
 import type { Task } from 'graphile-worker';
 import { deleteExpiredIdempotencyKeys } from '../../db/queries/idempotency';
 import { IDEMPOTENCY_KEY_TTL_HOURS } from '../../domain/idempotency';
+import { workerAlertSweep } from '../../server/alerts';
 import { dispatchDue } from '../../server/dispatch';
+import { alertRuntimeOf } from '../alert-runtime';
 import type { WorkerContext } from '../context';
 
 export const dispatchDueTask = (ctx: WorkerContext): Task => async (payload, helpers) => {
@@ -13,5 +16,9 @@ export const dispatchDueTask = (ctx: WorkerContext): Task => async (payload, hel
   if (r.dispatched || r.expired || r.unknown || r.resumed || r.redispatched) {
     helpers.logger.info(`dispatch: ${JSON.stringify(r)}`);
   }
-  if (payload && typeof payload === 'object' && '_cron' in payload) await deleteExpiredIdempotencyKeys(ctx.db, IDEMPOTENCY_KEY_TTL_HOURS);
+  if (payload && typeof payload === 'object' && '_cron' in payload) {
+    await deleteExpiredIdempotencyKeys(ctx.db, IDEMPOTENCY_KEY_TTL_HOURS);
+    const a = await workerAlertSweep(ctx.db, alertRuntimeOf(ctx), ctx.clock.now());
+    if (a.planned.length) helpers.logger.info(`alerts: planned ${a.planned.length} message(s)`);
+  }
 };

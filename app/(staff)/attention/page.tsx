@@ -15,6 +15,10 @@ import { ReplaySelection, SELECT_NAME } from '../../../components/attention/Repl
 import { can } from '../../../domain/permissions';
 import { messageIdFor } from '../../../domain/keys';
 import { requireStaff } from '../../../server/session';
+import { AlertBanner } from '../../../components/AlertBanner';
+import { formatInZone, formatTimeInZone, sameDayInZone } from '../../../components/format';
+import { activeAlertBanners } from '../../../server/alerts';
+import { appClock } from '../../../server/clock';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Needs attention' };
@@ -39,6 +43,9 @@ export default async function AttentionPage({ searchParams }: { searchParams: Pr
     listDeliveryCases(db, tenant.id, ['unknown'], 100, { channel: f.channel }),
     webhookSwitchedOff(db, tenant.id),
   ]);
+  const now = appClock().now();
+  const since = (d: Date) => (sameDayInZone(d, now, tenant.timeZone) ? formatTimeInZone(d, tenant.timeZone) : formatInZone(d, tenant.timeZone));
+  const alerts = await activeAlertBanners(db, tenant.id, now, since);
   return (
     <>
       <div className="page-head">
@@ -49,6 +56,7 @@ export default async function AttentionPage({ searchParams }: { searchParams: Pr
           {canOperate ? '' : ' · read-only for your role'}
         </p>
       </div>
+      <AlertBanner alerts={alerts} here="/attention" />
       {webhookOff ? (
         <p className="notice notice-warn webhook-banner" role="alert" data-testid="webhook-switched-off">
           <span>

@@ -1,0 +1,17 @@
+/**
+ * Task `alerts_check` {} or { tenantId }: evaluates alerts now, outside the minute sweep — enqueued (job key
+ * `alerts_check`) when a provider refuses our credentials (server/send-reminder.ts), so that alert goes out
+ * within a minute. The messages it plans are sent by their own `send_alert` jobs.
+ */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { evaluateAlerts } from '../../server/alerts';
+import { alertRuntimeOf } from '../alert-runtime';
+import type { WorkerContext } from '../context';
+
+export const alertsCheckPayloadSchema = z.object({ tenantId: z.uuid().optional() }).loose();
+
+export const alertsCheckTask = (ctx: WorkerContext): Task => async (payload) => {
+  const { tenantId } = alertsCheckPayloadSchema.parse(payload ?? {});
+  await evaluateAlerts(ctx.db, ctx.clock.now(), { tenantId, publicUrl: alertRuntimeOf(ctx).publicUrl });
+};

@@ -1,0 +1,14 @@
+/** Task `send_alert` { id }: one attempt at one alert message (server/alerts.ts sendAlertMessage). */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { sendAlertMessage } from '../../server/alerts';
+import { alertRuntimeOf } from '../alert-runtime';
+import type { WorkerContext } from '../context';
+
+export const sendAlertPayloadSchema = z.object({ id: z.uuid() });
+
+export const sendAlertTask = (ctx: WorkerContext): Task => async (payload) => {
+  const { id } = sendAlertPayloadSchema.parse(payload);
+  // The worker is the sender of last resort: a message it has no channel for is recorded as failed, with why.
+  await sendAlertMessage(ctx.db, id, alertRuntimeOf(ctx).senders, ctx.clock.now(), { missingChannel: 'fail' });
+};
