@@ -29,7 +29,7 @@ import type { OutcomeClass, Provider } from './vocabulary';
 const T = (iso: string) => new Date(iso);
 const at = (s: string) => T(`2027-03-01T${s}Z`);
 
-describe('isAuthRejection (SMTP 530/535/5xx 5.7.x, HTTP 401/403, SMS 20003)', () => {
+describe('isAuthRejection (SMTP 530/535/5.7.0/5.7.8…, relay denied, HTTP 401/403, SMS 20003)', () => {
   const row = (provider: Provider, outcome: OutcomeClass | null, errorCode: string | null, response: string | null = null, message: string | null = null) => ({
     provider,
     outcome,
@@ -43,9 +43,11 @@ describe('isAuthRejection (SMTP 530/535/5xx 5.7.x, HTTP 401/403, SMS 20003)', ()
     ['SMTP 534 mechanism too weak', row('smtp', 'rejected', '534'), true],
     ['SMTP 538 encryption required', row('smtp', 'rejected', '538'), true],
     ['nodemailer EAUTH', row('smtp', 'rejected', 'EAUTH'), true],
-    ['SMTP 550 5.7.1 not authorized', row('smtp', 'rejected', '550', '550 5.7.1 Delivery not authorized, message refused'), true],
+    ['SMTP 550 5.7.1 not authorized (one recipient\'s policy)', row('smtp', 'rejected', '550', '550 5.7.1 Delivery not authorized, message refused'), false],
+    ['SMTP 550 5.7.1 the catcher\'s +deny-once refusal', row('smtp', 'rejected', '550', '550 5.7.1 Sender not authorized for this recipient'), false],
+    ['SMTP 535 5.7.8 in the message only', row('smtp', 'rejected', '550', null, '550 5.7.8 account blocked'), true],
     ['SMTP 554 5.7.1 relay denied', row('smtp', 'rejected', '554', '554 5.7.1 Relay access denied'), true],
-    ['SMTP 5.7.x only in the message', row('smtp', 'rejected', '550', null, '550 5.7.26 unauthenticated sender'), true],
+    ['SMTP 5.7.26 DMARC refusal is the receiver\'s policy', row('smtp', 'rejected', '550', null, '550 5.7.26 unauthenticated sender'), false],
     ['SMTP 550 5.1.1 unknown user', row('smtp', 'rejected', '550', '550 5.1.1 User unknown'), false],
     ['SMTP 550 without an enhanced code', row('smtp', 'rejected', '550', '550 mailbox unavailable'), false],
     ['SMTP 5.7.1 in free text is not an enhanced code', row('smtp', 'rejected', '554', '554 spam score 5.7.1 too high'), false],

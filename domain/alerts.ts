@@ -197,9 +197,21 @@ export function isAuthRejection(a: {
   if (a.provider !== 'smtp') return false;
   if (code === 'EAUTH' || code === '530' || code === '534' || code === '535' || code === '538') return true;
   if (!/^5\d\d$/.test(code)) return false;
+  const text = a.providerResponse ?? a.errorMessage ?? undefined;
   const enhanced = enhancedStatusOf(a.providerResponse ?? undefined, Number(code)) ?? enhancedStatusOf(a.errorMessage ?? undefined, Number(code));
-  return !!enhanced && enhanced.startsWith('5.7.');
+  if (!enhanced) return false;
+  if (SMTP_AUTH_STATUSES.has(enhanced)) return true;
+  // 5.7.1 is usually ONE recipient's policy ("delivery not authorized", a spam refusal): a per-message dead letter,
+  // not a provider that refuses us. Only "relay access denied" means our server may not send through it at all.
+  return enhanced === '5.7.1' && /relay/i.test(text ?? '');
 }
+
+/**
+ * Enhanced status codes (RFC 3463, RFC 4954 §6, IANA registry) that mean the SMTP server refuses US, whatever the
+ * recipient: 5.7.0 authentication required, 5.7.8 credentials invalid, 5.7.9 mechanism too weak, 5.7.11 encryption
+ * required, 5.7.13 account disabled, 5.7.14 trust relationship required.
+ */
+const SMTP_AUTH_STATUSES: ReadonlySet<string> = new Set(['5.7.0', '5.7.8', '5.7.9', '5.7.11', '5.7.13', '5.7.14']);
 
 /** One attempt of a provider, newest first, as {@link providerAuthFailure} reads it. */
 export interface DecisiveAttempt {
