@@ -276,6 +276,17 @@ describe('dispatch lag and the oldest due reminder', () => {
       ['dispatch_lag', 'cleared'],
     ]);
   });
+  it('dispatch lag counts only the time we took: reminders planned after their due instant (a late booking, the demo seed) are measured from when they were planned', async () => {
+    const { tenantId } = await setup({ settings: { lagP95Ms: 60_000 } });
+    const event = await createEvent(db(), tenantId, { title: 'Booked late', startsAt: '2027-06-03T13:00:00Z', endsAt: '2027-06-03T14:00:00Z', timeZone: 'Europe/Amsterdam' });
+    for (const p of ['a', 'b', 'c']) await addBooking(db(), tenantId, { eventId: event.id, role: 'attendee', contact: { email: `${p}@late.test` } }, new Date('2027-05-01T00:00:00Z'));
+    // As if planned at 12:01:50, after the 12:00 due instant (inside the late-send window).
+    await h!.tdb.sql`update reminders set created_at = '2027-06-03T12:01:50Z' where tenant_id = ${tenantId}`;
+    await h!.tick('2027-06-03T12:02:00Z'); // sent 10 s after they were planned, 2 min after their due instant
+    const r = await evaluateAlerts(db(), new Date('2027-06-03T12:02:30Z'), { publicUrl: PUBLIC });
+    expect(r.planned.filter((p) => p.condition === 'dispatch_lag')).toHaveLength(0);
+    expect((await stateOf(tenantId, 'dispatch_lag')).active).toBe(false);
+  });
 });
 
 describe('settings and sending', () => {

@@ -142,13 +142,15 @@ export async function deliveriesInStatus(db: DbOrTx, tenantId: string, status: '
 }
 
 /**
- * Dispatch lag over [since, until]: the 95th percentile (percentile_cont) of `started_at − due_at` in ms over the
+ * Dispatch lag over [since, until]: the 95th percentile (percentile_cont) of `started_at − greatest(due_at,
+ * created_at)` in ms — a reminder planned after its due instant (a late booking inside the late-send window, the
+ * demo seed's catch-up sends) cannot have been dispatched before it existed, so only the time WE took counts — over the
  * tenant's first attempts (attempt_no = 1) of deliveries of a reminder started in the window, and how many there
  * were. `p95Ms` null when none. Reads delivery_attempts by `delivery_attempts_tenant_started_idx`.
  */
 export async function dispatchLagP95(db: DbOrTx, tenantId: string, since: Date, until: Date): Promise<{ p95Ms: number | null; samples: number }> {
   const [row] = await db.execute<{ p95: number | null; n: number }>(sql`
-    select percentile_cont(0.95) within group (order by extract(epoch from (a.started_at - r.due_at)) * 1000)::float8 as p95,
+    select percentile_cont(0.95) within group (order by extract(epoch from (a.started_at - greatest(r.due_at, r.created_at))) * 1000)::float8 as p95,
            count(*)::int as n
     from delivery_attempts a
     join deliveries d on d.id = a.delivery_id and d.tenant_id = ${tenantId}
