@@ -3,11 +3,15 @@ import {
   classifyTwilioError,
   decideReportTransition,
   foldReports,
+  MAX_SMS_PARTS,
+  parseRfc3339Instant,
   reportSeverity,
+  reportTimeProblem,
   softBounceLimitReached,
   stateOfKind,
   type ReportFact,
 } from './report-state';
+import { countSmsSegments } from './sms-segments';
 import { deliveryTransitions } from './states';
 import { deliveryStatuses, reportKinds } from './vocabulary';
 
@@ -133,6 +137,97 @@ describe('foldReports', () => {
     it('a whole-message complaint-level state beats the parts; a whole-message delivered does not hide a failed part', () => {
       expect(foldReports([r('delivered', '2027-06-01T12:00:00Z'), part('delivered', 0, 2), part('undelivered', 1, 2)]).reason).toMatch(/^partial/);
     });
+
+    describe('part reports that disagree on the number of parts', () => {
+      it('part 0 says 9999 parts, part 1 says 2, both delivered → delivered as 2 parts (not accepted forever), in either order', () => {
+        const facts = [part('delivered', 0, 9999, '2027-06-01T12:00:05Z'), part('delivered', 1, 2, '2027-06-01T12:00:09Z')];
+        for (const p of permutations(facts)) {
+          expect(foldReports(p)).toEqual({ state: 'delivered', reason: 'all 2 parts delivered by 2027-06-01T12:00:09.000Z', decidedAt: at('2027-06-01T12:00:09Z') });
+        }
+      });
+
+      it('part 0 says 10, part 1 says 2 (both possible counts): the smallest count above every reported index → 2', () => {
+        expect(foldReports([part('delivered', 0, 10), part('delivered', 1, 2)]).state).toBe('delivered');
+      });
+
+      it('a count contradicted by a reported index is not used: part 0 says 2, part 2 says 3 → 3 parts, part 1 still awaited', () => {
+        expect(foldReports([part('delivered', 0, 2), part('delivered', 2, 3)]).state).toBe('accepted');
+        const all = [part('delivered', 0, 2), part('delivered', 2, 3), part('delivered', 1, 3, '2027-06-01T12:00:30Z')];
+        for (const p of permutations(all)) expect(foldReports(p).reason).toBe('all 3 parts delivered by 2027-06-01T12:00:30.000Z');
+      });
+
+      it('a later part beyond the smaller count still counts: 0 (says 3) and 1 (says 2) delivered, then 2 (says 3) undelivered → failed, partial of 3', () => {
+        const facts = [part('delivered', 0, 3), part('delivered', 1, 2), part('undelivered', 2, 3, '2027-06-01T12:01:00Z', { errorCode: '30003' })];
+        for (const p of permutations(facts)) {
+          expect(foldReports(p)).toMatchObject({ state: 'failed', reason: 'partial: part 3 of 3 undelivered (error 30003); 2 of 3 delivered' });
+        }
+      });
+
+      it(`a lone count above ${MAX_SMS_PARTS} is impossible and not used: the reported indices decide`, () => {
+        expect(foldReports([part('delivered', 0, 9999)]).state).toBe('delivered');
+        expect(foldReports([part('delivered', 0, 9999), part('delivered', 1, 9999)]).reason).toBe('all 2 parts delivered by 2027-06-01T12:00:00.000Z');
+      });
+    });
+  });
+});
+
+describe('MAX_SMS_PARTS (the most parts one SMS can be sent as)', () => {
+  it('is the parts of the longest body Twilio takes (1600 UTF-16 units, error 21617) at its worst: 800 emoji → 25 UCS-2 parts', () => {
+    expect(countSmsSegments('😀'.repeat(800)).segments).toBe(MAX_SMS_PARTS);
+    expect(countSmsSegments('é'.repeat(1600)).segments).toBeLessThanOrEqual(MAX_SMS_PARTS);
+    expect(countSmsSegments('Ж'.repeat(1600)).segments).toBeLessThanOrEqual(MAX_SMS_PARTS);
+    expect(countSmsSegments('x😀'.repeat(533)).segments).toBeLessThanOrEqual(MAX_SMS_PARTS);
+    expect(countSmsSegments('{'.repeat(800)).segments).toBeLessThanOrEqual(MAX_SMS_PARTS);
+  });
+});
+
+describe('report event times', () => {
+  const now = at('2027-03-01T12:06:00Z');
+  it.each([
+    ['2027-03-01T12:05:00Z', '2027-03-01T12:05:00.000Z'],
+    ['2027-03-01T12:05:00.123Z', '2027-03-01T12:05:00.123Z'],
+    ['2027-03-01T12:05:00.123456Z', '2027-03-01T12:05:00.123Z'],
+    ['2027-03-01t12:05:00z', '2027-03-01T12:05:00.000Z'],
+    ['2027-03-01T13:05:00+01:00', '2027-03-01T12:05:00.000Z'],
+    ['2027-03-01T07:35:00-04:30', '2027-03-01T12:05:00.000Z'],
+    ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
+    ['2027-03-01T00:30:00+14:00', '2027-02-28T10:30:00.000Z'],
+  ])('%s is the RFC 3339 instant %s', (v, iso) => {
+    expect(parseRfc3339Instant(v)?.toISOString()).toBe(iso);
+  });
+
+  it.each([
+    '-010000-01-01T00:00:00Z', // an expanded year (ECMAScript), not RFC 3339
+    '+275760-09-13T00:00:00Z',
+    '2027-02-30T12:00:00Z', // no such day (Date.parse makes it 03-02)
+    '2027-02-29T12:00:00Z',
+    '2027-13-01T12:00:00Z',
+    '2027-03-01T24:00:00Z',
+    '2027-03-01T12:60:00Z',
+    '2027-03-01T12:05:60Z', // a leap second: JavaScript time cannot hold it
+    '2027-03-01T12:05:00+24:00',
+    '2027-03-01T12:05:00+01:60',
+    '2027-03-01T12:05:00', // no offset: a local time, not an instant
+    '2027-03-01T12:05Z', // seconds are required
+    '2027-03-01 12:05:00Z',
+    '2027-03-01T12:05:00.Z',
+    '2027-03-01T12:05:00+0100',
+    ' 2027-03-01T12:05:00Z',
+    '2027-03-01T12:05:00Z\n',
+    '1741176300',
+    'yesterday',
+    '',
+  ])('%j is not an RFC 3339 date-time', (v) => {
+    expect(parseRfc3339Instant(v)).toBeNull();
+  });
+
+  it('a report time is from 2000-01-01 to one day after now', () => {
+    expect(reportTimeProblem(at('2000-01-01T00:00:00Z'), now)).toBeNull();
+    expect(reportTimeProblem(at('2027-03-02T12:06:00Z'), now)).toBeNull();
+    expect(reportTimeProblem(at('1999-12-31T23:59:59.999Z'), now)).toBe('is before 2000-01-01T00:00:00Z');
+    expect(reportTimeProblem(at('2027-03-02T12:06:00.001Z'), now)).toBe('is more than a day after now (2027-03-01T12:06:00.000Z)');
+    expect(reportTimeProblem(at('9999-12-31T23:59:59Z'), now)).toMatch(/more than a day after now/);
+    expect(reportTimeProblem(new Date(Number.NaN), now)).toBe('is not a time');
   });
 });
 

@@ -11,10 +11,12 @@
  * answer in any arrival order. Kinds `queued`, `sent` and `deferred` say nothing about the outcome and change no
  * state. A multi-part SMS reported per part (`partIndex`/`partCount`, our extension of Twilio's status callback)
  * is `delivered` only when every part is; it ends `failed` with reason `partial` when a part is undelivered
- * while another was delivered (every part undelivered → `failed` with the error).
+ * while another was delivered (every part undelivered → `failed` with the error); when the part reports disagree
+ * on the number of parts, {@link partCountOf} decides.
  *
- * Also here: which Twilio error codes suppress a number ({@link classifyTwilioError}) and the soft-bounce rule
- * ("suppressed after 3 soft bounces within 7 days", {@link softBounceLimitReached}).
+ * Also here: which Twilio error codes suppress a number ({@link classifyTwilioError}), the soft-bounce rule
+ * ("suppressed after 3 soft bounces within 7 days", {@link softBounceLimitReached}), and which event times a report
+ * may carry ({@link parseRfc3339Instant}, {@link reportTimeProblem}).
  */
 import { deliveryTransitions } from './states';
 import type { DeliveryStatus, ReportKind, SuppressionReason } from './vocabulary';
@@ -114,13 +116,42 @@ function reasonOf(f: ReportFact): string {
 }
 
 /**
- * The state per-part reports give a multi-part SMS, or null when they decide nothing (yet).
+ * The most parts one SMS can be sent as. Twilio takes a body of at most 1600 characters (error 21617, "The
+ * concatenated message body exceeds the 1600 character limit"; https://www.twilio.com/docs/api/errors/21617),
+ * and characters outside GSM-7 count as more than one (the same page), i.e. 1600 UTF-16 units. The most parts
+ * such a body costs is in UCS-2 with a surrogate pair at every part boundary (domain/sms-segments.ts: 67 units a
+ * part, a pair never split → 66): 800 emoji → 25 parts. Twilio itself documents no segment cap; the
+ * concatenation header could count up to 255 (3GPP TS 23.040 §9.2.3.24.1).
+ */
+export const MAX_SMS_PARTS = 25;
+
+/**
+ * The number of parts of a multi-part SMS from its per-part reports (each says its `partIndex` and the
+ * `partCount` it believes in). They normally agree. When they do not, the count is the SMALLEST claimed count
+ * that is above every reported part index: a claim contradicted by a reported index is wrong, and of the rest the
+ * smallest is taken so that one inflated claim (part 0 saying 9999 parts, part 1 saying 2) cannot keep the
+ * message waiting forever for parts that were never sent; if a part beyond it reports later, the count grows with
+ * it (the fold is recomputed from all reports, so a failed later part still turns the message `failed`). Claims
+ * outside 1…{@link MAX_SMS_PARTS} are impossible and ignored; with no usable claim the count is the highest
+ * reported index + 1. Order-independent (a function of the set of reports).
+ */
+export function partCountOf(parts: readonly Pick<ReportFact, 'partIndex' | 'partCount'>[]): number {
+  const indexed = Math.max(0, ...parts.map((p) => (p.partIndex ?? 0) + 1));
+  const claims = parts
+    .map((p) => p.partCount ?? 0)
+    .filter((n) => Number.isInteger(n) && n >= indexed && n <= MAX_SMS_PARTS);
+  return claims.length > 0 ? Math.min(...claims) : indexed;
+}
+
+/**
+ * The state per-part reports give a multi-part SMS, or null when they decide nothing (yet). The number of parts
+ * is {@link partCountOf}.
  * Every part delivered → delivered; a part failed and another delivered → failed (`partial`); every reported part
  * failed and none delivered → failed with the first error. Parts not reported yet leave it undecided unless a
  * part already failed (the message as a whole can then no longer be delivered).
  */
 function foldParts(parts: readonly ReportFact[]): FoldedReportState | null {
-  const count = Math.max(...parts.map((p) => Math.max(p.partCount ?? 0, (p.partIndex ?? 0) + 1)));
+  const count = partCountOf(parts);
   const byPart = new Map<number, ReportFact>();
   for (const p of parts) {
     const best = mostSevere([...(byPart.has(p.partIndex!) ? [byPart.get(p.partIndex!)!] : []), p]);
@@ -168,6 +199,60 @@ export function foldReports(reports: readonly ReportFact[]): FoldedReportState {
   if (candidates.length === 0) return { state: 'accepted', reason: null, decidedAt: null };
   // Most severe; on a tie the per-part answer (it says more: "partial") — it was pushed last.
   return candidates.reduce((a, b) => (reportSeverity[b.state] >= reportSeverity[a.state] ? b : a));
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Report event times
+
+/**
+ * RFC 3339 §5.6 `date-time`, exactly: `YYYY-MM-DD` `T` `hh:mm:ss` [`.` fraction] then `Z` or `±hh:mm`
+ * (`T` and `Z` may be lower case, §5.6 NOTE). No expanded years (`+275760-…`), no missing seconds or offset.
+ */
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * The UTC instant an RFC 3339 date-time names (the module's providers: Resend-style `created_at`, our SMS
+ * `Timestamp`), or null when `value` is not one: wrong shape, or a date or time that does not exist (02-30,
+ * 24:00, an offset of +24:00) — checked by the round trip through `Date.UTC`, which would silently carry
+ * 2027-02-30 over to 03-02. A leap second (`:60`, allowed by RFC 3339) is refused: a JavaScript Date cannot hold
+ * it. Fractions finer than a millisecond are cut to milliseconds. Pure.
+ */
+export function parseRfc3339Instant(value: string): Date | null {
+  const m = RFC3339.exec(value);
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
+  const ms = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
+  if (h > 23 || mi > 59 || s > 59) return null;
+  const local = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear keeps the year as written.
+  local.setUTCFullYear(y);
+  if (local.getUTCFullYear() !== y || local.getUTCMonth() !== mo - 1 || local.getUTCDate() !== d) return null;
+  let offsetMin = 0;
+  if (!m[8]) {
+    const [oh, om] = [Number(m[10]), Number(m[11])];
+    if (oh > 23 || om > 59) return null;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  return new Date(local.getTime() - offsetMin * 60_000);
+}
+
+/** The earliest event time a report may carry: 2000-01-01T00:00:00Z (before any message this system sent). */
+export const REPORT_TIME_EARLIEST = new Date('2000-01-01T00:00:00Z');
+/** How far after the receiving instant a report's event time may be, ms: 1 day (clock skew, never a future). */
+export const REPORT_TIME_MAX_AHEAD_MS = 86_400_000;
+
+/**
+ * Why `at` cannot be a report's event time received at `now` (both UTC instants), or null when it can: it must be
+ * a real time from {@link REPORT_TIME_EARLIEST} to `now` + {@link REPORT_TIME_MAX_AHEAD_MS} inclusive. A time
+ * outside that is a provider's mistake (or year 9999), and would otherwise decide a delivery's `reported_at` and
+ * the soft-bounce window. The answer completes "<field> …" in a 400 message.
+ */
+export function reportTimeProblem(at: Date, now: Date): string | null {
+  const t = at.getTime();
+  if (Number.isNaN(t)) return 'is not a time';
+  if (t < REPORT_TIME_EARLIEST.getTime()) return 'is before 2000-01-01T00:00:00Z';
+  if (t > now.getTime() + REPORT_TIME_MAX_AHEAD_MS) return `is more than a day after now (${now.toISOString()})`;
+  return null;
 }
 
 /** Delivery statuses a report may move (the message went out, or may have: `unknown`). */

@@ -48,6 +48,15 @@ describe('X-Twilio-Signature', () => {
     expect(verifyTwilioSignature('', URL_, PARAMS, 'RSOYDt4T1cUTdK1PDd93/VVr8B8=')).toBe(false);
   });
 
+  it('a name given several times: each distinct value once, values sorted (twilio-node toFormUrlEncodedParam, twilio-python compute_signature)', () => {
+    expect(twilioSignedString('https://x.test/cb', { Digits: ['5678', '1234', '1234'], Sid: 'CA123' })).toBe('https://x.test/cbDigits1234Digits5678SidCA123');
+    expect(twilioSignature(TOKEN, URL_, { ...PARAMS, Digits: ['1234', '1234'] })).toBe('RSOYDt4T1cUTdK1PDd93/VVr8B8=');
+    // Reordering repeated values does not change the signature: which value is "first" is not signed.
+    const a = formParams('MessageSid=SM1&MessageStatus=delivered&MessageStatus=failed');
+    const b = formParams('MessageSid=SM1&MessageStatus=failed&MessageStatus=delivered');
+    expect(twilioSignature(TOKEN, URL_, a)).toBe(twilioSignature(TOKEN, URL_, b));
+  });
+
   it('formParams decodes a form body as Twilio signs it (+ is a space, %2B is +, repeated names keep every value)', () => {
     expect(formParams('To=%2B31612345678&Body=Hi+there&A=1&A=2')).toEqual({ To: '+31612345678', Body: 'Hi there', A: ['1', '2'] });
     const body = new URLSearchParams(PARAMS).toString();

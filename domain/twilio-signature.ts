@@ -5,8 +5,9 @@
  *
  *   1. take the full URL Twilio requested (scheme, host, port, path and query string, exactly as configured);
  *   2. for a POST with `application/x-www-form-urlencoded` parameters, sort the parameter names (plain code-unit
- *      order) and append each name immediately followed by its value (a name given several times: each value,
- *      values sorted);
+ *      order) and append each name immediately followed by its value (a name given several times: the name
+ *      with each DISTINCT value, values sorted — twilio-node `toFormUrlEncodedParam` does
+ *      `Array.from(new Set(values)).sort()`, twilio-python `compute_signature` `sorted(set(values))`);
  *   3. HMAC-SHA1 that string (UTF-8) with the account's Auth Token as the key;
  *   4. Base64 (standard alphabet, with padding) is the header value.
  *
@@ -18,12 +19,16 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 /** Form parameters: one value per name, or several (a repeated name). */
 export type TwilioParams = Readonly<Record<string, string | readonly string[]>>;
 
-/** The string Twilio signs: `url` followed by every `name + value` in name order (module doc, step 2). */
+/**
+ * The string Twilio signs: `url` followed by every `name + value` in name order (module doc, step 2). Note what
+ * it does NOT cover: the order of a repeated name's values (and how often a value repeats), so a receiver must not
+ * give "the first value" a meaning — the SMS status intake refuses repeated names (server/report-intake.ts).
+ */
 export function twilioSignedString(url: string, params: TwilioParams): string {
   let s = url;
   for (const name of Object.keys(params).sort()) {
     const v = params[name];
-    const values = typeof v === 'string' ? [v] : [...v].sort();
+    const values = typeof v === 'string' ? [v] : [...new Set(v)].sort();
     for (const value of values) s += name + value;
   }
   return s;

@@ -8,17 +8,30 @@
  *   secret in HTTP_EMAIL_WEBHOOK_SECRET, timestamp within 5 minutes of now). Types:
  *     email.sent → sent · email.delivered → delivered · email.delivery_delayed → deferred ·
  *     email.bounced → hard_bounce (bounce.type `hard`/`Permanent`) or soft_bounce (`soft`/`Transient`/`Undetermined`) ·
- *     email.complained → complaint · any other type → 200 `{ status: 'ignored' }`, nothing stored.
+ *     email.complained → complaint · any other type (email.opened, email.clicked, …: providers send them) → 200
+ *     `{ status: 'ignored' }`, nothing stored.
  *   providerEventId = the `webhook-id` header; occurredAt = `created_at`; providerMessageId = `data.email_id`.
+ *   Content-Type must be `application/json` (or `application/…+json`) → else 415 naming `content-type`; the body
+ *   must be one JSON object → else 400 naming `body`; `created_at` must be an RFC 3339 date-time (§5.6, a real
+ *   calendar date and time, `Z` or an offset) from 2000-01-01 to a day after the receiving instant
+ *   (domain/report-state.ts `parseRfc3339Instant`, `reportTimeProblem`) → else 400 naming `created_at`.
  *
  * `POST /api/reports/sms` — Twilio-style status callbacks (form body `MessageSid`, `MessageStatus`, `ErrorCode`,
  *   `ErrorMessage`, `To`, `From`, `AccountSid`, …), verified with `X-Twilio-Signature` (domain/twilio-signature.ts)
- *   using SMS_AUTH_TOKEN over the URL the provider called. Statuses: queued/accepted/scheduled/sending → queued,
- *   sent → sent, delivered/read → delivered, undelivered → undelivered, failed → failed; others (canceled, …) → 200
- *   ignored. OUR EXTENSION for multi-part SMS: `PartIndex` (0-based) with `NumSegments` (the number of parts) makes
- *   the callback a report about one part (Twilio itself reports the whole message). Twilio sends no event time:
- *   occurredAt = the receiving instant, unless `RawDlrDoneDate` (the carrier's `YYMMDDhhmm`, read as UTC) or
- *   `Timestamp` (ISO-8601 with offset; our extension) is given. providerEventId = `MessageSid:MessageStatus[:PartIndex]`.
+ *   using SMS_AUTH_TOKEN over the URL the provider called. Statuses (Twilio's MessageStatus values,
+ *   https://www.twilio.com/docs/messaging/api/message-resource#message-status-values): queued/accepted/scheduled/
+ *   sending → queued, sent → sent, delivered/read → delivered, undelivered → undelivered, failed → failed;
+ *   canceled/receiving/received/partially_delivered → 200 ignored; any other value → 400 naming `MessageStatus` and
+ *   listing these (`SmsStatus`, the older name, is read only when `MessageStatus` is absent). A parameter given more
+ *   than once → 400 naming it: the signature does not cover the order of a name's values (domain/twilio-signature.ts),
+ *   so "the first one" would mean whatever the sender put first. Content-Type must be
+ *   `application/x-www-form-urlencoded` → else 415 naming `content-type` (after the signature check, like every
+ *   check here). OUR EXTENSION for multi-part SMS: `PartIndex` (0-based) with `NumSegments` (the number of parts,
+ *   1…{@link MAX_SMS_PARTS}) makes the callback a report about one part (Twilio itself reports the whole message);
+ *   PartIndex must be below NumSegments. Twilio sends no event time: occurredAt = the receiving instant, unless
+ *   `RawDlrDoneDate` (the carrier's `YYMMDDhhmm[ss]`, read as UTC) or `Timestamp` (RFC 3339; our extension) is given,
+ *   which must be a real time from 2000-01-01 to a day after the receiving instant → else 400 naming it.
+ *   providerEventId = `MessageSid:MessageStatus[:PartIndex]`.
  *
  * Answers (both): bad or missing signature → 401, nothing stored; malformed → 400 naming the field; a report about
  * an unknown message → 202 `{ status: 'unmatched' }` (stored, logged, nothing else changes); applied or a repeat →
@@ -27,7 +40,7 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { classifyTwilioError } from '../domain/report-state';
+import { classifyTwilioError, MAX_SMS_PARTS, parseRfc3339Instant, reportTimeProblem } from '../domain/report-state';
 import { formParams, verifyTwilioSignature } from '../domain/twilio-signature';
 import type { ReportKind } from '../domain/vocabulary';
 import { AppError, fromZodError } from './errors';
@@ -56,6 +69,21 @@ async function apply(db: Db, report: IncomingReport, now: Date): Promise<IntakeA
   return answer(200, { status: 'applied', reportId: r.reportId, deliveryStatus: r.status });
 }
 
+/**
+ * The event time `value` of a report received at `now` (domain/report-state.ts: `parse` the text, then the
+ * bounds of `reportTimeProblem`). @throws AppError('validation') naming `field`: `format` says what was expected.
+ */
+function eventTime(value: string, field: string, now: Date, parse: (v: string) => Date | null, format: string): Date {
+  const at = parse(value);
+  if (!at) throw new AppError('validation', `${field}: must be ${format}`, field);
+  const problem = reportTimeProblem(at, now);
+  if (problem) throw new AppError('validation', `${field}: ${value.slice(0, 40)} ${problem}`, field);
+  return at;
+}
+
+/** The media type of a Content-Type header value, lower case, without parameters ('' when absent). */
+const mediaType = (contentType: string | null | undefined) => (contentType ?? '').split(';')[0].trim().toLowerCase();
+
 /** Runs a parse step; a validation AppError becomes the 400 answer naming the field. */
 function parsed<T>(f: () => T): T | IntakeAnswer {
   try {
@@ -70,10 +98,9 @@ const isAnswer = (x: unknown): x is IntakeAnswer => !!x && typeof x === 'object'
 // ------------------------------------------------------------------------------------------------------------
 // HTTP email provider (Resend-style events, Standard Webhooks)
 
-const validInstant = z.string().refine((v) => !Number.isNaN(Date.parse(v)) && /\d{4}-\d{2}-\d{2}T/.test(v), { message: 'must be an ISO-8601 date-time' });
 const emailEventSchema = z.object({
   type: z.string().min(1, 'required'),
-  created_at: validInstant,
+  created_at: z.string(), // an RFC 3339 date-time: checked with the receiving instant in parseEmailEvent
   data: z.object({
     email_id: z.string().trim().min(1, 'required'),
     to: z.union([z.array(z.string()), z.string()]).optional(),
@@ -94,12 +121,16 @@ const bareAddress = (s: string) => (/<([^>]+)>/.exec(s)?.[1] ?? s).trim();
 
 /**
  * Parses one verified email event into a report (module doc), or `'ignored'` for a type we do not use.
- * @throws AppError('validation') naming the field (`data.email_id`, `created_at`, `data.bounce.type`, …).
+ * @param now the receiving instant: `created_at` may be at most a day after it.
+ * @throws AppError('validation') naming the field (`body` when it is not a JSON object, `data.email_id`,
+ *   `created_at`, `data.bounce.type`, …).
  */
-export function parseEmailEvent(json: unknown, webhookId: string): IncomingReport | 'ignored' {
+export function parseEmailEvent(json: unknown, webhookId: string, now: Date): IncomingReport | 'ignored' {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw new AppError('validation', 'body: must be a JSON object (one webhook event)', 'body');
   const r = emailEventSchema.safeParse(json);
   if (!r.success) throw fromZodError(r.error);
   const e = r.data;
+  const occurredAt = eventTime(e.created_at, 'created_at', now, parseRfc3339Instant, 'an RFC 3339 date-time with Z or an offset, e.g. 2027-03-01T12:05:00Z');
   const mapped = emailKinds[e.type];
   if (!mapped) return 'ignored';
   let kind: ReportKind;
@@ -117,7 +148,7 @@ export function parseEmailEvent(json: unknown, webhookId: string): IncomingRepor
     providerEventId: webhookId,
     providerMessageId: e.data.email_id,
     kind,
-    occurredAt: new Date(e.created_at),
+    occurredAt,
     address: to ? bareAddress(to) : null,
     errorCode: bounce?.subType ?? null,
     detail: bounce?.message ?? null,
@@ -145,13 +176,17 @@ export async function intakeEmailEvent(db: Db, req: { rawBody: string; headers: 
   } catch (e) {
     return refuse(401, `signature not valid: ${(e as Error).message || 'verification failed'}`);
   }
+  const type = mediaType(h.get('content-type'));
+  if (type !== 'application/json' && !/^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type)) {
+    return refuse(415, `content-type: must be application/json (a Standard Webhooks event), not ${type || 'missing'}`, 'content-type');
+  }
   let json: unknown;
   try {
     json = JSON.parse(req.rawBody);
   } catch {
     return refuse(400, 'body: not valid JSON', 'body');
   }
-  const report = parsed(() => parseEmailEvent(json, headers['webhook-id']));
+  const report = parsed(() => parseEmailEvent(json, headers['webhook-id'], req.now));
   if (isAnswer(report)) return report;
   if (report === 'ignored') return answer(200, { status: 'ignored', reason: `event type ${(json as { type?: string }).type} is not a delivery report` });
   return apply(db, report, req.now);
@@ -172,10 +207,13 @@ const smsKinds: Readonly<Record<string, ReportKind>> = {
   failed: 'failed',
 };
 
-/** One value of a form parameter (the first when repeated), trimmed; undefined when absent or empty. */
+/** Twilio MessageStatus values that are not delivery reports (module doc): 200 ignored. */
+const smsIgnoredStatuses: readonly string[] = ['canceled', 'receiving', 'received', 'partially_delivered'];
+
+/** The value of a form parameter, trimmed; undefined when absent or empty. Repeats are refused before (parseSmsStatus). */
 function one(p: Record<string, string | string[]>, name: string): string | undefined {
   const v = p[name];
-  const s = (Array.isArray(v) ? v[0] : v)?.trim();
+  const s = (Array.isArray(v) ? v.join(',') : v)?.trim();
   return s ? s : undefined;
 }
 
@@ -188,50 +226,54 @@ export function parseRawDlrDoneDate(v: string): Date | null {
   return t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && s < 60 ? t : null;
 }
 
-/** A whole number ≥ `min` from a form value. @throws AppError('validation') naming `field`. */
-function wholeNumber(v: string, field: string, min: number): number {
-  if (!/^\d{1,4}$/.test(v) || Number(v) < min) throw new AppError('validation', `${field}: must be a whole number ≥ ${min}`, field);
-  return Number(v);
+/** A whole number from `min` to `max` from a form value. @throws AppError('validation') naming `field` and the range (`why` it ends there). */
+function wholeNumber(v: string, field: string, min: number, max: number, why: string): number {
+  const n = /^\d{1,6}$/.test(v) ? Number(v) : Number.NaN;
+  if (!(n >= min && n <= max)) throw new AppError('validation', `${field}: must be a whole number from ${min} to ${max} (${why})`, field);
+  return n;
 }
 
 /**
  * Parses one verified status callback into a report (module doc), or `'ignored'` for a status that is not a report.
- * @param now the receiving instant: the event time when the callback carries none.
- * @throws AppError('validation') naming the field (`MessageSid`, `MessageStatus`, `PartIndex`, `NumSegments`, …).
+ * @param now the receiving instant: the event time when the callback carries none, and the bound of one it carries.
+ * @throws AppError('validation') naming the field (a repeated parameter, `MessageSid`, `MessageStatus`, `PartIndex`,
+ *   `NumSegments`, `RawDlrDoneDate`, `Timestamp`, `ErrorCode`).
  */
 export function parseSmsStatus(p: Record<string, string | string[]>, now: Date): IncomingReport | 'ignored' {
+  const repeated = Object.keys(p)
+    .sort()
+    .find((k) => Array.isArray(p[k]));
+  if (repeated) throw new AppError('validation', `${repeated}: given more than once (a status callback names each parameter once)`, repeated);
   const sid = one(p, 'MessageSid') ?? one(p, 'SmsSid');
   if (!sid) throw new AppError('validation', 'MessageSid: required', 'MessageSid');
   if (!/^[A-Za-z0-9]{2,64}$/.test(sid)) throw new AppError('validation', 'MessageSid: must be letters and digits (SM…)', 'MessageSid');
-  const status = (one(p, 'MessageStatus') ?? one(p, 'SmsStatus'))?.toLowerCase();
-  if (!status) throw new AppError('validation', 'MessageStatus: required', 'MessageStatus');
+  const statusField = one(p, 'MessageStatus') !== undefined ? 'MessageStatus' : 'SmsStatus';
+  const statusRaw = one(p, statusField);
+  if (!statusRaw) throw new AppError('validation', 'MessageStatus: required', 'MessageStatus');
+  const status = statusRaw.toLowerCase();
   const kind = smsKinds[status];
-  if (!kind) return 'ignored';
+  if (!kind) {
+    if (smsIgnoredStatuses.includes(status)) return 'ignored';
+    const allowed = [...Object.keys(smsKinds), ...smsIgnoredStatuses].join(', ');
+    throw new AppError('validation', `${statusField}: "${statusRaw.slice(0, 40)}" is not a status: ${allowed}`, statusField);
+  }
   const partRaw = one(p, 'PartIndex');
-  const partIndex = partRaw === undefined ? null : wholeNumber(partRaw, 'PartIndex', 0);
+  let partIndex: number | null = null;
   let partCount: number | null = null;
-  if (partIndex !== null) {
+  if (partRaw !== undefined) {
     const n = one(p, 'NumSegments');
     if (!n) throw new AppError('validation', 'NumSegments: required with PartIndex (the number of parts)', 'NumSegments');
-    partCount = wholeNumber(n, 'NumSegments', 1);
-    if (partIndex >= partCount) throw new AppError('validation', `PartIndex: must be below NumSegments (${partCount})`, 'PartIndex');
+    partCount = wholeNumber(n, 'NumSegments', 1, MAX_SMS_PARTS, 'the most parts one SMS can be sent as');
+    partIndex = wholeNumber(partRaw, 'PartIndex', 0, partCount - 1, `below NumSegments ${partCount}`);
   }
   let occurredAt = now;
   const dlr = one(p, 'RawDlrDoneDate');
   const ts = one(p, 'Timestamp');
-  if (dlr) {
-    const d = parseRawDlrDoneDate(dlr);
-    if (!d) throw new AppError('validation', 'RawDlrDoneDate: must be YYMMDDhhmm (UTC)', 'RawDlrDoneDate');
-    occurredAt = d;
-  } else if (ts) {
-    if (!/^\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/.test(ts) || Number.isNaN(Date.parse(ts))) {
-      throw new AppError('validation', 'Timestamp: must be an ISO-8601 date-time with an offset', 'Timestamp');
-    }
-    occurredAt = new Date(ts);
-  }
+  if (dlr) occurredAt = eventTime(dlr, 'RawDlrDoneDate', now, parseRawDlrDoneDate, 'YYMMDDhhmm or YYMMDDhhmmss (UTC), a real date and time');
+  else if (ts) occurredAt = eventTime(ts, 'Timestamp', now, parseRfc3339Instant, 'an RFC 3339 date-time with Z or an offset');
   const errorCode = one(p, 'ErrorCode') ?? null;
   if (errorCode !== null && !/^\d{1,6}$/.test(errorCode)) throw new AppError('validation', 'ErrorCode: must be a number', 'ErrorCode');
-  const payload = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]));
+  const payload = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, String(v)]));
   return {
     source: 'sms_api',
     providerEventId: `${sid}:${status}${partIndex !== null ? `:${partIndex}` : ''}`,
@@ -263,13 +305,20 @@ export function smsCallbackUrl(env: Record<string, string | undefined>, requestU
  * `POST /api/reports/sms` (module doc).
  * @param url the URL the provider called ({@link smsCallbackUrl}).
  * @param authToken SMS_AUTH_TOKEN; undefined → 503 naming it.
+ * @param contentType the request's Content-Type (null when absent → 415); undefined (a caller without HTTP headers): not checked.
  * @param now the receiving instant (and the event time when the callback carries none).
  */
-export async function intakeSmsStatus(db: Db, req: { rawBody: string; signature: string | null; url: string; authToken: string | undefined; now: Date }): Promise<IntakeAnswer> {
+export async function intakeSmsStatus(
+  db: Db,
+  req: { rawBody: string; signature: string | null; contentType?: string | null; url: string; authToken: string | undefined; now: Date },
+): Promise<IntakeAnswer> {
   if (!req.authToken) return refuse(503, 'SMS delivery reports are not configured: set SMS_AUTH_TOKEN (the SMS account’s auth token signs the callbacks)');
   const params = formParams(req.rawBody);
   if (!verifyTwilioSignature(req.authToken, req.url, params, req.signature)) {
     return refuse(401, req.signature ? 'X-Twilio-Signature not valid for this URL and body' : 'X-Twilio-Signature missing');
+  }
+  if (req.contentType !== undefined && mediaType(req.contentType) !== 'application/x-www-form-urlencoded') {
+    return refuse(415, `content-type: must be application/x-www-form-urlencoded (a status callback's form), not ${mediaType(req.contentType) || 'missing'}`, 'content-type');
   }
   const report = parsed(() => parseSmsStatus(params, req.now));
   if (isAnswer(report)) return report;

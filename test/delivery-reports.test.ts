@@ -15,7 +15,7 @@ import { createSmsChannel } from '../channels/sms';
 import { findSuppression, transitionDelivery } from '../db/queries/delivery';
 import { listSuppressions } from '../db/queries/suppressions';
 import { auditLog, contacts, deliveries, deliveryReports, reminders, suppressions, type Delivery } from '../db/schema';
-import { twilioSignature } from '../domain/twilio-signature';
+import { formParams, twilioSignature } from '../domain/twilio-signature';
 import { adoptUnmatchedReports, applyReport } from '../server/reports';
 import { intakeEmailEvent, intakeSmsStatus } from '../server/report-intake';
 import { addBooking, createEvent } from '../server/scheduling';
@@ -45,6 +45,7 @@ beforeAll(async () => {
         const a = await intakeSmsStatus(h.tdb.db, {
           rawBody: Buffer.concat(chunks).toString('utf8'),
           signature: (req.headers['x-twilio-signature'] as string | undefined) ?? null,
+          contentType: req.headers['content-type'] ?? null,
           url: callbackUrl,
           authToken: sms.authToken,
           now: h.clock.now(),
@@ -210,6 +211,43 @@ describe('HTTP email provider events (Standard Webhooks)', () => {
     });
     expect(await postEmail(emailEvent('m4', 'email.opened', '2027-03-01T12:05:00Z', { email_id: 'x' }), '2027-03-01T12:06:00Z')).toMatchObject({ status: 200, body: { status: 'ignored' } });
     expect(await db().select().from(deliveryReports)).toHaveLength(0);
+  });
+
+  it('created_at must be a real RFC 3339 date-time from 2000-01-01 to a day after now, else 400 naming created_at and nothing stored', async () => {
+    const t = await tenantWith([{ offset: '-P1D' }]);
+    await booked(t.id, '2027-03-02T12:00:00Z', { email: 'when@example.test' }, '2027-02-20T09:00:00Z');
+    await h.tick('2027-03-01T12:00:00Z');
+    const [d] = await deliveryRows();
+    const now = '2027-03-01T12:06:00Z';
+    const post = (id: string, createdAt: string) => postEmail(emailEvent(id, 'email.delivered', createdAt, { email_id: d.providerMessageId, to: ['when@example.test'] }), now);
+    for (const [i, bad] of ['-010000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '9999-12-31T23:59:59Z', '2027-02-30T12:00:00Z', '1999-12-31T23:59:59Z', '2027-03-02T12:06:01Z', '2027-03-01T12:05:00'].entries()) {
+      const a = await post(`msg_when_${i}`, bad);
+      expect([bad, a.status, a.body.field]).toEqual([bad, 400, 'created_at']);
+    }
+    expect((await post('msg_when_future', '9999-12-31T23:59:59Z')).body.error).toBe('created_at: 9999-12-31T23:59:59Z is more than a day after now (2027-03-01T12:06:00.000Z)');
+    expect((await post('msg_when_feb30', '2027-02-30T12:00:00Z')).body.error).toMatch(/^created_at: must be an RFC 3339 date-time/);
+    expect(await db().select().from(deliveryReports)).toHaveLength(0);
+    expect((await reload(d)).status).toBe('accepted');
+    // At the edges it is taken: a day after now (a fast provider clock), and with an offset.
+    expect(await post('msg_when_edge', '2027-03-02T12:06:00Z')).toMatchObject({ status: 200, body: { status: 'applied', deliveryStatus: 'delivered' } });
+    expect(await post('msg_when_offset', '2027-03-01T13:05:00+01:00')).toMatchObject({ status: 200, body: { status: 'applied' } });
+    const rows = await db().select().from(deliveryReports).orderBy(asc(deliveryReports.occurredAt));
+    expect(rows.map((r) => r.occurredAt.toISOString())).toEqual(['2027-03-01T12:05:00.000Z', '2027-03-02T12:06:00.000Z']);
+  });
+
+  it('a body that is not a JSON object → 400 naming body; a content-type other than JSON → 415 naming content-type; unknown types stay 200 ignored', async () => {
+    const arr = emailEvent('msg_arr', 'email.delivered', '2027-03-01T12:05:00Z', { email_id: 'x' });
+    const arrayBody = '[{"type":"email.delivered"}]';
+    const signedArray = { rawBody: arrayBody, headers: { ...arr.headers, 'webhook-signature': new Webhook(SECRET).sign('msg_arr', new Date(), arrayBody) } };
+    expect(await postEmail(signedArray, '2027-03-01T12:06:00Z')).toMatchObject({ status: 400, body: { field: 'body', error: 'body: must be a JSON object (one webhook event)' } });
+    for (const ct of ['text/plain', 'application/x-www-form-urlencoded', '']) {
+      const e = emailEvent(`msg_ct_${ct}`, 'email.delivered', '2027-03-01T12:05:00Z', { email_id: 'x' });
+      const a = await postEmail({ ...e, headers: { ...e.headers, 'content-type': ct } }, '2027-03-01T12:06:00Z');
+      expect([ct, a.status, a.body.field]).toEqual([ct, 415, 'content-type']);
+    }
+    const charset = emailEvent('msg_ct_charset', 'email.delivered', '2027-03-01T12:05:00Z', { email_id: 'no-such' });
+    expect(await postEmail({ ...charset, headers: { ...charset.headers, 'content-type': 'Application/JSON; charset=utf-8' } }, '2027-03-01T12:06:00Z')).toMatchObject({ status: 202 });
+    expect(await postEmail(emailEvent('msg_clicked', 'email.clicked', '2027-03-01T12:05:00Z', { email_id: 'x' }), '2027-03-01T12:06:00Z')).toMatchObject({ status: 200, body: { status: 'ignored' } });
   });
 
   it('a hard bounce for attendee-b@example.test at 2027-08-02T10:00Z; their reminder due 2027-08-04T08:00Z → no provider call, suppressed (hard_bounce)', async () => {
@@ -402,6 +440,79 @@ describe('SMS status callbacks (X-Twilio-Signature)', () => {
     expect(await sms.statusCallback(sid, 'delivered')).toMatchObject({ status: 200, body: { status: 'duplicate' } });
   });
 
+  /** POSTs `body` verbatim to the report route, signed with the peer's token as Twilio signs it. */
+  const rawCallback = (body: string, contentType = 'application/x-www-form-urlencoded') =>
+    fetch(callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': contentType, 'x-twilio-signature': twilioSignature(sms.authToken, callbackUrl, formParams(body)) },
+      body,
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+
+  it('a repeated parameter (MessageStatus=delivered&MessageStatus=failed, either order: the same signature) → 400 naming it, nothing stored', async () => {
+    const { d, sid } = await smsSetup();
+    for (const body of [`MessageSid=${sid}&MessageStatus=delivered&MessageStatus=failed`, `MessageSid=${sid}&MessageStatus=failed&MessageStatus=delivered`, `MessageSid=${sid}&MessageStatus=delivered&MessageStatus=delivered`]) {
+      const a = await rawCallback(body);
+      expect([body, a.status, a.body.field]).toEqual([body, 400, 'MessageStatus']);
+      expect(a.body.error).toBe('MessageStatus: given more than once (a status callback names each parameter once)');
+    }
+    expect((await rawCallback(`MessageSid=${sid}&MessageStatus=delivered&ErrorCode=30003&ErrorCode=0`)).body).toMatchObject({ field: 'ErrorCode' });
+    expect(await smsReports()).toHaveLength(0);
+    expect((await reload(d)).status).toBe('accepted');
+    // Still a signature check first: a forged repeat is 401.
+    expect((await fetch(callbackUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' }, body: `MessageSid=${sid}&MessageStatus=a&MessageStatus=b` })).status).toBe(401);
+  });
+
+  it('an unknown MessageStatus → 400 naming it with the allowed values; a known non-report status (canceled) stays 200 ignored', async () => {
+    const { d, sid } = await smsSetup();
+    const a = await sms.statusCallback(sid, 'exploded');
+    expect(a).toMatchObject({ status: 400, body: { field: 'MessageStatus' } });
+    expect((a.body as { error: string }).error).toBe(
+      'MessageStatus: "exploded" is not a status: queued, accepted, scheduled, sending, sent, delivered, read, undelivered, failed, canceled, receiving, received, partially_delivered',
+    );
+    expect(await sms.statusCallback(sid, 'canceled')).toMatchObject({ status: 200, body: { status: 'ignored' } });
+    expect(await smsReports()).toHaveLength(0);
+    expect((await reload(d)).status).toBe('accepted');
+    // A form callback with another content type is refused before anything is read.
+    expect(await rawCallback(`MessageSid=${sid}&MessageStatus=delivered`, 'application/json')).toMatchObject({ status: 415, body: { field: 'content-type' } });
+  });
+
+  it('NumSegments above 25 or PartIndex not below NumSegments → 400 naming the field and the real limit; parts disagreeing on the count do not leave it accepted', async () => {
+    const { d, sid } = await smsSetup();
+    expect(await sms.statusCallback(sid, 'delivered', { PartIndex: '0', NumSegments: '9999' })).toMatchObject({
+      status: 400,
+      body: { field: 'NumSegments', error: 'NumSegments: must be a whole number from 1 to 25 (the most parts one SMS can be sent as)' },
+    });
+    expect(await sms.statusCallback(sid, 'delivered', { PartIndex: '99999', NumSegments: '2' })).toMatchObject({
+      status: 400,
+      body: { field: 'PartIndex', error: 'PartIndex: must be a whole number from 0 to 1 (below NumSegments 2)' },
+    });
+    expect(await sms.statusCallback(sid, 'delivered', { PartIndex: '-1', NumSegments: '2' })).toMatchObject({ status: 400, body: { field: 'PartIndex' } });
+    expect(await smsReports()).toHaveLength(0);
+    // Part 0 says 10 parts, part 1 says 2: both delivered → delivered (2 parts), not accepted forever.
+    expect(await sms.statusCallback(sid, 'delivered', { PartIndex: '0', NumSegments: '10' })).toMatchObject({ status: 200, body: { deliveryStatus: 'accepted' } });
+    expect(await sms.statusCallback(sid, 'delivered', { PartIndex: '1', NumSegments: '2' })).toMatchObject({ status: 200, body: { deliveryStatus: 'delivered' } });
+    expect((await reload(d)).statusReason).toBe('all 2 parts delivered by 2027-06-01T09:00:00.000Z');
+  });
+
+  it('RawDlrDoneDate and Timestamp must be real times from 2000 to a day after now → else 400 naming them', async () => {
+    const { d, sid } = await smsSetup(); // now = 2027-06-01T09:00Z
+    for (const [field, value] of [
+      ['RawDlrDoneDate', '2706031000'],
+      ['RawDlrDoneDate', '2702301000'],
+      ['RawDlrDoneDate', '99123123590'],
+      ['Timestamp', '9999-12-31T23:59:59Z'],
+      ['Timestamp', '+275760-09-13T00:00:00Z'],
+      ['Timestamp', '2027-02-30T12:00:00Z'],
+      ['Timestamp', '1999-12-31T23:59:59Z'],
+    ] as const) {
+      const a = await sms.statusCallback(sid, 'delivered', { [field]: value });
+      expect([field, value, a.status, (a.body as { field?: string }).field]).toEqual([field, value, 400, field]);
+    }
+    expect(await smsReports()).toHaveLength(0);
+    expect(await sms.statusCallback(sid, 'delivered', { RawDlrDoneDate: '2706010905' })).toMatchObject({ status: 200, body: { deliveryStatus: 'delivered' } });
+    expect((await reload(d)).reportedAt?.toISOString()).toBe('2027-06-01T09:05:00.000Z');
+  });
+
   it('a report about an `unknown` delivery proves it went out; a report never moves a delivery back', async () => {
     const { d, sid } = await smsSetup();
     await db().update(deliveries).set({ status: 'unknown', statusReason: 'ambiguous' }).where(eq(deliveries.id, d.id));
@@ -527,7 +638,8 @@ describe('the route handlers (thin: raw body, environment, the intake functions)
 
   it('POST /api/reports/email: 503 without the secret, 401 for a bad signature, 202 for an unknown message', async () => {
     const { POST } = await import('../app/api/reports/email/route');
-    const e = emailEvent('msg_route_1', 'email.delivered', '2027-03-01T12:00:03Z', { email_id: 'unknown-at-route' });
+    // The route reads the database clock (real time): the event time must be near it.
+    const e = emailEvent('msg_route_1', 'email.delivered', new Date().toISOString(), { email_id: 'unknown-at-route' });
     const req = (headers = e.headers) => new Request('http://127.0.0.1:3999/api/reports/email', { method: 'POST', headers, body: e.rawBody });
     delete process.env.HTTP_EMAIL_WEBHOOK_SECRET;
     const r503 = await POST(req());

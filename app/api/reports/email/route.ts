@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
  * POST /api/reports/email — the HTTP email provider's event webhook (delivered, bounced hard/soft, complained,
  * delivery delayed, sent), signed per Standard Webhooks with HTTP_EMAIL_WEBHOOK_SECRET. No session and no Origin
  * check (server to server): the signature is the credential. Answers: 200 applied/duplicate/ignored, 202 unmatched,
- * 400 naming the field, 401 bad signature (nothing stored), 413 too large, 503 not configured.
+ * 400 naming the field, 401 bad signature (nothing stored), 413 too large, 415 not JSON, 503 not configured.
  * Logic: server/report-intake.ts `intakeEmailEvent`.
  */
 export async function POST(request: Request) {

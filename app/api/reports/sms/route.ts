@@ -11,7 +11,7 @@ export const dynamic = 'force-dynamic';
  * extension), verified with X-Twilio-Signature using SMS_AUTH_TOKEN over the URL the provider called
  * (SMS_STATUS_CALLBACK_URL, else PUNCTUAL_PUBLIC_URL + /api/reports/sms). No session and no Origin check (server to
  * server): the signature is the credential. Answers: 200 applied/duplicate/ignored, 202 unmatched, 400 naming the
- * field, 401 bad signature (nothing stored), 413 too large, 503 not configured.
+ * field, 401 bad signature (nothing stored), 413 too large, 415 not a form body, 503 not configured.
  * Logic: server/report-intake.ts `intakeSmsStatus`.
  */
 export async function POST(request: Request) {
@@ -21,7 +21,14 @@ export async function POST(request: Request) {
   await clock.ready;
   const url = smsCallbackUrl(process.env, request.url);
   const a = await retryOnTransactionConflict(() =>
-    intakeSmsStatus(getDb(), { rawBody, signature: request.headers.get('x-twilio-signature'), url, authToken: process.env.SMS_AUTH_TOKEN, now: clock.now() }),
+    intakeSmsStatus(getDb(), {
+      rawBody,
+      signature: request.headers.get('x-twilio-signature'),
+      contentType: request.headers.get('content-type'),
+      url,
+      authToken: process.env.SMS_AUTH_TOKEN,
+      now: clock.now(),
+    }),
   );
   return Response.json(a.body, { status: a.status, headers: { 'cache-control': 'no-store' } });
 }
