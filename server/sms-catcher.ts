@@ -31,7 +31,11 @@
  * POSTs a `delivered` status callback there a moment later ({@link SmsCatcherOptions.statusCallbackDelayMs}), as
  * Twilio does: a form body (MessageSid, SmsSid, MessageStatus, SmsStatus, AccountSid, From, To, ApiVersion) signed
  * with `X-Twilio-Signature` over the callback URL with this catcher's Auth Token (domain/twilio-signature.ts). So
- * the demo shows its SMS `delivered`. A callback that fails is logged and not retried.
+ * the demo shows its SMS `delivered`. A callback that cannot be delivered — a network error (the web app is not up
+ * yet: `npm start` starts this catcher first) or a 5xx answer — is retried with exponential backoff, 1 s, 2 s, 4 s, …
+ * until ~2 minutes after the first try ({@link SmsCatcherOptions.statusCallbackRetry}), as a provider retries a
+ * webhook (a wait never longer than 32 s: tries at about 0, 1, 3, 7, 15, 31, 63 and 95 s); any other answer (2xx, or a 4xx refusal: retrying would not change it) ends it. The first failure and
+ * the end (delivered after retries, or given up) are logged.
  */
 import http from 'node:http';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -51,6 +55,12 @@ export interface SmsCatcherOptions {
   authToken?: string;
   /** How long after accepting a message with a StatusCallback its `delivered` callback is POSTed, ms (default 1500). */
   statusCallbackDelayMs?: number;
+  /**
+   * Retrying a callback that got a network error or a 5xx (module doc): the first wait, ms (default 1000), doubled
+   * after each try up to `maxDelayMs` (default 32 000); no new try starts later than `giveUpAfterMs` after the first
+   * one (default 120 000).
+   */
+  statusCallbackRetry?: { firstDelayMs?: number; maxDelayMs?: number; giveUpAfterMs?: number };
 }
 
 export interface SmsCatcher {
@@ -110,11 +120,57 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
   const authToken = opts.authToken ?? randomBytes(16).toString('hex');
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
   const timers = new Set<NodeJS.Timeout>();
+  /** Aborts callbacks in flight when the catcher closes. */
+  const closing = new AbortController();
+  const firstRetryMs = opts.statusCallbackRetry?.firstDelayMs ?? 1000;
+  const maxRetryMs = opts.statusCallbackRetry?.maxDelayMs ?? 32_000;
+  const giveUpAfterMs = opts.statusCallbackRetry?.giveUpAfterMs ?? 120_000;
+
+  /** Runs `f` after `ms` unless the catcher closes first. */
+  const later = (ms: number, f: () => Promise<void>) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!closing.signal.aborted) void f();
+    }, ms);
+    timers.add(timer);
+  };
+
+  /**
+   * POSTs one signed callback; on a network error or a 5xx tries again after `wait` ms (doubling, at most
+   * `maxRetryMs`) while the next
+   * try would start within `giveUpAfterMs` of the first (module doc).
+   */
+  const postCallback = async (callbackUrl: string, params: Record<string, string>, firstAt: number, tries: number, wait: number): Promise<void> => {
+    let failure: string;
+    try {
+      const res = await fetch(callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(authToken, callbackUrl, params) },
+        body: new URLSearchParams(params).toString(),
+        signal: AbortSignal.any([AbortSignal.timeout(10_000), closing.signal]),
+      });
+      const text = await res.text();
+      if (res.status < 500) {
+        if (res.status >= 300) console.warn(`[sms-catcher] status callback for ${params.MessageSid} answered ${res.status}: ${text.slice(0, 200)}`);
+        else if (tries > 1) console.info(`[sms-catcher] status callback for ${params.MessageSid} delivered on try ${tries}`);
+        return;
+      }
+      failure = `answered ${res.status}: ${text.slice(0, 200)}`;
+    } catch (e) {
+      if (closing.signal.aborted) return;
+      failure = `failed: ${(e as Error).message}`;
+    }
+    if (Date.now() + wait - firstAt > giveUpAfterMs) {
+      console.warn(`[sms-catcher] status callback for ${params.MessageSid} to ${callbackUrl} ${failure}; gave up after ${tries} tries`);
+      return;
+    }
+    if (tries === 1) console.warn(`[sms-catcher] status callback for ${params.MessageSid} to ${callbackUrl} ${failure}; retrying (first in ${wait} ms, backing off)`);
+    later(wait, () => postCallback(callbackUrl, params, firstAt, tries + 1, Math.min(wait * 2, maxRetryMs)));
+  };
 
   /** The carrier's `delivered` report, POSTed to the message's StatusCallback (module doc). */
   const scheduleDelivered = (callbackUrl: string, m: { MessageSid: string; From: string; To: string }) => {
-    const timer = setTimeout(async () => {
-      timers.delete(timer);
+    later(opts.statusCallbackDelayMs ?? 1500, async () => {
       const params: Record<string, string> = {
         AccountSid: accountSid,
         ApiVersion: '2010-04-01',
@@ -125,19 +181,8 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
         SmsStatus: 'delivered',
         To: m.To,
       };
-      try {
-        const res = await fetch(callbackUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(authToken, callbackUrl, params) },
-          body: new URLSearchParams(params).toString(),
-          signal: AbortSignal.timeout(10_000),
-        });
-        if (res.status >= 300) console.warn(`[sms-catcher] status callback for ${m.MessageSid} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
-      } catch (e) {
-        console.warn(`[sms-catcher] status callback for ${m.MessageSid} to ${callbackUrl} failed: ${(e as Error).message}`);
-      }
-    }, opts.statusCallbackDelayMs ?? 1500);
-    timers.add(timer);
+      await postCallback(callbackUrl, params, Date.now(), 1, firstRetryMs);
+    });
   };
 
   const server = http.createServer((req, res) => {
@@ -240,6 +285,7 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
     authToken,
     close: () =>
       new Promise((r) => {
+        closing.abort();
         for (const t of timers) clearTimeout(t);
         timers.clear();
         server.closeAllConnections();

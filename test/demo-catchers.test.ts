@@ -4,6 +4,7 @@
  * receiver (server/webhook-catcher.ts) verifies what `createWebhookChannel` sends with the tenant's secret and
  * stores every delivery, verified or not; and the mailbox read models show each tenant its own.
  */
+import http from 'node:http';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmsChannel } from '../channels/sms';
@@ -15,6 +16,7 @@ import { caughtMessages, notificationSettings, type Tenant } from '../db/schema'
 import { startMailCatcher } from '../server/mail-catcher';
 import { startSmsCatcher, type SmsCatcher } from '../server/sms-catcher';
 import { createTenant } from '../server/tenants';
+import { formParams, verifyTwilioSignature } from '../domain/twilio-signature';
 import { hookUrl, startWebhookCatcher, type WebhookCatcher } from '../server/webhook-catcher';
 import { createTestDatabase, type TestDatabase } from './support/db';
 
@@ -125,6 +127,92 @@ describe('built-in SMS API (Twilio-compatible)', () => {
     expect(await caught()).toHaveLength(0);
     // 1600 characters is still one message.
     expect((await postForm({ To: '+31612345678', From: 'Punctual', Body: 'a'.repeat(1600) })).status).toBe(201);
+  });
+});
+
+describe('built-in SMS API: delivery status callbacks', () => {
+  /** A free port on 127.0.0.1 with nothing listening on it (yet). */
+  async function freePort(): Promise<number> {
+    const s = http.createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    const port = (s.address() as { port: number }).port;
+    await new Promise((r) => s.close(r));
+    return port;
+  }
+  /** A receiver on `port` answering each callback with the next of `statuses` (then 200), keeping what it got. */
+  async function receiverOn(port: number, statuses: number[]) {
+    const got: { body: string; signature: string | undefined; status: number; at: number }[] = [];
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const status = statuses.shift() ?? 200;
+        got.push({ body: Buffer.concat(chunks).toString('utf8'), signature: req.headers['x-twilio-signature'] as string | undefined, status, at: Date.now() });
+        res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(port, '127.0.0.1', () => r()));
+    return { got, close: () => new Promise((r) => (server.closeAllConnections(), server.close(r))) };
+  }
+  const until = async (what: string, ok: () => boolean, ms = 5000) => {
+    for (const end = Date.now() + ms; !ok(); ) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('the web app not up yet (connection refused), then a 503, then up → the signed delivered callback arrives (retried with backoff)', async () => {
+    const port = await freePort();
+    const callbackUrl = `http://127.0.0.1:${port}/api/reports/sms`;
+    const api = await startSmsCatcher({ db: tdb.db, authToken: 'retry-token', statusCallbackDelayMs: 10, statusCallbackRetry: { firstDelayMs: 100, giveUpAfterMs: 10_000 } });
+    const warn = console.warn;
+    console.warn = () => {};
+    let receiver: Awaited<ReturnType<typeof receiverOn>> | undefined;
+    try {
+      const sent = await createSmsChannel({ baseUrl: api.url, accountSid: api.accountSid, authToken: api.authToken }).send(sms({ statusCallbackUrl: callbackUrl }), { idempotencyKey: 'cb1' });
+      const sid = (sent as { providerId: string }).providerId;
+      // Nothing listens for the first tries (10 ms, +100 ms, +200 ms …); the web app comes up after 250 ms.
+      await new Promise((r) => setTimeout(r, 250));
+      receiver = await receiverOn(port, [503]);
+      await until('the callback', () => receiver!.got.some((g) => g.status === 200));
+      expect(receiver.got.map((g) => g.status)).toEqual([503, 200]);
+      expect(receiver.got[1].at - receiver.got[0].at).toBeGreaterThanOrEqual(150); // backed off, not hammered
+      const { body, signature } = receiver.got[1];
+      expect(formParams(body)).toMatchObject({ MessageSid: sid, MessageStatus: 'delivered', SmsStatus: 'delivered', To: '+31612345678' });
+      expect(verifyTwilioSignature('retry-token', callbackUrl, formParams(body), signature)).toBe(true);
+    } finally {
+      console.warn = warn;
+      await api.close();
+      await receiver?.close();
+    }
+  });
+
+  it('a 4xx answer is final: not retried; closing the API stops pending retries', async () => {
+    const port = await freePort();
+    const receiver = await receiverOn(port, [400]);
+    const api = await startSmsCatcher({ db: tdb.db, statusCallbackDelayMs: 10, statusCallbackRetry: { firstDelayMs: 50, giveUpAfterMs: 10_000 } });
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const channel = createSmsChannel({ baseUrl: api.url, accountSid: api.accountSid, authToken: api.authToken });
+      await channel.send(sms({ statusCallbackUrl: `http://127.0.0.1:${port}/refuses` }), { idempotencyKey: 'cb2' });
+      await until('the callback', () => receiver.got.length === 1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.got.map((g) => g.status)).toEqual([400]);
+      // Pending retries end with the API: a callback to a dead port, then close → no try after it.
+      const dead = await freePort();
+      await channel.send(sms({ statusCallbackUrl: `http://127.0.0.1:${dead}/x` }), { idempotencyKey: 'cb3' });
+      await new Promise((r) => setTimeout(r, 100));
+      await api.close();
+      const late = await receiverOn(dead, []);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(late.got).toHaveLength(0);
+      await late.close();
+    } finally {
+      console.warn = warn;
+      await api.close().catch(() => {});
+      await receiver.close();
+    }
   });
 });
 
