@@ -134,7 +134,13 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     const { t, booking } = await scenario();
     const token = await signUnsubscribeToken({ tenantId: t.id, contactId: booking.contactId, category: 'reminders', expiresAt: new Date('2028-08-02T00:00:00Z') }, keys[0]);
     const before = await contactRow(booking.contactId);
-    for (const bad of [flipPayloadByte(token), flipPayloadByte(token, 32), flipPayloadByte(token, 0)]) {
+    // Also the signature's last character changed to each of its siblings that differ only in the unused low bits
+    // (base64url decoders ignore them, so before the canonical check these verified).
+    const lastChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const at = lastChars.indexOf(token.at(-1)!);
+    const siblings = [0, 1, 2, 3].map((k) => lastChars[(at & ~3) + k]).filter((c) => c !== token.at(-1));
+    expect(siblings).toHaveLength(3);
+    for (const bad of [flipPayloadByte(token), flipPayloadByte(token, 32), flipPayloadByte(token, 0), ...siblings.map((c) => token.slice(0, -1) + c)]) {
       const e = await unsubscribeByToken(db(), bad, keys, new Date('2027-08-03T12:00:00Z')).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(AppError);
       expect((e as AppError).httpStatus).toBe(400);
