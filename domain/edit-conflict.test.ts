@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conflictMessage, describeChanges, formatChangeTime, formatWallClock, mergeEdits, sameValue, versionFromIfMatch } from './edit-conflict';
+import { alreadyRemovedMessage, conflictMessage, describeChanges, formatChangeTime, formatWallClock, mergeEdits, sameValue, versionFromIfMatch } from './edit-conflict';
 
 // The scenario as event-form values: A opened 15 June in Room A; B moved it to 16 June, Room B.
 const opened = { title: 'Pottery', description: '', location: 'Room A', roomUrl: '', timeZone: 'Europe/Amsterdam', allDay: false, start: '2027-06-15T10:00', end: '2027-06-15T11:00' };
@@ -136,6 +136,18 @@ describe('conflictMessage / formatChangeTime', () => {
     );
     expect(conflictMessage({ what: 'This suppression', by: 'import', at: new Date('2027-06-10T12:34:00Z'), zone: 'UTC' })).toBe('This suppression was changed by import at Thu 10 Jun 2027, 12:34 UTC since you opened it.');
     expect(conflictMessage({ what: 'This suppression', by: 'import', at: null, zone: 'UTC' })).toBe('This suppression was changed by import since you opened it.');
+  });
+});
+
+describe('alreadyRemovedMessage', () => {
+  it('names who removed it, when (in the zone) and why', () => {
+    const at = new Date('2027-06-16T08:04:00Z');
+    expect(alreadyRemovedMessage({ what: 'The suppression of gone@example.test', by: 'Sam Staff', at, zone: 'Europe/Amsterdam', reason: 'mailbox works again' })).toBe(
+      'The suppression of gone@example.test was already removed by Sam Staff at Wed 16 Jun 2027, 10:04 CEST: “mailbox works again”.',
+    );
+    expect(alreadyRemovedMessage({ what: 'The suppression of gone@example.test', by: 'import', at, zone: 'UTC', reason: null })).toBe(
+      'The suppression of gone@example.test was already removed by import at Wed 16 Jun 2027, 08:04 UTC.',
+    );
   });
 });
 

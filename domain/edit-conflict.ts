@@ -141,6 +141,17 @@ export function conflictMessage(input: { what: string; by: string; at: Date | nu
 }
 
 /**
+ * The 409 message for acting on a record someone already removed (a soft delete, e.g. a suppression-list entry
+ * removed from another tab): "The suppression of gone@example.test was already removed by Sam Staff at Wed 16
+ * Jun 2027, 10:04 CEST: “mailbox works again”." `by` is the remover's display name (or the stored actor text),
+ * `at` the removal instant shown in `zone`, `reason` the reason they gave (left out when none).
+ */
+export function alreadyRemovedMessage(input: { what: string; by: string; at: Date; zone: string; reason: string | null }): string {
+  const why = input.reason ? `: “${input.reason}”` : '';
+  return `${input.what} was already removed by ${input.by} at ${formatChangeTime(input.at, input.zone)}${why}.`;
+}
+
+/**
  * The version an `If-Match` header names (RFC 9110 §13.1.1): `"7"` or `W/"7"` → 7. Absent or empty → null.
  * @returns 'malformed' for anything else (a list, `*`, a non-number), which the route answers with 400.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeContactPreferences, maskPhone, quietHoursFromForm, quietHoursZone, quietHoursZoneText } from './preference-form';
+import { dateInZone, describeContactPreferences, describeUnsubscribed, maskPhone, quietHoursFromForm, quietHoursZone, quietHoursZoneText } from './preference-form';
 
 describe('quietHoursFromForm', () => {
   it('both empty: no quiet hours', () => {
@@ -44,6 +44,36 @@ describe('describeContactPreferences', () => {
       'No quiet hours.',
       'No mobile number is on file, so nothing goes by SMS.',
     ]);
+  });
+});
+
+describe('one-click unsubscribes in the staff read-back (issue #10 §5)', () => {
+  it('says who unsubscribed, when (the date in the zone) and how, right after the emptied category', () => {
+    expect(
+      describeContactPreferences({
+        prefs: { reminders: ['email'], booking_updates: [] },
+        quietHours: null,
+        zone: 'Europe/Amsterdam',
+        hasPhone: false,
+        unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' },
+      }),
+    ).toEqual([
+      'Reminders by email.',
+      'No booking updates (except essential ones such as event cancellations).',
+      'Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link).',
+      'No quiet hours.',
+    ]);
+  });
+  it('a marker for a category with a channel ticked again is not read back', () => {
+    expect(
+      describeContactPreferences({ prefs: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: null, zone: 'UTC', hasPhone: true, unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } }),
+    ).not.toContain('Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link).');
+  });
+  it('the date is the one in the zone', () => {
+    expect(dateInZone('2027-08-03T23:30:00.000Z', 'Europe/Amsterdam')).toBe('Wed 4 Aug 2027');
+    expect(dateInZone('2027-08-03T23:30:00.000Z', 'America/New_York')).toBe('Tue 3 Aug 2027');
+    expect(describeUnsubscribed('reminders', '2027-08-03T23:30:00.000Z', 'Asia/Tokyo')).toBe('Unsubscribed from reminders by the recipient on Wed 4 Aug 2027 (one-click link).');
+    expect(dateInZone('garbage', 'UTC')).toBe('garbage');
   });
 });
 

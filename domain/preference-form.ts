@@ -6,11 +6,13 @@
  * - {@link quietHoursZone}: quiet hours are read in the person's IANA zone, else the tenant's (quiet-hours.ts);
  *   the form says which.
  * - {@link describeContactPreferences}: the read-back under the form, built from describePreferences and
- *   describeQuietHours.
+ *   describeQuietHours, with {@link describeUnsubscribed} for a category the person left by a one-click link.
  * - {@link maskPhone}: the number on file as the person's own page shows it (no sign-in there: whoever holds
  *   the link sees the page, so the full number is not shown).
  */
-import { describePreferences, type ChannelPreferences } from './preferences';
+import { DateTime } from 'luxon';
+import { categoryPhrase, describePreferences, type ChannelPreferences, type UnsubscribeMarkers } from './preferences';
+import { preferenceCategories, type PreferenceCategory } from './vocabulary';
 import { describeQuietHours, type QuietHours } from './quiet-hours';
 
 export type QuietHoursForm = { ok: true; quietHours: QuietHours | null } | { ok: false; field: 'quietHours.start' | 'quietHours.end'; message: string };
@@ -52,14 +54,43 @@ export function quietHoursZoneText(z: QuietHoursZone, person: 'participant' | 'y
     : `in ${z.zone}, the organisation's time zone (the participant's own is not known)`;
 }
 
+/** The calendar date of the instant `at` (ISO-8601 UTC) in the IANA `zone`: "Tue 3 Aug 2027" (the ISO text itself when unreadable). */
+export function dateInZone(at: string, zone: string): string {
+  const dt = DateTime.fromISO(at, { zone: 'utc' }).setZone(zone).setLocale('en-GB');
+  return dt.isValid ? dt.toFormat('ccc d LLL yyyy') : at;
+}
+
 /**
- * The preferences read back, one sentence a line: describePreferences' sentences, then the quiet hours
- * ("Quiet hours 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they
+ * Why a category is empty when the person left it by a one-click unsubscribe link (issue #10 §5), for staff:
+ * "Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link)." — the date of `at`
+ * (ISO-8601 UTC) in `zone`.
+ */
+export function describeUnsubscribed(category: PreferenceCategory, at: string, zone: string): string {
+  return `Unsubscribed from ${categoryPhrase(category)} by the recipient on ${dateInZone(at, zone)} (one-click link).`;
+}
+
+/**
+ * The preferences read back, one sentence a line: describePreferences' sentences — each followed, for a
+ * category that is empty because of a one-click unsubscribe in `unsubscribed` (staff views pass the markers;
+ * a marker whose category has a channel ticked is ignored), by {@link describeUnsubscribed} — then the quiet
+ * hours ("Quiet hours 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they
  * end, if they can." or "No quiet hours."), then — when SMS is chosen but no number is on file — "No mobile
  * number is on file, so nothing goes by SMS."
  */
-export function describeContactPreferences(input: { prefs: ChannelPreferences; quietHours: QuietHours | null; zone: string; hasPhone: boolean }): string[] {
-  const out = describePreferences(input.prefs);
+export function describeContactPreferences(input: {
+  prefs: ChannelPreferences;
+  quietHours: QuietHours | null;
+  zone: string;
+  hasPhone: boolean;
+  unsubscribed?: UnsubscribeMarkers;
+}): string[] {
+  const byCategory = describePreferences(input.prefs);
+  const out: string[] = [];
+  preferenceCategories.forEach((category, i) => {
+    out.push(byCategory[i]);
+    const at = input.unsubscribed?.[category];
+    if (at && (input.prefs[category] ?? []).length === 0) out.push(describeUnsubscribed(category, at, input.zone));
+  });
   out.push(
     input.quietHours
       ? `Quiet hours ${describeQuietHours(input.quietHours, input.zone).replace(/^quiet /, '')} — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).`

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  categoriesReenabled,
   categoryOf,
   channelsFor,
   defaultPreferences,
@@ -211,5 +212,24 @@ describe('one-click unsubscribe markers (issue #10 §5)', () => {
   it('categoryPhrase', () => {
     expect(categoryPhrase('reminders')).toBe('reminders');
     expect(categoryPhrase('booking_updates')).toBe('booking updates');
+  });
+});
+
+describe('categoriesReenabled', () => {
+  const stored = { reminders: ['email'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } };
+  it('names a category the person left by one-click link that the new value ticks again', () => {
+    expect(categoriesReenabled(stored, { reminders: ['email'], booking_updates: ['email', 'sms'] })).toEqual(['booking_updates']);
+    expect(categoriesReenabled(stored, { reminders: ['email'], booking_updates: ['sms'] })).toEqual(['booking_updates']);
+  });
+  it('nothing when the category stays empty, when only another category changes, or without a marker', () => {
+    expect(categoriesReenabled(stored, { reminders: [], booking_updates: [] })).toEqual([]);
+    expect(categoriesReenabled(stored, { reminders: ['sms'], booking_updates: [] })).toEqual([]);
+    expect(categoriesReenabled({ reminders: ['email'], booking_updates: [] }, { reminders: ['email'], booking_updates: ['email'] })).toEqual([]);
+    // A stale marker on a category that has a channel again does not count (readUnsubscribed).
+    expect(categoriesReenabled({ ...stored, booking_updates: ['email'] }, { reminders: ['email'], booking_updates: ['email'] })).toEqual([]);
+  });
+  it('both categories, in category order', () => {
+    const both = { reminders: [], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z', reminders: '2027-08-02T12:00:00.000Z' } };
+    expect(categoriesReenabled(both, { reminders: ['email'], booking_updates: ['email'] })).toEqual(['reminders', 'booking_updates']);
   });
 });

@@ -155,6 +155,17 @@ export function storedPreferences(prefs: ChannelPreferences, markers: Unsubscrib
 }
 
 /**
+ * The categories a save of `next` would subscribe again although the person unsubscribed from them with a
+ * one-click link: those with a marker in `stored` ({@link readUnsubscribed}) where `next` ticks a channel. Staff
+ * may do that only with the person's confirmed consent (server/contact-preferences.ts); the person's own page
+ * may always. In {@link preferenceCategories} order.
+ */
+export function categoriesReenabled(stored: unknown, next: ChannelPreferences): PreferenceCategory[] {
+  const markers = readUnsubscribed(stored);
+  return preferenceCategories.filter((c) => markers[c] && (next[c] ?? []).length > 0);
+}
+
+/**
  * A one-click unsubscribe from `category` at `at` (issue #10 §5): every channel of that category removed and the
  * instant recorded. `changed: false` (nothing to write) when the category is already empty — a second click,
  * or an opt-out made on the preferences page — so the first record stands.

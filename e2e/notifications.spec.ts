@@ -2,7 +2,8 @@
  * Notification settings and preferences in the browser (issue #9 §2, §3, §5): an admin edits the policy matrix
  * and reads the sentence change; a second tab's stale save gets the conflict panel and writes nothing; the
  * webhook endpoint gets its secret, is switched off "by a 410" and switched on again; staff edit a participant's
- * preferences and the reminders follow; the person's own page through a link signed here with the server's key,
+ * preferences and the reminders follow; staff see that someone unsubscribed by one-click link and may tick that
+ * category again only when the person asked them to; the person's own page through a link signed here with the server's key,
  * at 375 px, without signing in.
  *
  * Each test starts the demo tenant from "nobody notified" (the empty policy, no endpoint), so its own bookings
@@ -10,17 +11,18 @@
  * there was none), so later specs see the demo's own settings.
  * Screenshots: notifications-desktop, notifications-375, notifications-conflict, notifications-webhook-off(-375),
  * notifications-viewer, preferences-dialog(-375), preferences-public-375, preferences-public-stale-375,
- * preferences-link-invalid.
+ * preferences-link-invalid, preferences-dialog-unsubscribed(-375).
  */
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createDb, type DbHandle } from '../db/client';
 import { disableWebhook } from '../db/queries/domain-events';
-import { notificationSettings, type NotificationSettings } from '../db/schema';
+import { auditLog, notificationSettings, type NotificationSettings } from '../db/schema';
 import { emptyPolicy, type NotificationPolicy } from '../domain/notification-policy';
 import { authSecret, resolveDatabaseUrl, root } from '../scripts/lib';
 import { preferencesSecret, signPreferenceToken } from '../server/preference-link';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '../server/unsubscribe-link';
 import { bookViaApi, contextAs, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
 
 interface Settings {
@@ -296,6 +298,84 @@ test('staff edit a participant’s preferences on the event page; the reminders 
     await dialog.getByLabel('Mobile number').fill('call me');
     await dialog.getByRole('button', { name: 'Save preferences' }).click();
     await expect(dialog.getByRole('alert')).toHaveText(/^Mobile number: "call me" contains letters/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('after a one-click unsubscribe staff see who unsubscribed and when, and cannot re-subscribe them silently: only with “They asked us to send these again”, which the audit records', async ({ browser }) => {
+  const ctx = await contextAs(browser, 'staff');
+  try {
+    const page = await ctx.newPage();
+    const eventId = await createEventViaApi(page, unique('Raku firing'));
+    const name = 'Una Unsubscribed';
+    const bookingId = await bookViaApi(page, eventId, { name, email: `${unique('una')}@example.test` });
+    const contactId = (await bookingOf(page, eventId, bookingId)).contact!.id;
+
+    // She clicks "Unsubscribe from booking updates" in a message (a mail provider's one-click POST).
+    const key = unsubscribeSecrets({ BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) })[0];
+    const token = await signUnsubscribeToken({ tenantId: demoTenantId, contactId, category: 'booking_updates', expiresAt: unsubscribeExpiry(new Date()) }, key);
+    const oneClick = await page.request.post(`/u/${token}`, { form: { 'List-Unsubscribe': 'One-Click' }, maxRedirects: 0 });
+    expect(oneClick.status(), await oneClick.text()).toBe(200);
+
+    // The staff API says so.
+    const UNSUB_SENTENCE = /^Unsubscribed from booking updates by the recipient on \w{3} \d{1,2} \w{3} \d{4} \(one-click link\)\.$/;
+    const view = (await (await page.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { unsubscribed: Record<string, string>; sentences: string[]; version: number };
+    expect(Object.keys(view.unsubscribed)).toEqual(['booking_updates']);
+    expect(view.sentences.filter((x) => UNSUB_SENTENCE.test(x))).toHaveLength(1);
+    // A staff PUT that ticks booking updates again is refused, naming the category; nothing is written.
+    const put = await page.request.put(`/api/contacts/${contactId}/preferences`, {
+      headers: sameOrigin(),
+      data: { preferences: { reminders: ['email'], booking_updates: ['email', 'sms'] }, quietHours: null, version: view.version },
+    });
+    expect(put.status()).toBe(409);
+    const refusal = (await put.json()) as { error: string; field: string };
+    expect(refusal.field).toBe('preferences.booking_updates');
+    expect(refusal.error).toContain(`${name} unsubscribed from booking updates on `);
+    expect(refusal.error).toContain('Only they can subscribe again (with the preferences link in their messages)');
+    expect(((await (await page.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { version: number }).version).toBe(view.version);
+
+    // The dialog reads it back, and ticking booking updates again asks whether she asked for it.
+    await page.goto(`/events/${eventId}`);
+    await page.getByRole('button', { name: `Preferences — ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Preferences of ${name}` });
+    const sentences = dialog.getByTestId('preference-sentences').locator('li');
+    await expect(sentences.nth(1)).toHaveText('No booking updates (except essential ones such as event cancellations).');
+    await expect(sentences.nth(2)).toHaveText(UNSUB_SENTENCE);
+    await expect(dialog.getByTestId('resubscribe-consent')).toHaveCount(0);
+    await dialog.getByRole('checkbox', { name: 'Booking updates by Email' }).check();
+    const consent = dialog.getByTestId('resubscribe-consent');
+    await expect(consent).toContainText(`${name} unsubscribed from booking updates on `);
+    await expect(consent).toContainText('Only they can subscribe again, with the preferences link in their messages — unless they asked you to.');
+    await expect(dialog.getByText(UNSUB_SENTENCE)).toHaveCount(0);
+    // Saved without the box: the server's refusal beside the form; nothing written.
+    await dialog.getByRole('button', { name: 'Save preferences' }).click();
+    await expect(dialog.getByRole('alert')).toContainText(`Booking updates: ${name} unsubscribed from booking updates on `);
+    await expect(dialog.getByRole('alert')).toContainText('Only they can subscribe again');
+    await expectAccessible(page, 'preferences dialog, re-subscribe refused');
+    await screen(page, 'preferences-dialog-unsubscribed');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await noWiderThan(page, 375);
+    await consent.scrollIntoViewIfNeeded();
+    await screen(page, 'preferences-dialog-unsubscribed-375');
+    await page.setViewportSize({ width: 1360, height: 900 });
+    expect(((await (await page.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { version: number }).version).toBe(view.version);
+
+    // She asked us to: with the box ticked the save goes through, the marker is gone and the audit says why.
+    await consent.getByRole('checkbox', { name: 'They asked us to send these again' }).check();
+    await dialog.getByRole('button', { name: 'Save preferences' }).click();
+    await expect(dialog.getByRole('status')).toHaveText(/^Saved\./);
+    await expect(dialog.getByTestId('resubscribe-consent')).toHaveCount(0);
+    await expect(sentences.nth(1)).toHaveText('Booking updates by email.');
+    const after = (await (await page.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { unsubscribed: Record<string, string>; preferences: unknown };
+    expect(after).toMatchObject({ unsubscribed: {}, preferences: { booking_updates: ['email'] } });
+    const [entry] = await handle.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, demoTenantId), eq(auditLog.action, 'preferences_update'), sql`${auditLog.details}->>'contactId' = ${contactId}`));
+    expect(entry.reason).toMatch(/^Re-subscribed to booking updates at the recipient’s request, confirmed by staff@demo\.punctual\.local \(they had unsubscribed with the one-click link on \d{4}-/);
+    expect(entry.details).toMatchObject({ recipientConsent: { confirmedBy: 'staff@demo.punctual.local', overrides: { booking_updates: view.unsubscribed.booking_updates } } });
     await dialog.getByRole('button', { name: 'Close' }).click();
   } finally {
     await ctx.close();

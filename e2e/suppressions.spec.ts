@@ -5,7 +5,7 @@
  * Removing is a soft delete (issue #10 §3): the entry leaves the list and shows under "Show removed" with who
  * removed it, when and why; the address can then be listed again (a new entry).
  * Screenshots: suppressions, suppressions-remove, suppressions-empty-search, suppressions-viewer,
- * suppressions-removed-1360, suppressions-removed-375.
+ * suppressions-removed-1360, suppressions-removed-375, suppressions-already-removed.
  */
 import { expect, test } from '@playwright/test';
 import { authFile, expectAccessible, screen, unique } from './support';
@@ -114,6 +114,46 @@ test('staff add an address, see where it came from, and remove it only with a re
   const id = await again.getAttribute('data-suppression-id');
   const cleanup = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'e2e clean-up', version: 1 }, headers: { origin: new URL(page.url()).origin } });
   expect(cleanup.status()).toBe(200);
+});
+
+test('two tabs remove the same entry: the second sees who removed it, when and why (409), and the list follows when its dialog closes; a version never issued is a 400', async ({ page, baseURL }) => {
+  const address = `${unique('two-tabs')}@example.com`;
+  const added = await page.request.post('/api/suppressions', { data: { address, reason: 'bounced' }, headers: { origin: baseURL! } });
+  expect(added.status()).toBe(200);
+  const { id } = (await added.json()) as { id: string };
+
+  // A version the server never issued is a 400 naming `version`, not a 409 "changed by system".
+  const madeUp = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'made-up version', version: 99 }, headers: { origin: baseURL! } });
+  expect(madeUp.status()).toBe(400);
+  const madeUpBody = (await madeUp.json()) as { error: string; field: string };
+  expect(madeUpBody.field).toBe('version');
+  expect(madeUpBody.error).toBe('version: 99 was never issued for this record (it is at version 1) — reload the page and try again');
+
+  // This tab opens the dialog; meanwhile the entry is removed in another tab.
+  await page.goto('/suppressions');
+  const row = page.locator('table.suppressions-table tbody tr', { hasText: address });
+  await row.getByRole('button', { name: `Remove ${address} from the suppression list` }).click();
+  const dialog = page.getByRole('dialog', { name: `Remove ${address}?` });
+  await dialog.getByLabel('Reason for removing').fill('mailbox works again');
+  const other = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'removed in the other tab', version: 1 }, headers: { origin: baseURL! } });
+  expect(other.status()).toBe(200);
+
+  await dialog.getByRole('button', { name: 'Remove from list' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(new RegExp(`^The suppression of ${address.replace(/[.]/g, '\\.')} was already removed by .+ at \\w{3} \\d{1,2} \\w{3} \\d{4}, \\d{2}:\\d{2} \\S+: “removed in the other tab”\\.$`));
+  // The message stays readable: the row (and the dialog) are not taken away under it.
+  await expect(dialog).toBeVisible();
+  await expect(row).toHaveCount(1);
+  await expectAccessible(page, 'suppressions already removed');
+  await screen(page, 'suppressions-already-removed');
+  const answer = await page.request.delete(`/api/suppressions/${id}`, { data: { reason: 'third try', version: 2 }, headers: { origin: baseURL! } });
+  expect(answer.status()).toBe(409);
+  const body = (await answer.json()) as { error: string; field: string; current: { removed: { reason: string } } };
+  expect([body.field, body.current.removed.reason]).toEqual(['version', 'removed in the other tab']);
+
+  // Closing the dialog brings the list up to date: the entry is gone from the live list.
+  await dialog.getByRole('button', { name: 'Keep as is' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
 });
 
 test('a viewer sees the list without controls; forged and cross-site requests answer 403', async ({ page, browser, baseURL }) => {

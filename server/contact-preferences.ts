@@ -27,10 +27,20 @@ import {
 } from '../db/queries/contact-preferences';
 import type { Contact, Tenant } from '../db/schema';
 import { sameValue } from '../domain/edit-conflict';
-import { describeContactPreferences, maskPhone, quietHoursFromForm, quietHoursZone } from '../domain/preference-form';
-import { channelsFor, preferencesSchema, readPreferences, readUnsubscribed, storedPreferences, type ChannelPreferences } from '../domain/preferences';
+import { dateInZone, describeContactPreferences, maskPhone, quietHoursFromForm, quietHoursZone } from '../domain/preference-form';
+import {
+  categoriesReenabled,
+  categoryPhrase,
+  channelsFor,
+  preferencesSchema,
+  readPreferences,
+  readUnsubscribed,
+  storedPreferences,
+  type ChannelPreferences,
+  type UnsubscribeMarkers,
+} from '../domain/preferences';
 import { parseQuietHours, quietHoursSchema, type QuietHours } from '../domain/quiet-hours';
-import { personalChannels, preferenceCategories, type PersonalChannel } from '../domain/vocabulary';
+import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { verifyPreferenceToken } from './preference-link';
 import { phoneField, replanEvent } from './scheduling';
@@ -51,12 +61,21 @@ export interface ContactPreferencesView {
   phoneMasked: string | null;
   hasPhone: boolean;
   preferences: ChannelPreferences;
+  /**
+   * Per category, when the person emptied it with a one-click unsubscribe link (ISO-8601 UTC; issue #10 §5) —
+   * only for categories still empty. Staff may tick such a category again only with `confirmRecipientConsent`.
+   */
+  unsubscribed: UnsubscribeMarkers;
   quietHours: QuietHours | null;
   /** The IANA zone quiet hours are read in, and whose it is. */
   zone: string;
   zoneSource: 'contact' | 'tenant';
   tenantName: string;
-  /** The preferences read back (domain/preference-form.ts `describeContactPreferences`). */
+  /**
+   * The preferences read back (domain/preference-form.ts `describeContactPreferences`); the staff view adds
+   * "Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link)." after an emptied
+   * category (the person's own page reads as before).
+   */
   sentences: string[];
   version: number;
   /** ISO-8601 UTC of the last change. */
@@ -67,6 +86,7 @@ function view(contact: Contact, tenant: Pick<Tenant, 'name' | 'timeZone'>, opts:
   const preferences = readPreferences(contact.preferences);
   const quietHours = parseQuietHours(contact.quietHours);
   const z = quietHoursZone(contact.timeZone, tenant.timeZone);
+  const unsubscribed = readUnsubscribed(contact.preferences);
   return {
     contactId: contact.id,
     name: contact.name,
@@ -75,11 +95,12 @@ function view(contact: Contact, tenant: Pick<Tenant, 'name' | 'timeZone'>, opts:
     phoneMasked: contact.phone ? maskPhone(contact.phone) : null,
     hasPhone: !!contact.phone,
     preferences,
+    unsubscribed,
     quietHours,
     zone: z.zone,
     zoneSource: z.source,
     tenantName: tenant.name,
-    sentences: describeContactPreferences({ prefs: preferences, quietHours, zone: z.zone, hasPhone: !!contact.phone }),
+    sentences: describeContactPreferences({ prefs: preferences, quietHours, zone: z.zone, hasPhone: !!contact.phone, unsubscribed: opts.fullPhone ? unsubscribed : undefined }),
     version: contact.version,
     updatedAt: contact.updatedAt.toISOString(),
   };
@@ -97,6 +118,11 @@ const staffInputSchema = z.object({
   quietHours: quietHoursSchema.nullable(),
   /** Omitted: the number stays; '' or null: removed. */
   phone: phoneField.nullish(),
+  /**
+   * true: the person asked staff to send a category again that they left with a one-click unsubscribe link
+   * (the dialog's "They asked us to send these again"). Without it such a save is refused (module rules).
+   */
+  confirmRecipientConsent: z.boolean({ error: 'must be true or false' }).optional(),
 });
 const participantInputSchema = z.strictObject(
   {
@@ -128,8 +154,13 @@ export interface SavePreferencesResult {
  * staff only `phone` (any human spelling → E.164 via parsePhone; '' or null removes it; omitted keeps it). The
  * person's own page may not send `phone` (400 naming it). A one-click unsubscribe record (issue #10 §5,
  * server/unsubscribe.ts) is kept while its category stays empty and dropped when a channel is ticked there again.
- * @throws AppError validation naming the field (`preferences.reminders`, `quietHours.end`, `phone`, `version`)
- *   → 400; not_found (not this tenant's contact) → 404; conflict (stale version) → 409 with `current`.
+ * Only the person may tick such a category again on their own (their preferences link): a staff save that does
+ * is refused — 409 naming `preferences.<category>`, saying who unsubscribed and when, with `current` and
+ * `unsubscribed` — unless it carries `confirmRecipientConsent: true` (the person asked staff to); then the audit
+ * entry's `reason` says so and its details carry `recipientConsent: { confirmedBy, overrides: { category: instant } }`.
+ * @throws AppError validation naming the field (`preferences.reminders`, `quietHours.end`, `phone`, `version`,
+ *   `confirmRecipientConsent`) → 400; not_found (not this tenant's contact) → 404; conflict (stale version, or a
+ *   staff re-subscribe without the person's consent) → 409 with `current`.
  */
 export async function saveContactPreferences(
   db: Db,
@@ -141,7 +172,7 @@ export async function saveContactPreferences(
   assertId(contactId, 'contactId', 'contact');
   const seen = parseVersion(input);
   const { version: _v, ...fields } = (input ?? {}) as Record<string, unknown>;
-  const f: { preferences: ChannelPreferences; quietHours: QuietHours | null; phone?: string | null } =
+  const f: { preferences: ChannelPreferences; quietHours: QuietHours | null; phone?: string | null; confirmRecipientConsent?: boolean } =
     editor.kind === 'staff' ? parseInput(staffInputSchema, fields) : parseInput(participantInputSchema, fields);
   const actor = editor.kind === 'staff' ? editor.actor : participantActor;
   return db.transaction(async (tx) => {
@@ -156,6 +187,20 @@ export async function saveContactPreferences(
     if (before.version !== seen) {
       await assertVersion(tx, ctx, before, seen, { what: before.name ? `This contact (${before.name})` : 'This contact', current: view(before, tenant, { fullPhone }) });
     }
+
+    // A category the person left by a one-click link is theirs to re-enable (issue #10 §5): staff need their consent.
+    const markers = readUnsubscribed(before.preferences);
+    const reenabled = categoriesReenabled(before.preferences, f.preferences);
+    if (editor.kind === 'staff' && reenabled.length > 0 && f.confirmRecipientConsent !== true) {
+      throw new AppError('conflict', staffResubscribeMessage(before, reenabled, markers, quietHoursZone(before.timeZone, tenant.timeZone).zone), `preferences.${reenabled[0]}`, {
+        current: view(before, tenant, { fullPhone }),
+        unsubscribed: markers,
+      });
+    }
+    const consent =
+      editor.kind === 'staff' && reenabled.length > 0
+        ? { confirmedBy: actor, overrides: Object.fromEntries(reenabled.map((c) => [c, markers[c]!])) as UnsubscribeMarkers }
+        : null;
 
     const oldPrefs = readPreferences(before.preferences);
     const oldQuiet = parseQuietHours(before.quietHours);
@@ -181,10 +226,35 @@ export async function saveContactPreferences(
       actor,
       action: 'preferences_update',
       at: ctx.now,
-      details: { contactId, email: row.email, changes, remindersCancelled, remindersPlanned },
+      reason: consent ? consentReason(consent) : null,
+      details: { contactId, email: row.email, changes, remindersCancelled, remindersPlanned, ...(consent ? { recipientConsent: consent } : {}) },
     });
     return { preferences: view(row, tenant, { fullPhone }), changed: true, remindersCancelled, remindersPlanned };
   });
+}
+
+const joinWords = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
+
+/**
+ * The refusal of a staff save that ticks a category again the person left by a one-click link: "preferences.
+ * booking_updates: Bea Attendee unsubscribed from booking updates on Tue 3 Aug 2027 with the one-click link in a
+ * message. Only they can subscribe again (…) — unless they asked you to: then confirm it (…)." Dates in `zone`.
+ */
+function staffResubscribeMessage(contact: Contact, categories: PreferenceCategory[], markers: UnsubscribeMarkers, zone: string): string {
+  const who = contact.name || contact.email;
+  const what = categories.map((c) => `${categoryPhrase(c)} on ${dateInZone(markers[c]!, zone)}`);
+  return (
+    `preferences.${categories[0]}: ${who} unsubscribed from ${joinWords(what)} with the one-click link in a message. ` +
+    'Only they can subscribe again (with the preferences link in their messages) — unless they asked you to: then confirm it (“They asked us to send these again”, confirmRecipientConsent: true).'
+  );
+}
+
+/** The audit reason of a staff re-subscribe the person asked for. */
+function consentReason(consent: { confirmedBy: string; overrides: UnsubscribeMarkers }): string {
+  const entries = preferenceCategories.filter((c) => consent.overrides[c]);
+  const cats = joinWords(entries.map((c) => categoryPhrase(c)));
+  const when = joinWords(entries.map((c) => consent.overrides[c]!));
+  return `Re-subscribed to ${cats} at the recipient’s request, confirmed by ${consent.confirmedBy} (they had unsubscribed with the one-click link on ${when}).`;
 }
 
 /**

@@ -16,6 +16,7 @@
 import { hkdfSync } from 'node:crypto';
 import { CompactSign, compactVerify } from 'jose';
 import { isUuid } from '../domain/ids';
+import { isCanonicalCompactJws } from './compact-token';
 
 const ALG = 'HS256';
 /** Longest token accepted before any crypto is done (a real one is 108 characters). */
@@ -46,11 +47,14 @@ export async function signPreferenceToken(subject: PreferenceLinkSubject, secret
 }
 
 /**
- * The subject of a valid token, or null for anything else (tampered, another key, another algorithm or `none`,
+ * The subject of a valid token, or null for anything else (tampered — any character changed, including the
+ * unused low bits of a segment's last character: every segment must be canonical base64url,
+ * server/compact-token.ts —, another key, another algorithm or `none`,
  * a payload that is not two uuids, garbage). Never throws.
  */
 export async function verifyPreferenceToken(token: string, secret: string): Promise<PreferenceLinkSubject | null> {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH || !secret) return null;
+  if (!isCanonicalCompactJws(token)) return null;
   try {
     const { payload } = await compactVerify(token, keyOf(secret), { algorithms: [ALG] });
     if (payload.length !== 32) return null;

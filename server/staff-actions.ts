@@ -17,18 +17,18 @@ import { parsePhone } from '../domain/phone';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../db/client';
-import { setActor } from '../db/queries/actor';
+import { actorDisplayName, setActor } from '../db/queries/actor';
 import { appendAudit } from '../db/queries/audit';
 import { guestTenantsOf, lockEvent, previousCancelledBooking, reminderImpact } from '../db/queries/scheduling';
 import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
-import { sameValue } from '../domain/edit-conflict';
+import { alreadyRemovedMessage, sameValue } from '../domain/edit-conflict';
 import { canonicalLocale } from '../domain/locales';
 import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema, suppressionChannelOf } from './tenants';
-import { assertActorMay, assertVersion, parseVersion } from './versions';
+import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
 
 export interface ActionContext {
   tenantId: string;
@@ -315,7 +315,13 @@ export async function addSuppressionAction(db: DbOrTx, ctx: ActionContext, input
  * Removes an address from the suppression list — a soft delete (issue #10 §3): the entry stays as history with
  * `removed_at`/`removed_by`/`removed_reason` and stops nothing from then on; the reason is also in the audit log.
  * Adding the address again later makes a new entry. `input.version`: the entry's row version the list showed.
- * @throws AppError validation (`reason`, `version`), not_found (unknown, or already removed), conflict (stale version).
+ * Checked under the row lock, in this order: a version higher than the entry has (one the server never issued)
+ * → 400 naming `version`; an entry already removed (e.g. from another tab a moment earlier: the second request
+ * waits for the first's lock, then reads the removed row) → 409 "The suppression of X was already removed by
+ * NAME at TIME: “reason”." with `current` (the entry and its `removed` record); any other version mismatch →
+ * the usual stale-save 409 (server/versions.ts).
+ * @throws AppError validation (`reason`, `version`), not_found (no such entry in this tenant), conflict (already
+ *   removed, or stale version).
  */
 export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: string, input: { reason?: unknown; version?: unknown }): Promise<void> {
   assertId(id, 'id', 'suppression');
@@ -326,13 +332,29 @@ export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: st
     const [locked] = await tx
       .select()
       .from(suppressions)
-      .where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id), isNull(suppressions.removedAt)))
+      .where(and(eq(suppressions.tenantId, ctx.tenantId), eq(suppressions.id, id)))
       .for('update');
-    if (!locked) throw new AppError('not_found', `suppression ${id} not found (or already removed)`, 'id');
-    await assertVersion(tx, ctx, locked, seen, {
-      what: `The suppression of ${locked.address}`,
-      current: { id: locked.id, version: locked.version, address: locked.address, reason: locked.reason, source: locked.source },
-    });
+    if (!locked) throw new AppError('not_found', `suppression ${id} not found`, 'id');
+    assertVersionIssued(locked, seen);
+    const current = {
+      id: locked.id,
+      version: locked.version,
+      address: locked.address,
+      reason: locked.reason,
+      source: locked.source,
+      removed: locked.removedAt ? { at: locked.removedAt.toISOString(), by: locked.removedBy, reason: locked.removedReason } : null,
+    };
+    if (locked.removedAt) {
+      const by = await actorDisplayName(tx, ctx.tenantId, locked.removedBy ?? 'system');
+      const zone = (await tx.select({ timeZone: tenants.timeZone }).from(tenants).where(eq(tenants.id, ctx.tenantId)))[0]?.timeZone ?? 'UTC';
+      throw new AppError(
+        'conflict',
+        alreadyRemovedMessage({ what: `The suppression of ${locked.address}`, by, at: locked.removedAt, zone, reason: locked.removedReason }),
+        'version',
+        { current, version: locked.version, changedBy: by, changedAt: locked.removedAt.toISOString() },
+      );
+    }
+    await assertVersion(tx, ctx, locked, seen, { what: `The suppression of ${locked.address}`, current });
     const [row] = await tx
       .update(suppressions)
       .set({ removedAt: ctx.now, removedBy: ctx.actor, removedReason: reason })

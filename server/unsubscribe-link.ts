@@ -22,6 +22,7 @@ import { hkdfSync } from 'node:crypto';
 import { CompactSign, compactVerify } from 'jose';
 import { isUuid } from '../domain/ids';
 import { preferenceCategories, type PreferenceCategory } from '../domain/vocabulary';
+import { isCanonicalCompactJws } from './compact-token';
 
 const ALG = 'HS256';
 /** Longest token accepted before any crypto is done (a real one is ~125 characters). */
@@ -82,11 +83,13 @@ export async function signUnsubscribeToken(subject: UnsubscribeSubject, secret: 
 /**
  * Checks a token against each key in `secrets` (the current one first, then a previous one during a rotation).
  * @returns the subject of a valid, unexpired token; `{ error: 'expired', expiredAt }` for a token one of the keys
- *   signed whose expiry is at or before `now`; null for anything else (tampered, another key, another algorithm
- *   or `none`, a payload that is not exactly tenant + contact + category + expiry, garbage). Never throws.
+ *   signed whose expiry is at or before `now`; null for anything else (tampered — any character changed, including
+ *   the unused low bits of a segment's last character: every segment must be canonical base64url,
+ *   server/compact-token.ts —, another key, another algorithm or `none`, a payload that is not exactly tenant + contact + category + expiry, garbage). Never throws.
  */
 export async function verifyUnsubscribeToken(token: string, secrets: string | readonly string[], now: Date): Promise<UnsubscribeVerification> {
   if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+  if (!isCanonicalCompactJws(token)) return null;
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
     if (!secret) continue;
     let payload: Uint8Array;

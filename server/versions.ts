@@ -63,6 +63,19 @@ export async function assertVersion(
 }
 
 /**
+ * Refuses a version the server never issued for this row: `seen` greater than the stored `row.version` (read
+ * under the row lock) is not a stale save — nobody ever saw that version — but a request made up or corrupted
+ * on its way, so it is a 400 naming `version`, not a 409 "changed by …" about a change that did not happen.
+ * @throws AppError('validation', field `version`, `{ version: row.version }`).
+ */
+export function assertVersionIssued(row: { version: number }, seen: number): void {
+  if (seen <= row.version) return;
+  throw new AppError('validation', `version: ${seen} was never issued for this record (it is at version ${row.version}) — reload the page and try again`, 'version', {
+    version: row.version,
+  });
+}
+
+/**
  * Re-checks, under a lock, that the acting staff member may still do this: their row is read FOR SHARE, so
  * a request that began while they were an admin cannot complete after another admin demoted them (the
  * demotion locks the row FOR UPDATE; whichever commits first decides). Call inside the writing transaction,

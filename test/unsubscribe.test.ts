@@ -8,7 +8,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, contacts, deliveries, notificationSettings, reminders, type CaughtMessage } from '../db/schema';
 import { defaultPolicy } from '../domain/notification-policy';
-import { saveContactPreferences } from '../server/contact-preferences';
+import { readContactPreferences, saveContactPreferences } from '../server/contact-preferences';
 import { AppError } from '../server/errors';
 import { preferencesSecret } from '../server/preference-link';
 import { addBooking, cancelEvent, createEvent } from '../server/scheduling';
@@ -134,7 +134,13 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     const { t, booking } = await scenario();
     const token = await signUnsubscribeToken({ tenantId: t.id, contactId: booking.contactId, category: 'reminders', expiresAt: new Date('2028-08-02T00:00:00Z') }, keys[0]);
     const before = await contactRow(booking.contactId);
-    for (const bad of [flipPayloadByte(token), flipPayloadByte(token, 32), flipPayloadByte(token, 0)]) {
+    // Also the signature's last character changed to each of its siblings that differ only in the unused low bits
+    // (base64url decoders ignore them, so before the canonical check these verified).
+    const lastChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const at = lastChars.indexOf(token.at(-1)!);
+    const siblings = [0, 1, 2, 3].map((k) => lastChars[(at & ~3) + k]).filter((c) => c !== token.at(-1));
+    expect(siblings).toHaveLength(3);
+    for (const bad of [flipPayloadByte(token), flipPayloadByte(token, 32), flipPayloadByte(token, 0), ...siblings.map((c) => token.slice(0, -1) + c)]) {
       const e = await unsubscribeByToken(db(), bad, keys, new Date('2027-08-03T12:00:00Z')).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(AppError);
       expect((e as AppError).httpStatus).toBe(400);
@@ -207,5 +213,73 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     // And the reminder goes out again.
     await h.tick('2027-08-04T08:00:30Z');
     expect((await h.caught()).filter((m) => /^Reminder:/.test(m.subject ?? ''))).toHaveLength(1);
+  });
+  it('staff cannot silently re-subscribe someone who unsubscribed: the staff view says so; re-enabling the category is a 409 naming it unless confirmRecipientConsent, and the audit says so', async () => {
+    const { t, booking } = await scenario();
+    const token = await signUnsubscribeToken({ tenantId: t.id, contactId: booking.contactId, category: 'booking_updates', expiresAt: new Date('2028-08-02T00:00:00Z') }, keys[0]);
+    await unsubscribeByToken(db(), token, keys, new Date('2027-08-03T12:00:00Z'));
+    const staff = { kind: 'staff' as const, actor: 'sam@example.test' };
+    const ctx = { tenantId: t.id, now: new Date('2027-08-03T13:00:00Z') };
+
+    // GET /api/contacts/<id>/preferences: the marker and a sentence saying who unsubscribed, when and how.
+    const view = (await readContactPreferences(db(), t.id, booking.contactId))!;
+    expect(view.unsubscribed).toEqual({ booking_updates: '2027-08-03T12:00:00.000Z' });
+    expect(view.sentences).toContain('Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link).');
+
+    // A staff save that ticks booking updates again: 409 naming preferences.booking_updates; nothing written.
+    const before = await contactRow(booking.contactId);
+    const input = { preferences: { reminders: ['email'], booking_updates: ['email', 'sms'] }, quietHours: null, version: before.version };
+    const err = await saveContactPreferences(db(), ctx, booking.contactId, input, staff).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(AppError);
+    expect([(err as AppError).httpStatus, (err as AppError).field]).toEqual([409, 'preferences.booking_updates']);
+    expect((err as AppError).message).toBe(
+      'preferences.booking_updates: Bea Attendee unsubscribed from booking updates on Tue 3 Aug 2027 with the one-click link in a message. Only they can subscribe again (with the preferences link in their messages) — unless they asked you to: then confirm it (“They asked us to send these again”, confirmRecipientConsent: true).',
+    );
+    expect((err as AppError).details).toMatchObject({ unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' }, current: { version: before.version } });
+    let c = await contactRow(booking.contactId);
+    expect([c.version, c.preferences]).toEqual([before.version, before.preferences]);
+    expect(await db().select().from(auditLog).where(eq(auditLog.action, 'preferences_update'))).toHaveLength(0);
+    // confirmRecipientConsent: false is no confirmation.
+    await expect(saveContactPreferences(db(), ctx, booking.contactId, { ...input, confirmRecipientConsent: false }, staff)).rejects.toThrow(/Only they can subscribe again/);
+
+    // A staff save that leaves booking updates empty goes through and keeps the marker.
+    await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email'], booking_updates: [] }, quietHours: { start: '22:00', end: '07:00' }, version: before.version }, staff);
+    c = await contactRow(booking.contactId);
+    expect(c.preferences).toEqual({ reminders: ['email'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } });
+
+    // With the person's consent confirmed: saved, marker dropped, and the audit entry says whose consent and which unsubscribe it overrides.
+    const r = await saveContactPreferences(db(), ctx, booking.contactId, { ...input, version: c.version, confirmRecipientConsent: true }, staff);
+    expect(r.changed).toBe(true);
+    expect(r.preferences.unsubscribed).toEqual({});
+    c = await contactRow(booking.contactId);
+    expect(c.preferences).toEqual({ reminders: ['email'], booking_updates: ['email', 'sms'] });
+    const audits = await db().select().from(auditLog).where(eq(auditLog.action, 'preferences_update')).orderBy(asc(auditLog.createdAt));
+    expect(audits).toHaveLength(2);
+    const last = audits[1];
+    expect(last.actor).toBe('sam@example.test');
+    expect(last.reason).toBe('Re-subscribed to booking updates at the recipient’s request, confirmed by sam@example.test (they had unsubscribed with the one-click link on 2027-08-03T12:00:00.000Z).');
+    expect(last.details).toMatchObject({ recipientConsent: { confirmedBy: 'sam@example.test', overrides: { booking_updates: '2027-08-03T12:00:00.000Z' } } });
+    expect(audits[0].details).not.toHaveProperty('recipientConsent');
+  });
+
+  it('the person re-subscribing on their own page needs no confirmation; a staff save of another category leaves their marker alone', async () => {
+    const { t, booking } = await scenario();
+    const token = await signUnsubscribeToken({ tenantId: t.id, contactId: booking.contactId, category: 'booking_updates', expiresAt: new Date('2028-08-02T00:00:00Z') }, keys[0]);
+    await unsubscribeByToken(db(), token, keys, new Date('2027-08-03T12:00:00Z'));
+    const ctx = { tenantId: t.id, now: new Date('2027-08-03T13:00:00Z') };
+    let c = await contactRow(booking.contactId);
+    // Staff change reminders only: no confirmation needed, the marker stays.
+    await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email', 'sms'], booking_updates: [] }, quietHours: null, version: c.version }, { kind: 'staff', actor: 'sam@example.test' });
+    c = await contactRow(booking.contactId);
+    expect(c.preferences).toEqual({ reminders: ['email', 'sms'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } });
+    // The person ticks booking updates again on their own page: saved, marker dropped.
+    await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] }, quietHours: null, version: c.version }, { kind: 'participant' });
+    c = await contactRow(booking.contactId);
+    expect(c.preferences).toEqual({ reminders: ['email', 'sms'], booking_updates: ['email'] });
+    expect((await readContactPreferences(db(), t.id, booking.contactId))!.sentences.join(' ')).not.toMatch(/Unsubscribed/);
+    // The person's page may not send the staff-only confirmation.
+    await expect(
+      saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: [], booking_updates: [] }, quietHours: null, version: c.version, confirmRecipientConsent: true }, { kind: 'participant' }),
+    ).rejects.toThrow(/confirmRecipientConsent: cannot be changed here/);
   });
 });

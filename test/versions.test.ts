@@ -4,7 +4,7 @@
  * current record, and writes nothing. Checks that guard a write (the actor's role, "at least one admin")
  * run under the lock that writes: two admins demoting each other at once never leave a tenant without one.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../db/client';
 import { insertStaffUser } from '../db/queries/staff';
@@ -208,6 +208,55 @@ describe('every edit carries a version', () => {
     // A soft delete (issue #10 §3): the entry stays as history, marked removed.
     const [removed] = await db().select().from(suppressions).where(eq(suppressions.id, sup.id));
     expect([removed.removedBy, removed.removedReason, removed.removedAt !== null]).toEqual(['sam@example.test', 'they asked', true]);
+  });
+
+  it('suppression remove from two tabs at once: one removes it, the other gets 409 "already removed by <who> at <when>: <reason>" with the current entry; one audit entry', async () => {
+    const { tenant } = await tenantWithRules(db(), []);
+    const sam = await staffMember(tenant.id, 'Sam Staff', 'staff');
+    const tess = await staffMember(tenant.id, 'Tess Tab', 'staff');
+    await addSuppression(db(), tenant.id, { address: 'gone@example.test', reason: 'bounced' });
+    const [sup] = await db().select().from(suppressions).where(eq(suppressions.tenantId, tenant.id));
+    const now = new Date('2027-06-16T08:04:00Z');
+    const results = await Promise.allSettled([
+      removeSuppressionAction(db(), { tenantId: tenant.id, actor: sam.email, now }, sup.id, { reason: 'mailbox works again', version: sup.version }),
+      removeSuppressionAction(db(), { tenantId: tenant.id, actor: tess.email, now }, sup.id, { reason: 'mailbox works again', version: sup.version }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const err = (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as AppError;
+    const [removed] = await db().select().from(suppressions).where(eq(suppressions.id, sup.id));
+    const winner = removed.removedBy === sam.email ? sam : tess;
+    expect([err.code, err.httpStatus, err.field]).toEqual(['conflict', 409, 'version']);
+    expect(err.message).toBe(`The suppression of gone@example.test was already removed by ${winner.name} at Wed 16 Jun 2027, 10:04 CEST: “mailbox works again”.`);
+    expect(err.details).toMatchObject({
+      current: { id: sup.id, version: removed.version, address: 'gone@example.test', removed: { at: '2027-06-16T08:04:00.000Z', by: winner.email, reason: 'mailbox works again' } },
+      version: removed.version,
+      changedBy: winner.name,
+      changedAt: '2027-06-16T08:04:00.000Z',
+    });
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.tenantId, tenant.id), eq(auditLog.action, 'suppression_remove')))).toHaveLength(1);
+
+    // Later, from a tab still showing the old list (any version): the same 409, nothing written.
+    const late = await rejection(removeSuppressionAction(db(), { tenantId: tenant.id, actor: sam.email, now: new Date('2027-06-17T00:00:00Z') }, sup.id, { reason: 'again', version: removed.version }));
+    expect([late.code, late.message]).toEqual(['conflict', `The suppression of gone@example.test was already removed by ${winner.name} at Wed 16 Jun 2027, 10:04 CEST: “mailbox works again”.`]);
+    const [still] = await db().select().from(suppressions).where(eq(suppressions.id, sup.id));
+    expect([still.version, still.removedReason, still.removedBy]).toEqual([removed.version, 'mailbox works again', winner.email]);
+    // An id that never existed is still 404.
+    const missing = await rejection(removeSuppressionAction(db(), { tenantId: tenant.id, actor: sam.email, now }, '00000000-0000-4000-8000-000000000000', { reason: 'again', version: 1 }));
+    expect([missing.code, missing.httpStatus]).toEqual(['not_found', 404]);
+  });
+
+  it('suppression remove with a version higher than the entry has → 400 naming `version` (never issued), not "changed by system"; nothing written', async () => {
+    const { tenant } = await tenantWithRules(db(), []);
+    await addSuppression(db(), tenant.id, { address: 'gone@example.test', reason: 'bounced' });
+    const [sup] = await db().select().from(suppressions).where(eq(suppressions.tenantId, tenant.id));
+    expect(sup.version).toBe(1);
+    const err = await rejection(removeSuppressionAction(db(), { tenantId: tenant.id, actor: 'sam@example.test', now: new Date() }, sup.id, { reason: 'they asked', version: 7 }));
+    expect([err.code, err.httpStatus, err.field]).toEqual(['validation', 400, 'version']);
+    expect(err.message).toBe('version: 7 was never issued for this record (it is at version 1) — reload the page and try again');
+    expect(err.message).not.toMatch(/system/);
+    const [after] = await db().select().from(suppressions).where(eq(suppressions.id, sup.id));
+    expect([after.version, after.removedAt]).toEqual([1, null]);
+    expect(await db().select().from(auditLog).where(eq(auditLog.tenantId, tenant.id))).toHaveLength(0);
   });
 
   it('rule edit: stale → 409 with the current rule; nothing written', async () => {

@@ -5,16 +5,30 @@ import { useState } from 'react';
 import { ApiError, apiCall } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
 
+/** True for a refusal that means the entry is no longer on the list: 409 with a `current.removed` record, or 404. */
+function entryGone(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  if (err.status === 404) return true;
+  const current = err.details?.current as { removed?: unknown } | undefined;
+  return err.status === 409 && !!current?.removed;
+}
+
 /**
  * "Remove" for one suppression-list row: a confirmation that says mail may reach the address again and asks
- * for a required reason, then DELETE /api/suppressions/:id `{ reason }` (audited) and `router.refresh()`.
- * The server's refusal (e.g. 403 for a read-only role, 404 when someone else removed it, 409 when someone
- * changed the entry since the list was shown — then the list is refreshed) stays in the dialog. Sends the
- * entry's row `version` the list showed (invariant 11).
+ * for a required reason, then DELETE /api/suppressions/:id `{ reason, version }` (audited) and `router.refresh()`.
+ * Sends the entry's row `version` the list showed (invariant 11). The server's refusal stays in the dialog, like
+ * other conflicts:
+ * - 409 "was changed by NAME since you opened it": the list is refreshed at once (the row stays, with its new
+ *   version), so "Remove from list" can be pressed again;
+ * - 409 "was already removed by NAME at TIME: “reason”" (someone removed it from another tab) or 404: the list is
+ *   refreshed only when the dialog is closed — refreshing at once would take the row, and with it the dialog and
+ *   its message, off the page before it could be read;
+ * - 403 for a read-only role.
  */
 export function RemoveSuppressionButton({ id, address, version }: { id: string; address: string; version: number }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
+  const [gone, setGone] = useState(false);
   return (
     <>
       <button type="button" className="btn btn-small" onClick={() => setOpen(true)} aria-label={`Remove ${address} from the suppression list`}>
@@ -26,12 +40,19 @@ export function RemoveSuppressionButton({ id, address, version }: { id: string; 
         confirmLabel="Remove from list"
         tone="danger"
         reasonLabel="Reason for removing"
-        onClose={() => setOpen(false)}
+        onClose={() => {
+          setOpen(false);
+          if (gone) {
+            setGone(false);
+            router.refresh();
+          }
+        }}
         onConfirm={async (reason) => {
           try {
             await apiCall(`/api/suppressions/${encodeURIComponent(id)}`, 'DELETE', { reason, version });
           } catch (err) {
-            if (err instanceof ApiError && (err.status === 409 || err.status === 404)) router.refresh();
+            if (entryGone(err)) setGone(true);
+            else if (err instanceof ApiError && err.status === 409) router.refresh();
             throw err;
           }
           router.refresh();

@@ -3,8 +3,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
-import { describeContactPreferences, quietHoursFromForm, quietHoursZoneText } from '../../domain/preference-form';
-import type { ChannelPreferences } from '../../domain/preferences';
+import { dateInZone, describeContactPreferences, quietHoursFromForm, quietHoursZoneText } from '../../domain/preference-form';
+import { categoryPhrase, type ChannelPreferences } from '../../domain/preferences';
 import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '../../domain/vocabulary';
 import type { ContactPreferencesView } from '../../server/contact-preferences';
 import { ApiError, apiCall } from '../client/api';
@@ -54,6 +54,12 @@ const fieldLabels: Record<string, string> = {
  * channels they take (Email / SMS), quiet hours from/to in their zone (else the organisation's — the form says
  * which), read back as sentences. Loads GET /api/contacts/:id/preferences when opened and saves with PUT and
  * the version it loaded; a stale save shows the ConflictPanel. `readOnly` (viewers): the same, without saving.
+ *
+ * A category the person left with the one-click unsubscribe link in a message (issue #10 §5) reads back
+ * "Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link)." Ticking a channel
+ * there again shows who unsubscribed and when, that only they can subscribe again (their preferences link), and
+ * a checkbox "They asked us to send these again" that sends `confirmRecipientConsent: true`; without it the
+ * server refuses the save (409 naming the category), shown beside the form.
  */
 export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose }: { contactId: string; name: string; eventId: string; readOnly: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -67,6 +73,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [consent, setConsent] = useState(false);
 
   useEffect(() => {
     ref.current?.showModal();
@@ -91,6 +98,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
     setFields(next);
     setConflict(null);
     setNotice(message);
+    setConsent(false);
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -112,6 +120,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
           preferences: { reminders: fields.reminders, booking_updates: fields.booking_updates },
           quietHours: q.quietHours,
           version: base.version,
+          ...(consent && reenabling.length > 0 ? { confirmRecipientConsent: true } : {}),
         },
       );
       const follow = !r.changed
@@ -134,6 +143,9 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
   const toggle = (cat: PreferenceCategory, c: PersonalChannel, on: boolean) =>
     setFields((f) => (f ? { ...f, [cat]: personalChannels.filter((x) => (x === c ? on : f[cat].includes(x))) } : f));
 
+  // Categories the person left with a one-click link that the form now ticks again: theirs to re-enable.
+  const markers = loaded?.unsubscribed ?? {};
+  const reenabling = fields ? preferenceCategories.filter((c) => markers[c] && fields[c].length > 0) : [];
   const q = fields ? quietHoursFromForm(fields.quietStart, fields.quietEnd) : null;
   const sentences =
     fields && loaded
@@ -142,6 +154,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
           quietHours: q?.ok ? q.quietHours : null,
           zone: loaded.zone,
           hasPhone: fields.phone.trim() !== '',
+          unsubscribed: markers,
         })
       : [];
   const errorId = `${id}-error`;
@@ -188,6 +201,23 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
                   </fieldset>
                 ))}
               </div>
+              {reenabling.length > 0 ? (
+                <div className="notice notice-warn prefs-consent" data-testid="resubscribe-consent">
+                  <p>
+                    {name} unsubscribed from{' '}
+                    {reenabling.map((c, i) => (
+                      <span key={c}>
+                        {i > 0 ? ' and ' : ''}
+                        {categoryPhrase(c)} on {dateInZone(markers[c]!, loaded.zone)}
+                      </span>
+                    ))}{' '}
+                    with the one-click link in a message. Only they can subscribe again, with the preferences link in their messages — unless they asked you to.
+                  </p>
+                  <label className="prefs-check">
+                    <input type="checkbox" name="confirmRecipientConsent" checked={consent} onChange={(e) => setConsent(e.target.checked)} /> They asked us to send these again
+                  </label>
+                </div>
+              ) : null}
               <fieldset className="prefs-category">
                 <legend>Quiet hours</legend>
                 <div className="prefs-quiet">

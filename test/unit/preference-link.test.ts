@@ -31,6 +31,25 @@ describe('preference link tokens', () => {
     expect(await verifyPreferenceToken(`${h}.${p}.${flipped}`, secret)).toBeNull();
     expect(await verifyPreferenceToken(`${h}.${p}.`, secret)).toBeNull();
   });
+  it('the last character of any part changed to EVERY other base64url character → null (no unused low bits accepted)', async () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const token = await signPreferenceToken(subject, secret);
+    const parts = token.split('.');
+    let tried = 0;
+    for (let part = 0; part < 3; part++) {
+      const last = parts[part].at(-1)!;
+      for (const c of alphabet) {
+        if (c === last) continue;
+        const copy = [...parts];
+        copy[part] = copy[part].slice(0, -1) + c;
+        expect(await verifyPreferenceToken(copy.join('.'), secret), `part ${part}: ${last} → ${c}`).toBeNull();
+        tried++;
+      }
+    }
+    expect(tried).toBe(3 * 63);
+    for (const bad of [`${token}=`, `${token} `, `${parts[0]}.${parts[1]}.+${parts[2].slice(1)}`]) expect(await verifyPreferenceToken(bad, secret), JSON.stringify(bad)).toBeNull();
+    expect(await verifyPreferenceToken(token, secret)).toEqual(subject);
+  });
   it('another secret → null', async () => {
     const token = await signPreferenceToken(subject, secret);
     const otherSecret = preferencesSecret({ BETTER_AUTH_SECRET: 'another-secret-for-preference-links-98765' });

@@ -58,6 +58,29 @@ describe('unsubscribe tokens', () => {
     expect(tried).toBe(parts[0].length + 37 + 32);
   });
 
+  it('the last character of any part changed to EVERY other base64url character → null (no unused low bits accepted)', async () => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const token = await signUnsubscribeToken(subject, secret);
+    const parts = token.split('.');
+    let tried = 0;
+    for (let part = 0; part < 3; part++) {
+      const last = parts[part].at(-1)!;
+      for (const c of alphabet) {
+        if (c === last) continue;
+        const copy = [...parts];
+        copy[part] = copy[part].slice(0, -1) + c;
+        expect(await verifyUnsubscribeToken(copy.join('.'), secret, now), `part ${part}: ${last} → ${c}`).toBeNull();
+        tried++;
+      }
+    }
+    expect(tried).toBe(3 * 63);
+    // Padding, whitespace or a character outside base64url in a part is not the token we issued either.
+    for (const bad of [`${parts[0]}.${parts[1]}.${parts[2]}=`, `${parts[0]}.${parts[1]}.${parts[2]} `, `${parts[0]}.${parts[1]}.+${parts[2].slice(1)}`]) {
+      expect(await verifyUnsubscribeToken(bad, secret, now), JSON.stringify(bad)).toBeNull();
+    }
+    expect(await verifyUnsubscribeToken(token, secret, now)).toEqual(subject);
+  });
+
   it('expired at or after its instant → { error: expired } (only when the signature is good)', async () => {
     const token = await signUnsubscribeToken(subject, secret);
     expect(await verifyUnsubscribeToken(token, secret, new Date('2028-08-03T23:59:59Z'))).toEqual(subject);
