@@ -245,7 +245,7 @@ function staffResubscribeMessage(contact: Contact, categories: PreferenceCategor
   const what = categories.map((c) => `${categoryPhrase(c)} on ${dateInZone(markers[c]!, zone)}`);
   return (
     `preferences.${categories[0]}: ${who} unsubscribed from ${joinWords(what)} with the one-click link in a message. ` +
-    'Only they can subscribe again (with the preferences link in their messages) — unless they asked you to: then confirm it (“They asked us to send these again”, confirmRecipientConsent: true).'
+    'Only they can subscribe again (with the preferences link in their messages) — unless they asked you to: then tick “They asked us to send these again” and save.'
   );
 }
 

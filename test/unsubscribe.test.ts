@@ -233,7 +233,7 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     expect(err).toBeInstanceOf(AppError);
     expect([(err as AppError).httpStatus, (err as AppError).field]).toEqual([409, 'preferences.booking_updates']);
     expect((err as AppError).message).toBe(
-      'preferences.booking_updates: Bea Attendee unsubscribed from booking updates on Tue 3 Aug 2027 with the one-click link in a message. Only they can subscribe again (with the preferences link in their messages) — unless they asked you to: then confirm it (“They asked us to send these again”, confirmRecipientConsent: true).',
+      'preferences.booking_updates: Bea Attendee unsubscribed from booking updates on Tue 3 Aug 2027 with the one-click link in a message. Only they can subscribe again (with the preferences link in their messages) — unless they asked you to: then tick “They asked us to send these again” and save.',
     );
     expect((err as AppError).details).toMatchObject({ unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' }, current: { version: before.version } });
     let c = await contactRow(booking.contactId);
