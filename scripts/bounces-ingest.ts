@@ -8,10 +8,13 @@
  * one, DSNs are matched by the headers they return only (a line on stderr says so).
  *
  * stdout: one line per recipient, e.g. `delivery 3f2a… bounced (5.1.1) — address suppressed`, prefixed with the
- * file name when several files are given. Exit codes: 0 every report applied or already processed (duplicate);
- * 1 a file is unreadable or not a DSN (a line on stderr names the file and what is missing), bad usage, or no
- * database; 2 a DSN names no delivery we know (stored unmatched; nothing else failed). Each file is applied on its
- * own: a bad file does not stop the others.
+ * file name when several files are given. A recipient that is not the address the named delivery was sent to is
+ * `ignored` (another recipient's failure is not this message's). Exit codes: 0 every report applied or already
+ * processed (duplicate); 1 a file is unreadable, not a DSN, or rejected because its bounce address does not verify
+ * (a line on stderr names the file and why; a rejected DSN stores nothing), bad usage, or no database; 2 a DSN
+ * names no delivery we know (stored unmatched), or every recipient of it was ignored (nothing else failed). Reading
+ * an unmatched DSN again once its delivery can be named (e.g. with the right key) applies it. Each file is applied
+ * on its own: a bad file does not stop the others.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,7 +27,8 @@ import { errorMessage, resolveDatabaseUrl, root } from './lib';
 const USAGE = `usage: npm run bounces:ingest -- FILE.eml [FILE2.eml …]
 
   FILE.eml   a delivery status notification (RFC 3464 multipart/report) as received; - reads stdin
-exit: 0 applied or already processed, 1 unreadable / not a DSN, 2 names no delivery we know`;
+exit: 0 applied or already processed, 1 unreadable / not a DSN / bounce address does not verify,
+      2 names no delivery we know (stored unmatched) or no recipient of the delivery it names`;
 
 async function readInput(file: string): Promise<Buffer> {
   if (file !== '-') return readFile(file);
@@ -68,6 +72,11 @@ async function main(): Promise<number> {
       }
       try {
         const result = await ingestDsn(handle.db, raw, { key, now: new Date(await databaseNowMs(handle.db)) });
+        if (result.rejected) {
+          process.stderr.write(`${file}: rejected: ${result.rejected} — nothing stored\n`);
+          failed = true;
+          continue;
+        }
         for (const r of result.recipients) {
           process.stdout.write(`${prefix(file)}${describeDsnOutcome(r)}\n`);
           if (r.outcome === 'unmatched') unmatched = true;
@@ -76,9 +85,9 @@ async function main(): Promise<number> {
             failed = true;
           }
         }
-        if (result.unverifiedBounceAddresses.length && !result.bounceAddress) {
-          process.stderr.write(`${file}: bounce address ${result.unverifiedBounceAddresses[0]} does not verify (forged, or signed with another key)\n`);
-        }
+        // Every usable recipient ignored: the DSN changed nothing about the delivery it names.
+        const usable = result.recipients.filter((r) => r.outcome !== 'skipped');
+        if (usable.length > 0 && usable.every((r) => r.outcome === 'ignored')) unmatched = true;
       } catch (e) {
         if (!(e instanceof DsnError)) throw e;
         process.stderr.write(`${file}: ${e.message}\n`);

@@ -165,6 +165,8 @@ async function main() {
       // `+bounce-later` recipients: the DSN the catcher makes is applied like a bounce read by bounces:ingest.
       onDsn: async (raw, envelope) => {
         const r = await ingestDsn(db, raw, { key: bounceKey, now: new Date(await databaseNowMs(db)), envelopeTo: envelope.to });
+        // A DSN to a bounce address that does not verify is kept in the mailbox and not applied.
+        if (r.rejected) log(`mail catcher DSN ${envelope.storedId} not applied: ${r.rejected}`);
         for (const x of r.recipients) log(`mail catcher bounced ${x.finalRecipient}: ${describeDsnOutcome(x)}`);
       },
     });

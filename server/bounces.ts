@@ -10,9 +10,11 @@
  * `message/global-delivery-status` and `message/global-headers` (RFC 6533, internationalised) are read the same way.
  *
  * Finding the delivery: the DSN goes to the message's envelope sender, which for SMTP mail is the delivery's
- * VERP bounce address (domain/verp.ts) — verified with the key, so a made-up address names nothing. When that is
- * missing or does not verify, the headers the DSN returns are tried: `X-Punctual-Message-Key`, then `Message-ID`
- * (db/queries/bounces.ts). Those are not signed; they come from the message as the receiving side saw it.
+ * VERP bounce address (domain/verp.ts) — verified with the key, so a made-up address names nothing, and a DSN
+ * whose bounce address does not verify is rejected whole. Only when the DSN carries no bounce address at all are
+ * the headers it returns tried: `X-Punctual-Message-Key`, then `Message-ID` (db/queries/bounces.ts). Those are not
+ * signed (anyone who saw the message can quote them), so they count only for a recipient that is the delivery's
+ * own address. See {@link ingestDsn}.
  */
 import { createHash } from 'node:crypto';
 import { simpleParser } from 'mailparser';
@@ -117,11 +119,13 @@ export interface DsnRecipientOutcome {
   status: string | null;
   diagnosticCode: string | null;
   /**
-   * `applied` (stored and applied to its delivery), `duplicate` (this report was processed before: nothing
-   * changed), `unmatched` (no delivery of ours: stored without one), `skipped` (no usable Action: not stored).
+   * `applied` (stored and applied to its delivery), `duplicate` (this report was applied before: nothing
+   * changed), `unmatched` (no delivery of ours: stored without one), `ignored` (the DSN names a delivery, but this
+   * recipient — Final-Recipient and Original-Recipient — is not the address that delivery was sent to: not
+   * stored), `skipped` (no usable Action: not stored).
    */
-  outcome: 'applied' | 'duplicate' | 'unmatched' | 'skipped';
-  /** The delivery the DSN names (found before applying), or null. */
+  outcome: 'applied' | 'duplicate' | 'unmatched' | 'ignored' | 'skipped';
+  /** The delivery the DSN names (found before applying; for a duplicate the one the stored report is on), or null. */
   deliveryId: string | null;
   matchedBy: BounceMatch | null;
   /** The delivery's status after applying (`applied` only). */
@@ -129,8 +133,10 @@ export interface DsnRecipientOutcome {
   /** Whether the address is on the sending tenant's suppression list now (only looked at for a known delivery). */
   suppressed: boolean;
   reportId: string | null;
-  /** Why a recipient was skipped. */
+  /** Why a recipient was skipped or ignored. */
   problem: string | null;
+  /** The address the delivery was sent to, when the DSN names one. */
+  deliveryAddress?: string | null;
 }
 
 /** The result of {@link ingestDsn}. */
@@ -140,6 +146,12 @@ export interface DsnIngestResult {
   bounceAddress: string | null;
   /** Bounce-shaped addresses that did not verify (forged, or made with another key). */
   unverifiedBounceAddresses: string[];
+  /**
+   * Why the whole DSN was refused, or null: `bounce address does not verify: <address> (…)` when a bounce address
+   * is present, none verifies under the key, so the DSN may be forged — nothing is stored or applied (`recipients`
+   * is empty).
+   */
+  rejected: string | null;
   recipients: DsnRecipientOutcome[];
   /** What domain/dsn.ts could not read in the delivery-status part. */
   problems: string[];
@@ -150,13 +162,37 @@ function occurredAtOf(r: DsnRecipient, dsn: ParsedDsn, now: Date): Date {
   return parseDsnDate(r.lastAttemptDate) ?? parseDsnDate(dsn.status.arrivalDate) ?? dsn.date ?? now;
 }
 
+/** The delivery id a bounce-shaped address carries, NOT verified (for checking returned headers against it without the key). */
+function unverifiedVerpId(address: string): string | null {
+  const hex = /^bounces\+([0-9a-f]{32})-/.exec(address.toLowerCase())?.[1];
+  return hex ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : null;
+}
+
+/** Whether a DSN recipient is the address a delivery was sent to: its Final-Recipient or Original-Recipient, any case. */
+function isDeliveryRecipient(r: DsnRecipient, address: string): boolean {
+  const a = address.trim().toLowerCase();
+  return [r.finalRecipient, r.originalRecipient].some((x) => !!x && x.trim().toLowerCase() === a);
+}
+
 /**
- * Reads one DSN and applies it: one `applyReport` per recipient with a usable Action, source `smtp_dsn`,
- * providerEventId `${DSN Message-ID, else sha256:<hex of the raw bytes>}:${final recipient, lowercased}` (so the
- * same DSN read twice is a duplicate), errorCode = Status, detail = Diagnostic-Code (at most 1,000 characters).
- * The report's address is the delivery's own address when the DSN names a delivery (a Final-Recipient reached
- * through a forward differs from what we send to), else the Original-Recipient, else the Final-Recipient.
- * @param opts.key the VERP key (server/bounce-address.ts); null = bounce addresses are not read (headers only).
+ * Reads one DSN and applies it: one `applyReport` per recipient of the delivery it names with a usable Action,
+ * source `smtp_dsn`, providerEventId `${DSN Message-ID, else sha256:<hex of the raw bytes>}:${final recipient,
+ * lowercased}` (so the same DSN read twice is a duplicate), errorCode = Status, detail = Diagnostic-Code (at most
+ * 1,000 characters), address = the delivery's own address.
+ *
+ * Which delivery a DSN may change (a forged DSN must not bounce or suppress anything):
+ * - a bounce address (VERP) that verifies under `key` names it (`verp`); the returned headers are not consulted;
+ * - a bounce address that is present but does not verify under `key` → the DSN is REJECTED (`rejected` says why):
+ *   nothing stored, nothing applied. (After a key change, bounces of mail sent before it are refused this way.)
+ * - no bounce address at all → the unsigned returned headers may name it (`X-Punctual-Message-Key`, then
+ *   `Message-ID`); likewise when no key is given (`key` null: bounce addresses cannot be verified), but then only
+ *   a delivery whose id the bounce address carries;
+ * - only recipients whose Final-Recipient or Original-Recipient is the delivery's address (case-insensitive)
+ *   affect it; the others are `ignored` and not stored (another recipient's failure is not this message's). A
+ *   message forwarded to another mailbox is reported under that mailbox unless the MTA kept Original-Recipient.
+ * - no delivery named → every usable recipient is stored unmatched (`unmatched`): reading the same DSN again once
+ *   the delivery can be named (e.g. with the key) applies it (server/reports.ts).
+ * @param opts.key the VERP key (server/bounce-address.ts); null = bounce addresses are not verified (headers only).
  * @param opts.now the instant of processing (the database clock's), also the event time of last resort.
  * @throws DsnError when `raw` is not a DSN (see {@link parseDsn}); database errors as they come.
  */
@@ -174,15 +210,35 @@ export async function ingestDsn(db: Db, raw: Buffer | string, opts: { key: strin
     }
     unverified.push(a);
   }
-  const delivery = await findBouncedDelivery(db, { deliveryId: verpDeliveryId, messageKey: dsn.original?.messageKey, messageId: dsn.original?.messageId });
+  const result = { dsnMessageId: dsn.messageId, bounceAddress, unverifiedBounceAddresses: unverified, problems: dsn.status.problems };
+  if (!bounceAddress && unverified.length > 0 && opts.key) {
+    return { ...result, rejected: `bounce address does not verify: ${unverified[0]} (forged, or signed with another key)`, recipients: [] };
+  }
+  let delivery = verpDeliveryId
+    ? await findBouncedDelivery(db, { deliveryId: verpDeliveryId })
+    : await findBouncedDelivery(db, { messageKey: dsn.original?.messageKey, messageId: dsn.original?.messageId });
+  // Without the key a bounce address is unverified: the headers may only confirm the delivery it names.
+  if (delivery && !verpDeliveryId && unverified.length > 0 && !unverified.some((a) => unverifiedVerpId(a) === delivery!.id)) delivery = null;
   const eventBase = dsn.messageId ?? `sha256:${dsn.sha256}`;
   const recipients: DsnRecipientOutcome[] = [];
   for (const r of dsn.status.recipients) {
     const finalRecipient = r.finalRecipient!;
     const kind = classifyDsnRecipient(r);
-    const base = { finalRecipient, kind, status: r.status, diagnosticCode: r.diagnosticCode, deliveryId: delivery?.id ?? null, matchedBy: delivery?.matchedBy ?? null };
+    const base = {
+      finalRecipient,
+      kind,
+      status: r.status,
+      diagnosticCode: r.diagnosticCode,
+      deliveryId: delivery?.id ?? null,
+      matchedBy: delivery?.matchedBy ?? null,
+      deliveryAddress: delivery?.address ?? null,
+    };
     if (!kind) {
       recipients.push({ ...base, outcome: 'skipped', deliveryStatus: null, suppressed: false, reportId: null, problem: `no usable Action for ${finalRecipient} (RFC 3464 §2.3.3: failed, delayed, delivered, relayed or expanded)` });
+      continue;
+    }
+    if (delivery && !isDeliveryRecipient(r, delivery.address)) {
+      recipients.push({ ...base, outcome: 'ignored', deliveryStatus: null, suppressed: false, reportId: null, problem: `delivery ${delivery.id} was sent to ${delivery.address}, not to this recipient` });
       continue;
     }
     const res = await applyReport(
@@ -216,7 +272,7 @@ export async function ingestDsn(db: Db, raw: Buffer | string, opts: { key: strin
       },
       opts.now,
     );
-    const deliveryId = res.outcome === 'applied' ? res.deliveryId : (delivery?.id ?? null);
+    const deliveryId = res.outcome === 'applied' || res.outcome === 'duplicate' ? res.deliveryId : (delivery?.id ?? null);
     recipients.push({
       ...base,
       deliveryId,
@@ -227,12 +283,13 @@ export async function ingestDsn(db: Db, raw: Buffer | string, opts: { key: strin
       problem: null,
     });
   }
-  return { dsnMessageId: dsn.messageId, bounceAddress, unverifiedBounceAddresses: unverified, recipients, problems: dsn.status.problems };
+  return { ...result, rejected: null, recipients };
 }
 
 /**
  * One line for a person about one recipient's outcome, e.g.
- * `delivery 3f2a… bounced (5.1.1) — address suppressed`.
+ * `delivery 3f2a… bounced (5.1.1) — address suppressed`. Only `applied` says what the delivery is now; a
+ * duplicate says the report was processed before and nothing changed.
  */
 export function describeDsnOutcome(r: DsnRecipientOutcome): string {
   const code = r.status ? ` (${r.status})` : '';
@@ -243,6 +300,8 @@ export function describeDsnOutcome(r: DsnRecipientOutcome): string {
       return `delivery ${r.deliveryId ?? '(unknown)'}: report for ${r.finalRecipient}${code} already processed — nothing changed`;
     case 'unmatched':
       return `no delivery of ours for ${r.finalRecipient}${code} — report stored unmatched`;
+    case 'ignored':
+      return `${r.finalRecipient}${code}: ignored — ${r.problem}`;
     case 'skipped':
       return `${r.finalRecipient}: skipped — ${r.problem}`;
   }

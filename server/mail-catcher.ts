@@ -22,7 +22,9 @@
  * catcher writes the RFC 3464 delivery status notification a real MTA would send for an unknown mailbox
  * (domain/dsn.ts `composeFailureDsn`: Status 5.1.1) from `MAILER-DAEMON@<hostname>` to the message's envelope
  * sender, stores it in `caught_messages` too (envelope sender `<>`, recipient the bounce address) and hands it to
- * `onDsn` (scripts/start.ts: server/bounces.ts `ingestDsn`). A message with an empty envelope sender (`<>`) is
+ * `onDsn` (scripts/start.ts: server/bounces.ts `ingestDsn`, which refuses it when that envelope sender is a bounce
+ * address that does not verify, and applies it only to a delivery sent to the recipient it names). The DSN names
+ * only the `+bounce-later` envelope recipients of that message, as given in RCPT TO. A message with an empty envelope sender (`<>`) is
  * never bounced: notifications travel with a null reverse-path and none is sent to one, so they cannot loop
  * (RFC 5321 §4.5.5, §6.1; RFC 3461 §6.2). Every message to such an address bounces, booking notifications
  * included: the mailbox does not exist.
@@ -190,8 +192,9 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
             for (const c of conns) if (c.session === session) c._socket.destroy();
             return;
           }
-          // Never a notification about a message without a return path (a bounce itself).
-          const bounced = mailFrom ? recipients.filter((a) => /\+bounce-later@/.test(a)) : [];
+          // Never a notification about a message without a return path (a bounce itself). The DSN names exactly
+          // the envelope recipients (RCPT TO, as given) that bounce — never an address taken from the headers.
+          const bounced = mailFrom ? session.envelope.rcptTo.map((r) => r.address).filter((a) => /\+bounce-later@/i.test(a)) : [];
           if (bounced.length) bounceLater(raw, mailFrom, bounced);
           callback();
         } catch (e) {

@@ -7,19 +7,26 @@
  * (domain/report-state.ts `foldReports`), and moves only forward in severity
  * (`accepted < delivered < soft_bounced < bounced (SMS failed) < complained`), so arrival order cannot matter and a
  * late `delivered` never hides a bounce or a complaint. Once-only: the insert is
- * `ON CONFLICT (source, provider_event_id) DO NOTHING` — a repeated report stores nothing and changes nothing.
+ * `ON CONFLICT (source, provider_event_id) DO NOTHING` — a repeat of an applied report stores nothing and changes
+ * nothing (a repeat that says something else is logged as a conflict; the first counts).
  *
  * A report whose message is not known (yet) is kept with `delivery_id` null, logged, and changes nothing: a fast
  * provider can report before the send's own transaction committed the provider's message id. When the send records
  * that id (server/send-reminder.ts, `accepted`), {@link adoptUnmatchedReports} attaches those reports and applies
- * them. An advisory lock per provider message id makes the two sides see each other (db/queries/reports.ts).
- * Likewise a report that names a delivery still being sent (`claimed`/`sending`/`retrying`, e.g. a DSN that beat
- * the SMTP answer) is stored with an effect beginning `waiting:` and applied by {@link adoptUnmatchedReports}.
+ * them. An advisory lock per provider message id makes the two sides see each other (db/queries/reports.ts). A
+ * repeat of such a report that CAN name its delivery (e.g. a DSN read again with the VERP key) adopts and applies
+ * it ({@link applyReport}). A report that names a delivery whose attempt is under way (`claimed`/`sending`, e.g. a
+ * DSN that beat the SMTP answer) is stored with an effect beginning `waiting:` and settled by
+ * {@link adoptUnmatchedReports} when that attempt's outcome is recorded. Which send states a report applies to at
+ * all — a delivery `retrying`, `dead` or `expired` after an attempt that may have reached the provider, or one
+ * that never sent anything — is described at `settle` below.
  *
  * Suppressions go to the SENDING tenant (the external guest's own organisation for an `external` booking, else the
  * delivery's tenant — the list the send-time check reads): a hard bounce → `hard_bounce`; a complaint →
- * `complained`; the third soft bounce of the address within 7 days (any 7-day window, by event time, counted over
- * every message of that tenant) → `soft_bounces`; an SMS error 21610 (STOP) → `unsubscribed` for SMS only, and
+ * `complained`; soft bounces of 3 different messages to the address within 7 days (any 7-day window, by event
+ * time, over every message of that tenant; several reports of one message count once; only those after the latest
+ * removal of a suppression of the address on that channel — a person removing it starts the count again,
+ * domain/soft-bounces.ts) → `soft_bounces`; an SMS error 21610 (STOP) → `unsubscribed` for SMS only, and
  * 21211/21614/30005/30006 → `invalid_number`. Each names the report (`report_id`) and says in `source`
  * "<kind> reported by <source> at <event time>: <detail>".
  *
@@ -30,7 +37,9 @@
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { lockDelivery, transitionDelivery } from '../db/queries/delivery';
 import {
+  adoptReport,
   adoptReports,
+  attemptThatMayHaveReachedProvider,
   findDeliveryByProviderMessage,
   findReportByEvent,
   insertReport,
@@ -40,11 +49,12 @@ import {
   reportsOfDelivery,
   sendingTenantOf,
   setReportEffect,
-  softBounceTimes,
+  softBouncesSinceReset,
 } from '../db/queries/reports';
 import type { Delivery, DeliveryReport } from '../db/schema';
 import { isUuid } from '../domain/ids';
-import { classifyTwilioError, decideReportTransition, foldReports, softBounceLimitReached } from '../domain/report-state';
+import { classifyTwilioError, decideReportTransition, foldReports } from '../domain/report-state';
+import { softBouncedMessages, softBounceMessageLimitReached } from '../domain/soft-bounces';
 import { reportKinds, reportSources, type DeliveryStatus, type Provider, type ReportKind, type ReportSource, type SuppressionReason } from '../domain/vocabulary';
 import { AppError } from './errors';
 import { addSuppression } from './tenants';
@@ -76,7 +86,11 @@ export interface IncomingReport {
 
 export type ApplyReportResult =
   | { outcome: 'applied'; reportId: string; deliveryId: string; status: DeliveryStatus; effect: string }
-  | { outcome: 'duplicate'; reportId: string }
+  /**
+   * This provider event was stored before and applied to delivery `deliveryId`: nothing changed. `conflict`: this
+   * copy says something else (another kind, message id, part or error code) — the first is kept, a warning logged.
+   */
+  | { outcome: 'duplicate'; reportId: string; deliveryId: string | null; conflict: boolean }
   | { outcome: 'unmatched'; reportId: string };
 
 /** The provider whose message ids a report source names. */
@@ -84,8 +98,13 @@ const providerOfSource: Readonly<Record<ReportSource, Provider>> = { http_api: '
 /** The report source that names a provider's message ids (SMTP has none: its DSNs name the delivery by VERP token). */
 const sourceOfProvider: Readonly<Partial<Record<Provider, ReportSource>>> = { http_api: 'http_api', sms_api: 'sms_api' };
 
-/** Delivery states of a message still being sent: reports about it wait (module doc). */
-const inFlight: ReadonlySet<DeliveryStatus> = new Set(['claimed', 'sending', 'retrying']);
+/** Delivery states of a message whose attempt is under way: reports about it wait for its outcome (module doc). */
+const inFlight: ReadonlySet<DeliveryStatus> = new Set(['claimed', 'sending']);
+/**
+ * Delivery states in which, by our own records, the message went out (or may have: `unknown`): a report applies
+ * to them as domain/report-state.ts decides. (`failed` only when a report set it: a send-time refusal sent nothing.)
+ */
+const sentStates: ReadonlySet<DeliveryStatus> = new Set(['accepted', 'unknown', 'delivered', 'soft_bounced', 'bounced', 'complained']);
 /** How the effect of a waiting report begins (adoptUnmatchedReports finds them by it). */
 const WAITING = 'waiting:';
 
@@ -110,10 +129,22 @@ function normalise(r: IncomingReport): IncomingReport {
 
 /**
  * Stores the report once and applies it in one transaction (row lock on the delivery): see the module doc.
+ *
+ * A repeat of a stored provider event (same source and event id):
+ * - stored AND applied to a delivery before → `duplicate`, nothing changes (with `conflict` and a one-line
+ *   console.warn when this copy differs in kind, message id, part or error code: the first is kept);
+ * - stored unmatched before (no delivery then) and THIS call names a delivery (a delivery id, or a provider message
+ *   id that is now recorded) → the stored row is adopted: attached to the delivery with this call's content, and
+ *   applied (state refolded, suppressions) → `applied`. E.g. a DSN read first without the VERP key, then with it;
+ * - stored unmatched and still unmatched → `unmatched` again (not a duplicate: nothing was ever applied).
+ *
+ * `smtp_dsn` reports are matched by `deliveryId` only: the DSN reader (server/bounces.ts) decides which delivery a
+ * DSN may change (a verified bounce address, or returned headers checked against the recipient) and passes it;
+ * the returned Message-ID in `providerMessageId` is kept for the record, never used to find a delivery here.
  * @param now the receiving instant (`received_at`), from the caller's clock.
- * @returns `applied` (with the delivery's status afterwards and what this report did), `duplicate` (this provider
- *   event was stored before: nothing changed), or `unmatched` (no delivery with this message id / delivery id yet:
- *   stored with delivery_id null, logged with console.warn, nothing else changed).
+ * @returns `applied` (with the delivery's status afterwards and what this report did), `duplicate`, or
+ *   `unmatched` (no delivery with this message id / delivery id yet: stored with delivery_id null, logged with
+ *   console.warn, nothing else changed).
  * @throws AppError('validation') naming the field of a malformed report; database errors.
  */
 export async function applyReport(db: Db, report: IncomingReport, now: Date): Promise<ApplyReportResult> {
@@ -122,7 +153,7 @@ export async function applyReport(db: Db, report: IncomingReport, now: Date): Pr
     let found: Delivery | null = null;
     if (r.deliveryId) {
       found = isUuid(r.deliveryId) ? ((await lockDelivery(tx, r.deliveryId)) ?? null) : null;
-    } else if (r.providerMessageId) {
+    } else if (r.providerMessageId && r.source !== 'smtp_dsn') {
       await lockProviderMessage(tx, r.source, r.providerMessageId);
       const peek = await findDeliveryByProviderMessage(tx, providerOfSource[r.source], r.providerMessageId);
       found = peek ? ((await lockDelivery(tx, peek.id)) ?? null) : null;
@@ -146,25 +177,78 @@ export async function applyReport(db: Db, report: IncomingReport, now: Date): Pr
         address: r.address ?? null,
         effect: 'unmatched: no message with this id (yet) — kept, and applied when the send records it',
       });
-      if (!row) return { outcome: 'duplicate', reportId: (await findReportByEvent(tx, r.source, r.providerEventId))!.id };
+      const stored = row ?? (await findReportByEvent(tx, r.source, r.providerEventId))!;
+      if (!row) {
+        const conflict = warnIfConflicting(stored, base, 'the first is kept, this one ignored');
+        if (stored.deliveryId) return { outcome: 'duplicate', reportId: stored.id, deliveryId: stored.deliveryId, conflict };
+      }
       console.warn(
-        `[reports] unmatched ${r.source} report ${r.providerEventId} (${r.kind}) for ${r.deliveryId ? `delivery ${r.deliveryId}` : `message ${r.providerMessageId ?? '(none)'}`}: stored, nothing changed`,
+        `[reports] unmatched ${r.source} report ${r.providerEventId} (${r.kind}) for ${r.deliveryId ? `delivery ${r.deliveryId}` : `message ${r.providerMessageId ?? '(none)'}`}: ${row ? 'stored' : 'already stored unmatched'}, nothing changed`,
       );
-      return { outcome: 'unmatched', reportId: row.id };
+      return { outcome: 'unmatched', reportId: stored.id };
     }
     const tenantId = await sendingTenantOf(tx, found);
-    const row = await insertReport(tx, { ...base, deliveryId: found.id, tenantId, address: found.address });
-    if (!row) return { outcome: 'duplicate', reportId: (await findReportByEvent(tx, r.source, r.providerEventId))!.id };
+    let row = await insertReport(tx, { ...base, deliveryId: found.id, tenantId, address: found.address });
+    if (!row) {
+      const stored = (await findReportByEvent(tx, r.source, r.providerEventId))!;
+      const conflict = warnIfConflicting(stored, base, stored.deliveryId ? 'the first is kept, this one ignored' : 'the stored copy named no delivery: this one is applied');
+      // Stored unmatched before, nameable now: adopt it with what this call read (nothing of it was applied).
+      row = stored.deliveryId
+        ? null
+        : await adoptReport(tx, stored.id, { deliveryId: found.id, tenantId, address: found.address }, {
+            providerMessageId: base.providerMessageId ?? stored.providerMessageId,
+            kind: base.kind,
+            partIndex: base.partIndex,
+            partCount: base.partCount,
+            occurredAt: base.occurredAt,
+            errorCode: base.errorCode,
+            detail: base.detail,
+            payload: base.payload,
+          });
+      if (!row) return { outcome: 'duplicate', reportId: stored.id, deliveryId: stored.deliveryId ?? found.id, conflict };
+    }
     const settled = await settle(tx, found, tenantId, [row], now);
     return { outcome: 'applied', reportId: row.id, deliveryId: found.id, status: settled.status, effect: settled.effects.get(row.id) ?? '' };
   });
 }
 
 /**
- * Attaches reports that arrived before the delivery's provider message id was recorded, and applies every report
- * of the delivery. Call inside the transaction that moved the delivery to `accepted` (it holds the row lock),
- * right after that move: server/send-reminder.ts recordOutcome. A delivery with no reports costs one UPDATE that
- * matches nothing and one SELECT. `now`: the caller's clock (suppressions made now are dated by it).
+ * Whether a repeat of a stored provider event says something else than the stored row (kind, provider message
+ * id, part, error code); when it does, one console.warn line naming the event, both versions and `resolution`
+ * (which one counts). Once applied, the first stored copy is what counts (once-only); the line lets someone see a
+ * provider (or a forger holding the key) contradicting it.
+ */
+function warnIfConflicting(
+  stored: DeliveryReport,
+  incoming: { source: ReportSource; providerEventId: string; providerMessageId: string | null; kind: ReportKind; partIndex: number | null; errorCode: string | null },
+  resolution: string,
+): boolean {
+  const differs =
+    stored.kind !== incoming.kind ||
+    (incoming.providerMessageId !== null && stored.providerMessageId !== incoming.providerMessageId) ||
+    (stored.partIndex ?? null) !== incoming.partIndex ||
+    (stored.errorCode ?? null) !== incoming.errorCode;
+  if (differs) {
+    const part = (p: number | null) => (p === null ? '' : `, part ${p}`);
+    const code = (c: string | null) => (c ? `, error ${c}` : '');
+    console.warn(
+      `[reports] conflicting repeat of ${incoming.source} report ${incoming.providerEventId}: ` +
+        `stored kind ${stored.kind}, message ${stored.providerMessageId ?? '(none)'}${part(stored.partIndex)}${code(stored.errorCode)}; ` +
+        `this one kind ${incoming.kind}, message ${incoming.providerMessageId ?? '(none)'}${part(incoming.partIndex)}${code(incoming.errorCode)} — ${resolution}`,
+    );
+  }
+  return differs;
+}
+
+/**
+ * Attaches reports that arrived before the delivery's provider message id was recorded, and settles the reports
+ * that were waiting for the delivery's attempt to end (a DSN naming it while it was `claimed`/`sending`). Call
+ * inside the transaction that recorded an attempt's outcome (it holds the row lock), right after the delivery's
+ * move: server/send-reminder.ts recordOutcome — `accepted` (the reports apply) and every other outcome too
+ * (`unknown`: they apply; `retrying` with no attempt that reached the provider: they keep waiting; `dead`,
+ * `expired`, …: they apply when an earlier attempt may have reached the provider, else they end "not applied").
+ * A delivery with no reports costs one SELECT (and, with a provider message id, one UPDATE that matches nothing).
+ * `now`: the caller's clock (suppressions made now are dated by it).
  * @returns how many reports were adopted and the delivery's status afterwards.
  */
 export async function adoptUnmatchedReports(tx: Tx, delivery: Delivery, now: Date): Promise<{ adopted: number; status: DeliveryStatus }> {
@@ -180,6 +264,7 @@ export async function adoptUnmatchedReports(tx: Tx, delivery: Delivery, now: Dat
   const all = await reportsOfDelivery(tx, delivery.id);
   if (all.length === 0) return { adopted: 0, status: delivery.status };
   const waiting = all.filter((r) => r.effect?.startsWith(WAITING) && !adopted.some((a) => a.id === r.id));
+  if (adopted.length === 0 && waiting.length === 0) return { adopted: 0, status: delivery.status };
   tenantId ??= await sendingTenantOf(tx, delivery);
   const settled = await settle(tx, delivery, tenantId, [...adopted, ...waiting], now);
   return { adopted: adopted.length, status: settled.status };
@@ -188,39 +273,70 @@ export async function adoptUnmatchedReports(tx: Tx, delivery: Delivery, now: Dat
 /**
  * Refolds every report of the (locked) delivery, moves its state forward when the fold says so, and applies the
  * suppressions of each report in `fresh` (new or just adopted), writing each one's effect.
+ *
+ * Which send states a report applies to (a report is about a message that went out; our send state may say
+ * otherwise when an attempt's answer was lost):
+ * - `accepted`, `unknown`, `delivered`, `soft_bounced`, `bounced`, `complained`, report-set `failed`: the fold
+ *   decides the state (domain/report-state.ts), and the report's suppression applies;
+ * - `claimed`/`sending` (an attempt under way): the report waits for its outcome (`waiting:`; see
+ *   {@link adoptUnmatchedReports});
+ * - any other state (`retrying`, `dead`, `expired`, send-time `failed`, `discarded`, `suppressed`, …) when an attempt
+ *   may have reached the provider (it ended `accepted` or `ambiguous`): the report is applied — its suppression
+ *   (hard bounce, complaint, soft-bounce count, SMS code) is added, since it is a fact about the address — but the
+ *   delivery's state stays (states.ts has no move from these to a report state: a dead letter stays one for a
+ *   person to replay or discard; a `retrying` delivery is then stopped by the send-time suppression check). The
+ *   fold still counts the report if the delivery is later accepted;
+ * - `retrying` when no attempt reached the provider (yet): the report waits for a later attempt; if none is ever
+ *   accepted it is not applied;
+ * - any other state when no attempt reached the provider: nothing of ours went out — stored, not applied (no
+ *   suppression), the effect says why.
  */
 async function settle(tx: Tx, d: Delivery, sendingTenantId: string, fresh: DeliveryReport[], now: Date): Promise<{ status: DeliveryStatus; effects: Map<string, string> }> {
   const effects = new Map<string, string>();
-  if (inFlight.has(d.status)) {
-    // Not sent yet as far as we know (a DSN can name a delivery whose send is still being recorded): keep the
-    // reports waiting; adoptUnmatchedReports applies them, suppressions included, when the send is recorded.
+  const mark = async (text: string) => {
     for (const rep of fresh) {
-      const effect = `${WAITING} the delivery is ${d.status} — applied when the send is recorded`;
-      await setReportEffect(tx, rep.id, effect);
-      effects.set(rep.id, effect);
+      await setReportEffect(tx, rep.id, text);
+      effects.set(rep.id, text);
     }
     return { status: d.status, effects };
+  };
+  if (inFlight.has(d.status)) {
+    // An attempt is under way (a DSN can name a delivery whose send is still being recorded): keep the reports
+    // waiting; adoptUnmatchedReports settles them, suppressions included, when the attempt's outcome is recorded.
+    return mark(`${WAITING} the delivery is ${d.status} — applied when the send is recorded`);
   }
-  const all = await reportsOfDelivery(tx, d.id);
-  const fold = foldReports(all);
-  const decision = decideReportTransition(d.status, fold, d.reportedAt !== null);
+  const sent = sentStates.has(d.status) || (d.status === 'failed' && d.reportedAt !== null);
+  const reached = sent ? null : await attemptThatMayHaveReachedProvider(tx, d.id);
+  if (!sent && reached === null) {
+    if (d.status === 'retrying') {
+      return mark(`${WAITING} the delivery is retrying and none of its attempts has reached the provider yet — applied if a later attempt is accepted, else not applied`);
+    }
+    return mark(`not applied: the delivery is ${d.status} and none of its attempts reached the provider (nothing of ours went out to report on) — kept for the record`);
+  }
   let status = d.status;
   let stateText: string;
-  if (decision.action === 'move') {
-    const latest = all.length ? all[all.length - 1].occurredAt : null;
-    const moved = await transitionDelivery(tx, d.id, decision.to, { statusReason: decision.reason, reportedAt: decision.decidedAt ?? latest });
-    if (moved) {
-      status = moved.status;
-      stateText = `${d.status} → ${moved.status}`;
-    } else {
-      stateText = `no change (the delivery is ${d.status})`;
-    }
-  } else if (decision.action === 'refresh') {
-    const changed = decision.reason !== d.statusReason;
-    if (changed) await refreshReportReason(tx, d.id, d.status, decision.reason, decision.decidedAt);
-    stateText = changed ? `stays ${d.status}, reason now: ${decision.reason}` : `no change (stays ${d.status})`;
+  if (!sent) {
+    stateText = `stays ${d.status} (attempt ${reached} may have reached the provider; a report does not change this state)`;
   } else {
-    stateText = `no change: ${decision.why}`;
+    const all = await reportsOfDelivery(tx, d.id);
+    const fold = foldReports(all);
+    const decision = decideReportTransition(d.status, fold, d.reportedAt !== null);
+    if (decision.action === 'move') {
+      const latest = all.length ? all[all.length - 1].occurredAt : null;
+      const moved = await transitionDelivery(tx, d.id, decision.to, { statusReason: decision.reason, reportedAt: decision.decidedAt ?? latest });
+      if (moved) {
+        status = moved.status;
+        stateText = `${d.status} → ${moved.status}`;
+      } else {
+        stateText = `no change (the delivery is ${d.status})`;
+      }
+    } else if (decision.action === 'refresh') {
+      const changed = decision.reason !== d.statusReason;
+      if (changed) await refreshReportReason(tx, d.id, d.status, decision.reason, decision.decidedAt);
+      stateText = changed ? `stays ${d.status}, reason now: ${decision.reason}` : `no change (stays ${d.status})`;
+    } else {
+      stateText = `no change: ${decision.why}`;
+    }
   }
   for (const rep of fresh) {
     const parts = [stateText];
@@ -250,9 +366,13 @@ async function suppressFor(tx: DbOrTx, d: Delivery, tenantId: string, rep: Deliv
   else if (rep.kind === 'complaint') reason = 'complained';
   else if (rep.kind === 'soft_bounce') {
     await lockSoftBounceCount(tx, tenantId, d.address);
-    const times = await softBounceTimes(tx, tenantId, d.address);
-    if (softBounceLimitReached(times)) reason = 'soft_bounces';
-    else counted = `soft bounce counted (${times.length} on record for ${d.address}; suppressed at 3 within 7 days)`;
+    const { bounces, resetAt } = await softBouncesSinceReset(tx, tenantId, d.address, d.channel);
+    if (softBounceMessageLimitReached(bounces)) reason = 'soft_bounces';
+    else {
+      const n = softBouncedMessages(bounces);
+      const since = resetAt ? ` since the suppression was removed at ${resetAt.toISOString()}` : '';
+      counted = `soft bounce counted (${n} message${n === 1 ? '' : 's'} on record for ${d.address}${since}; suppressed at 3 within 7 days)`;
+    }
   } else if (rep.source === 'sms_api' && (rep.kind === 'undelivered' || rep.kind === 'failed')) {
     reason = classifyTwilioError(rep.errorCode).suppress;
   }

@@ -476,7 +476,7 @@ async function recordOutcome(
       // The provider asked everyone to wait: push the shared schedule so other workers wait too.
       await pushBackSendSlots(tx, `provider:${d.provider}`, new Date(now.getTime() + outcome.retryAfterMs));
     }
-    await transitionDelivery(tx, deliveryId, next.status, {
+    const moved = await transitionDelivery(tx, deliveryId, next.status, {
       statusReason: next.reason,
       lastError: err ? `${err.code}: ${err.message}` : null,
       leaseExpiresAt: null,
@@ -484,6 +484,8 @@ async function recordOutcome(
       repairOwner: next.status === 'dead' ? next.repairOwner : null,
       incrementFailures: next.countsAsFailure,
     });
+    // A DSN that named the delivery while this attempt was under way waited for its outcome (issue #10).
+    const settled = moved ? await adoptUnmatchedReports(tx, moved, now) : null;
     if (next.status === 'failed' && next.suppress) {
       await addSuppression(tx, w.sendingTenant.id, {
         address: d.address,
@@ -504,6 +506,6 @@ async function recordOutcome(
     if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
       await enqueueJob(tx, ALERTS_CHECK_TASK, {}, { jobKey: ALERTS_CHECK_TASK });
     }
-    return { status: next.status, reason: next.reason };
+    return { status: settled?.status ?? next.status, reason: next.reason };
   });
 }

@@ -17,7 +17,7 @@ import { caughtMessages, deliveries, deliveryAttempts, deliveryReports, suppress
 import { messageIdFor } from '../domain/keys';
 import { parseVerpAddress, verpAddress } from '../domain/verp';
 import { bounceAddressKey } from '../server/bounce-address';
-import { DsnError, ingestDsn, parseDsn } from '../server/bounces';
+import { DsnError, ingestDsn, parseDsn, type DsnIngestResult } from '../server/bounces';
 import { createTenant } from '../server/tenants';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
 import { createHarness, type Harness } from './support/harness';
@@ -35,18 +35,31 @@ const FIXTURE = {
 };
 
 let h: Harness;
+/** What ingesting each DSN the catcher made gave (in the order they were made). */
+let catcherDsns: Promise<DsnIngestResult>[] = [];
+/** Runs after the catcher stored a message and before it answers (set by a test; reset before each). */
+let beforeReply: ((stored: { id: string; messageId: string | null }) => Promise<void>) | null = null;
 beforeAll(async () => {
   h = await createHarness({
     deps: { bounceKey: key },
     catcher: {
       bounceLaterMs: BOUNCE_LATER_MS,
       // What scripts/start.ts wires: the catcher's DSN is ingested like a file given to bounces:ingest.
-      onDsn: (raw, envelope) => ingestDsn(h.tdb.db, raw, { key, now: h.clock.now(), envelopeTo: envelope.to }),
+      onDsn: (raw, envelope) => {
+        const p = ingestDsn(h.tdb.db, raw, { key, now: h.clock.now(), envelopeTo: envelope.to });
+        catcherDsns.push(p);
+        return p;
+      },
+      beforeReply: async (stored) => beforeReply?.(stored),
     },
   });
 });
 afterAll(async () => h?.close());
-beforeEach(async () => h.tdb.reset());
+beforeEach(async () => {
+  catcherDsns = [];
+  beforeReply = null;
+  await h.tdb.reset();
+});
 const db = () => h.tdb.db;
 
 /**
@@ -144,7 +157,7 @@ describe('VERP envelope sender', () => {
     expect(sent[0].envelopeFrom).toBeUndefined();
   });
 
-  it('a forged token is refused: a DSN to it (without returned headers) changes nothing', async () => {
+  it('a forged token is refused: a DSN to it is rejected whole — nothing stored, nothing changed', async () => {
     const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
     const good = caught[0].envelopeFrom!;
     const forged = good.replace(/-[0-9a-f]{10}@/, '-0000000000@');
@@ -154,7 +167,9 @@ describe('VERP envelope sender', () => {
     const r = await ingestDsn(db(), dsn, { key, now: new Date('2027-08-02T10:05:00Z') });
     expect(r.bounceAddress).toBeNull();
     expect(r.unverifiedBounceAddresses).toContain(forged);
-    expect(r.recipients).toMatchObject([{ outcome: 'unmatched', deliveryId: null, suppressed: false }]);
+    expect(r.rejected).toBe(`bounce address does not verify: ${forged} (forged, or signed with another key)`);
+    expect(r.recipients).toEqual([]);
+    expect(await db().select().from(deliveryReports)).toHaveLength(0);
     expect(await deliveryStatus(delivery.id)).toBe('accepted');
     expect(await liveSuppressions(tenant.id)).toHaveLength(0);
   });
@@ -346,3 +361,198 @@ describe('the catcher’s +bounce-later mailbox', () => {
   });
 });
 
+
+/** A DSN as an MTA writes it: to `to`, one status group per recipient, optionally returning `originalHeaders`. */
+function dsnText(to: string, recipients: { address: string; action?: string; status?: string }[], originalHeaders?: string, messageId = `<dsn-${Math.random().toString(36).slice(2)}@mx.example.test>`): string {
+  const groups = recipients.map((r) => [`Final-Recipient: rfc822; ${r.address}`, `Action: ${r.action ?? 'failed'}`, `Status: ${r.status ?? '5.1.1'}`, `Diagnostic-Code: smtp; 550 ${r.status ?? '5.1.1'} <${r.address}> no such user`].join('\r\n'));
+  return [
+    'From: MAILER-DAEMON@mx.example.test',
+    `To: ${to}`,
+    'Subject: Undelivered Mail',
+    `Message-ID: ${messageId}`,
+    'Date: Mon, 02 Aug 2027 10:05:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="B42"',
+    '',
+    '--B42',
+    'Content-Type: text/plain',
+    '',
+    'Delivery failed.',
+    '--B42',
+    'Content-Type: message/delivery-status',
+    '',
+    'Reporting-MTA: dns; mx.example.test',
+    'Arrival-Date: Mon, 02 Aug 2027 10:00:01 +0000',
+    '',
+    groups.join('\r\n\r\n'),
+    ...(originalHeaders ? ['--B42', 'Content-Type: text/rfc822-headers', '', originalHeaders] : []),
+    '--B42--',
+    '',
+  ].join('\r\n');
+}
+const writeTmp = (name: string, text: string) => {
+  const file = path.join(tmp, name);
+  writeFileSync(file, text);
+  return file;
+};
+const reportRows = () => db().select().from(deliveryReports);
+
+/** Sends one raw message to the catcher over SMTP with the given envelope. */
+async function smtpSend(from: string, to: string[], raw: string) {
+  const conn = new SMTPConnection({ host: '127.0.0.1', port: h.catcher.port, ignoreTLS: true });
+  await new Promise<void>((resolve, reject) => {
+    conn.once('error', reject);
+    conn.connect(() => conn.send({ from, to }, raw, (err) => (err ? reject(err) : resolve())));
+  });
+  conn.quit();
+}
+
+describe('review findings: which DSN may change which delivery', () => {
+  it('an unmatched DSN read again once the delivery can be named is applied, not called a duplicate; a true repeat stays a no-op', async () => {
+    const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
+    // No returned headers: only the bounce address names the delivery.
+    const file = writeTmp('verp-only.eml', dsnText(caught[0].envelopeFrom!, [{ address: 'attendee-b@example.test' }]));
+    const first = await ingestCli([file], { secret: null });
+    expect(first.code).toBe(2);
+    expect(first.stdout).toBe('no delivery of ours for attendee-b@example.test (5.1.1) — report stored unmatched\n');
+    expect(await reportRows()).toMatchObject([{ deliveryId: null }]);
+    // Read again unmatched: still unmatched (exit 2), not "already processed".
+    expect((await ingestCli([file], { secret: null })).code).toBe(2);
+
+    const second = await ingestCli([file]);
+    expect(second.stdout).toBe(`delivery ${delivery.id} bounced (5.1.1) — address suppressed\n`);
+    expect(second.code).toBe(0);
+    expect(await deliveryStatus(delivery.id)).toBe('bounced');
+    expect(await liveSuppressions(tenant.id)).toMatchObject([{ address: 'attendee-b@example.test', reason: 'hard_bounce' }]);
+    const rows = await reportRows();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ deliveryId: delivery.id, tenantId: tenant.id, address: 'attendee-b@example.test' });
+    expect(rows[0].effect).toBe('accepted → bounced; suppressed attendee-b@example.test for email (hard_bounce)');
+
+    const third = await ingestCli([file]);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toBe(`delivery ${delivery.id}: report for attendee-b@example.test (5.1.1) already processed — nothing changed\n`);
+    expect(await reportRows()).toHaveLength(1);
+  });
+
+  it('a bounce address that is present but does not verify rejects the DSN, although it quotes the real Message-ID (exit 1, nothing stored)', async () => {
+    const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
+    const forged = caught[0].envelopeFrom!.replace(/-[0-9a-f]{10}@/, '-0000000000@');
+    const headers = `Message-ID: ${messageIdFor(delivery.messageKey)}\r\nX-Punctual-Message-Key: ${delivery.messageKey}\r\nSubject: hi\r\n`;
+    const file = writeTmp('forged.eml', dsnText(forged, [{ address: 'attendee-b@example.test' }], headers));
+    const r = await ingestCli([file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`${file}: rejected: bounce address does not verify: ${forged} (forged, or signed with another key) — nothing stored\n`);
+    expect(await reportRows()).toHaveLength(0);
+    expect(await deliveryStatus(delivery.id)).toBe('accepted');
+    expect(await liveSuppressions(tenant.id)).toHaveLength(0);
+  });
+
+  it('without any bounce address the returned Message-ID is used only for a Final-Recipient that is the delivery’s address (any case)', async () => {
+    const { tenant, delivery } = await sentReminder('attendee-b@example.test');
+    const headers = `Message-ID: ${messageIdFor(delivery.messageKey)}\r\nSubject: hi\r\n`;
+    const other = await ingestDsn(db(), dsnText('postmaster@example.test', [{ address: 'mallory@example.test' }], headers), { key, now: new Date('2027-08-02T10:05:00Z') });
+    expect(other.recipients).toMatchObject([{ finalRecipient: 'mallory@example.test', outcome: 'ignored', reportId: null }]);
+    expect(await reportRows()).toHaveLength(0);
+    expect(await deliveryStatus(delivery.id)).toBe('accepted');
+
+    const ours = await ingestDsn(db(), dsnText('postmaster@example.test', [{ address: 'Attendee-B@Example.TEST' }], headers), { key, now: new Date('2027-08-02T10:05:00Z') });
+    expect(ours.recipients).toMatchObject([{ outcome: 'applied', matchedBy: 'message_id', deliveryStatus: 'bounced' }]);
+    expect(await liveSuppressions(tenant.id)).toHaveLength(1);
+  });
+
+  it('the catcher: a forged VERP sender with another delivery’s Message-ID bounces nothing; without a VERP the foreign recipient is ignored', async () => {
+    const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
+    const forged = caught[0].envelopeFrom!.replace(/-[0-9a-f]{10}@/, '-0000000000@');
+    const msg = `From: x@example.test\r\nTo: x+bounce-later@example.test\r\nMessage-ID: ${messageIdFor(delivery.messageKey)}\r\nX-Punctual-Message-Key: ${delivery.messageKey}\r\nSubject: hi\r\n\r\nhello\r\n`;
+    await smtpSend(forged, ['x+bounce-later@example.test', 'y@example.test'], msg);
+    await waitFor('the DSN to be ingested', async () => catcherDsns.length === 1);
+    const rejected = await catcherDsns[0];
+    expect(await deliveryStatus(delivery.id)).toBe('accepted');
+    expect(await liveSuppressions(tenant.id)).toHaveLength(0);
+    expect(rejected.rejected).toMatch(/^bounce address does not verify: /);
+    expect(rejected.recipients).toEqual([]);
+    // The DSN is kept in the mailbox, and names only the +bounce-later recipient the message was sent to.
+    const [dsn] = await db().select().from(caughtMessages).where(eq(caughtMessages.subject, 'Undelivered Mail Returned to Sender'));
+    expect(dsn.envelopeTo).toEqual([forged]);
+    expect((await parseDsn(dsn.raw)).status.recipients.map((r) => r.finalRecipient)).toEqual(['x+bounce-later@example.test']);
+
+    await smtpSend('mallory@example.test', ['x+bounce-later@example.test'], msg);
+    await waitFor('the second DSN to be ingested', async () => catcherDsns.length === 2);
+    const ignored = await catcherDsns[1];
+    expect(await deliveryStatus(delivery.id)).toBe('accepted');
+    expect(ignored.rejected).toBeNull();
+    expect(ignored.recipients).toMatchObject([{ finalRecipient: 'x+bounce-later@example.test', outcome: 'ignored', deliveryId: delivery.id }]);
+
+    expect(await reportRows()).toHaveLength(0);
+    expect(await deliveryStatus(delivery.id)).toBe('accepted');
+    expect(await liveSuppressions(tenant.id)).toHaveLength(0);
+  });
+
+  it('a multi-recipient DSN: only the delivery’s own recipient counts (hana delivered 2.0.0; stranger failed 5.1.1 is ignored)', async () => {
+    const { tenant, delivery, caught } = await sentReminder('hana.host@example.test');
+    const raw = dsnText(caught[0].envelopeFrom!, [
+      { address: 'hana.host@example.test', action: 'delivered', status: '2.0.0' },
+      { address: 'stranger@other.test', action: 'failed', status: '5.1.1' },
+    ]);
+    const r = await ingestDsn(db(), raw, { key, now: new Date('2027-08-02T10:05:00Z') });
+    expect(r.recipients).toMatchObject([
+      { finalRecipient: 'hana.host@example.test', outcome: 'applied', deliveryStatus: 'delivered' },
+      { finalRecipient: 'stranger@other.test', outcome: 'ignored', reportId: null, suppressed: false },
+    ]);
+    expect(await deliveryStatus(delivery.id)).toBe('delivered');
+    expect(await liveSuppressions(tenant.id)).toHaveLength(0);
+    expect((await reportRows()).map((x) => [x.kind, x.address])).toEqual([['delivered', 'hana.host@example.test']]);
+
+    // Only a foreign recipient (a valid bounce address): nothing applies → exit 2, the line says why.
+    const file = writeTmp('foreign.eml', dsnText(caught[0].envelopeFrom!, [{ address: 'someone-else@other.test' }]));
+    const cli = await ingestCli([file]);
+    expect(cli.code).toBe(2);
+    expect(cli.stdout).toBe(`someone-else@other.test (5.1.1): ignored — delivery ${delivery.id} was sent to hana.host@example.test, not to this recipient\n`);
+    expect(await reportRows()).toHaveLength(1);
+  });
+});
+
+describe('review findings: a report about a delivery whose send state is not `accepted`', () => {
+  it('a DSN that arrives while the send is still in progress, which then ends unknown (connection dropped), is applied when the outcome is recorded', async () => {
+    let raw: string | null = null;
+    beforeReply = async (stored) => {
+      // The DSN comes back before our SMTP client has its answer: the delivery is `sending`.
+      const [m] = await db().select().from(caughtMessages).where(eq(caughtMessages.id, stored.id));
+      raw = dsnText(m.envelopeFrom!, [{ address: 'ana+drop-once@example.test' }]);
+      const r = await ingestDsn(db(), raw, { key, now: new Date('2027-08-02T10:00:01Z') });
+      expect(r.recipients).toMatchObject([{ outcome: 'applied', deliveryStatus: 'sending' }]);
+    };
+    const { tenant, delivery } = await sentReminder('ana+drop-once@example.test');
+    expect(raw).not.toBeNull();
+    expect(await deliveryStatus(delivery.id)).toBe('bounced');
+    expect(await liveSuppressions(tenant.id)).toMatchObject([{ address: 'ana+drop-once@example.test', reason: 'hard_bounce' }]);
+    const [rep] = await reportRows();
+    expect(rep.effect).toBe('unknown → bounced; suppressed ana+drop-once@example.test for email (hard_bounce)');
+  });
+
+  it('`retrying` after an attempt that may have reached the provider: the report applies at once (the retry is then suppressed)', async () => {
+    const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
+    // As after "send again" of an unknown outcome: attempt 1 ambiguous, the delivery waiting for attempt 2.
+    await db().update(deliveryAttempts).set({ outcome: 'ambiguous' }).where(eq(deliveryAttempts.deliveryId, delivery.id));
+    await db().update(deliveries).set({ status: 'retrying', nextAttemptAt: new Date('2027-08-02T11:00:00Z') }).where(eq(deliveries.id, delivery.id));
+    const r = await ingestDsn(db(), dsnText(caught[0].envelopeFrom!, [{ address: 'attendee-b@example.test' }]), { key, now: new Date('2027-08-02T10:05:00Z') });
+    expect(r.recipients).toMatchObject([{ outcome: 'applied', deliveryStatus: 'retrying', suppressed: true }]);
+    const [rep] = await reportRows();
+    expect(rep.effect).toBe('stays retrying (attempt 1 may have reached the provider; a report does not change this state); suppressed attendee-b@example.test for email (hard_bounce)');
+    expect(await liveSuppressions(tenant.id)).toHaveLength(1);
+  });
+
+  it('a delivery none of whose attempts reached the provider (a dead letter after a refusal): the report is stored and not applied', async () => {
+    const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
+    await db().update(deliveryAttempts).set({ outcome: 'rejected' }).where(eq(deliveryAttempts.deliveryId, delivery.id));
+    await db().update(deliveries).set({ status: 'dead', acceptedAt: null }).where(eq(deliveries.id, delivery.id));
+    const r = await ingestDsn(db(), dsnText(caught[0].envelopeFrom!, [{ address: 'attendee-b@example.test' }]), { key, now: new Date('2027-08-02T10:05:00Z') });
+    expect(r.recipients).toMatchObject([{ outcome: 'applied', deliveryStatus: 'dead', suppressed: false }]);
+    const [rep] = await reportRows();
+    expect(rep.effect).toBe('not applied: the delivery is dead and none of its attempts reached the provider (nothing of ours went out to report on) — kept for the record');
+    expect(await deliveryStatus(delivery.id)).toBe('dead');
+    expect(await liveSuppressions(tenant.id)).toHaveLength(0);
+  });
+});

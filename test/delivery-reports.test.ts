@@ -9,7 +9,7 @@
 import http from 'node:http';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpEmailChannel } from '../channels/http-email';
 import { createSmsChannel } from '../channels/sms';
 import { findSuppression, transitionDelivery } from '../db/queries/delivery';
@@ -304,7 +304,7 @@ describe('HTTP email provider events (Standard Webhooks)', () => {
     expect(sup).toMatchObject({ address: 'soft@example.test', reason: 'soft_bounces' });
     expect(sup.source).toBe('soft_bounce reported by http_api at 2027-05-06T10:00:00.000Z: 452 4.2.2 mailbox full');
     const reports = await db().select().from(deliveryReports).orderBy(asc(deliveryReports.occurredAt));
-    expect(reports[1].effect).toContain('soft bounce counted (2 on record');
+    expect(reports[1].effect).toContain('soft bounce counted (2 messages on record');
     expect(reports[2].effect).toContain('(soft_bounces)');
   });
 
@@ -671,11 +671,15 @@ describe('the route handlers (thin: raw body, environment, the intake functions)
     process.env.SMS_STATUS_CALLBACK_URL = 'https://hooks.example/sms?tenant=demo';
     process.env.PUNCTUAL_PUBLIC_URL = 'https://punctual.example/';
     expect((await POST(req('https://punctual.example/api/reports/sms'))).status).toBe(401);
-    expect((await POST(req('https://hooks.example/sms?tenant=demo'))).status).toBe(202);
+    const first = await POST(req('https://hooks.example/sms?tenant=demo'));
+    expect(first.status).toBe(202);
+    const { reportId } = (await first.json()) as { reportId: string };
     delete process.env.SMS_STATUS_CALLBACK_URL;
     const viaPublic = await POST(req('https://punctual.example/api/reports/sms'));
-    expect(viaPublic.status).toBe(200); // the same event again: a duplicate of the one just stored
-    expect(await viaPublic.json()).toMatchObject({ status: 'duplicate' });
+    // The same event again, still about no message of ours: the one stored row, still unmatched (not a
+    // "duplicate": nothing was ever applied).
+    expect(viaPublic.status).toBe(202);
+    expect(await viaPublic.json()).toMatchObject({ status: 'unmatched', reportId });
   });
 
   it('the proxy lets both report routes through without a session (the signature is the credential)', async () => {
@@ -687,5 +691,73 @@ describe('the route handlers (thin: raw body, environment, the intake functions)
       expect(res.headers.get('x-middleware-next')).toBe('1');
     }
     expect(proxy(new NextRequest('http://127.0.0.1:3999/api/reports/other', { method: 'POST' })).status).toBe(401);
+  });
+});
+
+describe('review findings: repeats and soft bounces', () => {
+  it('the same webhook-id with different content is kept once (the first) and logged as a conflict; the route still answers 200 duplicate', async () => {
+    const t = await tenantWith([{ offset: '-P1D' }]);
+    await booked(t.id, '2027-03-02T12:00:00Z', { email: 'ops@example.test' }, '2027-02-20T09:00:00Z');
+    await h.tick('2027-03-01T12:00:00Z');
+    const [d] = await deliveryRows();
+    expect(await postEmail(emailEvent('msg_same', 'email.delivered', '2027-03-01T12:00:03Z', { email_id: d.providerMessageId }), '2027-03-01T12:01:00Z')).toMatchObject({ status: 200, body: { status: 'applied' } });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      // An identical repeat: a plain duplicate, nothing logged.
+      const same = await applyReport(db(), { source: 'http_api', providerEventId: 'msg_same', providerMessageId: d.providerMessageId, kind: 'delivered', occurredAt: new Date('2027-03-01T12:00:03Z') }, new Date('2027-03-01T12:02:00Z'));
+      expect(same).toMatchObject({ outcome: 'duplicate', conflict: false, deliveryId: d.id });
+      expect(warn).not.toHaveBeenCalled();
+      const other = await applyReport(db(), { source: 'http_api', providerEventId: 'msg_same', providerMessageId: 'em_other', kind: 'complaint', occurredAt: new Date('2027-03-01T12:05:00Z') }, new Date('2027-03-01T12:06:00Z'));
+      expect(other).toMatchObject({ outcome: 'duplicate', conflict: true, deliveryId: d.id });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0][0])).toBe(
+        `[reports] conflicting repeat of http_api report msg_same: stored kind delivered, message ${d.providerMessageId}; this one kind complaint, message em_other — the first is kept, this one ignored`,
+      );
+      expect(await postEmail(emailEvent('msg_same', 'email.complained', '2027-03-01T12:05:00Z', { email_id: d.providerMessageId }), '2027-03-01T12:07:00Z')).toMatchObject({ status: 200, body: { status: 'duplicate' } });
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      warn.mockRestore();
+    }
+    expect((await reload(d)).status).toBe('delivered');
+    expect(await db().select().from(deliveryReports)).toMatchObject([{ kind: 'delivered' }]);
+    expect(await liveSuppressions(t.id)).toHaveLength(0);
+  });
+
+  it('three soft bounces of ONE message count once: not suppressed', async () => {
+    const t = await tenantWith([{ offset: '-P1D' }]);
+    await booked(t.id, '2027-05-02T09:00:00Z', { email: 'soft@example.test' }, '2027-04-20T09:00:00Z');
+    await h.tick('2027-05-01T09:00:00Z');
+    const [d] = await deliveryRows();
+    for (const [i, at] of ['2027-05-01T10:00:00.000Z', '2027-05-01T14:00:00.000Z', '2027-05-02T10:00:00.000Z'].entries()) {
+      const e = emailEvent(`msg_one_${i}`, 'email.bounced', at, { email_id: d.providerMessageId, bounce: { type: 'Transient', message: '452 4.2.2 mailbox full' } });
+      expect(await postEmail(e, at)).toMatchObject({ status: 200, body: { status: 'applied', deliveryStatus: 'soft_bounced' } });
+    }
+    expect(await liveSuppressions(t.id)).toHaveLength(0);
+    const reports = await db().select().from(deliveryReports).orderBy(asc(deliveryReports.occurredAt));
+    expect(reports[2].effect).toBe('no change (stays soft_bounced); soft bounce counted (1 message on record for soft@example.test; suppressed at 3 within 7 days)');
+  });
+
+  it('a staff removal of the suppression resets the soft-bounce count', async () => {
+    const t = await tenantWith([{ offset: '-P9D' }, { offset: '-P7D' }, { offset: '-P4D' }, { offset: '-P3D' }]);
+    await booked(t.id, '2027-05-10T09:00:00Z', { email: 'soft@example.test' }, '2027-04-20T09:00:00Z');
+    const bounceLatest = async (i: number, at: string) => {
+      await h.tick(at);
+      const ds = await deliveryRows();
+      expect(ds[i].status).toBe('accepted');
+      const occurred = new Date(Date.parse(at) + 3_600_000).toISOString();
+      await postEmail(emailEvent(`msg_reset_${i}`, 'email.bounced', occurred, { email_id: ds[i].providerMessageId, bounce: { type: 'Transient', message: '452 4.2.2 mailbox full' } }), occurred);
+    };
+    await bounceLatest(0, '2027-05-01T09:00:00Z');
+    await bounceLatest(1, '2027-05-03T09:00:00Z');
+    await bounceLatest(2, '2027-05-06T09:00:00Z');
+    const [sup] = await liveSuppressions(t.id);
+    expect(sup.reason).toBe('soft_bounces');
+    const staff = { tenantId: t.id, actor: 'ada@org.test', actorId: 'ada', now: new Date('2027-05-06T12:00:00Z') };
+    await removeSuppressionAction(db(), staff, sup.id, { reason: 'mailbox emptied', version: sup.version });
+
+    await bounceLatest(3, '2027-05-07T09:00:00Z');
+    expect(await liveSuppressions(t.id)).toHaveLength(0);
+    const reports = await db().select().from(deliveryReports).orderBy(asc(deliveryReports.occurredAt));
+    expect(reports[3].effect).toBe('accepted → soft_bounced; soft bounce counted (1 message on record for soft@example.test since the suppression was removed at 2027-05-06T12:00:00.000Z; suppressed at 3 within 7 days)');
   });
 });

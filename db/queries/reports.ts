@@ -3,10 +3,10 @@
  * reports that arrived before their message id was recorded, the soft-bounce count, and the reports shown on a
  * delivery's page. The decisions are in domain/report-state.ts; the use-case is server/reports.ts.
  */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Provider, ReportKind, ReportSource } from '../../domain/vocabulary';
+import { and, asc, eq, inArray, isNotNull, isNull, max, sql } from 'drizzle-orm';
+import type { Channel, Provider, ReportKind, ReportSource } from '../../domain/vocabulary';
 import type { DbOrTx } from '../client';
-import { bookings, deliveries, deliveryReports, reminders, type Delivery, type DeliveryReport } from '../schema';
+import { bookings, deliveries, deliveryAttempts, deliveryReports, reminders, suppressions, type Delivery, type DeliveryReport } from '../schema';
 
 export type NewDeliveryReport = typeof deliveryReports.$inferInsert;
 
@@ -102,18 +102,74 @@ export async function adoptReports(
     .returning();
 }
 
+/**
+ * Attaches ONE stored report that names no delivery yet (`delivery_id` null) to a delivery, replacing its content
+ * with `content` (what the caller that could match it read; a report stored unmatched changed nothing, so nothing
+ * that was applied is rewritten). Returns the row, or null when it is no longer unmatched (someone else adopted it).
+ */
+export async function adoptReport(
+  db: DbOrTx,
+  reportId: string,
+  to: { deliveryId: string; tenantId: string; address: string },
+  content: Partial<Pick<DeliveryReport, 'providerMessageId' | 'kind' | 'partIndex' | 'partCount' | 'occurredAt' | 'errorCode' | 'detail' | 'payload'>>,
+): Promise<DeliveryReport | null> {
+  const [row] = await db
+    .update(deliveryReports)
+    .set({ ...content, deliveryId: to.deliveryId, tenantId: to.tenantId, address: to.address })
+    .where(and(eq(deliveryReports.id, reportId), isNull(deliveryReports.deliveryId)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * The number of the latest finished attempt of a delivery that may have reached the provider — it ended
+ * `accepted`, or `ambiguous` (no answer: the provider may have it) — or null when none did (every attempt was
+ * refused, deferred or rate-limited, or none was made).
+ */
+export async function attemptThatMayHaveReachedProvider(db: DbOrTx, deliveryId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ n: max(deliveryAttempts.attemptNo) })
+    .from(deliveryAttempts)
+    .where(and(eq(deliveryAttempts.deliveryId, deliveryId), inArray(deliveryAttempts.outcome, ['accepted', 'ambiguous'])));
+  return row?.n ?? null;
+}
+
 /** Writes what processing a report did (the timeline's "effect"). */
 export async function setReportEffect(db: DbOrTx, reportId: string, effect: string): Promise<void> {
   await db.update(deliveryReports).set({ effect }).where(eq(deliveryReports.id, reportId));
 }
 
-/** Event times of every soft bounce reported for `address` (case-insensitive) of tenant `tenantId`. */
-export async function softBounceTimes(db: DbOrTx, tenantId: string, address: string): Promise<Date[]> {
+/**
+ * The soft bounces that count towards suppressing `address` (case-insensitive) of tenant `tenantId` on `channel`
+ * (issue #10 §3): every soft-bounce report stored against a delivery of that tenant and address, with its delivery
+ * and event time — only those whose event time is AFTER the latest removal of a suppression of that address on
+ * that channel (a person removing the entry starts the count again). `resetAt` is that removal instant, or null.
+ * Several reports of one delivery are all returned; counting them once is the caller's (domain/soft-bounces.ts).
+ */
+export async function softBouncesSinceReset(
+  db: DbOrTx,
+  tenantId: string,
+  address: string,
+  channel: Channel,
+): Promise<{ bounces: { deliveryId: string; at: Date }[]; resetAt: Date | null }> {
+  const [reset] = await db
+    .select({ at: max(suppressions.removedAt) })
+    .from(suppressions)
+    .where(and(eq(suppressions.tenantId, tenantId), eq(suppressions.channel, channel), sql`lower(${suppressions.address}) = lower(${address})`, isNotNull(suppressions.removedAt)));
+  const resetAt = reset?.at ?? null;
   const rows = await db
-    .select({ at: deliveryReports.occurredAt })
+    .select({ deliveryId: deliveryReports.deliveryId, at: deliveryReports.occurredAt })
     .from(deliveryReports)
-    .where(and(eq(deliveryReports.tenantId, tenantId), sql`lower(${deliveryReports.address}) = lower(${address})`, eq(deliveryReports.kind, 'soft_bounce')));
-  return rows.map((r) => r.at);
+    .where(
+      and(
+        eq(deliveryReports.tenantId, tenantId),
+        sql`lower(${deliveryReports.address}) = lower(${address})`,
+        eq(deliveryReports.kind, 'soft_bounce'),
+        isNotNull(deliveryReports.deliveryId),
+        resetAt ? sql`${deliveryReports.occurredAt} > ${resetAt.toISOString()}::timestamptz` : undefined,
+      ),
+    );
+  return { bounces: rows.map((r) => ({ deliveryId: r.deliveryId!, at: r.at })), resetAt };
 }
 
 /**
