@@ -18,7 +18,7 @@ const timeline = async (page: Page, eventId: string) => (await (await page.reque
 test('an SMS confirmation ends delivered by the provider’s signed report; a forged report is refused', async ({ page, playwright, baseURL }) => {
   const email = `${unique('rita-reports')}@example.test`;
   // A known person (booked before) who takes booking updates by SMS only.
-  const warmUp = await createEventViaApi(page, unique('Reports warm-up'), { start: '2031-06-01T10:00', end: '2031-06-01T11:00' });
+  const warmUp = await createEventViaApi(page, unique('Reports warm-up'), { start: '2030-06-01T10:00', end: '2030-06-01T11:00' });
   await bookViaApi(page, warmUp, { name: 'Rita Reports', email });
   const contactId = (await timeline(page, warmUp)).bookings[0]!.contact!.id;
   const current = await page.request.get(`/api/contacts/${contactId}/preferences`);
@@ -30,7 +30,7 @@ test('an SMS confirmation ends delivered by the provider’s signed report; a fo
   });
   expect(saved.status(), await saved.text()).toBe(200);
 
-  const eventId = await createEventViaApi(page, unique('Bookbinding'), { start: '2031-06-08T10:00', end: '2031-06-08T12:00' });
+  const eventId = await createEventViaApi(page, unique('Bookbinding'), { start: '2030-06-08T10:00', end: '2030-06-08T12:00' });
   await bookViaApi(page, eventId, { name: 'Rita Reports', email });
   let deliveryId = '';
   await expect
