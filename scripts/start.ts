@@ -247,7 +247,10 @@ async function main() {
   console.log('  Built-in catchers (what they catch is in the mailbox, one tab each):');
   console.log(`    email     ${catcher ? `SMTP ${catcher.url.replace(/\?.*$/, '')}`.padEnd(48) : 'off (SMTP_URL is set)'.padEnd(48)} http://127.0.0.1:${port}/mailbox`);
   console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(48) : 'off (SMS_API_URL is set)'.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=sms`);
-  console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
+  console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
+  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}`.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
+  // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
+  console.log(`  To run web and workers apart against this database: DATABASE_URL=${databaseUrl}${catcher ? ` SMTP_URL=${catcher.url}` : ''}\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
   for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
   console.log('\n  Ctrl-C stops it.\n');

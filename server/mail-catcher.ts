@@ -72,7 +72,8 @@ async function storedForm(raw: Buffer, mailFrom: string) {
   const headers: Record<string, string> = {};
   for (const line of parsed.headerLines) headers[line.key] = line.line.slice(line.line.indexOf(':') + 1).trim();
   // Dates keep their original RFC 5322 text.
-  for (const [key, value] of parsed.headers) if (!(value instanceof Date)) headers[key] = headerText(value);
+  // mailparser folds the RFC 2369 List-* headers into one structured `list` entry: their own lines are kept above.
+  for (const [key, value] of parsed.headers) if (!(value instanceof Date) && key !== 'list') headers[key] = headerText(value);
   headers['return-path'] = `<${mailFrom}>`;
   return {
     parsed,

@@ -33,8 +33,8 @@
  * with `X-Twilio-Signature` over the callback URL with this catcher's Auth Token (domain/twilio-signature.ts). So
  * the demo shows its SMS `delivered`. A callback that cannot be delivered — a network error (the web app is not up
  * yet: `npm start` starts this catcher first) or a 5xx answer — is retried with exponential backoff, 1 s, 2 s, 4 s, …
- * until ~2 minutes after the first try ({@link SmsCatcherOptions.statusCallbackRetry}), as a provider retries a
- * webhook (a wait never longer than 32 s: tries at about 0, 1, 3, 7, 15, 31, 63 and 95 s); any other answer (2xx, or a 4xx refusal: retrying would not change it) ends it. The first failure and
+ * until ~15 minutes after the first try ({@link SmsCatcherOptions.statusCallbackRetry}), as a provider retries a
+ * webhook (a wait never longer than 32 s: tries at about 0, 1, 3, 7, 15, 31, 63, 95 s, then every 32 s); any other answer (2xx, or a 4xx refusal: retrying would not change it) ends it. The first failure and
  * the end (delivered after retries, or given up) are logged.
  */
 import http from 'node:http';
@@ -58,7 +58,7 @@ export interface SmsCatcherOptions {
   /**
    * Retrying a callback that got a network error or a 5xx (module doc): the first wait, ms (default 1000), doubled
    * after each try up to `maxDelayMs` (default 32 000); no new try starts later than `giveUpAfterMs` after the first
-   * one (default 120 000).
+   * one (default 900 000: a first `npm start` builds the web app for minutes while the worker already sends).
    */
   statusCallbackRetry?: { firstDelayMs?: number; maxDelayMs?: number; giveUpAfterMs?: number };
 }
@@ -124,7 +124,7 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
   const closing = new AbortController();
   const firstRetryMs = opts.statusCallbackRetry?.firstDelayMs ?? 1000;
   const maxRetryMs = opts.statusCallbackRetry?.maxDelayMs ?? 32_000;
-  const giveUpAfterMs = opts.statusCallbackRetry?.giveUpAfterMs ?? 120_000;
+  const giveUpAfterMs = opts.statusCallbackRetry?.giveUpAfterMs ?? 900_000;
 
   /** Runs `f` after `ms` unless the catcher closes first. */
   const later = (ms: number, f: () => Promise<void>) => {
