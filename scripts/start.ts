@@ -245,10 +245,10 @@ async function main() {
   });
   console.log(`\n  Punctual is up at http://127.0.0.1:${port}/   (mail: http://127.0.0.1:${port}/mailbox)\n`);
   console.log('  Built-in catchers (what they catch is in the mailbox, one tab each):');
-  console.log(`    email     ${catcher ? `SMTP ${catcher.url.replace(/\?.*$/, '')}`.padEnd(48) : 'off (SMTP_URL is set)'.padEnd(48)} http://127.0.0.1:${port}/mailbox`);
-  console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(48) : 'off (SMS_API_URL is set)'.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=sms`);
-  console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
-  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}`.padEnd(48)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
+  console.log(`    email     ${catcher ? `SMTP ${catcher.url.replace(/\?.*$/, '')}`.padEnd(58) : 'off (SMTP_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox`);
+  console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(58) : 'off (SMS_API_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=sms`);
+  console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
+  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
   // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
   console.log(`  To run web and workers apart against this database: DATABASE_URL=${databaseUrl}${catcher ? ` SMTP_URL=${catcher.url}` : ''}\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
