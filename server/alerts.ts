@@ -95,7 +95,7 @@ import type { RetryPolicy } from '../domain/retry';
 import { parseWebhookUrl } from '../domain/webhook-url';
 import { alertConditions, type AlertCondition, type AlertRoute, type EmailProvider, type Provider } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
-import { assertActorMay, assertVersion } from './versions';
+import { assertActorMay, refuseStaleSettings } from './versions';
 
 /** graphile-worker task that sends one alert message (payload `{ id }`). */
 export const SEND_ALERT_TASK = 'send_alert';
@@ -528,12 +528,8 @@ export interface AlertSettingsContext {
   now: Date;
 }
 
-async function refuseStale(tx: Tx, ctx: AlertSettingsContext, row: AlertSettings | undefined, seen: number): Promise<never> {
-  if (!row) {
-    throw new AppError('conflict', `These alert settings were never saved, so there is no version ${seen}: reload the page.`, 'version', { current: view(ctx.tenantId, undefined, true), version: 0 });
-  }
-  await assertVersion(tx, ctx, row, seen, { what: 'The alert setup', current: view(ctx.tenantId, row, true) });
-  throw new Error('unreachable: assertVersion accepted a stale version');
+function refuseStale(tx: Tx, ctx: AlertSettingsContext, row: AlertSettings | undefined, seen: number): Promise<never> {
+  return refuseStaleSettings(tx, ctx, row, seen, { noun: 'alert settings', what: 'The alert setup', current: (r) => view(ctx.tenantId, r, true) });
 }
 
 /**

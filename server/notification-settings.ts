@@ -24,7 +24,7 @@ import { policyChanges, webhookSwitch, type Change } from '../domain/notificatio
 import { parseSmsSender } from '../domain/sms-sender';
 import { parseWebhookUrl } from '../domain/webhook-url';
 import { AppError, parseInput } from './errors';
-import { assertActorMay, assertVersion } from './versions';
+import { assertActorMay, refuseStaleSettings } from './versions';
 
 /** The settings as the API and the page show them (plain JSON). */
 export interface NotificationSettingsView {
@@ -146,15 +146,8 @@ export interface SaveSettingsInput {
 }
 
 /** Throws the 409 of a stale save with `current` (the settings as stored now, secret included: only admins save). */
-async function refuseStale(tx: Parameters<Parameters<Db['transaction']>[0]>[0], ctx: SettingsContext, row: NotificationSettings | undefined, seen: number): Promise<never> {
-  if (!row) {
-    throw new AppError('conflict', `These notification settings were never saved, so there is no version ${seen}: reload the page.`, 'version', {
-      current: view(ctx.tenantId, undefined, true),
-      version: 0,
-    });
-  }
-  await assertVersion(tx, ctx, row, seen, { what: 'The notification setup', current: view(ctx.tenantId, row, true) });
-  throw new Error('unreachable: assertVersion accepted a stale version');
+function refuseStale(tx: Parameters<Parameters<Db['transaction']>[0]>[0], ctx: SettingsContext, row: NotificationSettings | undefined, seen: number): Promise<never> {
+  return refuseStaleSettings(tx, ctx, row, seen, { noun: 'notification settings', what: 'The notification setup', current: (r) => view(ctx.tenantId, r, true) });
 }
 
 /**

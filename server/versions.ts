@@ -63,6 +63,27 @@ export async function assertVersion(
 }
 
 /**
+ * The 409 of a stale save of a per-tenant settings row (one row per tenant, inserted by the first save at version 0):
+ * no row yet → "These <noun> were never saved, so there is no version N: reload the page." (`current` as a fresh
+ * form would show it, version 0); else {@link assertVersion}'s "changed by NAME at TIME" with `current`.
+ * @param current the settings as the form shows them, from the stored row or (undefined) the defaults.
+ * @throws AppError('conflict') always.
+ */
+export async function refuseStaleSettings<R extends VersionedRow>(
+  tx: Tx,
+  ctx: { tenantId: string },
+  row: R | undefined,
+  seen: number,
+  opts: { noun: string; what: string; current: (row: R | undefined) => unknown },
+): Promise<never> {
+  if (!row) {
+    throw new AppError('conflict', `These ${opts.noun} were never saved, so there is no version ${seen}: reload the page.`, 'version', { current: opts.current(undefined), version: 0 });
+  }
+  await assertVersion(tx, ctx, row, seen, { what: opts.what, current: opts.current(row) });
+  throw new Error('unreachable: assertVersion accepted a stale version');
+}
+
+/**
  * Refuses a version the server never issued for this row: `seen` greater than the stored `row.version` (read
  * under the row lock) is not a stale save — nobody ever saw that version — but a request made up or corrupted
  * on its way, so it is a 400 naming `version`, not a 409 "changed by …" about a change that did not happen.
