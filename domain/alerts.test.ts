@@ -3,6 +3,7 @@ import {
   absoluteLink,
   ALERT_GROUP_MAX_MS,
   alertBannerLine,
+  startHold,
   alertEmailHtml,
   alertMessageKey,
   alertPath,
@@ -406,25 +407,56 @@ describe('formatting', () => {
 
 describe('alertBannerLine', () => {
   const s: AlertStateSnapshot = { ...idleAlertState, active: true, episode: 1, itemCount: 3, startNotified: true };
+  const hm = (d: Date) => d.toISOString().slice(11, 16);
+  const sent = { hold: null, hasRecipients: true, formatAt: hm };
+  const none = { peopleSent: 0, slackSent: false, pending: 0, failed: 0 };
   it('"3 new dead letters since 12:01 — alert sent to 2 people"', () => {
-    expect(alertBannerLine('dead_letters', s, '12:01', { peopleSent: 2, slackSent: false, pending: 0, failed: 0 }, null)).toBe('3 new dead letters since 12:01 — alert sent to 2 people');
+    expect(alertBannerLine('dead_letters', s, '12:01', { peopleSent: 2, slackSent: false, pending: 0, failed: 0 }, sent)).toBe('3 new dead letters since 12:01 — alert sent to 2 people');
   });
   it('people and Slack, one still on its way', () => {
-    expect(alertBannerLine('dead_letters', s, '12:01', { peopleSent: 1, slackSent: true, pending: 1, failed: 0 }, null)).toBe(
+    expect(alertBannerLine('dead_letters', s, '12:01', { peopleSent: 1, slackSent: true, pending: 1, failed: 0 }, sent)).toBe(
       '3 new dead letters since 12:01 — alert sent to 1 person and Slack (1 still on the way)',
     );
   });
-  it('held or never set up', () => {
-    const held = { ...s, startNotified: false };
-    expect(alertBannerLine('worker_heartbeat', held, '12:01', { peopleSent: 0, slackSent: false, pending: 0, failed: 0 }, 'waiting')).toBe(
-      'The worker has not run its minute sweep since 12:01 — alert held: waiting',
+  // The walkthrough: one dead letter at 12:00:00 with two staff and a Slack URL set up — held for grouping, then
+  // (after the quiet minute, before the next sweep sends it) never "no recipient is set up".
+  const oneDead: AlertStateSnapshot = { ...idleAlertState, active: true, episode: 1, itemCount: 1, startNotified: false, startedAt: at('12:00:00'), firstItemAt: at('12:00:00'), lastItemAt: at('12:00:00') };
+  it('held for the grouping window: says when it goes out', () => {
+    const hold = startHold('dead_letters', oneDead, at('12:00:20'));
+    expect(hold).toEqual({ kind: 'grouping', until: at('12:01:00') });
+    expect(alertBannerLine('dead_letters', oneDead, '12:00', none, { hold, hasRecipients: true, formatAt: hm })).toBe(
+      '1 new dead letter since 12:00 — alert goes out when no new dead letter has come for a minute (at the latest 5 min after the first)',
     );
-    expect(alertBannerLine('oldest_due', held, '12:01', { peopleSent: 0, slackSent: false, pending: 0, failed: 0 }, null)).toBe(
+    expect(alertBannerLine('unknown_outcomes', oneDead, '12:00', none, { hold, hasRecipients: true, formatAt: hm })).toBe(
+      '1 new unknown outcome since 12:00 — alert goes out when no new unknown outcome has come for a minute (at the latest 5 min after the first)',
+    );
+  });
+  it('grouping over but the sweep has not sent it yet: goes out at the next check, not "no recipient"', () => {
+    const hold = startHold('dead_letters', oneDead, at('12:01:05'));
+    expect(hold).toBeNull();
+    const line = alertBannerLine('dead_letters', oneDead, '12:00', none, { hold, hasRecipients: true, formatAt: hm });
+    expect(line).toBe('1 new dead letter since 12:00 — alert goes out at the next check (within a minute)');
+    expect(line).not.toContain('no recipient');
+  });
+  it('a flap within the hour: held, naming when the last one went out and when it would be sent', () => {
+    const flap: AlertStateSnapshot = { ...oneDead, episode: 2, startedAt: at('12:30:00'), firstItemAt: at('12:30:00'), lastItemAt: at('12:30:00'), lastStartAlertAt: at('12:03:00') };
+    const hold = startHold('dead_letters', flap, at('12:35:00'));
+    expect(hold).toEqual({ kind: 'hourly', lastAt: at('12:03:00'), retryAt: at('13:03:00') });
+    expect(alertBannerLine('dead_letters', flap, '12:30', none, { hold, hasRecipients: true, formatAt: hm })).toBe(
+      '1 new dead letter since 12:30 — alert held: one went out at 12:03 (at most one an hour); sent at 13:03 if still active',
+    );
+  });
+  it('no email recipient and no Slack URL: "no recipient is set up", whatever the hold', () => {
+    const held = { ...s, startNotified: false };
+    expect(alertBannerLine('oldest_due', held, '12:01', none, { hold: null, hasRecipients: false, formatAt: hm })).toBe(
       'A due reminder is waiting longer than your threshold (since 12:01) — no alert sent: no recipient is set up',
+    );
+    expect(alertBannerLine('dead_letters', oneDead, '12:00', none, { hold: startHold('dead_letters', oneDead, at('12:00:20')), hasRecipients: false, formatAt: hm })).toBe(
+      '1 new dead letter since 12:00 — no alert sent: no recipient is set up',
     );
   });
   it('every send failed', () => {
-    expect(alertBannerLine('provider_auth', s, '12:01', { peopleSent: 0, slackSent: false, pending: 0, failed: 1 }, null)).toBe(
+    expect(alertBannerLine('provider_auth', s, '12:01', { peopleSent: 0, slackSent: false, pending: 0, failed: 1 }, sent)).toBe(
       'A provider refuses our credentials (since 12:01) — the alert could not be sent (see Alerts)',
     );
   });

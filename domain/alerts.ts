@@ -272,27 +272,36 @@ export function describeActive(obs: AlertObservation, state: Pick<AlertStateSnap
   }
 }
 
+/** Why an active episode's start is not sent yet: the hourly limit, or a count condition's grouping window. */
+export type StartHold = { kind: 'hourly'; lastAt: Date; retryAt: Date } | { kind: 'grouping'; until: Date };
+
 /**
- * Whether an active episode's start may be sent now (module doc): grouping for count conditions, the hourly
- * limit for all. Null when it may; else why not, in words for the page.
+ * Whether an active episode's start may be sent now (module doc): grouping for count conditions (sent once no
+ * new item has come for {@link ALERT_QUIET_MS}, at the latest {@link ALERT_GROUP_MAX_MS} after the first), the
+ * hourly limit ({@link ALERT_MIN_START_INTERVAL_MS}) for all. Null when it may.
  */
-export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot, now: Date): string | null {
+export function startHold(condition: AlertCondition, s: AlertStateSnapshot, now: Date): StartHold | null {
   const t = now.getTime();
   if (s.lastStartAlertAt && t - s.lastStartAlertAt.getTime() < ALERT_MIN_START_INTERVAL_MS) {
-    const at = new Date(s.lastStartAlertAt.getTime() + ALERT_MIN_START_INTERVAL_MS);
-    return `an alert for this went out at ${isoSecond(s.lastStartAlertAt)} (at most one an hour); if it is still active at ${isoSecond(at)} it is sent then`;
+    return { kind: 'hourly', lastAt: s.lastStartAlertAt, retryAt: new Date(s.lastStartAlertAt.getTime() + ALERT_MIN_START_INTERVAL_MS) };
   }
   if (isCountCondition(condition)) {
     const quietSince = ms(s.lastItemAt ?? s.firstItemAt);
     const first = ms(s.firstItemAt);
     const quiet = quietSince === null || t - quietSince >= ALERT_QUIET_MS;
     const capped = first === null || t - first >= ALERT_GROUP_MAX_MS;
-    if (!quiet && !capped) {
-      const until = Math.min(quietSince! + ALERT_QUIET_MS, first! + ALERT_GROUP_MAX_MS);
-      return `waiting until no new one has appeared for a minute, so a burst is one alert (sent by ${isoSecond(new Date(until))} at the latest)`;
-    }
+    if (!quiet && !capped) return { kind: 'grouping', until: new Date(Math.min(quietSince! + ALERT_QUIET_MS, first! + ALERT_GROUP_MAX_MS)) };
   }
   return null;
+}
+
+/** {@link startHold} in words for the alerts page (UTC instants), or null when the start may be sent now. */
+export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot, now: Date): string | null {
+  const h = startHold(condition, s, now);
+  if (!h) return null;
+  return h.kind === 'hourly'
+    ? `an alert for this went out at ${isoSecond(h.lastAt)} (at most one an hour); if it is still active at ${isoSecond(h.retryAt)} it is sent then`
+    : `waiting until no new one has appeared for a minute, so a burst is one alert (sent by ${isoSecond(h.until)} at the latest)`;
 }
 
 /**
@@ -533,10 +542,18 @@ export interface AlertReach {
 
 /**
  * The banner line of an active alert ("3 new dead letters since 12:01 — alert sent to 2 people"). `since` is
- * the start (count conditions: the first item) formatted by the caller in the tenant's zone; `held` is
- * {@link startHeldReason} when the start was not sent.
+ * the start (count conditions: the first item; worker_heartbeat: the last sweep) formatted by the caller in the
+ * tenant's zone. `pending` says why a start is not sent yet: `hold` is {@link startHold} at render time,
+ * `hasRecipients` whether the alert settings name a staff email recipient or a Slack URL, `formatAt` formats the
+ * hourly limit's instants in the tenant's zone.
  */
-export function alertBannerLine(condition: AlertCondition, s: AlertStateSnapshot, since: string, reach: AlertReach, held: string | null): string {
+export function alertBannerLine(
+  condition: AlertCondition,
+  s: AlertStateSnapshot,
+  since: string,
+  reach: AlertReach,
+  pending: { hold: StartHold | null; hasRecipients: boolean; formatAt: (d: Date) => string },
+): string {
   let head: string;
   switch (condition) {
     case 'dead_letters':
@@ -558,11 +575,30 @@ export function alertBannerLine(condition: AlertCondition, s: AlertStateSnapshot
       head = `The worker has not run its minute sweep since ${since}`;
       break;
   }
-  return `${head} — ${reachPhrase(s, reach, held)}`;
+  return `${head} — ${reachPhrase(condition, s, reach, pending)}`;
 }
 
-function reachPhrase(s: AlertStateSnapshot, r: AlertReach, held: string | null): string {
-  if (!s.startNotified) return held ? `alert held: ${held}` : 'no alert sent: no recipient is set up';
+/**
+ * The banner's "what happened to the alert" part. A start not sent yet reads, in this order: no recipient when the
+ * settings have neither a staff email recipient nor a Slack URL (`hasRecipients` false); the hourly limit with
+ * both instants; the grouping window of a count condition; else that the next check (the worker's minute sweep)
+ * sends it — the page can be rendered between the end of a hold and that sweep.
+ */
+function reachPhrase(
+  condition: AlertCondition,
+  s: AlertStateSnapshot,
+  r: AlertReach,
+  p: { hold: StartHold | null; hasRecipients: boolean; formatAt: (d: Date) => string },
+): string {
+  if (!s.startNotified) {
+    if (!p.hasRecipients) return 'no alert sent: no recipient is set up';
+    if (p.hold?.kind === 'hourly') return `alert held: one went out at ${p.formatAt(p.hold.lastAt)} (at most one an hour); sent at ${p.formatAt(p.hold.retryAt)} if still active`;
+    if (p.hold?.kind === 'grouping') {
+      const item = condition === 'unknown_outcomes' ? 'unknown outcome' : 'dead letter';
+      return `alert goes out when no new ${item} has come for a minute (at the latest ${ALERT_GROUP_MAX_MS / 60_000} min after the first)`;
+    }
+    return 'alert goes out at the next check (within a minute)';
+  }
   const to = [r.peopleSent > 0 ? plural(r.peopleSent, 'person', 'people') : null, r.slackSent ? 'Slack' : null].filter(Boolean).join(' and ');
   if (to) return `alert sent to ${to}${r.pending > 0 ? ` (${r.pending} still on the way)` : ''}${r.failed > 0 ? ` (${r.failed} failed)` : ''}`;
   if (r.pending > 0) return 'alert on its way';

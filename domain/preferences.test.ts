@@ -6,6 +6,7 @@ import {
   defaultPreferences,
   describePreferences,
   isEssential,
+  nudgeOptOut,
   optOutReason,
   preferencesSchema,
   readPreferences,
@@ -231,5 +232,26 @@ describe('categoriesReenabled', () => {
   it('both categories, in category order', () => {
     const both = { reminders: [], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z', reminders: '2027-08-02T12:00:00.000Z' } };
     expect(categoriesReenabled(both, { reminders: ['email'], booking_updates: ['email'] })).toEqual(['reminders', 'booking_updates']);
+  });
+});
+
+describe('nudgeOptOut (the "Remind now" preview)', () => {
+  it('null while the person takes reminders by email (also with no stored preferences)', () => {
+    expect(nudgeOptOut(null)).toBeNull();
+    expect(nudgeOptOut({ reminders: ['email'], booking_updates: [] })).toBeNull();
+  });
+  it('a one-click unsubscribe from reminders names the instant, worded as the send path ends the message', () => {
+    const stored = { reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } };
+    expect(nudgeOptOut(stored)).toEqual({
+      reason: 'unsubscribed from reminders (one-click link, 2027-08-03T12:00:00.000Z)',
+      unsubscribedAt: '2027-08-03T12:00:00.000Z',
+    });
+  });
+  it('an opt-out on the preferences page (no marker) is reported too, without an instant', () => {
+    expect(nudgeOptOut({ reminders: ['sms'], booking_updates: ['email'] })).toEqual({ reason: 'opted out of reminders by email', unsubscribedAt: null });
+    expect(nudgeOptOut({ reminders: [], booking_updates: ['email'] })).toEqual({ reason: 'opted out of reminders by email', unsubscribedAt: null });
+  });
+  it('an unsubscribe from booking updates only does not stop a nudge', () => {
+    expect(nudgeOptOut({ reminders: ['email'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } })).toBeNull();
   });
 });

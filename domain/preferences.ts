@@ -251,6 +251,20 @@ export function optOutReason(input: {
   return `opted out of ${categoryWords[input.category][1]} by ${channelWords[input.channel]}`;
 }
 
+/**
+ * What a staff nudge (category `reminders`, never essential) to this contact by `channel` would run into at send
+ * time because of the person's own choices, for the "Remind now" preview: null when they accept reminders on
+ * that channel; else `{ reason, unsubscribedAt }` — `reason` exactly as {@link optOutReason} words it (the send
+ * path ends the message with it), `unsubscribedAt` the ISO instant of their one-click unsubscribe from reminders
+ * ({@link readUnsubscribed}) or null when they opted out on the preferences page. `stored` is the contact's
+ * jsonb preferences value, read tolerantly. Never throws.
+ */
+export function nudgeOptOut(stored: unknown, channel: PersonalChannel = 'email'): { reason: string; unsubscribedAt: string | null } | null {
+  const unsubscribedAt = readUnsubscribed(stored).reminders ?? null;
+  const reason = optOutReason({ category: 'reminders', essential: false, prefs: readPreferences(stored), channel, unsubscribedAt });
+  return reason ? { reason, unsubscribedAt } : null;
+}
+
 /** Plural nouns for the essential types, for "except essential ones such as …". */
 const essentialNouns: Record<DomainEventType, string> = {
   booking_confirmed: 'booking confirmations',

@@ -3,7 +3,11 @@
  * idempotency key made when the dialog opened); a second nudge within the minute is refused with a clear
  * message; the nudge shows in the timeline and never touches the planned reminders.
  */
+import { eq, sql } from 'drizzle-orm';
 import { expect, test } from '@playwright/test';
+import { createDb } from '../db/client';
+import { contacts } from '../db/schema';
+import { resolveDatabaseUrl } from '../scripts/lib';
 import { bookViaApi, createEventViaApi, expectAccessible, mailboxCount, sameOrigin, screen, unique } from './support';
 
 test('double click → exactly one email; a second nudge within a minute is refused', async ({ page }) => {
@@ -64,4 +68,40 @@ test('the same idempotency key sent twice at once answers the same nudge', async
   expect(ja.reminderId).toBe(jb.reminderId);
   expect([ja.replayed, jb.replayed].sort()).toEqual([false, true]);
   await expect.poll(() => mailboxCount(page, email), { timeout: 20_000 }).toBe(1);
+});
+
+test('a person who unsubscribed from reminders (link or preferences): the preview says so and the send button is off', async ({ page }) => {
+  const eventId = await createEventViaApi(page, unique('Unsubscribed nudge'));
+  const email = `${unique('uma')}@example.test`;
+  const bookingId = await bookViaApi(page, eventId, { name: 'Uma Unsub', email });
+  const handle = createDb(resolveDatabaseUrl()!, { max: 1 });
+  const setPrefs = (preferences: unknown) => handle.db.update(contacts).set({ preferences }).where(eq(sql`lower(${contacts.email})`, email));
+  type Preview = { optedOut: { reason: string; unsubscribedAt: string | null; zone: string } | null };
+  const preview = async () => (await (await page.request.get(`/api/bookings/${bookingId}/preview?template=attendee-reminder`)).json()) as Preview;
+  try {
+    expect((await preview()).optedOut).toBeNull();
+    // One-click link (the marker domain/preferences.ts unsubscribeFrom writes).
+    await setPrefs({ reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } });
+    const linked = await preview();
+    expect(linked.optedOut).toMatchObject({ reason: 'unsubscribed from reminders (one-click link, 2027-08-03T12:00:00.000Z)', unsubscribedAt: '2027-08-03T12:00:00.000Z' });
+    await page.goto(`/events/${eventId}`);
+    const card = page.locator(`[data-booking-id="${bookingId}"]`);
+    await card.getByRole('button', { name: 'Remind now — Uma Unsub' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remind Uma Unsub now' });
+    await expect(dialog.locator('[data-opted-out="link"]')).toContainText(/^Uma Unsub unsubscribed from reminders on \w{3} 3 Aug 2027, \d\d:\d\d \S+ with the link in a message, so nothing would be sent\./);
+    await expect(dialog).not.toContainText('One email goes to');
+    await expect(dialog.getByRole('button', { name: 'Send reminder now' })).toBeDisabled();
+    await screen(page, 'nudge-unsubscribed');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // Opted out on the preferences page (no marker): the send path cancels it the same way.
+    await setPrefs({ reminders: [], booking_updates: ['email'] });
+    expect((await preview()).optedOut).toMatchObject({ reason: 'opted out of reminders by email', unsubscribedAt: null });
+    await page.goto(`/events/${eventId}`);
+    await card.getByRole('button', { name: 'Remind now — Uma Unsub' }).click();
+    await expect(dialog.locator('[data-opted-out="preferences"]')).toContainText('Uma Unsub opted out of reminders by email in their preferences, so nothing would be sent.');
+    await expect(dialog.getByRole('button', { name: 'Send reminder now' })).toBeDisabled();
+  } finally {
+    await handle.close();
+  }
 });

@@ -83,6 +83,7 @@ import {
   providerAuthFailure,
   recipientOfKey,
   startHeldReason,
+  startHold,
   testAlertTexts,
   type AlertObservation,
   type AlertReach,
@@ -704,13 +705,21 @@ export interface ActiveAlertBanner {
 }
 
 /**
- * The tenant's active alerts as banner lines. `formatSince` formats the instant the episode is counted from
- * (the first item of a count condition, else the start) in the tenant's zone.
+ * The tenant's active alerts as banner lines. `formatSince` formats, in the tenant's zone, the instant the
+ * episode is counted from — the first item of a count condition, the newest sweep of any worker
+ * (max worker_heartbeats.last_sweep_at) for worker_heartbeat, else the start — and the hourly limit's instants.
+ * A start not sent yet names its hold (domain/alerts.ts startHold), or "no recipient" only when the settings
+ * have no staff email recipient and no Slack URL.
  */
 export async function activeAlertBanners(db: Db, tenantId: string, now: Date, formatSince: (d: Date) => string): Promise<ActiveAlertBanner[]> {
   const states = (await listAlertStates(db, tenantId)).filter((s) => s.active);
   if (states.length === 0) return [];
-  const starts = await startMessagesOfActive(db, tenantId);
+  const [starts, settings, lastSweep] = await Promise.all([
+    startMessagesOfActive(db, tenantId),
+    readAlertSettingsRow(db, tenantId),
+    states.some((s) => s.condition === 'worker_heartbeat') ? latestHeartbeat(db) : Promise.resolve(null),
+  ]);
+  const hasRecipients = !!settings && routesFor(settings, await staffByIds(db, tenantId, settings.emailRecipients), false).length > 0;
   return states.map((s) => {
     const mine = starts.filter((m) => m.condition === s.condition && m.episode === s.episode);
     const reach: AlertReach = {
@@ -719,11 +728,16 @@ export async function activeAlertBanners(db: Db, tenantId: string, now: Date, fo
       pending: mine.filter((m) => m.status !== 'sent' && m.status !== 'failed').length,
       failed: mine.filter((m) => m.status === 'failed').length,
     };
-    const since = s.condition === 'dead_letters' || s.condition === 'unknown_outcomes' ? (s.firstItemAt ?? s.startedAt) : s.startedAt;
-    const held = s.startNotified ? null : startHeldReason(s.condition, s, now);
+    const since =
+      s.condition === 'dead_letters' || s.condition === 'unknown_outcomes'
+        ? (s.firstItemAt ?? s.startedAt)
+        : s.condition === 'worker_heartbeat'
+          ? (lastSweep ?? s.firstItemAt ?? s.startedAt)
+          : s.startedAt;
+    const hold = s.startNotified ? null : startHold(s.condition, s, now);
     const link = mine[0]?.link;
     const path = link ? new URL(link).pathname + new URL(link).search : alertPath(s.condition).path;
-    return { condition: s.condition, line: alertBannerLine(s.condition, s, since ? formatSince(since) : '—', reach, held), path };
+    return { condition: s.condition, line: alertBannerLine(s.condition, s, since ? formatSince(since) : '—', reach, { hold, hasRecipients, formatAt: formatSince }), path };
   });
 }
 

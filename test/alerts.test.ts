@@ -13,7 +13,8 @@ import { enqueueJob } from '../db/queries/jobs';
 import { insertStaffUser } from '../db/queries/staff';
 import { alertMessages, alertStates, auditLog, deliveries, staffUsers, tenants, type AlertMessage, type CaughtMessage } from '../db/schema';
 import { makeAlertRuntime } from '../jobs/alert-runtime';
-import { alertsOverview, evaluateAlerts, readAlertSettings, runHeartbeatWatchdog, saveAlertSettings, sendAlertMessage, sendTestAlert, type AlertSenders } from '../server/alerts';
+import { formatTimeInZone } from '../components/format';
+import { activeAlertBanners, alertsOverview, evaluateAlerts, readAlertSettings, runHeartbeatWatchdog, saveAlertSettings, sendAlertMessage, sendTestAlert, type AlertSenders } from '../server/alerts';
 import { AppError } from '../server/errors';
 import { discardDelivery, replayDelivery } from '../server/operator';
 import { addBooking, createEvent, DISPATCH_TASK } from '../server/scheduling';
@@ -201,6 +202,12 @@ describe('worker heartbeat (the web watchdog alerts when the worker stops sweepi
     const w = await runHeartbeatWatchdog(db(), senders, new Date('2027-05-03T12:03:01Z'), PUBLIC);
     expect(w.planned).toBe(2);
     expect(w.results.map((r) => r.status)).toEqual(['sent', 'sent']);
+    // The dashboard banner names the last sweep (12:00 UTC), not when the condition started (12:03:01), in the
+    // tenant's zone (Europe/Amsterdam, CEST).
+    const inZone = (d: Date) => formatTimeInZone(d, 'Europe/Amsterdam');
+    expect((await activeAlertBanners(db(), tenantId, new Date('2027-05-03T12:03:30Z'), inZone)).map((b) => b.line)).toEqual([
+      'The worker has not run its minute sweep since 14:00 CEST — alert sent to 1 person and Slack',
+    ]);
     let mails = await alertMails();
     expect(mails.map((m) => m.subject)).toEqual(['[Punctual] Test Org: No worker has run its minute sweep since 2027-05-03T12:00:00Z (3 min ago)']);
     expect(mails[0].text).toContain(`Open the dashboard: ${PUBLIC}/`);
@@ -228,6 +235,10 @@ describe('worker heartbeat (the web watchdog alerts when the worker stops sweepi
     expect(flap).toMatchObject({ active: true, episode: 2, startNotified: false });
     const page = await alertsOverview(db(), tenantId, new Date('2027-05-03T12:07:30Z'));
     expect(page.conditions.find((c) => c.condition === 'worker_heartbeat')!.held).toContain('at most one an hour');
+    // The banner: since the last sweep (12:04), held by the hourly limit (recipients are set up, so never "no recipient").
+    expect((await activeAlertBanners(db(), tenantId, new Date('2027-05-03T12:07:30Z'), inZone)).map((b) => b.line)).toEqual([
+      'The worker has not run its minute sweep since 14:04 CEST — alert held: one went out at 14:03 CEST (at most one an hour); sent at 15:03 CEST if still active',
+    ]);
     await sweep('2027-05-03T12:08:00Z');
     expect(await stateOf(tenantId, 'worker_heartbeat')).toMatchObject({ active: false, episode: 2, startNotified: false });
     expect(await alertMails()).toHaveLength(2);

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
 import { reminderTemplateIds, type TemplateId } from '../../domain/vocabulary';
+import { ZonedTime } from '../ZonedTime';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 
 /** Template a nudge to this role uses unless staff pick another. */
@@ -11,7 +12,9 @@ export function defaultNudgeTemplate(role: BookingView['role']): TemplateId {
   return role === 'host' ? 'host-reminder' : 'attendee-reminder';
 }
 
-type Preview = { subject: string; html: string; text: string; to: string; from: string; suppressed: { reason: string; source: string; since: string | null } | null };
+type Preview = { subject: string; html: string; text: string; to: string; from: string; suppressed: { reason: string; source: string; since: string | null } | null;
+  optedOut: { reason: string; unsubscribedAt: string | null; zone: string } | null;
+};
 
 /**
  * "Remind participant": a modal with channel, template choice and a live preview of the exact message,
@@ -65,10 +68,12 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
         }}
       >
         <h2 id={`${id}-t`}>Remind {name} now</h2>
-        <p className="dialog-consequence">
-          One email goes to <strong>{booking.contact?.email}</strong> right away. It does not replace or mark sent any planned reminder, and
-          appears in this participant&apos;s timeline. At most one manual reminder per participant per minute.
-        </p>
+        {preview?.suppressed || preview?.optedOut ? null : (
+          <p className="dialog-consequence">
+            One email goes to <strong>{booking.contact?.email}</strong> right away. It does not replace or mark sent any planned reminder, and
+            appears in this participant&apos;s timeline. At most one manual reminder per participant per minute.
+          </p>
+        )}
         <div className="form-grid">
           <label className="field">
             <span>Channel</span>
@@ -98,6 +103,19 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
                   Remove it on the Suppressions page first if the person asked to get mail again.
                 </p>
               ) : null}
+              {preview.optedOut ? (
+                <p className="notice notice-warn" role="alert" data-opted-out={preview.optedOut.unsubscribedAt ? 'link' : 'preferences'}>
+                  {preview.optedOut.unsubscribedAt ? (
+                    <>
+                      {name} unsubscribed from reminders on <ZonedTime instant={preview.optedOut.unsubscribedAt} zone={preview.optedOut.zone} /> with the
+                      link in a message, so nothing would be sent.
+                    </>
+                  ) : (
+                    <>{name} opted out of reminders by email in their preferences, so nothing would be sent.</>
+                  )}{' '}
+                  Only the person can subscribe again, or staff with their consent in the contact&apos;s preferences.
+                </p>
+              ) : null}
               <p className="small">
                 <strong>Subject:</strong> {preview.subject} <span className="muted">· from {preview.from}</span>
               </p>
@@ -116,7 +134,7 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
           <button type="button" className="btn" onClick={() => ref.current?.close()} disabled={busy}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || done || !!previewError || !!preview?.suppressed}>
+          <button type="submit" className="btn btn-primary" disabled={busy || done || !!previewError || !!preview?.suppressed || !!preview?.optedOut}>
             {busy ? 'Sending…' : 'Send reminder now'}
           </button>
         </div>

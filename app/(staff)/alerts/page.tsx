@@ -86,7 +86,7 @@ export default async function AlertsPage() {
         </p>
         <ul className="alert-conditions">
           {overview.conditions.map((c) => (
-            <ConditionRow key={c.condition} c={c} zone={zone} />
+            <ConditionRow key={c.condition} c={c} zone={zone} hasRecipients={recipients.length > 0 || !!settings.slackWebhookMasked} />
           ))}
         </ul>
       </section>
@@ -141,7 +141,8 @@ export default async function AlertsPage() {
   );
 }
 
-function ConditionRow({ c, zone }: { c: ConditionView; zone: string }) {
+/** One condition; a start not sent names its hold, or "no recipient" only when no staff email and no Slack URL is set. */
+function ConditionRow({ c, zone, hasRecipients }: { c: ConditionView; zone: string; hasRecipients: boolean }) {
   const s = c.state;
   const tone = s.active ? (s.startNotified ? 'is-active' : 'is-held') : 'is-ok';
   return (
@@ -156,7 +157,7 @@ function ConditionRow({ c, zone }: { c: ConditionView; zone: string }) {
           <p className="small muted">
             Active since {s.startedAt ? <ZonedTime instant={s.startedAt.toISOString()} zone={zone} /> : '—'} · episode {s.episode}
             {' · '}
-            {s.startNotified ? 'alert sent' : c.held ? `alert held: ${c.held}` : 'no alert sent: no recipient is set up'}
+            {s.startNotified ? 'alert sent' : !hasRecipients ? 'no alert sent: no recipient is set up' : c.held ? `alert held: ${c.held}` : 'alert goes out at the next check (within a minute)'}
             {c.condition === 'provider_auth' && s.active ? ' · alerts about your own email provider go to Slack and this page only' : ''}
           </p>
           {c.condition === 'dead_letters' || c.condition === 'unknown_outcomes' || c.condition === 'provider_auth' ? (

@@ -1,6 +1,7 @@
 import { getDb } from '../../../../../db/client';
 import { findSuppression, loadBookingContext } from '../../../../../db/queries/delivery';
 import { isUuid } from '../../../../../db/queries/views';
+import { nudgeOptOut } from '../../../../../domain/preferences';
 import { isTemplateId, parseTemplateData, renderReminderEmail } from '../../../../../emails';
 import { buildTemplateData } from '../../../../../server/send-reminder';
 import { jsonError, staffRoute } from '../../../../../server/session';
@@ -11,7 +12,10 @@ export const dynamic = 'force-dynamic';
  * GET /api/bookings/:id/preview?template=<id> — `{ subject, html, text, to, from, suppressed }`: the message
  * this participant would get now with that template, rendered from the current event data exactly as the
  * worker would; `suppressed` is the suppression-list entry that would stop it (`{ reason, source, since }`; for
- * another tenant's entry only its owner is named), or null.
+ * another tenant's entry only its owner is named), or null; `optedOut` is the person's own refusal of reminders
+ * by email that would end the nudge the same way (`{ reason, unsubscribedAt, zone }`: `reason` as the send path
+ * words it, `unsubscribedAt` the ISO instant of a one-click unsubscribe or null for an opt-out on the preferences
+ * page, `zone` the tenant's zone to show it in — domain/preferences.ts nudgeOptOut), or null.
  * 400 naming `template` for an unknown template; 422 naming the field when the event data cannot fill it.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
@@ -31,6 +35,8 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
       : hit.tenantId === s.tenant.id
         ? { reason: hit.reason, source: hit.source, since: hit.createdAt.toISOString() }
         : { reason: 'suppressed', source: `by the guest's own organisation (${ctx.sendingTenant.name})`, since: null };
-    return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail, suppressed };
+    const refusal = nudgeOptOut(ctx.contact.preferences, 'email');
+    const optedOut = refusal ? { ...refusal, zone: s.tenant.timeZone } : null;
+    return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail, suppressed, optedOut };
   });
 }
