@@ -587,8 +587,8 @@ describe('suppression removal is a soft delete (issue #10 §3)', () => {
     const [audit] = await db().select().from(auditLog).where(and(eq(auditLog.tenantId, t.id), eq(auditLog.action, 'suppression_remove')));
     expect(audit).toMatchObject({ actor: 'ada@org.test', reason: 'mailbox works again' });
     expect(audit.details).toMatchObject({ suppressionId: id, address: 'back@example.test', channel: 'email' });
-    // Removing it again: it is no longer live → 404.
-    await expect(removeSuppressionAction(db(), staff, id, { reason: 'twice', version: rows[0].version })).rejects.toMatchObject({ code: 'not_found' });
+    // Removing it again: it is no longer live → 409 naming who removed it (a second tab), nothing written.
+    await expect(removeSuppressionAction(db(), staff, id, { reason: 'twice', version: rows[0].version })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('already removed') });
     expect(await findSuppression(db(), [t.id], 'back@example.test', 'email')).toBeNull();
 
     // Mailed again: the next reminder goes out.
