@@ -13,6 +13,8 @@ import {
 } from '../db/queries/dispatch';
 import { unprocessedDomainEvents } from '../db/queries/domain-events';
 import { enqueueJob } from '../db/queries/jobs';
+import { lockDelivery } from '../db/queries/delivery';
+import { adoptUnmatchedReports } from './reports';
 import { NOTIFY_TASK } from './domain-events';
 import { DISPATCH_TASK } from './scheduling';
 
@@ -77,6 +79,12 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     const r = await recoverExpiredLeases(tx, now, policy.claimLeaseMs, DELIVER_TASK);
     result.resumed = r.resumed;
     result.unknown = r.unknown;
+    // A delivery report that arrived while the lost attempt was `sending` waited for its outcome (server/reports.ts):
+    // the outcome is now `unknown`, and a report about the message proves it went out — settle those reports.
+    for (const id of r.unknownIds) {
+      const d = await lockDelivery(tx, id);
+      if (d) await adoptUnmatchedReports(tx, d, now);
+    }
     // The outbox's safety net: a domain event nobody processed (its job was lost) gets its job again; the job
     // key makes this a no-op while the job still waits.
     const lost = await unprocessedDomainEvents(tx, new Date(now.getTime() - LOST_NOTIFY_MS), 200);

@@ -566,6 +566,26 @@ describe('a report about a delivery still being sent waits for the send to be re
   });
 });
 
+describe('a report that waited for a lost attempt', () => {
+  it('a DSN naming a `sending` delivery whose worker died: lease recovery marks it unknown and the waiting report applies (it proves the message went out)', async () => {
+    const t = await tenantWith([{ offset: '-P1D' }]);
+    await booked(t.id, '2027-03-02T12:00:00Z', { email: 'lost-worker@example.test' }, '2027-02-20T09:00:00Z');
+    await h.tick('2027-03-01T12:00:00Z');
+    const [d] = await deliveryRows();
+    // As if the worker died during the SMTP call: `sending` under a lease that runs out at 12:02.
+    await db().update(deliveries).set({ status: 'sending', provider: 'smtp', providerMessageId: null, leaseExpiresAt: new Date('2027-03-01T12:02:00Z') }).where(eq(deliveries.id, d.id));
+    const r = await applyReport(db(), { source: 'smtp_dsn', providerEventId: '<lost@mx>:lost-worker@example.test', deliveryId: d.id, kind: 'hard_bounce', occurredAt: new Date('2027-03-01T12:00:30Z'), detail: '550 5.1.1 no such user' }, new Date('2027-03-01T12:00:40Z'));
+    expect(r).toMatchObject({ outcome: 'applied', status: 'sending' });
+    expect(await liveSuppressions(t.id)).toHaveLength(0);
+    await h.tick('2027-03-01T12:03:00Z'); // the sweep recovers the expired lease
+    const after = await reload(d);
+    expect(after.status).toBe('bounced');
+    expect((await liveSuppressions(t.id)).map((s) => s.reason)).toEqual(['hard_bounce']);
+    const [report] = await db().select().from(deliveryReports);
+    expect(report.effect).toMatch(/^unknown → bounced/);
+  });
+});
+
 describe('suppression removal is a soft delete (issue #10 §3)', () => {
   it('the row stays with removed_at/by/reason and an audit entry; the address can be mailed again and re-suppressed', async () => {
     const t = await tenantWith([

@@ -89,14 +89,15 @@ export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, se
 /**
  * Deliveries whose holder's lease ran out. `claimed` (nothing was sent yet), or `retrying` a lease-length
  * past its next attempt instant → a new `deliver` job; `sending` (the provider call may have happened) → `unknown` with a reason over SMTP, or a
- * same-key reconciling retry on an idempotent provider. Returns the counts (`unknown` includes neither).
+ * same-key reconciling retry on an idempotent provider. Returns the counts (`unknown` includes neither) and the ids
+ * moved to `unknown` (their waiting delivery reports are settled by the caller, server/dispatch.ts).
  */
 export async function recoverExpiredLeases(
   db: DbOrTx,
   now: Date,
   claimLeaseMs: number,
   deliverTask: string,
-): Promise<{ resumed: number; unknown: number }> {
+): Promise<{ resumed: number; unknown: number; unknownIds: string[] }> {
   // `claimed` past its lease, or `retrying` well past its next attempt instant: the worker holding the
   // job died (graphile-worker would keep that job locked for hours). A fresh job is safe: the guarded
   // claimed|retrying → sending transition lets one caller through.
@@ -159,7 +160,7 @@ export async function recoverExpiredLeases(
         sql`, `,
       )})`);
   }
-  return { resumed: resumed.length, unknown: unknown.length };
+  return { resumed: resumed.length, unknown: unknown.length, unknownIds: unknown.map((r) => (r as { id: string }).id) };
 }
 
 /**
