@@ -63,7 +63,11 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
 
 /** Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP. */
 export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  // Idle keep-alive sockets stay open 65 s (Node's default is 5 s): a client (a proxy, a browser, Playwright's request
+  // context) that reuses a socket just as the server closes it gets ECONNRESET. Proxies commonly keep idle upstream
+  // connections for up to 60 s, so the server must outlast them (the usual advice for Node behind a load balancer).
+  const keepAliveMs = Number(process.env.PUNCTUAL_KEEP_ALIVE_MS ?? 65_000);
+  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1', '--keepAliveTimeout', String(keepAliveMs)], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
