@@ -64,3 +64,35 @@ export async function disableWebhook(db: DbOrTx, tenantId: string, reason: strin
     .returning({ tenantId: notificationSettings.tenantId });
   return rows.length === 1;
 }
+
+/**
+ * `insertDomainEvent` for many facts in one statement (rows travel as one jsonb parameter). A fact whose
+ * `(tenant, type, entity, revision)` exists already is skipped. Returns the ids inserted, with their entity.
+ */
+export async function insertDomainEvents(
+  db: DbOrTx,
+  rows: { tenantId: string; type: DomainEventType; entityId: string; eventId: string; bookingId: string | null; revision: number; payload: Record<string, unknown>; createdAt: Date }[],
+): Promise<{ id: string; entityId: string }[]> {
+  if (rows.length === 0) return [];
+  const json = JSON.stringify(
+    rows.map((r) => ({
+      tenant_id: r.tenantId,
+      type: r.type,
+      entity_id: r.entityId,
+      event_id: r.eventId,
+      booking_id: r.bookingId,
+      revision: r.revision,
+      payload: r.payload,
+      created_at: r.createdAt.toISOString(),
+    })),
+  );
+  const out = await db.execute<{ id: string; entity_id: string }>(sql`
+    insert into domain_events (tenant_id, type, entity_id, event_id, booking_id, revision, payload, actor, created_at)
+    select x.tenant_id, x.type::domain_event_type, x.entity_id, x.event_id, x.booking_id, x.revision, x.payload,
+      coalesce(nullif(current_setting('punctual.actor', true), ''), 'system'), x.created_at
+    from jsonb_to_recordset(${json}::jsonb) as x(
+      tenant_id uuid, type text, entity_id uuid, event_id uuid, booking_id uuid, revision integer, payload jsonb, created_at timestamptz)
+    on conflict do nothing
+    returning id, entity_id`);
+  return out.map((r) => ({ id: r.id, entityId: r.entity_id }));
+}

@@ -32,3 +32,43 @@ export async function enqueueJob(
     job_key_mode := ${opts.jobKeyMode ?? 'replace'}::text
   )`);
 }
+
+/** One job for `enqueueJobs` (`enqueueJob`'s arguments). */
+export interface JobSpec {
+  task: string;
+  payload: Record<string, unknown>;
+  runAt?: Date | null;
+  jobKey?: string;
+  maxAttempts?: number;
+  priority?: number;
+}
+
+/**
+ * Adds many jobs in ONE statement (`graphile_worker.add_jobs`, which `add_job` itself calls for the `replace`
+ * and `preserve_run_at` key modes: same semantics as `enqueueJob` with those modes). Job keys must be distinct
+ * within one call (PostgreSQL cannot update one row twice in a statement). Returns how many were added or
+ * replaced (a keyed job that is running is not replaced: add_jobs then adds a new one, like add_job).
+ */
+export async function enqueueJobs(db: DbOrTx, jobs: JobSpec[], opts: { jobKeyMode?: 'replace' | 'preserve_run_at' } = {}): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const json = JSON.stringify(
+    jobs.map((j) => ({
+      identifier: j.task,
+      payload: JSON.stringify(j.payload),
+      run_at: j.runAt ? j.runAt.toISOString() : null,
+      max_attempts: j.maxAttempts ?? null,
+      job_key: j.jobKey ?? null,
+      priority: j.priority ?? null,
+    })),
+  );
+  // The payload travels as text and is cast to json as-is, so the stored payload has enqueueJob's exact bytes.
+  const rows = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from graphile_worker.add_jobs(
+      array(
+        select row(x.identifier, x.payload::json, null, x.run_at, x.max_attempts, x.job_key, x.priority, null)::graphile_worker.job_spec
+        from jsonb_to_recordset(${json}::jsonb) as x(identifier text, payload text, run_at timestamptz, max_attempts int, job_key text, priority int)
+      ),
+      ${opts.jobKeyMode === 'preserve_run_at'}
+    )`);
+  return rows[0]?.n ?? 0;
+}
