@@ -51,24 +51,36 @@ export interface JobSpec {
  */
 export async function enqueueJobs(db: DbOrTx, jobs: JobSpec[], opts: { jobKeyMode?: 'replace' | 'preserve_run_at' } = {}): Promise<number> {
   if (jobs.length === 0) return 0;
-  const json = JSON.stringify(
-    jobs.map((j) => ({
-      identifier: j.task,
-      payload: JSON.stringify(j.payload),
-      run_at: j.runAt ? j.runAt.toISOString() : null,
-      max_attempts: j.maxAttempts ?? null,
-      job_key: j.jobKey ?? null,
-      priority: j.priority ?? null,
-    })),
-  );
+  // Jobs added together mostly share task, run_at, attempts and priority: those travel once per distinct
+  // combination (a small jsonb), each job as its payload text and key in two text[] parameters and an index.
+  const shapes = new Map<string, number>();
+  const shapeList: Record<string, unknown>[] = [];
+  const idx: number[] = [];
+  for (const j of jobs) {
+    const runAt = j.runAt ? j.runAt.toISOString() : null;
+    const key = `${j.task}|${runAt}|${j.maxAttempts ?? ''}|${j.priority ?? ''}`;
+    let k = shapes.get(key);
+    if (k === undefined) {
+      k = shapeList.length;
+      shapes.set(key, k);
+      shapeList.push({ i: k, identifier: j.task, run_at: runAt, max_attempts: j.maxAttempts ?? null, priority: j.priority ?? null });
+    }
+    idx.push(k);
+  }
   // The payload travels as text and is cast to json as-is, so the stored payload has enqueueJob's exact bytes.
   const rows = await db.execute<{ n: number }>(sql`
     select count(*)::int as n from graphile_worker.add_jobs(
       array(
-        select row(x.identifier, x.payload::json, null, x.run_at, x.max_attempts, x.job_key, x.priority, null)::graphile_worker.job_spec
-        from jsonb_to_recordset(${json}::jsonb) as x(identifier text, payload text, run_at timestamptz, max_attempts int, job_key text, priority int)
+        select row(s.identifier, x.payload::json, null, s.run_at, s.max_attempts, x.job_key, s.priority, null)::graphile_worker.job_spec
+        from unnest(${textArray(jobs.map((j) => JSON.stringify(j.payload)))}::text[], ${textArray(jobs.map((j) => j.jobKey ?? null))}::text[], ${`{${idx.join(',')}}`}::int[]) as x(payload, job_key, shape)
+        join jsonb_to_recordset(${JSON.stringify(shapeList)}::jsonb) as s(i int, identifier text, run_at timestamptz, max_attempts int, priority int) on s.i = x.shape
       ),
       ${opts.jobKeyMode === 'preserve_run_at'}
     )`);
   return rows[0]?.n ?? 0;
+}
+
+/** A PostgreSQL array literal of texts (each quoted, `\` and `"` escaped; null → NULL), for one `text[]` parameter. */
+function textArray(values: (string | null)[]): string {
+  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
 }
