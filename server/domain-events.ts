@@ -9,8 +9,8 @@
  * and cancellation carry the schedule version they produced / ended at.
  */
 import type { Tx } from '../db/client';
-import { insertDomainEvent } from '../db/queries/domain-events';
-import { enqueueJob } from '../db/queries/jobs';
+import { insertDomainEvent, insertDomainEvents } from '../db/queries/domain-events';
+import { enqueueJob, enqueueJobs } from '../db/queries/jobs';
 import type { Booking, Event } from '../db/schema';
 
 /** Task id of the notify task (jobs/tasks/notify.ts). */
@@ -37,17 +37,33 @@ async function append(tx: Tx, at: Date, e: Omit<Parameters<typeof insertDomainEv
   if (row) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: row.id }, { jobKey: `notify:${row.id}`, maxAttempts: 25 });
 }
 
-/** A booking was made: `participant_added_as_host` for a host, else `booking_confirmed`. */
-export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event, at: Date): Promise<void> {
-  await append(tx, at, {
+/** The fact a booking records when it is made: `participant_added_as_host` for a host, else `booking_confirmed`. */
+function bookingConfirmedFact(b: Pick<Booking, 'id' | 'tenantId' | 'eventId' | 'role'>, event: Event) {
+  return {
     tenantId: b.tenantId,
-    type: b.role === 'host' ? 'participant_added_as_host' : 'booking_confirmed',
+    type: b.role === 'host' ? ('participant_added_as_host' as const) : ('booking_confirmed' as const),
     entityId: b.id,
     eventId: b.eventId,
     bookingId: b.id,
     revision: 1,
     payload: { role: b.role, scheduleVersion: event.scheduleVersion, timing: timingOf(event) },
-  });
+  };
+}
+
+/** A booking was made: `participant_added_as_host` for a host, else `booking_confirmed`. */
+export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event, at: Date): Promise<void> {
+  await append(tx, at, bookingConfirmedFact(b, event));
+}
+
+/**
+ * `recordBookingConfirmed` for many bookings of one event (the bulk planning path): the same facts, inserted in
+ * one statement, and their notify jobs (same payload, key and attempts as `append`) added in one statement.
+ * Returns how many facts were recorded.
+ */
+export async function recordBookingsConfirmed(tx: Tx, bs: Pick<Booking, 'id' | 'tenantId' | 'eventId' | 'role'>[], event: Event, at: Date): Promise<number> {
+  const rows = await insertDomainEvents(tx, bs.map((b) => ({ ...bookingConfirmedFact(b, event), createdAt: at })));
+  await enqueueJobs(tx, rows.map((r) => ({ task: NOTIFY_TASK, payload: { domainEventId: r.id }, jobKey: `notify:${r.id}`, maxAttempts: 25 })));
+  return rows.length;
 }
 
 /** Staff cancelled a booking (with their reason). */

@@ -7,7 +7,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '../db/client';
-import { enqueueJob } from '../db/queries/jobs';
+import { enqueueJobs } from '../db/queries/jobs';
 import {
   activeRules,
   bookingsOfEvent,
@@ -16,16 +16,19 @@ import {
   guestPartnershipExists,
   endSendableReminders,
   getTenant,
-  insertReminders,
+  insertBookings,
+  insertPlannedReminders,
+  liveBookedEmails,
   lockEvent,
   upsertContact,
+  upsertContacts,
   insertEvents,
 } from '../db/queries/scheduling';
-import { bookings, events, type Booking, type Event, type Tenant } from '../db/schema';
+import { bookings, events, type Booking, type Event, type ReminderRule, type Tenant } from '../db/schema';
 import { DueInstantError } from '../domain/due-instant';
 import { remindersToCarry } from '../domain/carry-forward';
 import { wakeJobKey } from '../domain/keys';
-import { planReminders, type PlannedReminder, type PlanningEvent } from '../domain/planning';
+import { planReminders, type PlannedReminder, type PlanningBooking, type PlanningEvent } from '../domain/planning';
 import { channelsFor, readPreferences } from '../domain/preferences';
 import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
 import { contactsOfBookings } from '../db/queries/notify';
@@ -33,7 +36,7 @@ import type { Contact } from '../db/schema';
 import { bookingRoles } from '../domain/vocabulary';
 import { isValidZone, suggestZone } from '../domain/zones';
 import { parsePhone } from '../domain/phone';
-import { recordBookingCancelled, recordBookingConfirmed, recordEventCancelled, recordEventRescheduled } from './domain-events';
+import { recordBookingCancelled, recordBookingConfirmed, recordBookingsConfirmed, recordEventCancelled, recordEventRescheduled } from './domain-events';
 import { AppError, parseInput } from './errors';
 
 /** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
@@ -111,6 +114,65 @@ async function requireTenant(db: DbOrTx, tenantId: string): Promise<Tenant> {
   return t;
 }
 
+/** Booking ids per `contactsOfBookings` call (one bind parameter each; PostgreSQL allows 65,535 per statement). */
+const CONTACT_LOOKUP_CHUNK = 10_000;
+
+/** The contact fields planning reads (channel preferences, quiet hours, addresses, zone). */
+type PlanningContactFields = Pick<Contact, 'email' | 'phone' | 'timeZone' | 'preferences' | 'quietHours'>;
+
+/**
+ * Plans reminders for `bookingList` under `rules` (domain/planning.ts), one per channel each booking's contact
+ * accepts, with quiet hours applied (`forEachPreferredChannel`). Pure apart from the AppError mapping.
+ * @throws AppError('validation') for an invalid rule offset or event zone.
+ */
+function planFor(
+  tenant: Tenant,
+  event: Event,
+  bookingList: readonly PlanningBooking[],
+  rules: ReminderRule[],
+  contacts: Map<string, PlanningContactFields>,
+  now: Date,
+): (PlannedReminder & { deferredFrom: Date | null })[] {
+  let planned: PlannedReminder[];
+  try {
+    planned = planReminders({ event: planningEvent(event, tenant), bookings: bookingList, rules, now });
+  } catch (e) {
+    if (e instanceof DueInstantError) throw new AppError('validation', e.message, e.field);
+    throw e;
+  }
+  return forEachPreferredChannel(planned, contacts, tenant.timeZone);
+}
+
+/** The `reminders` rows for planned reminders of `event` at its current schedule version. */
+function reminderRows(tenant: Tenant, event: Event, planned: (PlannedReminder & { deferredFrom?: Date | null })[]) {
+  return planned.map((p) => ({
+    tenantId: tenant.id,
+    eventId: event.id,
+    bookingId: p.bookingId,
+    ruleId: p.ruleId,
+    scheduleVersion: event.scheduleVersion,
+    channel: p.channel,
+    dueAt: p.dueAt,
+    deferredFrom: p.deferredFrom ?? null,
+    expiresAt: p.expiresAt,
+    status: p.status,
+    statusReason: p.statusReason,
+  }));
+}
+
+/**
+ * One wake-up per (event, rule) at the earliest waiting reminder of that rule (`wakes`: rule id → instant),
+ * added in one statement; the job key replaces an earlier wake-up for the same pair. An instant not after `now`
+ * runs at once (the database clock's now()).
+ */
+async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
+  await enqueueJobs(
+    tx,
+    [...wakes].map(([ruleId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    { jobKeyMode: 'replace' },
+  );
+}
+
 /**
  * Plans reminders for `bookingList` at the event's current schedule version, inserts them, and enqueues
  * one wake-up per (event, rule) at the due instant (replacing an earlier wake-up for the same pair).
@@ -118,14 +180,12 @@ async function requireTenant(db: DbOrTx, tenantId: string): Promise<Tenant> {
  */
 async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList: Booking[], now: Date, opts: { supersedeOlder?: boolean } = {}): Promise<number> {
   const rules = await activeRules(tx, tenant.id);
-  let planned: (PlannedReminder & { deferredFrom?: Date | null })[];
-  try {
-    planned = planReminders({ event: planningEvent(event, tenant), bookings: bookingList, rules, now });
-  } catch (e) {
-    if (e instanceof DueInstantError) throw new AppError('validation', e.message, e.field);
-    throw e;
+  const contacts = new Map<string, Contact>();
+  for (let i = 0; i < bookingList.length; i += CONTACT_LOOKUP_CHUNK) {
+    const ids = bookingList.slice(i, i + CONTACT_LOOKUP_CHUNK).map((b) => b.id);
+    for (const [k, v] of await contactsOfBookings(tx, tenant.id, ids)) contacts.set(k, v);
   }
-  planned = forEachPreferredChannel(planned, await contactsOfBookings(tx, tenant.id, bookingList.map((b) => b.id)), tenant.timeZone);
+  const planned = planFor(tenant, event, bookingList, rules, contacts, now);
   // A reschedule: reminders whose due instant did not move are carried into the new version (a reminder that
   // already went out is never planned again under a new message key); the rest of the older versions is
   // superseded. A carried row holds the new version's business key, so the insert below skips its plan.
@@ -134,38 +194,15 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
   if (opts.supersedeOlder) {
     await endSendableReminders(tx, tenant.id, { eventId: event.id, belowVersion: event.scheduleVersion }, 'superseded', `superseded by schedule version ${event.scheduleVersion}`);
   }
-  const inserted = await insertReminders(
-    tx,
-    planned.map((p) => ({
-      tenantId: tenant.id,
-      eventId: event.id,
-      bookingId: p.bookingId,
-      ruleId: p.ruleId,
-      scheduleVersion: event.scheduleVersion,
-      channel: p.channel,
-      dueAt: p.dueAt,
-      deferredFrom: p.deferredFrom ?? null,
-      expiresAt: p.expiresAt,
-      status: p.status,
-      statusReason: p.statusReason,
-    })),
-  );
-  const wakes = new Map<string, Date>();
+  const { inserted, earliestScheduled: wakes } = await insertPlannedReminders(tx, reminderRows(tenant, event, planned));
   // A wake-up per rule at its earliest waiting reminder, carried ones included (the job key replaces the old wake).
-  const waiting = [...inserted, ...carried.filter((c) => c.planned.status === 'scheduled').map((c) => ({ status: 'scheduled' as const, ruleId: c.planned.ruleId, dueAt: c.planned.dueAt }))];
-  for (const r of waiting) {
-    if (r.status !== 'scheduled' || !r.ruleId) continue;
-    const prev = wakes.get(r.ruleId);
-    if (!prev || r.dueAt < prev) wakes.set(r.ruleId, r.dueAt);
+  for (const c of carried) {
+    if (c.planned.status !== 'scheduled') continue;
+    const prev = wakes.get(c.planned.ruleId);
+    if (!prev || c.planned.dueAt < prev) wakes.set(c.planned.ruleId, c.planned.dueAt);
   }
-  for (const [ruleId, dueAt] of wakes) {
-    await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, {
-      runAt: dueAt > now ? dueAt : null,
-      jobKey: wakeJobKey(event.id, ruleId),
-      jobKeyMode: 'replace',
-    });
-  }
-  return inserted.length;
+  await enqueueWakes(tx, event.id, wakes, now);
+  return inserted;
 }
 
 /**
@@ -176,7 +213,7 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
  */
 function forEachPreferredChannel(
   planned: PlannedReminder[],
-  contacts: Map<string, Contact>,
+  contacts: Map<string, PlanningContactFields>,
   tenantZone: string,
 ): (PlannedReminder & { deferredFrom: Date | null })[] {
   return planned.flatMap((p): (PlannedReminder & { deferredFrom: Date | null })[] => {
@@ -242,6 +279,130 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
     await planAndEnqueue(tx, tenant, event, [b], now);
     await recordBookingConfirmed(tx, b, event, now);
     return b;
+  });
+}
+
+/** One person for `addBookingsBulk`: `addBooking`'s input without the event (same schema, same rules). */
+export type BulkBookingInput = Omit<AddBookingInput, 'eventId'>;
+
+/** Bookings written per round of `addBookingsBulk` (each round: one statement per table). */
+export const BULK_BOOKING_CHUNK = 10_000;
+
+const bulkRowSchema = addBookingSchema.omit({ eventId: true });
+
+/**
+ * Books many people onto ONE event in one transaction, with exactly `addBooking`'s effects for each (contact
+ * upserted by tenant + address, booking, reminders planned by the same planner with the same channel and
+ * quiet-hours handling, wake-ups, `booking_confirmed` / `participant_added_as_host` domain events and their
+ * notify jobs) — but in bulk: per round of BULK_BOOKING_CHUNK people one statement each for the booked-check,
+ * contacts, bookings, reminders, domain events and notify jobs; the wake-ups (one per rule) once at the end.
+ *
+ * - Every row is validated first (`addBooking`'s schema; an external guest needs `guestTenantId`, and each guest
+ *   tenant must have agreed): a bad row throws and NOTHING is written (all-or-nothing).
+ * - A person already booked on the event (a live booking), or listed again under the same address
+ *   (case-insensitive; the first row wins), is not booked: listed in `skipped` with its input index and
+ *   nothing is written for it (not even a contact update — as `addBooking`'s conflict rolls back).
+ * - `opts.notify` (default true, as `addBooking`): false records no domain events and adds no notify jobs, so
+ *   nobody is told about these bookings (an import of existing bookings). Reminders are planned either way.
+ *
+ * @param now the booking instant (UTC; bookings' `created_at`, the planner's "now", the facts' instant).
+ * @returns bookings written, reminders inserted, skipped rows (input index and reason).
+ * @throws AppError validation (field `people.<index>.<field>`, message naming the row), forbidden (guest tenant
+ *   without agreement, field `people.<index>.guestTenantId`), not_found (event, tenant), invalid_state
+ *   (cancelled event), validation (a rule whose offset cannot be planned).
+ */
+export async function addBookingsBulk(
+  db: Db | Tx,
+  tenantId: string,
+  eventId: string,
+  people: BulkBookingInput[],
+  now: Date,
+  opts: { notify?: boolean } = {},
+): Promise<{ bookings: number; reminders: number; skipped: { index: number; reason: string }[] }> {
+  parseInput(z.object({ eventId: z.uuid() }), { eventId });
+  const rows = people.map((p, i) => {
+    let data: z.output<typeof bulkRowSchema>;
+    try {
+      data = parseInput(bulkRowSchema, p);
+    } catch (e) {
+      if (e instanceof AppError) throw new AppError(e.code, `people[${i}]: ${e.message}`, `people.${i}${e.field ? `.${e.field}` : ''}`);
+      throw e;
+    }
+    if (data.role === 'external' && !data.guestTenantId) {
+      throw new AppError('validation', `people[${i}]: guestTenantId: required for an external guest (their own tenant reminds them)`, `people.${i}.guestTenantId`);
+    }
+    return data;
+  });
+  const skipped: { index: number; reason: string }[] = [];
+  // The first row of an address books it; a later one would be addBooking's "already booked".
+  const firstOf = new Map<string, number>();
+  const unique: number[] = [];
+  rows.forEach((r, i) => {
+    const key = r.contact.email.toLowerCase();
+    const first = firstOf.get(key);
+    if (first === undefined) {
+      firstOf.set(key, i);
+      unique.push(i);
+    } else skipped.push({ index: i, reason: `${r.contact.email} is listed already (row ${first}): booked once` });
+  });
+  const notify = opts.notify ?? true;
+
+  return db.transaction(async (tx) => {
+    const tenant = await requireTenant(tx, tenantId);
+    const event = await lockEvent(tx, tenantId, eventId);
+    if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    if (event.status === 'cancelled') throw new AppError('invalid_state', 'event is cancelled', 'eventId');
+    const guestFirstRow = new Map<string, number>();
+    for (const i of unique) {
+      const g = rows[i].guestTenantId;
+      if (g && !guestFirstRow.has(g)) guestFirstRow.set(g, i);
+    }
+    for (const [g, i] of guestFirstRow) {
+      if (!(await guestPartnershipExists(tx, g, tenantId))) {
+        throw new AppError('forbidden', `people[${i}]: guestTenantId: that organisation has not agreed to have its people booked as guests of yours`, `people.${i}.guestTenantId`);
+      }
+    }
+    const rules = await activeRules(tx, tenant.id);
+    let bookingCount = 0;
+    let reminderCount = 0;
+    const wakes = new Map<string, Date>();
+    for (let c = 0; c < unique.length; c += BULK_BOOKING_CHUNK) {
+      const chunk = unique.slice(c, c + BULK_BOOKING_CHUNK);
+      const booked = await liveBookedEmails(tx, tenantId, eventId, chunk.map((i) => rows[i].contact.email.toLowerCase()));
+      const todo: number[] = [];
+      for (const i of chunk) {
+        if (booked.has(rows[i].contact.email.toLowerCase())) skipped.push({ index: i, reason: `${rows[i].contact.email} is already booked on this event` });
+        else todo.push(i);
+      }
+      const contacts = await upsertContacts(tx, tenantId, todo.map((i) => rows[i].contact));
+      const indexOfContact = new Map(contacts.map((ct, k) => [ct.id, todo[k]]));
+      const contactOf = new Map(contacts.map((ct) => [ct.id, ct]));
+      const inserted = await insertBookings(
+        tx,
+        tenantId,
+        eventId,
+        todo.map((i, k) => ({ contactId: contacts[k].id, role: rows[i].role, guestTenantId: rows[i].guestTenantId ?? null })),
+        now,
+      );
+      if (inserted.length < todo.length) {
+        // Not expected under the event's lock (addBooking takes it too); still: say so rather than guess.
+        const got = new Set(inserted.map((b) => b.contactId));
+        for (const ct of contacts) if (!got.has(ct.id)) skipped.push({ index: indexOfContact.get(ct.id)!, reason: `${ct.email} is already booked on this event` });
+      }
+      bookingCount += inserted.length;
+      const bookingContacts = new Map(inserted.map((b) => [b.id, contactOf.get(b.contactId)!]));
+      const planned = planFor(tenant, event, inserted.map((b) => ({ id: b.id, role: b.role, status: 'confirmed' as const })), rules, bookingContacts, now);
+      const r = await insertPlannedReminders(tx, reminderRows(tenant, event, planned));
+      reminderCount += r.inserted;
+      for (const [ruleId, at] of r.earliestScheduled) {
+        const prev = wakes.get(ruleId);
+        if (!prev || at < prev) wakes.set(ruleId, at);
+      }
+      if (notify) await recordBookingsConfirmed(tx, inserted.map((b) => ({ id: b.id, tenantId, eventId, role: b.role })), event, now);
+    }
+    await enqueueWakes(tx, event.id, wakes, now);
+    skipped.sort((a, b) => a.index - b.index);
+    return { bookings: bookingCount, reminders: reminderCount, skipped };
   });
 }
 

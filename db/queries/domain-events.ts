@@ -64,3 +64,43 @@ export async function disableWebhook(db: DbOrTx, tenantId: string, reason: strin
     .returning({ tenantId: notificationSettings.tenantId });
   return rows.length === 1;
 }
+
+/**
+ * `insertDomainEvent` for many facts in one statement. A fact whose `(tenant, type, entity, revision)` exists
+ * already is skipped. Returns the ids inserted, with their entity.
+ *
+ * Wire format: facts recorded together mostly share type, payload and instant (the bookings of one event differ
+ * only by id and role), so each distinct (tenant, type, event, revision, payload, instant) travels once in a small
+ * jsonb and each fact as its entity and booking id (`uuid[]` parameters) plus that combination's index.
+ */
+export async function insertDomainEvents(
+  db: DbOrTx,
+  rows: { tenantId: string; type: DomainEventType; entityId: string; eventId: string; bookingId: string | null; revision: number; payload: Record<string, unknown>; createdAt: Date }[],
+): Promise<{ id: string; entityId: string }[]> {
+  if (rows.length === 0) return [];
+  const shapes = new Map<string, number>();
+  const shapeList: Record<string, unknown>[] = [];
+  const idx: number[] = [];
+  for (const r of rows) {
+    const payload = JSON.stringify(r.payload);
+    const key = `${r.tenantId}|${r.type}|${r.eventId}|${r.revision}|${r.createdAt.getTime()}|${payload}`;
+    let k = shapes.get(key);
+    if (k === undefined) {
+      k = shapeList.length;
+      shapes.set(key, k);
+      shapeList.push({ i: k, tenant_id: r.tenantId, type: r.type, event_id: r.eventId, revision: r.revision, payload: r.payload, created_at: r.createdAt.toISOString() });
+    }
+    idx.push(k);
+  }
+  // Ids are UUIDs (nothing an array literal would need to quote).
+  const out = await db.execute<{ id: string; entity_id: string }>(sql`
+    insert into domain_events (tenant_id, type, entity_id, event_id, booking_id, revision, payload, actor, created_at)
+    select s.tenant_id, s.type::domain_event_type, x.entity_id, s.event_id, x.booking_id, s.revision, s.payload,
+      coalesce(nullif(current_setting('punctual.actor', true), ''), 'system'), s.created_at
+    from unnest(${`{${rows.map((r) => r.entityId).join(',')}}`}::uuid[], ${`{${rows.map((r) => r.bookingId ?? 'NULL').join(',')}}`}::uuid[], ${`{${idx.join(',')}}`}::int[]) as x(entity_id, booking_id, shape)
+    join jsonb_to_recordset(${JSON.stringify(shapeList)}::jsonb) as s(
+      i int, tenant_id uuid, type text, event_id uuid, revision integer, payload jsonb, created_at timestamptz) on s.i = x.shape
+    on conflict do nothing
+    returning id, entity_id`);
+  return out.map((r) => ({ id: r.id, entityId: r.entity_id }));
+}
