@@ -205,13 +205,16 @@ describe('SMTP connection pool', () => {
   });
 
   it('close() waits for in-flight and queued sends, then ends every connection; a send after it is transient', async () => {
-    sink = await startSink(() => 'delay:200');
+    // Three 800 ms messages, one at a time: longer than the 2 s close() gives a connection to answer QUIT.
+    sink = await startSink(() => 'delay:800');
     channel = createSmtpChannel({ url: sink.url, maxConnections: 1 });
-    const sends = [1, 2, 3].map((i) => send(i));
+    let settled = 0;
+    const sends = [1, 2, 3].map((i) => send(i).finally(() => settled++));
     await until(() => sink!.connections === 1);
     const t0 = Date.now();
     await channel.close();
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(400); // three 200 ms messages, one at a time
+    expect(settled).toBe(3);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(2000);
     expect((await Promise.all(sends)).map((o) => o.class)).toEqual(['accepted', 'accepted', 'accepted']);
     expect(sink.received).toHaveLength(3);
     expect(channel.stats()).toMatchObject({ open: 0, idle: 0, waiting: 0 });
