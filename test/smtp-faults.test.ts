@@ -2,11 +2,12 @@
  * SMTP failure semantics through the real send path against a fault-injecting SMTP peer: connection refused
  * and 4xx before DATA retry later under the same message key; a drop after DATA began is `unknown` and never
  * resent; 550 to RCPT is `failed`; a retry that would land after the expiry instant ends `expired`; a full
- * mailbox (552 5.2.2) is retried, never suppressed; every attempt records the server's own reply text.
+ * mailbox (552 5.2.2) is retried, never suppressed; every attempt records the server's own reply text. The channel
+ * pools its connections: a drop after DATA began on a reused connection is `unknown` just the same.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmtpChannel } from '../channels/smtp';
+import { createSmtpChannel, type SmtpChannel } from '../channels/smtp';
 import type { EmailChannel } from '../channels/types';
 import { freePort } from '../db/embedded';
 import { deliveries, deliveryAttempts, reminders, suppressions } from '../db/schema';
@@ -17,11 +18,21 @@ import { startSmtpPeer, type SmtpPeer } from './support/smtp-peer';
 let h: Harness;
 let peer: SmtpPeer;
 let target = 'smtp://127.0.0.1:1?ignoreTLS=true';
+/** Pooled channels by URL (each test starts without warm connections); `maxConnections` for the next one made. */
+const pools = new Map<string, SmtpChannel>();
+let maxConnections = 5;
+const closePools = async () => {
+  await Promise.all([...pools.values()].map((c) => c.close()));
+  pools.clear();
+};
 /** A channel whose SMTP URL the test can change between attempts. */
 const switchable: EmailChannel = {
   name: 'smtp',
-  close: async () => {},
-  send: (m, o) => createSmtpChannel({ url: target, connectTimeoutMs: 2000, socketTimeoutMs: 5000 }).send(m, o),
+  close: closePools,
+  send: (m, o) => {
+    if (!pools.has(target)) pools.set(target, createSmtpChannel({ url: target, connectTimeoutMs: 2000, socketTimeoutMs: 5000, maxConnections }));
+    return pools.get(target)!.send(m, o);
+  },
 };
 
 beforeAll(async () => {
@@ -31,10 +42,13 @@ beforeAll(async () => {
   h.ctx.sendDeps.random = () => 0.5;
 });
 afterAll(async () => {
+  await closePools();
   await h?.close();
   await peer?.close();
 });
 beforeEach(async () => {
+  await closePools();
+  maxConnections = 5;
   await h.tdb.reset();
   peer.received.length = 0;
   peer.script('accept');
@@ -95,6 +109,26 @@ describe('SMTP faults', () => {
     expect(peer.received).toHaveLength(1);
     expect(await attempts()).toHaveLength(1);
     expect((await attempts())[0].outcome).toBe('ambiguous');
+  });
+
+  it('on a reused connection: a drop after DATA began → unknown for that message only, never resent, the connection not reused', async () => {
+    maxConnections = 1; // both reminders over one connection, one after the other
+    const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', window: 3600 }]);
+    for (const hour of ['08', '09']) {
+      await eventWithBooking(db(), tenant.id, { startsAt: `2027-06-15T${hour}:00:00Z`, timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'));
+    }
+    peer.script('accept', 'drop-after-data', 'accept');
+    await h.tick('2027-06-15T07:00:00Z'); // the 08:00 reminder: accepted, its connection kept
+    await h.tick('2027-06-15T08:00:00Z'); // the 09:00 reminder on the same connection: dropped after DATA
+    expect(peer.received).toHaveLength(2);
+    expect(peer.received[1].connectedAt).toBe(peer.received[0].connectedAt); // one connection (one peer session)
+    const rows = await db().select().from(deliveries).orderBy(deliveries.createdAt);
+    expect(rows.map((d) => d.status)).toEqual(['accepted', 'unknown']);
+    expect(rows[1].statusReason).toContain('may or may not have been sent');
+    expect(pools.get(target)!.stats()).toMatchObject({ open: 0, idle: 0 }); // the failed connection is gone
+    await h.tick('2027-06-15T08:30:00Z');
+    expect(peer.received).toHaveLength(2);
+    expect((await attempts()).map((a) => a.outcome).sort()).toEqual(['accepted', 'ambiguous']);
   });
 
   it('550 to RCPT TO → failed at once, no retry', async () => {

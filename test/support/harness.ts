@@ -59,6 +59,8 @@ export async function createHarness(
     },
     caught: () => tdb.db.select().from(caughtMessages).orderBy(asc(caughtMessages.receivedAt)),
     async close() {
+      // The SMTP channel pools its connections: end them first, or the SMTP server's close waits for them.
+      await channel.close();
       await catcher.close();
       await tdb.close();
     },
