@@ -9,7 +9,7 @@
  * `ok: false` result fails the reminder or notification naming the field —, then `renderReminderEmail` with
  * the parsed data.
  */
-import { render } from '@react-email/components';
+import { render, toPlainText } from '@react-email/components';
 import { createElement, type ReactElement } from 'react';
 import type { z } from 'zod';
 import { templateIds, type TemplateId } from '../domain/vocabulary';
@@ -161,11 +161,12 @@ export async function renderReminderEmail(
   if (!definition) throw new Error(`Unknown email template id "${String(templateId)}"`);
   const parsed = parseTemplateData(templateId, data);
   if (!parsed.ok) throw new Error(`Invalid data for email template "${templateId}": ${parsed.message}`);
-  const element = createElement(definition.Component, parsed.data);
-  const [html, text] = await Promise.all([
-    render(element),
-    render(element, { plainText: true, htmlToTextOptions: plainTextOptions }),
-  ]);
+  // ONE React render: the text part is derived from the HTML. `render(el, { plainText: true })` is
+  // `toPlainText(<React's markup>, options)` over a second render of the same tree; the document returned here is
+  // that markup with its `<!DOCTYPE html>` replaced by the XHTML doctype, and html-to-text skips doctypes, so
+  // the text is the same bytes (test/unit/render-identity.test.ts checks it against the two-render goldens).
+  const html = await render(createElement(definition.Component, parsed.data));
+  const text = toPlainText(html, plainTextOptions);
   return { subject: definition.subject(parsed.data), html, text };
 }
 
