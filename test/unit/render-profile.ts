@@ -10,6 +10,8 @@
  * around the global constructor, installed before any module of the project is loaded). `--all` also measures
  * the mean over the identity cases (test/unit/render-cases.ts: 5 locales × 6 zone situations).
  */
+export {};
+
 const counter = { constructed: 0 };
 const RealDTF = Intl.DateTimeFormat;
 Intl.DateTimeFormat = new Proxy(RealDTF, {
