@@ -5,6 +5,7 @@
  * third more CPU per message and the output bytes are the same). ESM evaluates imports in order, so this module
  * runs before any later import loads React; an explicit NODE_ENV (e.g. `development`) is kept.
  */
-process.env.NODE_ENV ??= 'production';
+// (Next's types declare NODE_ENV read-only; at run time it is an ordinary environment variable.)
+(process.env as Record<string, string | undefined>).NODE_ENV ??= 'production';
 
 export {};

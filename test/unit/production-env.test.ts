@@ -27,7 +27,7 @@ function runWorkerEntry(env: Record<string, string | undefined>): { nodeEnv: str
   for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) childEnv[k] = v;
   const r = spawnSync(process.execPath, ['--import', probe, '--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], {
     cwd: root,
-    env: childEnv,
+    env: childEnv as NodeJS.ProcessEnv,
     encoding: 'utf8',
     timeout: 60_000,
   });
