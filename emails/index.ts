@@ -9,7 +9,7 @@
  * `ok: false` result fails the reminder or notification naming the field —, then `renderReminderEmail` with
  * the parsed data.
  */
-import { plainTextSelectors } from '@react-email/components';
+import { plainTextSelectors, render } from '@react-email/components';
 import { compile } from 'html-to-text';
 import { Writable } from 'node:stream';
 import { createElement, Suspense, type ReactElement } from 'react';
@@ -168,11 +168,14 @@ let domServer: Promise<typeof import('react-dom/server')> | undefined;
  * The HTML document of `element`, byte for byte what `render(element)` of @react-email/render 2.0.6 returns
  * (Node build): React's streaming render of `<Suspense>{element}</Suspense>` read to the end, its
  * `<!DOCTYPE html>` replaced by the XHTML 1.0 Transitional doctype, not pretty-printed. Done here rather than
- * through `render()` so the React DOM server module is imported once, not per message.
+ * through `render()` so the React DOM server module is imported once, not per message; where that module has no
+ * `renderToPipeableStream` (a non-Node build chosen by a bundler) it is `render()` itself.
  * @throws the first error React reports while rendering.
  */
 async function renderHtml(element: ReactElement): Promise<string> {
   const { renderToPipeableStream } = await (domServer ??= import('react-dom/server'));
+  // A bundler may hand out another build of react-dom/server (Next's web app): then React Email's own render.
+  if (typeof renderToPipeableStream !== 'function') return render(element);
   const markup = await new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = [];
     const sink = new Writable({
