@@ -21,7 +21,9 @@
  *   are English conventions. When the label is only an offset ("GMT+2", "UTC+2", "غرينتش+2") the IANA
  *   name is appended in parentheses so the reader can tell which zone's rules apply:
  *   "UTC+2 (Europe/Berlin)".
- * - Formatters are cached (`Intl.DateTimeFormat` construction is the expensive part of formatting).
+ * - Formatters are cached (`Intl.DateTimeFormat` construction is the expensive part of formatting), and so are
+ *   the results of the public functions, by their whole input (they are pure): a send of the same event to many
+ *   recipients formats it once. Both caches are bounded.
  */
 import { DateTime } from 'luxon';
 import { isValidZone } from './zones';
@@ -62,13 +64,22 @@ const FALLBACK_LOCALE = 'en';
  */
 export function resolveLocale(locale: string | null | undefined): string {
   if (!locale) return FALLBACK_LOCALE;
-  try {
-    const supported = Intl.DateTimeFormat.supportedLocalesOf([locale]);
-    return supported.length > 0 ? supported[0] : FALLBACK_LOCALE;
-  } catch {
-    return FALLBACK_LOCALE;
+  let resolved = resolvedLocales.get(locale);
+  if (resolved === undefined) {
+    try {
+      const supported = Intl.DateTimeFormat.supportedLocalesOf([locale]);
+      resolved = supported.length > 0 ? supported[0] : FALLBACK_LOCALE;
+    } catch {
+      resolved = FALLBACK_LOCALE;
+    }
+    if (resolvedLocales.size >= 1000) resolvedLocales.clear();
+    resolvedLocales.set(locale, resolved);
   }
+  return resolved;
 }
+
+// resolveLocale's answers (ICU's supported locales do not change while the process runs).
+const resolvedLocales = new Map<string, string>();
 
 // Date, "T", time, then Z or an offset. A string without Z/offset (or a bare date) would be read as a
 // local time of this process, which is not an instant: refuse it.
@@ -135,6 +146,24 @@ function formatter(locale: string, timeZone: string, options: Intl.DateTimeForma
 /** Number of cached formatters (for tests and measurements only). */
 export function formatterCacheSize(): number {
   return formatterCache.size;
+}
+
+// Results of the three public formatting functions, keyed by their whole input. They are pure (the output
+// depends only on the input and the runtime's ICU data), so a message that formats the same event for many
+// recipients formats it once. Bounded like the formatter cache; errors are not cached (they are thrown again).
+const RESULT_CACHE_LIMIT = 2000;
+const resultCache = new Map<string, unknown>();
+
+function instantKey(value: InstantInput | null | undefined): string {
+  return value instanceof Date ? `D${value.getTime()}` : typeof value === 'string' ? `S${value}` : `-${String(value)}`;
+}
+
+function memo<T>(key: string, compute: () => T): T {
+  if (resultCache.has(key)) return resultCache.get(key) as T;
+  const value = compute();
+  if (resultCache.size >= RESULT_CACHE_LIMIT) resultCache.clear();
+  resultCache.set(key, value);
+  return value;
 }
 
 const LONG_DATE: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' };
@@ -261,6 +290,20 @@ function timedLine(locale: string, zone: string, start: DateTime, end: DateTime 
  *   Z/offset, an invalid IANA zone, or an end before the start.
  */
 export function formatEventTime(input: FormatEventTimeInput): FormattedEventTime {
+  const key = [
+    'E',
+    instantKey(input.startsAt),
+    instantKey(input.endsAt),
+    input.allDay,
+    input.eventTimeZone,
+    input.recipientTimeZone ?? '',
+    input.locale,
+  ].join('\u0000');
+  // A copy per call: callers get an object they may change without changing the cached one.
+  return { ...memo(key, () => computeEventTime(input)) };
+}
+
+function computeEventTime(input: FormatEventTimeInput): FormattedEventTime {
   const locale = resolveLocale(input.locale);
   const zone = input.eventTimeZone;
   const start = toZoned(input.startsAt, 'startsAt', zone, 'eventTimeZone');
@@ -309,6 +352,11 @@ export interface FormatInstantInput {
  * @throws Error naming "at" or "timeZone" for an invalid instant or zone.
  */
 export function formatShortWhen(input: FormatInstantInput & { allDay: boolean }): string {
+  const key = ['W', instantKey(input.at), input.timeZone, input.locale, input.allDay].join('\u0000');
+  return memo(key, () => computeShortWhen(input));
+}
+
+function computeShortWhen(input: FormatInstantInput & { allDay: boolean }): string {
   const locale = resolveLocale(input.locale);
   const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone');
   const d = dt.toJSDate();
@@ -323,6 +371,11 @@ export function formatShortWhen(input: FormatInstantInput & { allDay: boolean })
  * @throws Error naming "at" or "timeZone" for an invalid instant or zone.
  */
 export function formatClockTime(input: FormatInstantInput): string {
+  const key = ['C', instantKey(input.at), input.timeZone, input.locale].join('\u0000');
+  return memo(key, () => computeClockTime(input));
+}
+
+function computeClockTime(input: FormatInstantInput): string {
   const locale = resolveLocale(input.locale);
   const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone');
   const d = dt.toJSDate();

@@ -9,8 +9,10 @@
  * `ok: false` result fails the reminder or notification naming the field —, then `renderReminderEmail` with
  * the parsed data.
  */
-import { render } from '@react-email/components';
-import { createElement, type ReactElement } from 'react';
+import { plainTextSelectors, render } from '@react-email/components';
+import { compile } from 'html-to-text';
+import { Writable } from 'node:stream';
+import { createElement, Suspense, type ReactElement } from 'react';
 import type { z } from 'zod';
 import { templateIds, type TemplateId } from '../domain/vocabulary';
 import AttendeeReminder, { attendeeReminderDataSchema, attendeeReminderSubject } from './attendee-reminder';
@@ -144,6 +146,63 @@ const plainTextOptions = {
 };
 
 /**
+ * The text part from the email's HTML: React Email's `toPlainText` (what `render(el, { plainText: true })`
+ * runs) with the same options — html-to-text 9.0.5 `{ wordwrap: false, ...options, selectors:
+ * [...plainTextSelectors, ...options.selectors] }` — but compiled ONCE: `convert()` compiles its options
+ * (selector parsing and a decision tree) on every call, which cost more than the conversion itself.
+ */
+const htmlToText = compile({
+  wordwrap: false,
+  ...plainTextOptions,
+  selectors: [...plainTextSelectors, ...plainTextOptions.selectors],
+});
+
+const XHTML_DOCTYPE =
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
+
+// Loaded on first use, as React Email does (a static import of react-dom/server is refused in Next's server
+// component graph); kept, because each dynamic `import()` goes through the module loader's hooks (tsx).
+let domServer: Promise<typeof import('react-dom/server')> | undefined;
+
+/**
+ * The HTML document of `element`, byte for byte what `render(element)` of @react-email/render 2.0.6 returns
+ * (Node build): React's streaming render of `<Suspense>{element}</Suspense>` read to the end, its
+ * `<!DOCTYPE html>` replaced by the XHTML 1.0 Transitional doctype, not pretty-printed. Done here rather than
+ * through `render()` so the React DOM server module is imported once, not per message; where that module has no
+ * `renderToPipeableStream` (a non-Node build chosen by a bundler) it is `render()` itself.
+ * @throws the first error React reports while rendering.
+ */
+async function renderHtml(element: ReactElement): Promise<string> {
+  const { renderToPipeableStream } = await (domServer ??= import('react-dom/server'));
+  // A bundler may hand out another build of react-dom/server (Next's web app): then React Email's own render.
+  if (typeof renderToPipeableStream !== 'function') return render(element);
+  const markup = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+        callback();
+      },
+      final(callback) {
+        resolve(Buffer.concat(chunks).toString('utf8'));
+        callback();
+      },
+    });
+    sink.on('error', reject);
+    const stream = renderToPipeableStream(createElement(Suspense, null, element), {
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onAllReady() {
+        stream.pipe(sink);
+      },
+      onError(error) {
+        reject(error);
+      },
+    });
+  });
+  return `${XHTML_DOCTYPE}${markup.replace(/<!DOCTYPE.*?>/, '')}`;
+}
+
+/**
  * Renders the email of any template (reminder or notification; the name predates notifications). Async
  * (React Email renders through a stream).
  *
@@ -161,11 +220,12 @@ export async function renderReminderEmail(
   if (!definition) throw new Error(`Unknown email template id "${String(templateId)}"`);
   const parsed = parseTemplateData(templateId, data);
   if (!parsed.ok) throw new Error(`Invalid data for email template "${templateId}": ${parsed.message}`);
-  const element = createElement(definition.Component, parsed.data);
-  const [html, text] = await Promise.all([
-    render(element),
-    render(element, { plainText: true, htmlToTextOptions: plainTextOptions }),
-  ]);
+  // ONE React render: the text part is derived from the HTML. `render(el, { plainText: true })` was
+  // `toPlainText(<React's markup>, options)` over a second render of the same tree; the document here is that
+  // markup with its `<!DOCTYPE html>` replaced by the XHTML doctype, and html-to-text skips doctypes, so the
+  // text is the same bytes (test/unit/render-identity.test.ts checks both against the two-render goldens).
+  const html = await renderHtml(createElement(definition.Component, parsed.data));
+  const text = htmlToText(html);
   return { subject: definition.subject(parsed.data), html, text };
 }
 

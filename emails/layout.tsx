@@ -54,10 +54,18 @@ export const styles = {
   footerNext: { color: '#6b7280', fontSize: '12px', lineHeight: '18px', margin: '8px 0 0' },
 } satisfies Record<string, CSSProperties>;
 
-/** The reader's message language (supported BCP 47 tag, else "en") and its writing direction. */
+const messageLocales = new Map<string, { lang: string; dir: TextDirection }>();
+
+/** The reader's message language (supported BCP 47 tag, else "en") and its writing direction. Cached per locale. */
 export function messageLocale(locale: string): { lang: string; dir: TextDirection } {
-  const lang = resolveLocale(locale);
-  return { lang, dir: localeDirection(lang) };
+  let found = messageLocales.get(locale);
+  if (!found) {
+    const lang = resolveLocale(locale);
+    found = { lang, dir: localeDirection(lang) };
+    if (messageLocales.size >= 1000) messageLocales.clear();
+    messageLocales.set(locale, found);
+  }
+  return { ...found };
 }
 
 /** Text a person typed, as an inline element with `dir="auto"` (isolated when needed, see the module comment). */

@@ -15,6 +15,7 @@
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
  * let in-flight sends finish, stop the web app, the catchers and PostgreSQL, exit.
  */
+import './production-env';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';

@@ -3,6 +3,7 @@
  * HTTP_EMAIL_API_URL/KEY for tenants on the HTTP provider); settings in server/config.ts. Run as many as you
  * like on as many machines as you like (DESIGN §5). SIGINT/SIGTERM: stop claiming, finish in-flight sends, exit.
  */
+import './production-env';
 import { startWorker } from '../jobs/worker';
 import { readWorkerConfig } from '../server/config';
 import { requireEnv } from './lib';
