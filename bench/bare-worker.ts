@@ -12,6 +12,8 @@
  * is the same pre-rendered bytes (same size, no render cost: bare).
  * Prints `bare worker running` when ready; SIGTERM finishes in-flight jobs and exits.
  */
+// React in production mode, as in Punctual's worker (scripts/worker.ts): the render baseline must compare like with like.
+import '../scripts/production-env';
 import { run } from 'graphile-worker';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
