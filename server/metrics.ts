@@ -309,10 +309,12 @@ export async function scrapeMetrics(db: DbOrTx, opts: { logger?: Logger; maxSnap
     for (const name of ['punctual_workers_reporting', 'punctual_dead_letters', 'punctual_unknown_outcomes', 'punctual_expired_unsent', 'punctual_oldest_due_unsent_age_seconds', 'punctual_queue_jobs']) scrape.removeSingleMetric(name);
     opts.logger?.error({ err: errField(e) }, 'metrics: database not readable');
   }
-  // The worker families without values first, so every name is present even before any worker has reported.
+  // The worker families without values first, so every name is present even before any worker has reported (an
+  // unlabelled counter or histogram of prom-client reports 0 from its creation: those zeros are not a worker's).
   globalForMetrics.__punctualMetricFamilies ??= createWorkerMetrics({ processMetrics: false });
+  const families = (await globalForMetrics.__punctualMetricFamilies.registry.getMetricsAsJSON()).map((f) => ({ ...f, values: [] }));
   const merged = AggregatorRegistry.aggregate([
-    await globalForMetrics.__punctualMetricFamilies.registry.getMetricsAsJSON(),
+    families,
     ...snapshots,
     cleanSnapshot(await webRegistry().getMetricsAsJSON()),
     await scrape.getMetricsAsJSON(),

@@ -223,6 +223,8 @@ describe('worker metrics: a real send, the snapshot, the merged scrape', () => {
       expect(find(samples, 'punctual_claimed_reminders_total', { worker_id: 'test-worker-2' })[0].value).toBe(5);
       expect(find(samples, 'punctual_claim_batch_duration_seconds_count', { worker_id: 'test-worker-2' })[0].value).toBe(1);
       expect(find(samples, 'punctual_workers_reporting')[0].value).toBe(2);
+      // Every worker series names its worker: nothing without one (e.g. a zero from an empty registry).
+      for (const s of samples.filter((x) => /^punctual_(send|claim)/.test(x.name))) expect(s.labels.worker_id, s.name).toBeDefined();
       // The workers' default process metrics (this test's registries: test-worker-1 collects them).
       expect(find(samples, 'process_resident_memory_bytes', mine)[0].value).toBeGreaterThan(0);
       expect(find(samples, 'process_start_time_seconds', mine)).toHaveLength(1);
