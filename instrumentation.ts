@@ -3,10 +3,24 @@
  * Node.js runtime only, it starts the worker-heartbeat watchdog (server/watchdog.ts, issue #10 §6): the web process
  * alerts when the worker stops sweeping, because the worker's own queue cannot. Not during `next build`
  * (NEXT_PHASE phase-production-build), not without DATABASE_URL, not with PUNCTUAL_WATCHDOG_MS=0.
+ *
+ * `onRequestError` is where every unexpected error of a page, route handler or server action ends before Next turns
+ * it into a 500 (AppErrors are answered as 4xx by server/session.ts and never get here): it is logged as one JSON
+ * line through server/log.ts (issue #11 §3) with the method, path and route.
  */
+import type { Instrumentation } from 'next';
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }
+
+export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { childLogger, errField } = await import('./server/log');
+  childLogger({ role: 'web' }).error(
+    { err: errField(error), method: request.method, path: request.path, route: context.routePath, routeType: context.routeType },
+    'unexpected error in a request',
+  );
+};

@@ -22,6 +22,8 @@ const nextConfig: NextConfig = {
     'nodemailer',
     'smtp-server',
     'mailparser',
+    // prom-client (issue #11 metrics): the web process's one registry and its default process metrics.
+    'prom-client',
   ],
 };
 

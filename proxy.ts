@@ -10,6 +10,7 @@
  * - the one-click unsubscribe address (`/u/<token>`, RFC 8058) needs no session either: mail providers POST to
  *   it from their own servers, and the signed token is the credential (server/unsubscribe-link.ts), checked by
  *   the route handler (app/u/[token]/route.ts).
+ * - `/api/metrics` needs no session: a Prometheus server scrapes it with a bearer token (app/api/metrics/route.ts).
  */
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
@@ -24,6 +25,8 @@ const PUBLIC = [
   /^\/api\/reports\/(?:email|sms)$/,
   // One-click unsubscribe (RFC 8058): the signed token in the path is the credential.
   /^\/u\/[^/]+$/,
+  // Prometheus scrapes (issue #11): the bearer token (PUNCTUAL_METRICS_TOKEN) is the credential, checked by the route.
+  /^\/api\/metrics$/,
 ];
 
 export function proxy(request: NextRequest) {

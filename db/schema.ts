@@ -247,6 +247,9 @@ export const reminders = pgTable(
     // One planned notification per message key: a redelivered notify job inserts nothing new.
     uniqueIndex('reminders_message_key_uq').on(t.messageKey),
     index('reminders_event_idx').on(t.eventId),
+    // /api/metrics (issue #11): the expired-unsent gauge and the oldest due-but-unsent age among dispatched reminders.
+    index('reminders_expired_idx').on(t.channel).where(sql`status = 'expired'`),
+    index('reminders_dispatched_due_idx').on(t.dueAt).where(sql`status = 'dispatched'`),
   ],
 );
 
@@ -290,6 +293,8 @@ export const deliveries = pgTable(
     index('deliveries_lease_idx')
       .on(t.leaseExpiresAt)
       .where(sql`status in ('claimed', 'sending')`),
+    // /api/metrics (issue #11): dead letters, unknown outcomes and expired deliveries by channel, an index-only count.
+    index('deliveries_attention_idx').on(t.status, t.channel).where(sql`status in ('dead', 'unknown', 'expired')`),
   ],
 );
 
@@ -479,6 +484,18 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
   pid: integer('pid').notNull(),
   startedAt: ts('started_at').notNull(),
   lastSweepAt: ts('last_sweep_at').notNull(),
+});
+
+/**
+ * One row per running worker process (issue #11 §3): its prom-client registry as `getMetricsAsJSON()` (counters,
+ * histograms and process metrics, every series labelled with `worker_id`), upserted every ~15 s by the worker
+ * (server/metrics.ts) and deleted when it stops. /api/metrics merges the rows updated within the last 2 minutes.
+ * `updated_at` is the database's clock (invariant 10). Not tenant data.
+ */
+export const workerMetrics = pgTable('worker_metrics', {
+  workerId: text('worker_id').primaryKey(),
+  snapshot: jsonb('snapshot').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
 /**

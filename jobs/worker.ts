@@ -34,6 +34,8 @@ import { ALERTS_CHECK_TASK, SEND_ALERT_TASK, workerAlertSweep } from '../server/
 import { makeAlertRuntime } from './alert-runtime';
 import { alertsCheckTask } from './tasks/alerts-check';
 import { sendAlertTask } from './tasks/send-alert';
+import { childLogger, errField } from '../server/log';
+import { createWorkerMetrics, publishWorkerMetrics } from '../server/metrics';
 
 export interface WorkerOptions {
   databaseUrl: string;
@@ -73,6 +75,7 @@ export function taskList(ctx: WorkerContext): TaskList {
  */
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const config: WorkerConfig = { ...readWorkerConfig(), ...opts.config } as WorkerConfig;
+  let log = childLogger({ role: 'worker' });
   const handle = createDb(opts.databaseUrl, { max: config.concurrency + 2 });
   const channel = opts.channel ?? createSmtpChannel({ url: config.smtpUrl ?? 'smtp://127.0.0.1:25' });
   const channels: Partial<Record<EmailProvider, EmailChannel>> = { smtp: channel };
@@ -81,7 +84,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const webhook = createWebhookChannel({ allowHttp: config.webhookAllowHttp });
   // The database decides due-ness, leases and expiry (invariant 10): graphile-worker runs a wake-up when
   // PostgreSQL's now() reaches its run_at, and the dispatcher must then agree that the reminder is due.
-  const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => console.error(`[worker] database clock sample failed: ${e.message}`) });
+  const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => log.error({ err: e }, 'database clock sample failed') });
   const clock: Clock = opts.clock ?? ownClock!;
   await ownClock?.ready;
   const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs };
@@ -111,17 +114,23 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     // PUNCTUAL_WEBHOOK_ALLOW_HTTP).
     alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp }) }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
   };
+  // Metrics (issue #11 §3, server/metrics.ts): this worker's registry, fed by the send path and the dispatcher,
+  // published to `worker_metrics` for /api/metrics; logs carry the worker id.
+  log = log.child({ workerId: ctx.alerts!.workerId });
+  const metrics = createWorkerMetrics({ workerId: ctx.alerts!.workerId, logger: log });
+  ctx.sendDeps.observe = metrics.observeSend;
+  policy.onClaimBatch = metrics.observeClaimBatch;
   // Warm the renderer (module loading, JIT): the first render costs ~10× a later one, and the first due
   // reminder after start should not pay for it.
   await renderReminderEmail('attendee-reminder', previewData['attendee-reminder']).catch(() => {});
   await dispatchDue(handle.db, clock.now(), policy);
   // The start-up pass counts as a sweep: record the heartbeat (and evaluate alerts) now, not a minute from now.
-  await workerAlertSweep(handle.db, ctx.alerts!, clock.now()).catch((e: Error) => console.error(`[worker] alert sweep failed: ${e.message}`));
+  await workerAlertSweep(handle.db, ctx.alerts!, clock.now()).catch((e: Error) => log.error({ err: e }, 'alert sweep failed'));
   // Our own pool, so a PostgreSQL restart is an error we log and survive rather than an unhandled 'error'
   // event that kills the process; graphile-worker reconnects.
   const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: config.concurrency + 2 });
-  pgPool.on('error', (e) => console.error(`[worker] database connection lost: ${e.message}`));
-  pgPool.on('connect', (client) => client.on('error', (e) => console.error(`[worker] database client error: ${e.message}`)));
+  pgPool.on('error', (e) => log.error({ err: e }, 'database connection lost'));
+  pgPool.on('connect', (client) => client.on('error', (e) => log.error({ err: e }, 'database client error')));
   const runner = await run({
     pgPool,
     concurrency: config.concurrency,
@@ -137,10 +146,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         if (sweeping) return;
         sweeping = true;
         dispatchDue(handle.db, clock.now(), policy)
-          .catch((e: Error) => console.error(`[worker] sweep failed: ${e.message}`))
+          .catch((e: Error) => log.error({ err: errField(e) }, 'sweep failed'))
           .finally(() => (sweeping = false));
       }, config.sweepIntervalMs)
     : undefined;
+  const publisher = publishWorkerMetrics(handle.db, metrics, { logger: log });
+  await publisher.publishNow().catch((e) => log.warn({ err: errField(e) }, 'metrics snapshot not written'));
   let stopped = false;
   return {
     runner,
@@ -149,6 +160,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       stopped = true;
       if (sweep) clearInterval(sweep);
       await runner.stop();
+      await publisher.stop();
       ownClock?.stop();
       await Promise.all([...Object.values(channels), sms, webhook].map((c) => c?.close()));
       await pgPool.end();

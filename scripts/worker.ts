@@ -6,27 +6,29 @@
 import './production-env';
 import { startWorker } from '../jobs/worker';
 import { readWorkerConfig } from '../server/config';
+import { childLogger, errField } from '../server/log';
 import { requireEnv } from './lib';
 
 const databaseUrl = requireEnv('DATABASE_URL', 'point it at the PostgreSQL that `npm start` or your deployment uses');
 requireEnv('SMTP_URL', 'the standalone worker needs a mail server (smtp://host:port); `npm start` runs a built-in catcher');
+const log = childLogger({ role: 'worker' });
 let config;
 try {
   config = readWorkerConfig();
 } catch (e) {
-  console.error(`invalid configuration: ${(e as Error).message}`);
+  log.fatal({ err: errField(e) }, `invalid configuration: ${(e as Error).message}`);
   process.exit(2);
 }
 // A stray rejection inside a library (e.g. while PostgreSQL restarts) is logged; recovery is built in.
-process.on('unhandledRejection', (e) => console.error(`[worker ${process.pid}] unhandled rejection (continuing): ${e instanceof Error ? e.message : String(e)}`));
+process.on('unhandledRejection', (e) => log.error({ err: errField(e) }, 'unhandled rejection (continuing)'));
 const worker = await startWorker({ databaseUrl, config });
-console.log(`[worker ${process.pid}] running`);
+log.info('running');
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, async () => {
     if (stopping) return;
     stopping = true;
-    console.log(`[worker ${process.pid}] ${sig}: finishing in-flight work`);
+    log.info(`${sig}: finishing in-flight work`);
     await worker.stop();
     process.exit(0);
   });

@@ -36,6 +36,8 @@ export interface DispatchPolicy {
   staleDispatchMs: number;
   /** Lease of a `claimed` delivery before recovery resumes it. */
   claimLeaseMs: number;
+  /** Told the duration (s, monotonic clock) and size of each claim batch (metrics, server/metrics.ts). */
+  onClaimBatch?: (seconds: number, claimed: number) => void;
 }
 
 export const defaultDispatchPolicy: DispatchPolicy = {
@@ -70,7 +72,9 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     if (n < policy.batchSize) break;
   }
   for (let i = 0; i < policy.maxBatches; i++) {
+    const t0 = performance.now();
     const n = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, SEND_TASK));
+    policy.onClaimBatch?.((performance.now() - t0) / 1000, n);
     result.dispatched += n;
     if (n < policy.batchSize) break;
   }

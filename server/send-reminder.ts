@@ -56,6 +56,7 @@ import { addSuppression } from './tenants';
 import { envelopeFromFor } from './bounce-address';
 import { isAuthRejection } from '../domain/alerts';
 import { ALERTS_CHECK_TASK } from './alerts';
+import type { SendObservation } from './metrics';
 
 export interface SendDeps {
   db: Db;
@@ -93,6 +94,8 @@ export interface SendDeps {
   random?: () => number;
   /** Builds template data from the rows (default {@link buildTemplateData}); tests replace it to model bad data. */
   templateData?: (w: ReminderWorld) => Record<string, unknown>;
+  /** Told when a provider attempt starts and when the provider answered (metrics and logs, server/metrics.ts); must not throw. */
+  observe?: (e: SendObservation) => void;
 }
 
 export type SendReminderResult =
@@ -398,6 +401,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
   });
   if ('stop' in prep) return prep.stop!;
   const { w, d, rendered, envelope, attemptId, channel, reconcileFirst, now, link } = prep;
+  deps.observe?.({ phase: 'call', delivery: d, reminder: w.reminder, at: clock.now() });
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
   let outcome: Outcome | null = null;
@@ -418,6 +422,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
   }
   // A provider that echoes the body (the SMS API does) must not store the person's preferences link either.
   const stored: Outcome = { ...outcome, ...(outcome.response ? { response: redactLink(outcome.response, link) } : {}) } as Outcome;
+  deps.observe?.({ phase: 'outcome', delivery: d, reminder: w.reminder, outcome: stored, at: clock.now() });
   return recordOutcome(deps, w, d, attemptId, stored, channel);
 }
 
