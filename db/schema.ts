@@ -242,6 +242,8 @@ export const reminders = pgTable(
     ),
     // The due query reads only rows still waiting: a partial index keeps it small however much history grows.
     index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
+    // The dispatcher's stale-dispatch recovery (migration 0009).
+    index('reminders_dispatched_idx').on(t.dispatchedAt).where(sql`status = 'dispatched'`),
     index('reminders_booking_idx').on(t.bookingId),
     uniqueIndex('reminders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     // One planned notification per message key: a redelivered notify job inserts nothing new.
@@ -290,6 +292,8 @@ export const deliveries = pgTable(
     index('deliveries_lease_idx')
       .on(t.leaseExpiresAt)
       .where(sql`status in ('claimed', 'sending')`),
+    // Lease recovery's 'retrying' arm (migration 0009).
+    index('deliveries_retrying_idx').on(t.nextAttemptAt).where(sql`status = 'retrying'`),
   ],
 );
 
