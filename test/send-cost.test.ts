@@ -8,7 +8,7 @@
  */
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as schema from '../db/schema';
 import { deliveries, deliveryAttempts, reminders } from '../db/schema';
@@ -101,5 +101,57 @@ describe('database cost of one send', () => {
     expect(cost.statements).toBeLessThanOrEqual(MAX_STATEMENTS - 1);
     expect(cost.transactions).toBeLessThanOrEqual(MAX_TRANSACTIONS);
     expect(cost.queue).toBe(0);
+  });
+});
+
+describe('the dispatcher at scale', () => {
+  it('a 100-row claim adds its 100 send jobs with one add_jobs call, run_at in due order', async () => {
+    const { tenant } = await tenantWithRules(tdb.db, [{ offset: '-PT1H' }]);
+    const { event, booking } = await eventWithBooking(tdb.db, tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'UTC' }, new Date('2027-06-01T00:00:00Z'));
+    const [rule] = await tdb.db.select().from(schema.reminderRules);
+    // 99 more reminders due now (the database's now: the job run_at is capped by it), due instants a second apart.
+    await tdb.db.execute(sql`insert into reminders (tenant_id, event_id, booking_id, rule_id, schedule_version, channel, due_at, expires_at, status)
+      select ${tenant.id}, ${event.id}, ${booking.id}, ${rule.id}, g + 10, 'email', now() - (g || ' seconds')::interval, now() + interval '1 hour', 'scheduled'
+      from generate_series(1, 99) g`);
+    await tdb.db.execute(sql`update reminders set due_at = now() - interval '200 seconds', expires_at = now() + interval '1 hour' where schedule_version = 1`);
+    const [{ dbNow }] = await tdb.db.execute<{ dbNow: string }>(sql`select now()::text as "dbNow"`);
+    counted.log.length = 0;
+    const r = await dispatchDue(counted.db, new Date(dbNow), { batchSize: 100, maxBatches: 1, staleDispatchMs: 90_000, claimLeaseMs: 60_000 });
+    expect(r.dispatched).toBe(100);
+    const claims = counted.log.filter((q) => /graphile_worker\.add_job/.test(q));
+    expect(claims.filter((q) => /graphile_worker\.add_jobs\(/.test(q))).toHaveLength(claims.length); // never add_job per row
+    expect(claims.length).toBeLessThanOrEqual(4); // the claim, and the recovery statements (one call each)
+    const jobs = await tdb.sql<{ key: string; run_at: Date; payload: { reminderId: string } }[]>`
+      select j.key, j.run_at, j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'send_reminder' order by j.run_at, j.id`;
+    expect(jobs).toHaveLength(100);
+    const due = await tdb.db.select({ id: reminders.id, dueAt: reminders.dueAt }).from(reminders).orderBy(reminders.dueAt, reminders.id);
+    expect(jobs.map((j) => j.payload.reminderId)).toEqual(due.map((d) => d.id));
+    expect(jobs.every((j) => j.key === `send:${j.payload.reminderId}`)).toBe(true);
+  });
+
+  it('the recovery scans read partial indexes, not every reminder and delivery', async () => {
+    const { tenant } = await tenantWithRules(tdb.db, [{ offset: '-PT1H' }]);
+    const { event, booking } = await eventWithBooking(tdb.db, tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'UTC' }, new Date('2027-06-01T00:00:00Z'));
+    const [rule] = await tdb.db.select().from(schema.reminderRules);
+    // 20 000 finished reminders and deliveries of history that recovery must not read.
+    await tdb.db.execute(sql`insert into reminders (tenant_id, event_id, booking_id, rule_id, schedule_version, channel, due_at, expires_at, status, dispatched_at)
+      select ${tenant.id}, ${event.id}, ${booking.id}, ${rule.id}, g + 10, 'email', now() - interval '1 day', now(), 'done', now() - interval '1 day'
+      from generate_series(1, 20000) g`);
+    await tdb.db.execute(sql`insert into deliveries (tenant_id, message_key, channel, address, template, status, next_attempt_at, lease_expires_at)
+      select ${tenant.id}, 'k' || g, 'email', 'a@x.test', 'attendee-reminder', 'accepted', now() - interval '1 day', now() - interval '1 day'
+      from generate_series(1, 20000) g`);
+    await tdb.db.execute(sql`analyze reminders`);
+    await tdb.db.execute(sql`analyze deliveries`);
+    const plans = {
+      stale: `select r.id from reminders r where r.status = 'dispatched' and r.dispatched_at < now() - interval '90 seconds' order by r.due_at limit 500 for update skip locked`,
+      lease: `select id from deliveries where (status = 'claimed' and lease_expires_at <= now()) or (status = 'retrying' and next_attempt_at <= now() - interval '60 seconds') limit 500 for update skip locked`,
+      sending: `select id from deliveries where status = 'sending' and provider in ('smtp', 'sms_api') and lease_expires_at <= now() limit 500 for update skip locked`,
+    };
+    for (const [name, q] of Object.entries(plans)) {
+      const text = JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${q}`));
+      expect(text, name).not.toContain('"Seq Scan"');
+    }
+    expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.stale}`))).toContain('reminders_dispatched_idx');
+    expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.lease}`))).toContain('deliveries_retrying_idx');
   });
 });
