@@ -242,6 +242,8 @@ export const reminders = pgTable(
     ),
     // The due query reads only rows still waiting: a partial index keeps it small however much history grows.
     index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
+    // The dispatcher's stale-dispatch recovery (migration 0009).
+    index('reminders_dispatched_idx').on(t.dispatchedAt).where(sql`status = 'dispatched'`),
     index('reminders_booking_idx').on(t.bookingId),
     uniqueIndex('reminders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     // One planned notification per message key: a redelivered notify job inserts nothing new.
@@ -295,6 +297,8 @@ export const deliveries = pgTable(
       .where(sql`status in ('claimed', 'sending')`),
     // /api/metrics (issue #11): dead letters, unknown outcomes and expired deliveries by channel, an index-only count.
     index('deliveries_attention_idx').on(t.status, t.channel).where(sql`status in ('dead', 'unknown', 'expired')`),
+    // Lease recovery's 'retrying' arm (migration 0009).
+    index('deliveries_retrying_idx').on(t.nextAttemptAt).where(sql`status = 'retrying'`),
   ],
 );
 

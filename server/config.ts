@@ -12,6 +12,10 @@
  *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (90 000)
  *   PUNCTUAL_SWEEP_INTERVAL_MS    dispatcher/recovery sweep in each worker besides the minute cron (default off)
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
+ *   WORKER_POLL_INTERVAL_MS (100) how often an idle worker looks for jobs whose run_at has come (wake-ups at due
+ *                                 instants, retries); jobs added for now are announced by NOTIFY and start at once
+ *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 2 × concurrency;
+ *                                 1 turns the local queue off: one fetch per job)
  *   SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN
  *                                 a Twilio-compatible Messages API (channels/sms.ts); all three or none
  *   SMS_FROM                      default SMS sender (E.164 or alphanumeric id) when a tenant names none
@@ -60,6 +64,8 @@ const envSchema = z.object({
   PUNCTUAL_STALE_DISPATCH_MS: ms.default(90_000),
   PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   SMS_API_URL: z.url().optional(),
   SMS_ACCOUNT_SID: z.string().min(1).optional(),
   SMS_AUTH_TOKEN: z.string().min(1).optional(),
@@ -93,6 +99,10 @@ export interface WorkerConfig {
   staleDispatchMs: number;
   sweepIntervalMs?: number;
   concurrency: number;
+  /** ms between polls for jobs whose run_at has come (WORKER_POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
+  /** Jobs locked per fetch into this worker's local queue; 1 = no local queue (WORKER_LOCAL_QUEUE_SIZE). */
+  localQueueSize: number;
 }
 
 /**
@@ -140,5 +150,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     staleDispatchMs: e.PUNCTUAL_STALE_DISPATCH_MS,
     sweepIntervalMs: e.PUNCTUAL_SWEEP_INTERVAL_MS,
     concurrency: e.WORKER_CONCURRENCY,
+    pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
+    localQueueSize: e.WORKER_LOCAL_QUEUE_SIZE ?? 2 * e.WORKER_CONCURRENCY,
   };
 }

@@ -1,14 +1,22 @@
 /**
- * The send path (DESIGN §4, invariants 3–6). Two steps, each with its own transaction before any provider
- * call, so a crash at any point leaves a state that recovery understands:
+ * The send path (DESIGN §4, invariants 3–6). Two steps before any provider call, so a crash at any point leaves
+ * a state that recovery understands:
  *
- *  1. `sendReminder(reminderId)` — under a row lock on the reminder: re-read event, booking, schedule
- *     version and rule (stale → `cancelled`/`superseded`), check expiry (→ `expired`), validate template data
- *     (invalid → `failed`, naming the field, nothing claimed), then CLAIM the message key with one
- *     `INSERT … ON CONFLICT DO NOTHING` and mark the reminder `done`. A second claimant stops here.
- *  2. `deliver(deliveryId)` — re-check booking/event/version and the suppression list *at send time*, move
- *     the delivery to `sending` under a lease and record the attempt start; commit; render and call the
- *     provider; record the classified outcome.
+ *  1. `sendReminder(reminderId)` — under row locks (event, booking FOR SHARE, then the reminder FOR UPDATE):
+ *     re-read event, booking, schedule version and rule (stale → `cancelled`/`superseded`), check expiry
+ *     (→ `expired`), validate template data (invalid → `failed`, naming the field, nothing claimed), then CLAIM
+ *     the message key with one `INSERT … ON CONFLICT DO NOTHING` and mark the reminder `done`. A second claimant
+ *     stops here.
+ *  2. the send-time checks — the suppression list and the person's preferences *at send time*, the webhook
+ *     endpoint, the provider's rate — then the move to `sending` under a lease with the attempt's start; commit;
+ *     render and call the provider; record the classified outcome (one transaction).
+ *
+ * Inline (the `send_reminder` job), step 2's checks and the move to `sending` run in step 1's transaction on the
+ * world it read under its locks: one transaction before the provider call, one after (issue #11: 11 statements
+ * per accepted email, down from 26). `deliver(deliveryId)` — the `deliver` job: retries, rate-limit waits,
+ * recovered claims — locks the delivery, re-reads the world (event and booking FOR SHARE) and runs the same
+ * step 2. If step 1's transaction fails after the claim, nothing of it commits: the reminder stays `dispatched`
+ * and the job (or the stale-dispatch sweep) runs it again.
  *
  * Outcomes (domain/outcome.ts): accepted → `accepted`; transient/rate-limited → `retrying` with a next
  * attempt instant (never past the reminder's expiry: then `expired`), same message key; ambiguous →
@@ -24,7 +32,7 @@ import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
 import { DISPATCH_TASK } from './scheduling';
 import { essentialTypes } from '../domain/vocabulary';
 import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, redactLink, type ComposedMessage, type LinkSettings } from './compose-message';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
 import { pushBackSendSlots, reserveSendSlot } from '../db/queries/rate-limit';
 import type { Delivery } from '../db/schema';
@@ -32,14 +40,13 @@ import {
   claimMessageKey,
   findSuppression,
   holdReminder,
-  finishAttempt,
   lastAttemptOf,
   loadReminderWorld,
   lockDelivery,
   readdressDelivery,
   setReminderStatus,
-  startAttempt,
   transitionDelivery,
+  type AttemptEnd,
   type BookingContext,
   type ReminderWorld,
 } from '../db/queries/delivery';
@@ -201,7 +208,7 @@ export async function sendReminder(
   opts: { deliverInline?: boolean } = {},
 ): Promise<SendReminderResult> {
   const { db, clock } = deps;
-  const step1 = await db.transaction(async (tx): Promise<SendReminderResult | { kind: 'claimed'; deliveryId: string }> => {
+  const step1 = await db.transaction(async (tx): Promise<SendReminderResult | { kind: 'prepared'; deliveryId: string; prep: Prepared }> => {
     const w = await loadReminderWorld(tx, reminderId, 'update');
     if (!w) return { kind: 'skipped', reason: 'reminder not found' };
     const now = clock.now();
@@ -236,7 +243,7 @@ export async function sendReminder(
       return { kind: 'terminated', status: 'cancelled', reason };
     }
     const template = templateOf(w);
-    const parsed = isTemplateId(template)
+    const parsed: TemplateDataResult = isTemplateId(template)
       ? parseTemplateData(template, await messageData(deps, w))
       : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const);
     if (!parsed.ok) {
@@ -245,27 +252,37 @@ export async function sendReminder(
       return { kind: 'terminated', status: 'failed', reason };
     }
     const messageKey = messageKeyOf(w.reminder);
-    const delivery = await claimMessageKey(tx, {
-      tenantId: w.reminder.tenantId,
-      reminderId,
-      messageKey,
-      channel: w.reminder.channel,
-      address,
-      template,
-      provider: providerFor(w, w.reminder.channel),
-      leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
-    });
-    await setReminderStatus(tx, reminderId, 'done', null);
+    // The claim, and the reminder `done`, in one statement.
+    const delivery = await claimMessageKey(
+      tx,
+      {
+        tenantId: w.reminder.tenantId,
+        reminderId,
+        messageKey,
+        channel: w.reminder.channel,
+        address,
+        template,
+        provider: providerFor(w, w.reminder.channel),
+        leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
+      },
+      { reminderDone: true },
+    );
     if (!delivery) return { kind: 'already_claimed', messageKey };
     if (opts.deliverInline === false) {
       await enqueueJob(tx, DELIVER_TASK, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
+      return { kind: 'delivered', deliveryId: delivery.id, result: { status: 'claimed' } };
     }
-    return { kind: 'claimed', deliveryId: delivery.id };
+    // Step 2's checks and the move to `sending` in THIS transaction, on the world just read under the locks
+    // (event → booking → reminder; the send decision above is the re-read of invariant 4).
+    return { kind: 'prepared', deliveryId: delivery.id, prep: await prepareAttempt(deps, tx, w, delivery, undefined, now, parsed) };
   });
-  if (step1.kind !== 'claimed') return step1;
-  if (opts.deliverInline === false) return { kind: 'delivered', deliveryId: step1.deliveryId, result: { status: 'claimed' } };
-  return { kind: 'delivered', deliveryId: step1.deliveryId, result: await deliver(deps, step1.deliveryId) };
+  if (step1.kind !== 'prepared') return step1;
+  const { prep } = step1;
+  return { kind: 'delivered', deliveryId: step1.deliveryId, result: 'stop' in prep ? prep.stop : await attempt(deps, prep) };
 }
+
+/** What template-data validation says (emails/ `parseTemplateData`). */
+type TemplateDataResult = ReturnType<typeof parseTemplateData>;
 
 /** Any channel adapter: what the outcome rules need to know of it. */
 type AnyChannel = EmailChannel | SmsChannel | WebhookChannel;
@@ -296,17 +313,13 @@ const MISSING_PROVIDER: Record<Provider, string> = {
  */
 export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date): Promise<DeliverResult> {
   const { db, clock } = deps;
-  const prep = await db.transaction(async (tx) => {
+  const prep = await db.transaction(async (tx): Promise<Prepared> => {
     const d = await lockDelivery(tx, deliveryId);
     if (!d) return { stop: { status: 'missing' } as DeliverResult };
     if (d.status !== 'claimed' && d.status !== 'retrying') return { stop: { status: d.status, reason: 'not sendable' } };
     const w = d.reminderId ? await loadReminderWorld(tx, d.reminderId, 'share') : null;
     if (!w) return { stop: { status: d.status, reason: 'reminder missing' } };
     const now = clock.now();
-    const dead = async (repairOwner: RepairOwner, reason: string) => {
-      await transitionDelivery(tx, deliveryId, 'dead', { statusReason: reason, lastError: reason, repairOwner, leaseExpiresAt: null, nextAttemptAt: null });
-      return { stop: { status: 'dead', reason } as DeliverResult };
-    };
     // The last re-read before the provider call (invariant 4). The reminder itself is `done` (it has this
     // delivery), so judge the world as if it were still dispatched.
     const decision = decideSend(
@@ -317,91 +330,147 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
       await transitionDelivery(tx, deliveryId, decision.status, { statusReason: decision.reason, leaseExpiresAt: null, nextAttemptAt: null });
       return { stop: { status: decision.status, reason: decision.reason } };
     }
-    const suppressed = async (reason: string) => {
-      await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
-      return { stop: { status: 'suppressed', reason } as DeliverResult };
+    return prepareAttempt(deps, tx, w, d, slotAt, now);
+  });
+  if ('stop' in prep) return prep.stop;
+  return attempt(deps, prep);
+}
+
+/** A delivery moved to `sending` with its attempt started, ready for the provider call; or why it stopped. */
+type Prepared =
+  | { stop: DeliverResult }
+  | {
+      w: ReminderWorld;
+      d: Delivery;
+      rendered: ComposedMessage;
+      envelope: { envelopeFrom?: string };
+      attemptId: string;
+      channel: AnyChannel;
+      reconcileFirst: boolean;
+      now: Date;
+      link: string | null;
     };
-    if (d.channel === 'webhook') {
-      // The organisation's endpoint, read FOR SHARE: switched off since the claim → nothing goes out.
-      if (!w.settings?.webhookEnabled) {
-        const reason = `the webhook endpoint was switched off${w.settings?.webhookDisabledReason ? ` (${w.settings.webhookDisabledReason})` : ''}`;
-        await transitionDelivery(tx, deliveryId, 'cancelled', { statusReason: reason, leaseExpiresAt: null, nextAttemptAt: null });
-        return { stop: { status: 'cancelled', reason } };
-      }
-      // The organisation moved its endpoint since the claim: the message (same webhook-id) goes to where it
-      // wants its data now, never to the abandoned URL.
-      if (w.settings.webhookUrl && w.settings.webhookUrl !== d.address) {
-        await readdressDelivery(tx, deliveryId, w.settings.webhookUrl);
-        d.address = w.settings.webhookUrl;
-      }
-    } else {
-      // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
-      const optOut = optedOut(w);
-      if (optOut) return suppressed(optOut);
-      const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address, d.channel);
-      if (suppression) {
-        const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
-        return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
-      }
+
+/**
+ * Step 2's send-time checks for a locked `claimed`/`retrying` delivery whose world was judged sendable in this
+ * transaction (`tx`): the webhook endpoint, the person's preferences and the suppression list (invariant 4), the
+ * adapter, the provider's send rate, the template data and rendering; then the move to `sending` under a lease
+ * with the attempt's start (one statement). Returns why it stopped (the delivery moved to that state) or what
+ * the provider call needs.
+ */
+async function prepareAttempt(
+  deps: SendDeps,
+  tx: Tx,
+  w: ReminderWorld,
+  d: Delivery,
+  slotAt: Date | undefined,
+  now: Date,
+  /** Template data validated from this same world in this transaction (the inline send): not built twice. */
+  validated?: TemplateDataResult,
+): Promise<Prepared> {
+  const deliveryId = d.id;
+  const dead = async (repairOwner: RepairOwner, reason: string) => {
+    await transitionDelivery(tx, deliveryId, 'dead', { statusReason: reason, lastError: reason, repairOwner, leaseExpiresAt: null, nextAttemptAt: null });
+    return { stop: { status: 'dead', reason } as DeliverResult };
+  };
+  const suppressed = async (reason: string) => {
+    await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
+    return { stop: { status: 'suppressed', reason } as DeliverResult };
+  };
+  if (d.channel === 'webhook') {
+    // The organisation's endpoint, read FOR SHARE: switched off since the claim → nothing goes out.
+    if (!w.settings?.webhookEnabled) {
+      const reason = `the webhook endpoint was switched off${w.settings?.webhookDisabledReason ? ` (${w.settings.webhookDisabledReason})` : ''}`;
+      await transitionDelivery(tx, deliveryId, 'cancelled', { statusReason: reason, leaseExpiresAt: null, nextAttemptAt: null });
+      return { stop: { status: 'cancelled', reason } };
     }
-    const channel = channelFor(deps, d.provider);
-    if (!channel) return dead('configuration', MISSING_PROVIDER[d.provider]);
-    // Before any rendering, so a delivery that waits costs nothing: the provider's send rate, shared by every
-    // worker. Take the slot reserved earlier, or reserve one now.
-    const perMinute = deps.rateLimits?.[d.provider];
-    if (perMinute && !(slotAt && slotAt.getTime() <= now.getTime() + SLOT_TOLERANCE_MS)) {
-      const slot = await reserveSendSlot(tx, `provider:${d.provider}`, 60_000 / perMinute, now);
-      if (slot.getTime() > now.getTime() + SLOT_TOLERANCE_MS) {
-        await transitionDelivery(tx, deliveryId, 'retrying', {
-          statusReason: `waiting for ${d.provider}'s send rate (${perMinute}/min); send slot at ${slot.toISOString()}`,
-          nextAttemptAt: slot,
-          leaseExpiresAt: null,
-        });
-        await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
-        return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
-      }
+    // The organisation moved its endpoint since the claim: the message (same webhook-id) goes to where it
+    // wants its data now, never to the abandoned URL.
+    if (w.settings.webhookUrl && w.settings.webhookUrl !== d.address) {
+      await readdressDelivery(tx, deliveryId, w.settings.webhookUrl);
+      d.address = w.settings.webhookUrl;
     }
-    const template = templateOf(w);
-    const parsed = isTemplateId(template)
-      ? parseTemplateData(template, await messageData(deps, w))
-      : ({ ok: false, message: `template: unknown template "${template}"` } as const);
-    // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
-    if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
-    let rendered: ComposedMessage;
-    try {
-      rendered = await composeMessage(w, d.channel, d.address, template as TemplateId, parsed.data as ReminderTemplateData, {
-        now,
-        smsFrom: deps.smsFrom,
-        smsStatusCallbackUrl: deps.smsStatusCallbackUrl,
-        messageKey: d.messageKey,
-        links: deps.links,
+  } else {
+    // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
+    const optOut = optedOut(w);
+    if (optOut) return suppressed(optOut);
+    const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address, d.channel);
+    if (suppression) {
+      const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
+      return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
+    }
+  }
+  const channel = channelFor(deps, d.provider);
+  if (!channel) return dead('configuration', MISSING_PROVIDER[d.provider]);
+  // Before any rendering, so a delivery that waits costs nothing: the provider's send rate, shared by every
+  // worker. Take the slot reserved earlier, or reserve one now.
+  const perMinute = deps.rateLimits?.[d.provider];
+  if (perMinute && !(slotAt && slotAt.getTime() <= now.getTime() + SLOT_TOLERANCE_MS)) {
+    const slot = await reserveSendSlot(tx, `provider:${d.provider}`, 60_000 / perMinute, now);
+    if (slot.getTime() > now.getTime() + SLOT_TOLERANCE_MS) {
+      await transitionDelivery(tx, deliveryId, 'retrying', {
+        statusReason: `waiting for ${d.provider}'s send rate (${perMinute}/min); send slot at ${slot.toISOString()}`,
+        nextAttemptAt: slot,
+        leaseExpiresAt: null,
       });
-    } catch (e) {
-      if (e instanceof ConfigurationError) return dead('configuration', e.message);
-      return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
+      await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+      return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
     }
-    let envelope: { envelopeFrom?: string };
-    try {
-      envelope = envelopeOf(deps, w, d);
-    } catch (e) {
-      // A tenant bounce domain that is not a domain name: an admin fixes it and replays.
-      return dead('configuration', `no bounce address: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    // An earlier attempt may have reached an idempotent provider: ask it before sending again.
-    const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;
-    const sending = await transitionDelivery(tx, deliveryId, 'sending', {
+  }
+  const template = templateOf(w);
+  const parsed: TemplateDataResult =
+    validated ??
+    (isTemplateId(template)
+      ? parseTemplateData(template, await messageData(deps, w))
+      : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const));
+  // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
+  if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
+  let rendered: ComposedMessage;
+  try {
+    rendered = await composeMessage(w, d.channel, d.address, template as TemplateId, parsed.data as ReminderTemplateData, {
+      now,
+      smsFrom: deps.smsFrom,
+      smsStatusCallbackUrl: deps.smsStatusCallbackUrl,
+      messageKey: d.messageKey,
+      links: deps.links,
+    });
+  } catch (e) {
+    if (e instanceof ConfigurationError) return dead('configuration', e.message);
+    return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  let envelope: { envelopeFrom?: string };
+  try {
+    envelope = envelopeOf(deps, w, d);
+  } catch (e) {
+    // A tenant bounce domain that is not a domain name: an admin fixes it and replays.
+    return dead('configuration', `no bounce address: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  // An earlier attempt may have reached an idempotent provider: ask it before sending again.
+  const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;
+  // The move to `sending` and the attempt's start: one statement.
+  const sending = await transitionDelivery(
+    tx,
+    deliveryId,
+    'sending',
+    {
       statusReason: null,
       subject: rendered.subject,
       leaseExpiresAt: new Date(now.getTime() + (deps.sendLeaseMs ?? 120_000)),
       nextAttemptAt: null,
       incrementAttempts: true,
-    });
-    const attemptId = await startAttempt(tx, { tenantId: d.tenantId, deliveryId, attemptNo: sending!.attemptCount, startedAt: now });
-    return { w, d: sending!, rendered, envelope, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
-  });
-  if ('stop' in prep) return prep.stop!;
+    },
+    { start: { tenantId: d.tenantId, attemptNo: d.attemptCount + 1, startedAt: now } },
+  );
+  // Locked by this transaction in a sendable state: the guarded move cannot miss.
+  if (!sending?.attemptId) throw new Error(`delivery ${deliveryId} could not move to sending from ${d.status}`);
+  const { attemptId, ...moved } = sending;
+  return { w, d: moved, rendered, envelope, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
+}
+
+/** The provider call of a prepared attempt, then its outcome recorded (see {@link recordOutcome}). */
+async function attempt(deps: SendDeps, prep: Exclude<Prepared, { stop: DeliverResult }>): Promise<DeliverResult> {
   const { w, d, rendered, envelope, attemptId, channel, reconcileFirst, now, link } = prep;
-  deps.observe?.({ phase: 'call', delivery: d, reminder: w.reminder, at: clock.now() });
+  deps.observe?.({ phase: 'call', delivery: d, reminder: w.reminder, at: deps.clock.now() });
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
   let outcome: Outcome | null = null;
@@ -422,7 +491,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
   }
   // A provider that echoes the body (the SMS API does) must not store the person's preferences link either.
   const stored: Outcome = { ...outcome, ...(outcome.response ? { response: redactLink(outcome.response, link) } : {}) } as Outcome;
-  deps.observe?.({ phase: 'outcome', delivery: d, reminder: w.reminder, outcome: stored, at: clock.now() });
+  deps.observe?.({ phase: 'outcome', delivery: d, reminder: w.reminder, outcome: stored, at: deps.clock.now() });
   return recordOutcome(deps, w, d, attemptId, stored, channel);
 }
 
@@ -452,14 +521,16 @@ async function recordOutcome(
   const deliveryId = d.id;
   return db.transaction(async (tx) => {
     const err = outcome.class === 'accepted' ? null : outcome;
-    await finishAttempt(tx, attemptId, {
+    // Recorded in the same statement as the delivery's move below.
+    const ended: AttemptEnd = {
+      attemptId,
       endedAt: now,
       outcome: outcome.class,
       errorCode: err?.code ?? null,
       errorMessage: err?.message ?? null,
       // The provider's own words, success or failure (e.g. `421 4.3.2 Service shutting down`).
       providerResponse: outcome.response ?? null,
-    });
+    };
     const next = decideAfterOutcome({
       outcome,
       idempotentProvider: channel.idempotent === true,
@@ -472,7 +543,7 @@ async function recordOutcome(
       random: (deps.random ?? Math.random)(),
     });
     if (next.status === 'accepted') {
-      const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null });
+      const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null }, { end: ended });
       // A fast provider may have reported on the message before this transaction committed its id (issue #10).
       const adopted = accepted ? await adoptUnmatchedReports(tx, accepted, now) : null;
       return { status: adopted?.status ?? 'accepted' };
@@ -488,7 +559,7 @@ async function recordOutcome(
       nextAttemptAt: next.status === 'retrying' ? next.nextAttemptAt : null,
       repairOwner: next.status === 'dead' ? next.repairOwner : null,
       incrementFailures: next.countsAsFailure,
-    });
+    }, { end: ended });
     // A DSN that named the delivery while this attempt was under way waited for its outcome (issue #10).
     const settled = moved ? await adoptUnmatchedReports(tx, moved, now) : null;
     if (next.status === 'failed' && next.suppress) {

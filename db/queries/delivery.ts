@@ -3,6 +3,8 @@
  * writes (each guarded by its from-states) and attempt records.
  */
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../client';
 import {
   bookings,
@@ -46,36 +48,80 @@ export interface ReminderWorld {
   settings: NotificationSettings | null;
 }
 
+/** The sending tenant of an `external` booking: the guest's own organisation (joined under this alias). */
+const guestTenants = alias(tenants, 'guest_tenant');
+
 /**
- * Reads a reminder with everything a send decision needs.
+ * Confirmed attendees and external guests of the booking's event, computed for a host's booking only (the host
+ * template shows it; every other send skips the count — CASE evaluates the subquery only on its branch).
+ */
+const participantCountOfHost = sql<number>`case when ${bookings.role} = 'host' then (
+  select count(*)::int from bookings p
+  where p.event_id = ${events.id} and p.status = 'confirmed' and p.role in ('attendee', 'external')) else 0 end`;
+
+/**
+ * Takes the send path's first locks for a reminder: FOR SHARE on its event, then on its booking (one statement;
+ * PostgreSQL locks the rows in the order of the OF list — event → booking, the order cancellation and
+ * rescheduling use). The reminder row itself is read, not locked, to find them (its event and booking never
+ * change). A reminder that does not exist locks nothing.
+ */
+export async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promise<void> {
+  await db.execute(sql`
+    select 1 from events e join bookings b on b.event_id = e.id
+    where b.id = (select booking_id from reminders where id = ${reminderId})
+      and e.id = (select event_id from reminders where id = ${reminderId})
+    for share of e, b`);
+}
+
+/**
+ * Reads a reminder with everything a send decision needs, in ONE joined select (plus, for a locked webhook
+ * send, one FOR SHARE read of the endpoint settings).
  *
  * `lock` (inside a transaction): `'share'` takes FOR SHARE locks on the event and booking rows, so a
  * cancellation or reschedule that is committing right now is waited for and then seen — the decision can
- * never be made on a row that is being changed; `'update'` also locks the reminder FOR UPDATE, so the decision
- * and the claim commit atomically. Locks are taken event → booking → reminder, the same order cancellation
- * and rescheduling use, so the two cannot deadlock.
+ * never be made on a row that is being changed (PostgreSQL re-reads a locked row that changed: EvalPlanQual);
+ * `'update'` also locks the reminder FOR UPDATE, so the decision and the claim commit atomically. Locks are
+ * taken event → booking → reminder, the same order cancellation and rescheduling use, so the two cannot
+ * deadlock: for `'share'` the OF list orders them within the statement; for `'update'`
+ * {@link lockEventAndBooking} takes the first two, then this select locks the reminder and reads every row
+ * after those locks were granted.
+ * @returns null when the reminder does not exist or its booking is not in the reminder's tenant.
  */
 export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: false | 'share' | 'update'): Promise<ReminderWorld | null> {
-  const [peek] = await db.select().from(reminders).where(eq(reminders.id, reminderId));
-  if (!peek) return null;
-  if (lock) {
-    await db.execute(sql`select 1 from events where id = ${peek.eventId} for share`);
-    await db.execute(sql`select 1 from bookings where id = ${peek.bookingId} for share`);
-  }
-  const [reminder] = lock === 'update' ? await db.select().from(reminders).where(eq(reminders.id, reminderId)).for('update') : [peek];
-  const [rule] = reminder.ruleId
-    ? await db
-        .select()
-        .from(reminderRules)
-        .where(and(eq(reminderRules.id, reminder.ruleId), eq(reminderRules.tenantId, reminder.tenantId)))
-    : [];
-  const ctx = await loadBookingContext(db, reminder.tenantId, reminder.bookingId);
-  if (!ctx) return null;
-  const [domainEvent] = reminder.domainEventId ? await db.select().from(domainEvents).where(eq(domainEvents.id, reminder.domainEventId)) : [];
+  if (lock === 'update') await lockEventAndBooking(db, reminderId);
+  const q = db
+    .select({
+      reminder: reminders,
+      event: events,
+      booking: bookings,
+      contact: contacts,
+      tenant: tenants,
+      guest: guestTenants,
+      rule: reminderRules,
+      domainEvent: domainEvents,
+      settings: notificationSettings,
+      confirmedParticipants: participantCountOfHost,
+    })
+    .from(reminders)
+    .innerJoin(bookings, and(eq(bookings.id, reminders.bookingId), eq(bookings.tenantId, reminders.tenantId)))
+    .innerJoin(events, eq(events.id, bookings.eventId))
+    .innerJoin(contacts, eq(contacts.id, bookings.contactId))
+    .innerJoin(tenants, eq(tenants.id, bookings.tenantId))
+    .leftJoin(guestTenants, and(eq(bookings.role, 'external'), eq(guestTenants.id, bookings.guestTenantId)))
+    .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, reminders.tenantId)))
+    .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
+    .leftJoin(notificationSettings, eq(notificationSettings.tenantId, sql`coalesce(${guestTenants.id}, ${tenants.id})`))
+    .where(eq(reminders.id, reminderId));
+  const [row] = lock === 'update' ? await q.for('update', { of: reminders }) : lock === 'share' ? await q.for('share', { of: [events, bookings] }) : await q;
+  if (!row) return null;
+  const { guest, ...rest } = row;
+  const sendingTenant = guest ?? row.tenant;
+  let settings = row.settings;
   // The webhook endpoint is read FOR SHARE on a webhook send: an admin disabling it waits for, or is seen by, the send.
-  const settingsQuery = db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, ctx.sendingTenant.id));
-  const [settings] = reminder.channel === 'email' ? [] : lock && reminder.channel === 'webhook' ? await settingsQuery.for('share') : await settingsQuery;
-  return { reminder, ...ctx, rule: rule ?? null, domainEvent: domainEvent ?? null, settings: settings ?? null };
+  if (lock && row.reminder.channel === 'webhook') {
+    [settings = null] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, sendingTenant.id)).for('share');
+  }
+  return { ...rest, sendingTenant, settings: row.reminder.channel === 'email' ? null : settings };
 }
 
 /**
@@ -101,16 +147,32 @@ export async function setReminderStatus(db: DbOrTx, reminderId: string, status: 
   return rows.length === 1;
 }
 
+/** A Date as a timestamptz parameter (postgres.js cannot bind a Date inside a raw drizzle `sql` template). */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+/** `value in (…)` of a list of enum labels. */
+const oneOf = (values: readonly string[]) => sql`(${sql.join(values.map((v) => sql`${v}`), sql`, `)})`;
+
 /**
  * The claim (invariant 3): one `INSERT … ON CONFLICT (message_key) DO NOTHING`. Returns the new delivery, or
  * null when the key was already claimed — by another worker, a redelivered job or an earlier run.
+ * `opts.reminderDone`: in the SAME statement (a data-modifying CTE, which runs whether or not the key was free),
+ * moves that reminder to `done` when the transition table allows it — what the send path does after every claim
+ * attempt — saving a round trip.
  */
 export async function claimMessageKey(
   db: DbOrTx,
   d: { tenantId: string; reminderId: string; messageKey: string; channel: Channel; address: string; template: string; provider: Provider; leaseExpiresAt: Date },
+  opts: { reminderDone?: boolean } = {},
 ): Promise<Delivery | null> {
-  const [row] = await db
-    .insert(deliveries)
+  const insert = opts.reminderDone
+    ? db
+        .with(
+          db.$with('reminder_done', { id: sql<string>`id` }).as(sql`update reminders set status = 'done', status_reason = null, updated_at = now()
+            where id = ${d.reminderId} and status in ${oneOf(reminderFromStates('done'))} returning id`),
+        )
+        .insert(deliveries)
+    : db.insert(deliveries);
+  const [row] = await insert
     .values({ ...d, status: 'claimed' })
     .onConflictDoNothing({ target: deliveries.messageKey })
     .returning();
@@ -127,9 +189,31 @@ export async function lockDelivery(db: DbOrTx, deliveryId: string): Promise<Deli
   return d;
 }
 
+/** An attempt record started together with a move to `sending` (its number is the delivery's new attempt count). */
+export interface AttemptStart {
+  tenantId: string;
+  attemptNo: number;
+  startedAt: Date;
+}
+
+/** How an attempt ended, recorded together with the delivery's move out of `sending`. */
+export interface AttemptEnd {
+  attemptId: string;
+  endedAt: Date;
+  outcome: OutcomeClass;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  providerResponse?: string | null;
+}
+
 /**
  * Guarded delivery transition to `status`: applies only from a state the transition table allows
  * (domain/states.ts). Returns the updated row, or null when the delivery was not in such a state.
+ *
+ * In the same statement (data-modifying CTEs, one round trip): `attempt.start` inserts the attempt record
+ * `attemptNo` (only when the guard lets the move through — same snapshot, and the caller holds the row lock),
+ * and its id is returned as `attemptId`; `attempt.end` finishes attempt `attemptId` (outcome, error, the
+ * provider's words).
  */
 export async function transitionDelivery(
   db: DbOrTx,
@@ -141,10 +225,29 @@ export async function transitionDelivery(
     incrementAttempts?: boolean;
     incrementFailures?: boolean;
   },
-): Promise<Delivery | null> {
+  attempt: { start?: AttemptStart; end?: AttemptEnd } = {},
+): Promise<(Delivery & { attemptId?: string }) | null> {
   const { incrementAttempts, incrementFailures, ...fields } = set;
-  const [row] = await db
-    .update(deliveries)
+  const from = deliveryFromStates(status);
+  const attemptId = attempt.start ? randomUUID() : undefined;
+  const ctes = [];
+  if (attempt.start) {
+    const a = attempt.start;
+    ctes.push(
+      db.$with('attempt_started', { id: sql<string>`id` }).as(sql`insert into delivery_attempts (id, tenant_id, delivery_id, attempt_no, started_at)
+        select ${attemptId}::uuid, ${a.tenantId}::uuid, d.id, ${a.attemptNo}::int, ${at(a.startedAt)}
+        from deliveries d where d.id = ${deliveryId} and d.status in ${oneOf(from)} returning id`),
+    );
+  }
+  if (attempt.end) {
+    const e = attempt.end;
+    ctes.push(
+      db.$with('attempt_ended', { id: sql<string>`id` }).as(sql`update delivery_attempts set ended_at = ${at(e.endedAt)}, outcome = ${e.outcome},
+        error_code = ${e.errorCode ?? null}, error_message = ${e.errorMessage ?? null}, provider_response = ${e.providerResponse ?? null}
+        where id = ${e.attemptId} returning id`),
+    );
+  }
+  const [row] = await (ctes.length ? db.with(...ctes).update(deliveries) : db.update(deliveries))
     .set({
       ...fields,
       status,
@@ -152,9 +255,9 @@ export async function transitionDelivery(
       ...(incrementFailures ? { failureCount: sql`${deliveries.failureCount} + 1` } : {}),
       updatedAt: sql`now()`,
     })
-    .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, deliveryFromStates(status))))
+    .where(and(eq(deliveries.id, deliveryId), inArray(deliveries.status, from)))
     .returning();
-  return row ?? null;
+  return row ? { ...row, ...(attemptId ? { attemptId } : {}) } : null;
 }
 
 /**
@@ -216,31 +319,19 @@ export async function finishAttempt(
 export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule' | 'domainEvent' | 'settings'>;
 
 /**
- * Reads a booking's template context (no locks). Used by the send path and by the nudge dialog's preview.
+ * Reads a booking's template context (no locks), in one joined select. Used by the send path and by the nudge dialog's preview.
  * @returns null when the booking is not in `tenantId`.
  */
 export async function loadBookingContext(db: DbOrTx, tenantId: string, bookingId: string): Promise<BookingContext | null> {
   const [row] = await db
-    .select({ event: events, booking: bookings, contact: contacts, tenant: tenants })
+    .select({ event: events, booking: bookings, contact: contacts, tenant: tenants, guest: guestTenants, confirmedParticipants: participantCountOfHost })
     .from(bookings)
     .innerJoin(events, eq(events.id, bookings.eventId))
     .innerJoin(contacts, eq(contacts.id, bookings.contactId))
     .innerJoin(tenants, eq(tenants.id, bookings.tenantId))
+    .leftJoin(guestTenants, and(eq(bookings.role, 'external'), eq(guestTenants.id, bookings.guestTenantId)))
     .where(and(eq(bookings.id, bookingId), eq(bookings.tenantId, tenantId)));
   if (!row) return null;
-  let sendingTenant = row.tenant;
-  if (row.booking.role === 'external' && row.booking.guestTenantId) {
-    const [g] = await db.select().from(tenants).where(eq(tenants.id, row.booking.guestTenantId));
-    if (g) sendingTenant = g;
-  }
-  // Only the host template shows the participant count: skip the query on every other send.
-  let confirmedParticipants = 0;
-  if (row.booking.role === 'host') {
-    const [{ n }] = await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(bookings)
-      .where(and(eq(bookings.eventId, row.event.id), eq(bookings.status, 'confirmed'), inArray(bookings.role, ['attendee', 'external'])));
-    confirmedParticipants = n;
-  }
-  return { ...row, sendingTenant, confirmedParticipants };
+  const { guest, ...ctx } = row;
+  return { ...ctx, sendingTenant: guest ?? row.tenant };
 }

@@ -9,6 +9,25 @@ import type { DbOrTx } from '../client';
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
 /**
+ * `graphile_worker.add_jobs` (graphile-worker ≥ 0.16) over the rows of `source` — a CTE name with an `id`
+ * column — as ONE call: one job per row of task `task`, payload `{ [payloadKey]: id }`, job key
+ * `<keyPrefix>:<id>` (replace mode: a waiting job with that key gets this payload and run_at), 25 attempts,
+ * run_at `runAt` (SQL over the row, default now()). One insert and one NOTIFY for the whole batch instead of one
+ * `add_job` per row; no call at all when `source` is empty. Yields one row `n` (the number of jobs added).
+ */
+const addJobsFrom = (source: string, task: string, payloadKey: string, keyPrefix: string, runAt = sql`now()`) => sql`
+    select cardinality(s.specs) as n, (select count(*) from graphile_worker.add_jobs(s.specs)) as added
+    from (
+      select array_agg(row(${task}::text, json_build_object(${payloadKey}::text, src.id), null::text, ${runAt}, 25,
+        ${keyPrefix}::text || ':' || src.id::text, null::int, null::text[])::graphile_worker.job_spec) as specs
+      from ${sql.raw(source)} src
+    ) s
+    where s.specs is not null`;
+
+/** The number of rows an {@link addJobsFrom} statement added jobs for (0 when it added none). */
+const addedCount = (rows: unknown[]) => (rows.length ? Number((rows[0] as { n: number | string }).n) : 0);
+
+/**
  * Marks up to `limit` scheduled reminders whose expiry instant has passed as `expired` (reason names both
  * instants). Returns the count.
  */
@@ -39,8 +58,10 @@ export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: numbe
 
 /**
  * Claims up to `limit` due reminders (status `scheduled`, due_at ≤ now < expires_at) in due order: marks
- * them `dispatched` and adds one `send_reminder` job each, in the caller's transaction. Jobs are added in
- * due order, so the queue works them oldest first. Returns the number claimed.
+ * them `dispatched` and adds one `send_reminder` job each — all of them with ONE `graphile_worker.add_jobs`
+ * call — in the caller's transaction. Each job's run_at is its reminder's due instant (capped at the database's
+ * now()): graphile-worker takes jobs by priority then run_at, so the queue works them oldest due first.
+ * Returns the number claimed.
  */
 export async function claimDueReminders(db: DbOrTx, now: Date, limit: number, sendTask: string): Promise<number> {
   const rows = await db.execute(sql`
@@ -55,19 +76,14 @@ export async function claimDueReminders(db: DbOrTx, now: Date, limit: number, se
       set status = 'dispatched', dispatched_at = ${at(now)}, updated_at = now()
       from due where r.id = due.id
       returning r.id, r.due_at
-    )
-    select graphile_worker.add_job(
-      ${sendTask},
-      json_build_object('reminderId', claimed.id),
-      job_key := 'send:' || claimed.id::text,
-      max_attempts := 25
-    ) from (select * from claimed order by due_at, id) claimed`);
-  return rows.length;
+    )${addJobsFrom('claimed', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`)}`);
+  return addedCount(rows);
 }
 
 /**
  * Reminders left `dispatched` for longer than `staleMs` without a delivery (the worker holding their job
- * died): re-adds their send job. The message-key claim keeps this duplicate-free. Returns the count.
+ * died): re-adds their send jobs (one `add_jobs` call). The message-key claim keeps this duplicate-free.
+ * Returns the count.
  */
 export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, sendTask: string): Promise<number> {
   const rows = await db.execute(sql`
@@ -79,11 +95,8 @@ export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, se
       for update skip locked
     ), touched as (
       update reminders r set dispatched_at = ${at(now)}, updated_at = now() from stale where r.id = stale.id returning r.id
-    )
-    select graphile_worker.add_job(${sendTask}, json_build_object('reminderId', touched.id),
-      job_key := 'send:' || touched.id::text, max_attempts := 25)
-    from touched`);
-  return rows.length;
+    )${addJobsFrom('touched', sendTask, 'reminderId', 'send')}`);
+  return addedCount(rows);
 }
 
 /**
@@ -111,10 +124,7 @@ export async function recoverExpiredLeases(
       update deliveries d set lease_expires_at = ${at(new Date(now.getTime() + claimLeaseMs))},
         next_attempt_at = case when d.status = 'retrying' then ${at(now)} else d.next_attempt_at end, updated_at = now()
       from lost where d.id = lost.id returning d.id
-    )
-    select graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', renewed.id),
-      job_key := 'deliver:' || renewed.id::text, max_attempts := 25)
-    from renewed`);
+    )${addJobsFrom('renewed', deliverTask, 'deliveryId', 'deliver')}`);
   // Over SMTP and the SMS API (neither has an idempotency key) nobody can tell whether the call went out:
   // unknown, a person decides (invariant 6).
   const unknown = await db.execute(sql`
@@ -145,10 +155,17 @@ export async function recoverExpiredLeases(
           status_reason = 'the worker stopped during the provider call; reconciling by idempotency key'
       from lost where d.id = lost.id
       returning d.id
+    ), queued as (
+      -- One add_jobs call for the batch (none when it is empty); the ids are returned below.
+      select (select count(*) from graphile_worker.add_jobs(s.specs)) as added
+      from (
+        select array_agg(row(${deliverTask}::text, json_build_object('deliveryId', m.id), null::text, now(), 25,
+          'deliver:' || m.id::text, null::int, null::text[])::graphile_worker.job_spec) as specs
+        from moved m
+      ) s
+      where s.specs is not null
     )
-    select moved.id, graphile_worker.add_job(${deliverTask}, json_build_object('deliveryId', moved.id),
-      job_key := 'deliver:' || moved.id::text, max_attempts := 25)
-    from moved`);
+    select moved.id, (select added from queued) as added from moved`);
   // The attempt that was in flight ends ambiguous.
   const lostIds = [...unknown, ...reconciling].map((r) => (r as { id: string }).id);
   if (lostIds.length > 0) {
@@ -160,7 +177,7 @@ export async function recoverExpiredLeases(
         sql`, `,
       )})`);
   }
-  return { resumed: resumed.length, unknown: unknown.length, unknownIds: unknown.map((r) => (r as { id: string }).id) };
+  return { resumed: addedCount(resumed), unknown: unknown.length, unknownIds: unknown.map((r) => (r as { id: string }).id) };
 }
 
 /**
