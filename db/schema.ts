@@ -242,15 +242,14 @@ export const reminders = pgTable(
     ),
     // The due query reads only rows still waiting: a partial index keeps it small however much history grows.
     index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
-    // The dispatcher's stale-dispatch recovery (migration 0009).
-    index('reminders_dispatched_idx').on(t.dispatchedAt).where(sql`status = 'dispatched'`),
     index('reminders_booking_idx').on(t.bookingId),
     uniqueIndex('reminders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     // One planned notification per message key: a redelivered notify job inserts nothing new.
     uniqueIndex('reminders_message_key_uq').on(t.messageKey),
     index('reminders_event_idx').on(t.eventId),
-    // /api/metrics (issue #11): the expired-unsent gauge and the oldest due-but-unsent age among dispatched reminders.
+    // /api/metrics (issue #11): the expired-unsent gauge.
     index('reminders_expired_idx').on(t.channel).where(sql`status = 'expired'`),
+    // The dispatcher's stale-dispatch recovery and /api/metrics' oldest due-but-unsent age (migration 0009).
     index('reminders_dispatched_due_idx').on(t.dueAt).where(sql`status = 'dispatched'`),
   ],
 );

@@ -203,7 +203,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       await runner.stop();
       await publisher.stop();
       ownClock?.stop();
-      await Promise.all([...Object.values(channels), sms, webhook].map((c) => c?.close()));
+      // A channel handed in by the caller (opts.channel) is the caller's to close: the SMTP channel refuses sends
+      // once closed, and a test harness or an embedding process may keep using it.
+      await Promise.all([...Object.values(channels), sms, webhook].filter((c) => c !== opts.channel).map((c) => c?.close()));
       await pgPool.end();
       await handle.close();
     },

@@ -115,7 +115,7 @@ async function sendOne(lateBy = 2, opts: { observeClaims?: WorkerMetrics } = {})
   await h.drain();
   const [reminder] = await db().select().from(reminders).where(eq(reminders.bookingId, booking.id));
   const [delivery] = await db().select().from(deliveries).where(eq(deliveries.reminderId, reminder.id));
-  expect(delivery.status).toBe('accepted');
+  expect(delivery.status, delivery.statusReason ?? '').toBe('accepted');
   return { tenant, reminder, delivery };
 }
 

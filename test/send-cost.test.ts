@@ -151,7 +151,7 @@ describe('the dispatcher at scale', () => {
       const text = JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${q}`));
       expect(text, name).not.toContain('"Seq Scan"');
     }
-    expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.stale}`))).toContain('reminders_dispatched_idx');
+    expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.stale}`))).toContain('reminders_dispatched_due_idx');
     expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.lease}`))).toContain('deliveries_retrying_idx');
   });
 });

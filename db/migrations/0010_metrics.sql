@@ -7,5 +7,4 @@ CREATE TABLE "worker_metrics" (
 );
 --> statement-breakpoint
 CREATE INDEX "deliveries_attention_idx" ON "deliveries" USING btree ("status","channel") WHERE status in ('dead', 'unknown', 'expired');--> statement-breakpoint
-CREATE INDEX "reminders_expired_idx" ON "reminders" USING btree ("channel") WHERE status = 'expired';--> statement-breakpoint
-CREATE INDEX "reminders_dispatched_due_idx" ON "reminders" USING btree ("due_at") WHERE status = 'dispatched';
+CREATE INDEX "reminders_expired_idx" ON "reminders" USING btree ("channel") WHERE status = 'expired';
