@@ -21,10 +21,42 @@ export interface DbHandle {
  * Opens a pool to `url`. `max` bounds connections (default 10). Notices are dropped (migrations print many).
  * @throws nothing until the first query; connection errors surface there.
  */
-export function createDb(url: string, opts: { max?: number } = {}): DbHandle {
+export function createDb(url: string, opts: { max?: number; prepareAll?: boolean } = {}): DbHandle {
   const sql = postgres(url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 10 });
-  const db = drizzle(sql, { schema });
+  const db = drizzle(opts.prepareAll ? preparing(sql) : sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * The same postgres.js client, except that every query drizzle sends is a named prepared statement
+ * (`prepare: true`), inside transactions and savepoints too. drizzle's query builder asks postgres.js for
+ * unnamed statements (`prepare: false`) unless a query is `.prepare('name')`d, so PostgreSQL plans every
+ * execution again — and planning the send path's joined world select (db/queries/delivery.ts
+ * `loadReminderWorld`, nine tables) costs 2–17 ms of server CPU against ≈ 0.1 ms to run it (EXPLAIN ANALYZE
+ * SUMMARY, issue #11). A prepared statement is planned on its first executions and then runs PostgreSQL's
+ * generic plan (plan_cache_mode auto). postgres.js keeps the statements per connection, keyed by the SQL text
+ * and parameter types, and drops them with the connection (max_lifetime, 30–60 min): meant for processes with a
+ * bounded set of query shapes — the worker.
+ */
+function preparing<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'unsafe') {
+        return (query: string, params?: unknown[], options?: Record<string, unknown>) =>
+          (target.unsafe as (q: string, p?: unknown[], o?: Record<string, unknown>) => unknown)(query, params, { ...options, prepare: true });
+      }
+      if (prop === 'begin' || prop === 'savepoint') {
+        return (...args: unknown[]) => {
+          const last = args.length - 1;
+          const fn = args[last] as (tx: postgres.TransactionSql) => unknown;
+          args[last] = (tx: postgres.TransactionSql) => fn(preparing(tx));
+          return (Reflect.get(target, prop, target) as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 const globalForDb = globalThis as unknown as { __punctualDb?: DbHandle };

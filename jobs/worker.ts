@@ -9,10 +9,13 @@
  * second per idle worker. The crontab sweep (every minute) catches whatever a wake-up missed, e.g. after
  * downtime, and recovers expired leases; `sweepIntervalMs` adds a faster in-process sweep.
  *
- * Queue throughput (issue #11): graphile-worker's local queue — one `get_jobs` locks up to `localQueueSize`
- * (default 2 × concurrency) jobs and hands them to the tasks without a round trip each — and batched job
- * completion and failure (`completeJobBatchDelay`/`failJobBatchDelay` {@link JOB_BATCH_DELAY_MS}: the
- * completions of one short window go in one statement). Jobs held in the local queue of a worker that dies
+ * Queue throughput (issue #11): batched job completion and failure (`completeJobBatchDelay`/`failJobBatchDelay` {@link JOB_BATCH_DELAY_MS}: the
+ * completions of one short window go in one statement). graphile-worker's local queue (one `get_jobs` locks up
+ * to `localQueueSize` jobs) is OFF by default (WORKER_LOCAL_QUEUE_SIZE=1): in 0.18.0 a graceful stop with jobs
+ * waiting in it fails ("Cannot background something when the queue is already released", localQueue.js
+ * setModeReleased → returnJobs), so those jobs stay locked as if the worker had been killed, and a deploy would
+ * delay them by PUNCTUAL_STALE_DISPATCH_MS; and the quick drain benchmark showed no clear gain from it (2 workers ×
+ * 10: 84 vs 76 msg/s null sink, 56 vs 60 catcher — within noise). Jobs held in the local queue of a worker that dies
  * stay locked (graphile-worker frees them after 4 h), as a running job of a dead worker always did: the
  * dispatcher's recovery re-adds their work (stale dispatches after PUNCTUAL_STALE_DISPATCH_MS, expired leases),
  * and the message-key claim keeps it duplicate-free. A completion still in its batch window when the worker dies
@@ -21,8 +24,8 @@
  * Connections per worker, bounded whatever the concurrency: the postgres.js pool for our queries holds
  * min(concurrency, 10) + 2 (a send holds one only for its two short transactions, not during the provider call;
  * more than ten at once only queue for a connection), and graphile-worker's `pg` pool {@link QUEUE_POOL_SIZE}
- * (its LISTEN connection, the local queue's fetch, batched completions, cron). Four workers at concurrency 50:
- * 4 × (12 + 8) = 80 connections (before issue #11: 4 × 2 × 52 = 416).
+ * (its LISTEN connection, job fetches, batched completions, cron). Four workers at concurrency 50:
+ * 4 × (12 + 12) = 96 connections (before issue #11: 4 × 2 × 52 = 416).
  */
 import { run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
@@ -74,10 +77,11 @@ export interface RunningWorker {
 }
 
 /**
- * graphile-worker's own `pg` pool per worker: LISTEN (held), the local queue's fetch, batched completions and
- * failures, cron. Measured: 4 starves it with a local queue (idle lag 7 s instead of 0.15 s), 6 does not; 8 leaves room.
+ * graphile-worker's own `pg` pool per worker: LISTEN (held), job fetches (one per free task slot without a local
+ * queue), batched completions and failures, cron. At least the default concurrency (10) plus LISTEN and one spare,
+ * or graphile-worker warns and task slots wait for a connection. (With a local queue, 4 starved it: idle lag 7 s.)
  */
-export const QUEUE_POOL_SIZE = 8;
+export const QUEUE_POOL_SIZE = 12;
 /** Window (ms) over which job completions (and failures) are gathered into one statement. */
 export const JOB_BATCH_DELAY_MS = 10;
 
@@ -105,7 +109,7 @@ export function taskList(ctx: WorkerContext): TaskList {
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const config: WorkerConfig = { ...readWorkerConfig(), ...opts.config } as WorkerConfig;
   let log = childLogger({ role: 'worker' });
-  const handle = createDb(opts.databaseUrl, { max: queryPoolSize(config.concurrency) });
+  const handle = createDb(opts.databaseUrl, { max: queryPoolSize(config.concurrency), prepareAll: true });
   const smtpUrl = config.smtpUrl ?? 'smtp://127.0.0.1:25';
   // One pooled SMTP connection per concurrent send, up to 10, unless SMTP_URL says `?pool=N` (channels/smtp.ts).
   const smtpPool = new URL(smtpUrl).searchParams.has('pool') ? {} : { maxConnections: Math.min(config.concurrency, 10) };
@@ -163,8 +167,8 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: QUEUE_POOL_SIZE });
   pgPool.on('error', (e) => log.error({ err: e }, 'database connection lost'));
   pgPool.on('connect', (client) => client.on('error', (e) => log.error({ err: e }, 'database client error')));
-  // graphile-worker warns (and drains slowly) when a local queue is smaller than the concurrency.
-  const localQueueSize = config.localQueueSize ?? 2 * config.concurrency;
+  // Off unless WORKER_LOCAL_QUEUE_SIZE > 1 (see the module doc); graphile-worker wants it ≥ the concurrency.
+  const localQueueSize = config.localQueueSize ?? 1;
   const runner = await run({
     pgPool,
     concurrency: config.concurrency,

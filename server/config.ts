@@ -14,8 +14,9 @@
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
  *   WORKER_POLL_INTERVAL_MS (100) how often an idle worker looks for jobs whose run_at has come (wake-ups at due
  *                                 instants, retries); jobs added for now are announced by NOTIFY and start at once
- *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 2 × concurrency;
- *                                 1 turns the local queue off: one fetch per job)
+ *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 1: off, one fetch
+ *                                 per job — graphile-worker 0.18 fails to return a non-empty local queue on a
+ *                                 graceful stop, jobs/worker.ts)
  *   SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN
  *                                 a Twilio-compatible Messages API (channels/sms.ts); all three or none
  *   SMS_FROM                      default SMS sender (E.164 or alphanumeric id) when a tenant names none
@@ -151,6 +152,6 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     sweepIntervalMs: e.PUNCTUAL_SWEEP_INTERVAL_MS,
     concurrency: e.WORKER_CONCURRENCY,
     pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,
-    localQueueSize: e.WORKER_LOCAL_QUEUE_SIZE ?? 2 * e.WORKER_CONCURRENCY,
+    localQueueSize: e.WORKER_LOCAL_QUEUE_SIZE ?? 1,
   };
 }
