@@ -241,7 +241,7 @@ export const reminders = pgTable(
       t.channel,
     ),
     // The due query reads only rows still waiting: a partial index keeps it small however much history grows.
-    index('reminders_due_idx').on(t.dueAt).where(sql`status = 'scheduled'`),
+    index('reminders_due_idx').on(t.dueAt, t.id).where(sql`status = 'scheduled'`),
     index('reminders_booking_idx').on(t.bookingId),
     uniqueIndex('reminders_idempotency_uq').on(t.tenantId, t.idempotencyKey),
     // One planned notification per message key: a redelivered notify job inserts nothing new.

@@ -154,4 +154,19 @@ describe('the dispatcher at scale', () => {
     expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.stale}`))).toContain('reminders_dispatched_due_idx');
     expect(JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${plans.lease}`))).toContain('deliveries_retrying_idx');
   });
+
+  it('a claim reads the first due rows in (due_at, id) order from the index: no sort of every due reminder', async () => {
+    const { tenant } = await tenantWithRules(tdb.db, [{ offset: '-PT1H' }]);
+    const { event, booking } = await eventWithBooking(tdb.db, tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'UTC' }, new Date('2027-06-01T00:00:00Z'));
+    const [rule] = await tdb.db.select().from(schema.reminderRules);
+    // 20 000 reminders due at once (a burst): before 0009 every 200-row claim sorted all of them.
+    await tdb.db.execute(sql`insert into reminders (tenant_id, event_id, booking_id, rule_id, schedule_version, channel, due_at, expires_at)
+      select ${tenant.id}, ${event.id}, ${booking.id}, ${rule.id}, g + 10, 'email', now() - (g % 50) * interval '1 second', now() + interval '1 hour'
+      from generate_series(1, 20000) g`);
+    await tdb.db.execute(sql`analyze reminders`);
+    const due = `select id, due_at from reminders where status = 'scheduled' and due_at <= now() and expires_at > now() order by due_at, id limit 200 for update skip locked`;
+    const text = JSON.stringify(await tdb.sql.unsafe(`explain (format json) ${due}`));
+    expect(text).toContain('reminders_due_idx');
+    expect(text).not.toMatch(/"Node Type":"[A-Za-z ]*Sort"/);
+  });
 });

@@ -7,4 +7,9 @@
 CREATE INDEX "reminders_dispatched_due_idx" ON "reminders" USING btree ("due_at") WHERE status = 'dispatched';--> statement-breakpoint
 -- recoverExpiredLeases: deliveries 'retrying' by next_attempt_at (the other arm, 'claimed' by lease_expires_at, and
 -- the 'sending' scans use deliveries_lease_idx).
-CREATE INDEX "deliveries_retrying_idx" ON "deliveries" USING btree ("next_attempt_at") WHERE status = 'retrying';
+CREATE INDEX "deliveries_retrying_idx" ON "deliveries" USING btree ("next_attempt_at") WHERE status = 'retrying';--> statement-breakpoint
+-- The due query orders by (due_at, id) to claim in due order: with reminders_due_idx on due_at alone, every
+-- 200-row claim sorted ALL due rows (20,000 due at once: ≈ 35 ms of PostgreSQL CPU per batch, 100 batches).
+-- On (due_at, id) the claim reads the first 200 in index order and stops.
+DROP INDEX IF EXISTS "reminders_due_idx";--> statement-breakpoint
+CREATE INDEX "reminders_due_idx" ON "reminders" USING btree ("due_at","id") WHERE status = 'scheduled';
