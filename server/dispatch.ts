@@ -6,6 +6,7 @@
 import type { Db } from '../db/client';
 import {
   claimDueReminders,
+  type ClaimCursor,
   expireOverdueReminders,
   recoverExpiredLeases,
   rearmWakeUp,
@@ -71,9 +72,13 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     result.expired += n;
     if (n < policy.batchSize) break;
   }
+  // Each batch continues after the previous one's last (due_at, id): see claimDueReminders.
+  let cursor: ClaimCursor | null = null;
   for (let i = 0; i < policy.maxBatches; i++) {
     const t0 = performance.now();
-    const n = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, SEND_TASK));
+    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, SEND_TASK, cursor));
+    const n = batch.claimed;
+    cursor = batch.last ?? cursor;
     policy.onClaimBatch?.((performance.now() - t0) / 1000, n);
     result.dispatched += n;
     if (n < policy.batchSize) break;

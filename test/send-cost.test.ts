@@ -129,6 +129,30 @@ describe('the dispatcher at scale', () => {
     expect(jobs.every((j) => j.key === `send:${j.payload.reminderId}`)).toBe(true);
   });
 
+  it('a burst is claimed batch after batch from where the last one ended (keyset): every due reminder once, in due order', async () => {
+    const { tenant } = await tenantWithRules(tdb.db, [{ offset: '-PT1H' }]);
+    const { event, booking } = await eventWithBooking(tdb.db, tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'UTC' }, new Date('2027-06-01T00:00:00Z'));
+    const [rule] = await tdb.db.select().from(schema.reminderRules);
+    // 450 due: many share a due instant (ties broken by id), as the reminders of one event do.
+    await tdb.db.execute(sql`insert into reminders (tenant_id, event_id, booking_id, rule_id, schedule_version, channel, due_at, expires_at, status)
+      select ${tenant.id}, ${event.id}, ${booking.id}, ${rule.id}, g + 10, 'email', now() - ((g % 7) || ' seconds')::interval, now() + interval '1 hour', 'scheduled'
+      from generate_series(1, 449) g`);
+    await tdb.db.execute(sql`update reminders set due_at = now() - interval '200 seconds', expires_at = now() + interval '1 hour' where schedule_version = 1`);
+    const [{ dbNow }] = await tdb.db.execute<{ dbNow: string }>(sql`select now()::text as "dbNow"`);
+    counted.log.length = 0;
+    const r = await dispatchDue(counted.db, new Date(dbNow), { batchSize: 100, maxBatches: 10, staleDispatchMs: 90_000, claimLeaseMs: 60_000 });
+    expect(r.dispatched).toBe(450);
+    const claims = counted.log.filter((q) => /with due as/.test(q));
+    expect(claims).toHaveLength(5);
+    // Batches 2–5 start after the previous batch's last (due_at, id), not at the head of the index.
+    expect(claims.slice(1).every((q) => /\(due_at, id\) > \(/.test(q))).toBe(true);
+    expect(claims[0]).not.toMatch(/\(due_at, id\) > \(/);
+    const jobs = await tdb.sql<{ payload: { reminderId: string } }[]>`
+      select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'send_reminder' order by j.id`;
+    const due = await tdb.db.select({ id: reminders.id }).from(reminders).orderBy(reminders.dueAt, reminders.id);
+    expect(jobs.map((j) => j.payload.reminderId)).toEqual(due.map((d) => d.id));
+  });
+
   it('the recovery scans read partial indexes, not every reminder and delivery', async () => {
     const { tenant } = await tenantWithRules(tdb.db, [{ offset: '-PT1H' }]);
     const { event, booking } = await eventWithBooking(tdb.db, tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'UTC' }, new Date('2027-06-01T00:00:00Z'));

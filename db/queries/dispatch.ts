@@ -56,18 +56,37 @@ export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: numbe
   return rows.length;
 }
 
+/** Where a dispatcher run's previous claim batch ended: the last (due_at, id) it claimed (due_at as PostgreSQL text, µs). */
+export interface ClaimCursor {
+  dueAt: string;
+  id: string;
+}
+
 /**
  * Claims up to `limit` due reminders (status `scheduled`, due_at ≤ now < expires_at) in due order: marks
  * them `dispatched` and adds one `send_reminder` job each — all of them with ONE `graphile_worker.add_jobs`
  * call — in the caller's transaction. Each job's run_at is its reminder's due instant (capped at the database's
  * now()): graphile-worker takes jobs by priority then run_at, so the queue works them oldest due first.
- * Returns the number claimed.
+ *
+ * `after` (keyset): only reminders after the previous batch's last (due_at, id). Rows an earlier batch of the
+ * same run claimed stay in reminders_due_idx as dead entries until VACUUM, so without the cursor batch k of a
+ * burst walks k × `limit` of them first (20,000 due at once: ≈ 300 ms of PostgreSQL CPU per 200-row batch
+ * towards the end, pg_stat_statements, issue #11). A row skipped because another claimer held it is that
+ * claimer's; one whose claimer rolled back waits for the next run (a wake-up or the minute sweep).
+ * @returns how many were claimed and the cursor for the next batch (null when none).
  */
-export async function claimDueReminders(db: DbOrTx, now: Date, limit: number, sendTask: string): Promise<number> {
+export async function claimDueReminders(
+  db: DbOrTx,
+  now: Date,
+  limit: number,
+  sendTask: string,
+  after: ClaimCursor | null = null,
+): Promise<{ claimed: number; last: ClaimCursor | null }> {
   const rows = await db.execute(sql`
     with due as (
       select id, due_at from reminders
       where status = 'scheduled' and due_at <= ${at(now)} and expires_at > ${at(now)}
+        ${after ? sql`and (due_at, id) > (${after.dueAt}::timestamptz, ${after.id}::uuid)` : sql``}
       order by due_at, id
       limit ${limit}
       for update skip locked
@@ -76,8 +95,11 @@ export async function claimDueReminders(db: DbOrTx, now: Date, limit: number, se
       set status = 'dispatched', dispatched_at = ${at(now)}, updated_at = now()
       from due where r.id = due.id
       returning r.id, r.due_at
-    )${addJobsFrom('claimed', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`)}`);
-  return addedCount(rows);
+    ), added as (${addJobsFrom('claimed', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`)})
+    select added.n, l.due_at::text as last_due, l.id as last_id
+    from added, (select due_at, id from claimed order by due_at desc, id desc limit 1) l`);
+  const row = rows[0] as { n: number | string; last_due: string; last_id: string } | undefined;
+  return row ? { claimed: Number(row.n), last: { dueAt: row.last_due, id: row.last_id } } : { claimed: 0, last: null };
 }
 
 /**
