@@ -20,7 +20,9 @@ export const onRequestError: Instrumentation.onRequestError = async (error, requ
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { childLogger, errField } = await import('./server/log');
   childLogger({ role: 'web' }).error(
-    { err: errField(error), method: request.method, path: request.path, route: context.routePath, routeType: context.routeType },
+    // The route pattern (`/u/[token]`), never the raw path: one-click unsubscribe and preference links carry signed
+    // tokens in the path, and a log must not hold credentials.
+    { err: errField(error), method: request.method, route: context.routePath, routeType: context.routeType },
     'unexpected error in a request',
   );
 };

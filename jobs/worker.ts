@@ -109,7 +109,9 @@ export function taskList(ctx: WorkerContext): TaskList {
 export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const config: WorkerConfig = { ...readWorkerConfig(), ...opts.config } as WorkerConfig;
   let log = childLogger({ role: 'worker' });
-  const handle = createDb(opts.databaseUrl, { max: queryPoolSize(config.concurrency), prepareAll: true });
+  // Named prepared statements (db/client.ts), unless PUNCTUAL_DB_PREPARE=false: behind a transaction-mode pooler
+  // (PgBouncer, a managed "pooler" endpoint) named statements do not survive between transactions.
+  const handle = createDb(opts.databaseUrl, { max: queryPoolSize(config.concurrency), prepareAll: process.env.PUNCTUAL_DB_PREPARE !== 'false' });
   const smtpUrl = config.smtpUrl ?? 'smtp://127.0.0.1:25';
   // One pooled SMTP connection per concurrent send, up to 10, unless SMTP_URL says `?pool=N` (channels/smtp.ts).
   const smtpPool = new URL(smtpUrl).searchParams.has('pool') ? {} : { maxConnections: Math.min(config.concurrency, 10) };

@@ -351,14 +351,16 @@ describe('structured logs', () => {
     process.env.NEXT_RUNTIME = 'nodejs';
     try {
       const { onRequestError } = await import('../instrumentation');
-      await onRequestError(new Error('boom'), { path: '/api/events', method: 'POST', headers: {} }, { routerKind: 'App Router', routePath: '/api/events', routeType: 'route', revalidateReason: undefined });
+      await onRequestError(new Error('boom'), { path: '/u/eyJhbGciOiJIUzI1NiJ9.secret-token?x=1', method: 'POST', headers: {} }, { routerKind: 'App Router', routePath: '/u/[token]', routeType: 'route', revalidateReason: undefined });
     } finally {
       g.__punctualLog = savedLog;
       if (savedRuntime === undefined) delete process.env.NEXT_RUNTIME;
       else process.env.NEXT_RUNTIME = savedRuntime;
     }
     const entry = JSON.parse(lines.join('').trim().split('\n')[0]) as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: 50, role: 'web', method: 'POST', path: '/api/events', route: '/api/events' });
+    // The route pattern, never the raw path: an unsubscribe or preferences link carries a signed token in its path.
+    expect(entry).toMatchObject({ level: 50, role: 'web', method: 'POST', route: '/u/[token]' });
+    expect(lines.join('')).not.toContain('secret-token');
     expect((entry.err as { message: string }).message).toBe('boom');
   });
 });

@@ -80,6 +80,9 @@ export async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promi
  * `lock` (inside a transaction): `'share'` takes FOR SHARE locks on the event and booking rows, so a
  * cancellation or reschedule that is committing right now is waited for and then seen — the decision can
  * never be made on a row that is being changed (PostgreSQL re-reads a locked row that changed: EvalPlanQual);
+ * `'share'` locks the reminder FOR SHARE too: PostgreSQL re-reads only the rows a statement locks after a wait, so
+ * without it a deliver() that waited for a reschedule got the new event with the OLD reminder (schedule version, due
+ * instant) and superseded a delivery the reschedule had carried forward (review of issue #11);
  * `'update'` also locks the reminder FOR UPDATE, so the decision and the claim commit atomically. Locks are
  * taken event → booking → reminder, the same order cancellation and rescheduling use, so the two cannot
  * deadlock: for `'share'` the OF list orders them within the statement; for `'update'`
@@ -112,7 +115,7 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
     .leftJoin(notificationSettings, eq(notificationSettings.tenantId, sql`coalesce(${guestTenants.id}, ${tenants.id})`))
     .where(eq(reminders.id, reminderId));
-  const [row] = lock === 'update' ? await q.for('update', { of: reminders }) : lock === 'share' ? await q.for('share', { of: [events, bookings] }) : await q;
+  const [row] = lock === 'update' ? await q.for('update', { of: reminders }) : lock === 'share' ? await q.for('share', { of: [events, bookings, reminders] }) : await q;
   if (!row) return null;
   const { guest, ...rest } = row;
   const sendingTenant = guest ?? row.tenant;

@@ -112,7 +112,9 @@ export async function claimDueReminders(
 
 /**
  * Reminders left `dispatched` for longer than `staleMs` without a delivery (the worker holding their job
- * died): re-adds their send jobs (one `add_jobs` call). The message-key claim keeps this duplicate-free.
+ * died): re-adds their send jobs (one `add_jobs` call), run_at = due instant (capped at now) like a claim, so a
+ * re-added job keeps its place among waiting sends instead of going to the back of a backlog. The message-key
+ * claim keeps this duplicate-free.
  * Returns the count.
  */
 export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, sendTask: string): Promise<number> {
@@ -124,8 +126,8 @@ export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, se
       limit 500
       for update skip locked
     ), touched as (
-      update reminders r set dispatched_at = ${at(now)}, updated_at = now() where r.id = any(array(select id from stale)) returning r.id
-    )${addJobsFrom('touched', sendTask, 'reminderId', 'send')}`);
+      update reminders r set dispatched_at = ${at(now)}, updated_at = now() where r.id = any(array(select id from stale)) returning r.id, r.due_at
+    )${addJobsFrom('touched', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)}`);
   return addedCount(rows);
 }
 
