@@ -137,6 +137,25 @@ function watch(conn: SMTPConnection, fail: (e: SmtpErr) => void): () => void {
   };
 }
 
+/**
+ * Runs one step on `conn` (`run` gets `ok`, `fail` and whether it already settled) and settles once: with the step's own result, or with the
+ * connection's error or close (see {@link watch}) if that comes first; the listeners are removed when it settles.
+ */
+function settleOnce<T>(conn: SMTPConnection, run: (ok: (v: T) => void, fail: (e: SmtpErr) => void, settled: () => boolean) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const finish = (f: () => void) => {
+      if (settled) return;
+      settled = true;
+      detach();
+      f();
+    };
+    const fail = (e: SmtpErr) => finish(() => reject(e));
+    const detach = watch(conn, fail);
+    run((v) => finish(() => resolve(v)), fail, () => settled);
+  });
+}
+
 /** The socket under a connection (nodemailer keeps it private), for no-delay and ref/unref. */
 function socketOf(conn: SMTPConnection): Socket | undefined {
   const s = (conn as unknown as { _socket?: Socket | false })._socket;
@@ -209,31 +228,17 @@ export function createSmtpChannel(opts: SmtpChannelOptions): SmtpChannel {
   /** Connects (and logs in); rejects with nodemailer's error, or the server's last reply when it just closed. */
   function connect(pc: Pooled): Promise<void> {
     const { conn } = pc;
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (e: SmtpErr) => {
-        if (settled) return;
-        settled = true;
-        detach();
-        reject(e);
-      };
-      const detach = watch(conn, fail);
+    return settleOnce<void>(conn, (ok, fail, settled) =>
       conn.connect((err) => {
-        if (settled) return;
+        if (settled()) return;
         if (err) return fail(err as SmtpErr);
         // Commands go out in the batches they belong to (PIPELINING): Nagle would only hold each batch back until
         // the previous one is acknowledged. nodemailer sets it too; kept explicit so pooling never depends on it.
         socketOf(conn)?.setNoDelay(true);
-        const done = () => {
-          if (settled) return;
-          settled = true;
-          detach();
-          resolve();
-        };
-        if (cfg.auth) conn.login(cfg.auth, (e) => (e ? fail(e as SmtpErr) : done()));
-        else done();
-      });
-    });
+        if (cfg.auth) conn.login(cfg.auth, (e) => (e ? fail(e as SmtpErr) : ok()));
+        else ok();
+      }),
+    );
   }
 
   /** One message over `pc` (MAIL FROM, RCPT TO, DATA, body); resolves with the server's final reply. */
@@ -241,24 +246,10 @@ export function createSmtpChannel(opts: SmtpChannelOptions): SmtpChannel {
     const { conn } = pc;
     // "Nothing heard since this message began" is what tells an idle-closed connection apart (serverGoneBeforeReply).
     conn.lastServerResponse = false;
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const fail = (e: SmtpErr) => {
-        if (settled) return;
-        settled = true;
-        detach();
-        reject(e);
-      };
-      const detach = watch(conn, fail);
+    return settleOnce<string>(conn, (ok, fail) =>
       // A copy: nodemailer writes its progress (mailError, rcptQueue, …) into the envelope it is given.
-      conn.send({ from: envelope.from, to: [...envelope.to] }, body, (err, info) => {
-        if (err) return fail(err as SmtpErr);
-        if (settled) return;
-        settled = true;
-        detach();
-        resolve(String(info.response ?? ''));
-      });
-    });
+      conn.send({ from: envelope.from, to: [...envelope.to] }, body, (err, info) => (err ? fail(err as SmtpErr) : ok(String(info.response ?? '')))),
+    );
   }
 
   function freeSlot(): void {
