@@ -14,7 +14,7 @@ export function EventHeader({ event }: { event: EventView }) {
     <header className="event-header">
       <div className="event-title-row">
         <h1>{event.title}</h1>
-        <StatusWithReason status={event.status} kind="event" reason={event.statusReason} />
+        <StatusWithReason status={event.status} kind="event" reason={event.statusReason} zone={zone} />
         <span className="version-chip" data-schedule-version={event.scheduleVersion}>
           Schedule version {event.scheduleVersion}
         </span>

@@ -46,7 +46,7 @@ export function EventsTable({ events }: { events: EventListItem[] }) {
                 <div className="muted small">{e.timeZone}</div>
               </td>
               <td>
-                <StatusWithReason status={e.status} kind="event" reason={e.statusReason} />
+                <StatusWithReason status={e.status} kind="event" reason={e.statusReason} zone={e.timeZone} />
               </td>
               <td className="num">v{e.scheduleVersion}</td>
               <td className="num">

@@ -1,6 +1,7 @@
 import type { AttemptView, DeliveryView, ReminderView } from '../db/queries/views';
 import { describeSmsSegments, quietHoursNote, subjectLabels } from '../domain/message-labels';
 import { ChannelBadge } from './ChannelBadge';
+import { TimesInText } from './TimesInText';
 import { ReportList } from './ReportList';
 import { StatusBadge } from './StatusBadge';
 import { ZonedTime } from './ZonedTime';
@@ -167,15 +168,23 @@ export function ReminderTimeline({
             </div>
             <div className="timeline-status">
               <span className="cell-label">{r.kind === 'rule' ? 'Reminder' : r.kind === 'nudge' ? 'Nudge' : 'Notification'}</span>
-              <StatusBadge status={r.status} kind="reminder" reason={r.statusReason} />
-              {r.statusReason ? <div className="status-reason">{r.statusReason}</div> : null}
+              <StatusBadge status={r.status} kind="reminder" reason={r.statusReason} zone={zone} />
+              {r.statusReason ? (
+                <div className="status-reason">
+                  <TimesInText text={r.statusReason} zone={zone} />
+                </div>
+              ) : null}
             </div>
             <div className="timeline-delivery">
               <span className="cell-label">Delivery</span>
               {d ? (
                 <>
-                  <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} />
-                  {d.statusReason ? <div className="status-reason">{d.statusReason}</div> : null}
+                  <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} zone={zone} />
+                  {d.statusReason ? (
+                    <div className="status-reason">
+                      <TimesInText text={d.statusReason} zone={zone} />
+                    </div>
+                  ) : null}
                   {d.repairOwner ? <div className="status-reason">dead letter · to repair: {d.repairOwner}</div> : null}
                   <div className="muted small">
                     {d.attemptCount} attempt{d.attemptCount === 1 ? '' : 's'}

@@ -1,5 +1,6 @@
 import type { ReportView } from '../db/queries/reports';
 import { reportKindLabels, reportKindTones, reportSourceLabels } from './report-labels';
+import { TimesInText } from './TimesInText';
 import { ZonedTime } from './ZonedTime';
 
 /** Longest detail shown when `compact` (the timeline); the delivery's page shows it whole. Characters. */
@@ -30,12 +31,17 @@ export function ReportList({ reports, zone, compact = false }: { reports: Report
           {r.detail ? (
             <span className="report-detail" title={compact && r.detail.length > DETAIL_MAX ? r.detail : undefined}>
               {' '}
-              {shorten(r.detail, compact)}
+              <TimesInText text={shorten(r.detail, compact)} zone={zone} />
             </span>
           ) : null}
           <span className="report-meta">
             {reportSourceLabels[r.source]}
-            {r.effect ? <> · {r.effect}</> : null}
+            {r.effect ? (
+              <>
+                {' · '}
+                <TimesInText text={r.effect} zone={zone} />
+              </>
+            ) : null}
           </span>
         </li>
       ))}

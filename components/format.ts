@@ -5,9 +5,7 @@
  */
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-
-/** ICU names zones in a locale-dependent way; these locales together know most common abbreviations. */
-const abbreviationLocales = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-SG', 'ja-JP'];
+import { formatStaffTime, staffZoneAbbreviation } from '../domain/staff-time';
 
 type Instant = string | Date;
 
@@ -18,23 +16,15 @@ function toDateTime(instant: Instant, zone: string): DateTime {
 
 /**
  * Short name of `zone` at `instant` ("CEST", "EDT", "JST"); "UTC+5:30" style when no locale has a
- * letter abbreviation for it.
+ * letter abbreviation for it. (domain/staff-time.ts: server texts use the same names.)
  */
 export function zoneAbbreviation(instant: Instant, zone: string): string {
-  const dt = toDateTime(instant, zone);
-  if (!dt.isValid) return zone;
-  for (const locale of abbreviationLocales) {
-    const name = dt.setLocale(locale).toFormat('ZZZZ');
-    if (!/^(GMT|UTC)[+-]/.test(name)) return name;
-  }
-  return `UTC${dt.toFormat('Z')}`;
+  return staffZoneAbbreviation(instant, zone);
 }
 
-/** "Sun 28 Mar 2027, 11:00 CEST": `instant` as wall-clock time in `zone` with the zone's abbreviation. */
+/** "Sun 28 Mar 2027, 11:00 CEST": `instant` as wall-clock time in `zone` with the zone's abbreviation (domain/staff-time.ts). */
 export function formatInZone(instant: Instant, zone: string): string {
-  const dt = toDateTime(instant, zone);
-  if (!dt.isValid) return 'invalid time';
-  return `${dt.setLocale('en-GB').toFormat('ccc d LLL yyyy, HH:mm')} ${zoneAbbreviation(instant, zone)}`;
+  return formatStaffTime(instant, zone);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   formatDuration,
   idleAlertState,
   isAuthRejection,
-  isoSecond,
+  alertTime,
   maskWebhookUrl,
   providerAuthFailure,
   recipientOfKey,
@@ -151,7 +151,7 @@ describe('decideAlert: count conditions are grouped into one start', () => {
     expect(a.next).toMatchObject({ active: true, episode: 1, startedAt: at('12:00:30'), itemCount: 20, firstItemAt: at('12:00:05'), startNotified: false });
     expect([a.notify, b.notify, c.notify]).toEqual([null, null, null]);
     expect(d.notify).toBe('started');
-    expect(d.next).toMatchObject({ itemCount: 50, startNotified: true, lastStartAlertAt: at('12:03:04'), detail: '50 new dead letters, first at 2027-03-01T12:00:05Z' });
+    expect(d.next).toMatchObject({ itemCount: 50, startNotified: true, lastStartAlertAt: at('12:03:04'), detail: '50 new dead letters, first at Mon 1 Mar 2027, 12:00:05 UTC' });
     // Re-evaluating changes nothing and plans nothing.
     expect(e.notify).toBeNull();
     expect(e.changed).toBe(false);
@@ -164,7 +164,7 @@ describe('decideAlert: count conditions are grouped into one start', () => {
     }));
     const ds = run(steps);
     expect(ds.map((d) => d.notify)).toEqual([null, null, null, null, null, 'started', null]);
-    expect(ds[5].next.detail).toBe('60 new dead letters, first at 2027-03-01T12:00:00Z');
+    expect(ds[5].next.detail).toBe('60 new dead letters, first at Mon 1 Mar 2027, 12:00:00 UTC');
     expect(ALERT_GROUP_MAX_MS).toBe(5 * 60_000);
   });
 
@@ -176,7 +176,7 @@ describe('decideAlert: count conditions are grouped into one start', () => {
       { now: at('12:01:40'), obs: dead(5, null, null) },
     ]);
     expect(ds.map((d) => d.notify)).toEqual([null, null, null, 'started']);
-    expect(ds[3].next.detail).toBe('5 new dead letters, first at 2027-03-01T12:00:00Z');
+    expect(ds[3].next.detail).toBe('5 new dead letters, first at Mon 1 Mar 2027, 12:00:00 UTC');
   });
 
   it('an item instant later than now (a clock ahead) is taken as now', () => {
@@ -196,7 +196,7 @@ describe('decideAlert: count conditions are grouped into one start', () => {
   it('unknown outcomes read as such', () => {
     const [d] = run([{ now: at('12:02:00'), obs: { condition: 'unknown_outcomes', count: 1, firstAt: at('12:00:00'), lastAt: at('12:00:00') } }]);
     expect(d.notify).toBe('started');
-    expect(d.next.detail).toBe('1 new unknown outcome, first at 2027-03-01T12:00:00Z');
+    expect(d.next.detail).toBe('1 new unknown outcome, first at Mon 1 Mar 2027, 12:00:00 UTC');
   });
 });
 
@@ -235,7 +235,7 @@ describe('decideAlert: clears, flaps and the hourly limit', () => {
     expect(ds.map((d) => d.notify)).toEqual(['started', 'cleared', null, null, null, null, 'started']);
     expect(ds.map((d) => d.next.episode)).toEqual([1, 1, 2, 2, 3, 3, 3]);
     expect(startHeldReason('worker_heartbeat', ds[2].next, at('12:20:00'))).toBe(
-      'an alert for this went out at 2027-03-01T12:00:00Z (at most one an hour); if it is still active at 2027-03-01T13:00:00Z it is sent then',
+      'an alert for this went out at Mon 1 Mar 2027, 12:00:00 UTC (at most one an hour); if it is still active at Mon 1 Mar 2027, 13:00:00 UTC it is sent then',
     );
     expect(ds[6].next.lastStartAlertAt).toEqual(at('13:00:00'));
   });
@@ -276,7 +276,7 @@ describe('decideAlert: the other conditions alert at their first evaluation', ()
     const [d] = run([{ now: at('12:00:00'), obs: { condition: 'oldest_due', oldestDueAt: at('11:45:00'), waiting: 7, thresholdSeconds: 600 } }]);
     expect(d.notify).toBe('started');
     expect(d.next).toMatchObject({ firstItemAt: at('11:45:00'), itemCount: 7 });
-    expect(d.next.detail).toBe('The oldest due reminder has waited 15 min (due 2027-03-01T11:45:00Z; threshold 10 min; 7 reminders waiting)');
+    expect(d.next.detail).toBe('The oldest due reminder has waited 15 min (due Mon 1 Mar 2027, 11:45:00 UTC; threshold 10 min; 7 reminders waiting)');
   });
 
   it('provider auth: started by a recent 401, kept by an old one, cleared when none fails', () => {
@@ -287,13 +287,13 @@ describe('decideAlert: the other conditions alert at their first evaluation', ()
       { now: at('12:31:00'), obs: { condition: 'provider_auth', failures: [] } },
     ]);
     expect(ds.map((d) => d.notify)).toEqual(['started', null, 'cleared']);
-    expect(ds[0].next.detail).toBe('The HTTP email API refused our credentials: {"name":"unauthorized"} (at 2027-03-01T11:59:58Z)');
+    expect(ds[0].next.detail).toBe('The HTTP email API refused our credentials: {"name":"unauthorized"} (at Mon 1 Mar 2027, 11:59:58 UTC)');
   });
 
   it('heartbeat: detail names the last sweep', () => {
     const [d] = run([{ now: at('12:05:00'), obs: { condition: 'worker_heartbeat', lastSweepAt: at('12:00:00') } }]);
     expect(d.notify).toBe('started');
-    expect(d.next.detail).toBe('No worker has run its minute sweep since 2027-03-01T12:00:00Z (5 min ago)');
+    expect(d.next.detail).toBe('No worker has run its minute sweep since Mon 1 Mar 2027, 12:00:00 UTC (5 min ago)');
   });
 });
 
@@ -301,7 +301,7 @@ describe('startHeldReason', () => {
   const s = (o: Partial<AlertStateSnapshot>): AlertStateSnapshot => ({ ...idleAlertState, active: true, episode: 1, ...o });
   it('names when a burst will be sent at the latest', () => {
     expect(startHeldReason('dead_letters', s({ firstItemAt: at('12:00:00'), lastItemAt: at('12:00:30') }), at('12:01:00'))).toBe(
-      'waiting until no new one has appeared for a minute, so a burst is one alert (sent by 2027-03-01T12:01:30Z at the latest)',
+      'waiting until no new one has appeared for a minute, so a burst is one alert (sent by Mon 1 Mar 2027, 12:01:30 UTC at the latest)',
     );
   });
   it('nothing holds a non-count condition back but the hour', () => {
@@ -342,10 +342,10 @@ describe('message keys and links', () => {
 });
 
 describe('alertTexts', () => {
-  const started: AlertStateSnapshot = { ...idleAlertState, active: true, episode: 1, startedAt: at('12:03:00'), itemCount: 12, firstItemAt: at('12:00:05'), detail: '12 new dead letters, first at 2027-03-01T12:00:05Z', startNotified: true };
+  const started: AlertStateSnapshot = { ...idleAlertState, active: true, episode: 1, startedAt: at('12:03:00'), itemCount: 12, firstItemAt: at('12:00:05'), detail: '12 new dead letters, first at Mon 1 Mar 2027, 12:00:05 UTC', startNotified: true };
   it('a start: subject names the group, the text ends with the link, Slack links as <url|label>', () => {
     const t = alertTexts({ tenantName: 'Acme <Ops>', condition: 'dead_letters', transition: 'started', state: started, link: 'https://app.example.test/attention', linkLabel: 'Open Needs attention' });
-    expect(t.subject).toBe('[Punctual] Acme <Ops>: 12 new dead letters, first at 2027-03-01T12:00:05Z');
+    expect(t.subject).toBe('[Punctual] Acme <Ops>: 12 new dead letters, first at Mon 1 Mar 2027, 12:00:05 UTC');
     expect(t.text).toContain('Open Needs attention: https://app.example.test/attention');
     expect(t.slack).toContain('<https://app.example.test/attention|Open Needs attention>');
     expect(t.slack).toContain('*Acme &lt;Ops&gt;*');
@@ -353,7 +353,21 @@ describe('alertTexts', () => {
   it('a clear says how long it lasted', () => {
     const t = alertTexts({ tenantName: 'Acme', condition: 'dead_letters', transition: 'cleared', state: { ...started, active: false, clearedAt: at('12:20:00') }, link: 'https://x.test/attention', linkLabel: 'Open Needs attention' });
     expect(t.subject).toBe('[Punctual] Acme: Cleared: no dead letters left after 17 min');
-    expect(t.text).toContain('It started at 2027-03-01T12:03:00Z: 12 new dead letters, first at 2027-03-01T12:00:05Z.');
+    expect(t.text).toContain('It started at Mon 1 Mar 2027, 12:03:00 UTC: 12 new dead letters, first at Mon 1 Mar 2027, 12:00:05 UTC.');
+  });
+  it('instants are written in the tenant zone, never as a raw ISO instant (issue #12)', () => {
+    const d = decideAlert(idleAlertState, { condition: 'dead_letters', count: 1, firstAt: at('12:00:05'), lastAt: at('12:00:05') }, { now: at('12:03:00'), canNotify: true, zone: 'Europe/Amsterdam' });
+    expect(d.next.detail).toBe('1 new dead letter, first at Mon 1 Mar 2027, 13:00:05 CET');
+    const t = alertTexts({ tenantName: 'Acme', condition: 'dead_letters', transition: 'cleared', state: { ...d.next, active: false, clearedAt: at('12:20:00') }, link: 'https://x.test/attention', linkLabel: 'Open Needs attention', zone: 'Europe/Amsterdam' });
+    expect(t.text).toContain('It started at Mon 1 Mar 2027, 13:03:00 CET: 1 new dead letter, first at Mon 1 Mar 2027, 13:00:05 CET.');
+    const iso = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+    for (const x of [d.next.detail ?? '', t.subject, t.text, t.slack]) expect(x).not.toMatch(iso);
+    const held = startHeldReason('dead_letters', { ...d.next, startNotified: false, lastStartAlertAt: at('12:30:00') }, at('12:40:00'), 'Europe/Amsterdam');
+    expect(held).toBe('an alert for this went out at Mon 1 Mar 2027, 13:30:00 CET (at most one an hour); if it is still active at Mon 1 Mar 2027, 14:30:00 CET it is sent then');
+    const retry = decideAlertSend({ outcome: { class: 'transient', code: '421' }, attempts: 1, policy: { baseMs: 15_000, capMs: 15_000, maxAttempts: 3 }, now: at('12:00:00'), random: 0, zone: 'Europe/Amsterdam' });
+    expect(retry).toMatchObject({ status: 'retrying' });
+    expect((retry as { reason: string }).reason).not.toMatch(iso);
+    expect((retry as { reason: string }).reason).toMatch(/next attempt at Mon 1 Mar 2027, 13:00:\d\d CET$/);
   });
   it('a provider_auth alert about the email provider says it is not emailed', () => {
     const t = alertTexts({ tenantName: 'Acme', condition: 'provider_auth', transition: 'started', state: { ...started, detail: 'x' }, link: 'https://x.test/attention?channel=email', linkLabel: 'Open Needs attention', emailSkipped: true });
@@ -391,8 +405,9 @@ describe('formatting', () => {
   ])('formatDuration(%i) = %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
   });
-  it('isoSecond drops milliseconds', () => {
-    expect(isoSecond(new Date('2027-03-01T12:00:05.123Z'))).toBe('2027-03-01T12:00:05Z');
+  it('alertTime writes an instant to the second in the tenant zone, never as an ISO instant', () => {
+    expect(alertTime(new Date('2027-03-01T12:00:05.123Z'), 'UTC')).toBe('Mon 1 Mar 2027, 12:00:05 UTC');
+    expect(alertTime(new Date('2027-03-01T12:00:05.123Z'), 'Europe/Amsterdam')).toBe('Mon 1 Mar 2027, 13:00:05 CET');
   });
   it('maskWebhookUrl keeps scheme and host only', () => {
     expect(maskWebhookUrl('https://hooks.slack.com/services/T000/B000/XXXX')).toBe('https://hooks.slack.com/…');

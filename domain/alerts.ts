@@ -40,6 +40,7 @@
 import { enhancedStatusOf } from './smtp-outcome';
 import { nextAttemptDelayMs, type RetryPolicy } from './retry';
 import type { AlertCondition, AlertRoute, Channel, OutcomeClass, Provider } from './vocabulary';
+import { formatStaffTime } from './staff-time';
 
 /** A count condition's start waits until no new item has appeared for this long, ms. */
 export const ALERT_QUIET_MS = 60_000;
@@ -132,9 +133,13 @@ const ms = (d: Date | null | undefined) => (d ? d.getTime() : null);
 const minDate = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b);
 const maxDate = (a: Date | null, b: Date | null): Date | null => (!a ? b : !b ? a : a.getTime() >= b.getTime() ? a : b);
 
-/** `2027-03-01T12:00:05Z`: a UTC instant to the second, as alert texts name it. */
-export function isoSecond(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/**
+ * An instant as alert texts name it: wall-clock time to the second in the tenant's zone `zone` (IANA) with the
+ * zone's abbreviation, "Mon 1 Mar 2027, 13:00:05 CET" — the words of the staff UI (domain/staff-time.ts), never a
+ * raw ISO instant (issue #12: alert emails and Slack posts are read by staff, without a page to hover on).
+ */
+export function alertTime(d: Date, zone: string): string {
+  return formatStaffTime(d, zone, { seconds: true });
 }
 
 /** "45 s", "3 min", "2 h 5 min", "1 d 3 h": a duration for people (rounded down, never negative). */
@@ -253,8 +258,12 @@ export function conditionHolds(obs: AlertObservation, wasActive: boolean, now: D
   }
 }
 
-/** The one-line summary of what is wrong now ({@link AlertStateSnapshot.detail}); `state` gives the episode's first item. */
-export function describeActive(obs: AlertObservation, state: Pick<AlertStateSnapshot, 'itemCount' | 'firstItemAt'>, now: Date): string {
+/**
+ * The one-line summary of what is wrong now ({@link AlertStateSnapshot.detail}); `state` gives the episode's first
+ * item. Instants are written in `zone` (the tenant's IANA zone; UTC when not given): see {@link alertTime}.
+ */
+export function describeActive(obs: AlertObservation, state: Pick<AlertStateSnapshot, 'itemCount' | 'firstItemAt'>, now: Date, zone = 'UTC'): string {
+  const isoSecond = (d: Date) => alertTime(d, zone);
   switch (obs.condition) {
     case 'dead_letters':
     case 'unknown_outcomes': {
@@ -295,9 +304,10 @@ export function startHold(condition: AlertCondition, s: AlertStateSnapshot, now:
   return null;
 }
 
-/** {@link startHold} in words for the alerts page (UTC instants), or null when the start may be sent now. */
-export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot, now: Date): string | null {
+/** {@link startHold} in words for the alerts page (instants in `zone`, see {@link alertTime}), or null when the start may be sent now. */
+export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot, now: Date, zone = 'UTC'): string | null {
   const h = startHold(condition, s, now);
+  const isoSecond = (d: Date) => alertTime(d, zone);
   if (!h) return null;
   return h.kind === 'hourly'
     ? `an alert for this went out at ${isoSecond(h.lastAt)} (at most one an hour); if it is still active at ${isoSecond(h.retryAt)} it is sent then`
@@ -316,7 +326,7 @@ export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot
  * `itemCount` for non-count conditions: sends measured (lag), reminders waiting (oldest due), failing providers
  * (auth), 0 (heartbeat); `firstItemAt`: the oldest due instant / the first failure / the last sweep.
  */
-export function decideAlert(prev: AlertStateSnapshot, obs: AlertObservation, opts: { now: Date; canNotify: boolean }): AlertDecision {
+export function decideAlert(prev: AlertStateSnapshot, obs: AlertObservation, opts: { now: Date; canNotify: boolean; zone?: string }): AlertDecision {
   const { now } = opts;
   const holds = conditionHolds(obs, prev.active, now);
   if (!holds) {
@@ -356,7 +366,7 @@ export function decideAlert(prev: AlertStateSnapshot, obs: AlertObservation, opt
     const count = obs.condition === 'dispatch_lag' ? obs.samples : obs.condition === 'oldest_due' ? obs.waiting : obs.condition === 'provider_auth' ? obs.failures.length : 0;
     next = { ...base, itemCount: count, firstItemAt: first, lastItemAt: fresh ? now : base.lastItemAt };
   }
-  next.detail = describeActive(obs, next, now);
+  next.detail = describeActive(obs, next, now, opts.zone);
   if (!next.startNotified && opts.canNotify && startHeldReason(obs.condition, next, now) === null) {
     next = { ...next, startNotified: true, lastStartAlertAt: now };
     return { next, changed: true, notify: 'started' };
@@ -453,8 +463,11 @@ export function alertTexts(input: {
   link: string;
   linkLabel: string;
   emailSkipped?: boolean;
+  /** The tenant's IANA zone: instants in the text are written in it ({@link alertTime}); UTC when not given. */
+  zone?: string;
 }): AlertTexts {
   const { tenantName, condition, transition, state, link, linkLabel } = input;
+  const isoSecond = (d: Date) => alertTime(d, input.zone ?? 'UTC');
   const label = alertConditionLabels[condition];
   let summary: string;
   let lines: string[];
@@ -517,6 +530,8 @@ export function decideAlertSend(input: {
   policy: RetryPolicy;
   now: Date;
   random: number;
+  /** The tenant's IANA zone for the next attempt's instant in the reason ({@link alertTime}); UTC when not given. */
+  zone?: string;
 }): { status: 'sent' } | { status: 'retrying'; nextAttemptAt: Date; reason: string } | { status: 'failed'; reason: string } {
   const o = input.outcome;
   if (o.class === 'accepted') return { status: 'sent' };
@@ -525,7 +540,7 @@ export function decideAlertSend(input: {
   const delay = nextAttemptDelayMs(input.policy, input.attempts, o.class === 'rate_limited' ? (o.retryAfterMs ?? null) : null, input.random);
   if (delay < 0) return { status: 'failed', reason: `gave up after ${input.attempts} attempts (last: ${what})` };
   const nextAttemptAt = new Date(input.now.getTime() + delay);
-  return { status: 'retrying', nextAttemptAt, reason: `${what}; next attempt at ${isoSecond(nextAttemptAt)}` };
+  return { status: 'retrying', nextAttemptAt, reason: `${what}; next attempt at ${alertTime(nextAttemptAt, input.zone ?? 'UTC')}` };
 }
 
 /** Retry policy of alert messages: first retry within 15 s, at most 15 min apart, 8 attempts. */

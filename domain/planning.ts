@@ -56,12 +56,11 @@ export interface PlannedReminder {
   statusReason: string | null;
 }
 
-/** Staff-readable reason for a reminder planned too late, times in the event's zone (UTC in brackets). */
+/** Staff-readable reason for a reminder planned too late, times in the event's zone (never a raw ISO instant: issue #12). */
 function lateReason(timeZone: string, now: Date, w: { dueAt: Date; expiresAt: Date }): string {
   const local = (d: Date) => formatShortWhen({ at: d, timeZone, locale: 'en-GB', allDay: false });
   return (
-    `planned after its expiry instant: due ${local(w.dueAt)}, useful until ${local(w.expiresAt)}, ` +
-    `planned ${local(now)} (expiry ${w.expiresAt.toISOString()})`
+    `planned after its expiry instant: due ${local(w.dueAt)}, useful until ${local(w.expiresAt)}, planned ${local(now)}`
   );
 }
 

@@ -23,7 +23,7 @@ export type SendDecision =
 
 function expiredReason(expiresAt: Date, now: Date, timeZone = 'UTC'): string {
   const local = (d: Date) => formatShortWhen({ at: d, timeZone, locale: 'en-GB', allDay: false });
-  return `not sent before its expiry instant ${local(expiresAt)} (checked ${local(now)}; expiry ${expiresAt.toISOString()})`;
+  return `not sent before its expiry instant ${local(expiresAt)} (checked ${local(now)})`;
 }
 
 const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched']);

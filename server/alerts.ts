@@ -245,12 +245,12 @@ async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: A
     const failures = obs.condition === 'provider_auth' ? obs.failures : [];
     const emailSkipped = failures.some((f) => f.provider === tenant.emailProvider);
     const routes = routesFor(settings, staff, emailSkipped);
-    const d = decideAlert(prev, obs, { now, canNotify: routes.length > 0 });
+    const d = decideAlert(prev, obs, { now, canNotify: routes.length > 0, zone: tenant.timeZone });
     if (d.changed) await writeAlertState(tx, tenantId, condition, d.next, now);
     if (d.notify === 'started') {
       const { path, label } = alertPath(condition, failures);
       const link = absoluteLink(publicUrl, path);
-      const texts = alertTexts({ tenantName: tenant.name, condition, transition: 'started', state: d.next, link, linkLabel: label, emailSkipped });
+      const texts = alertTexts({ tenantName: tenant.name, condition, transition: 'started', state: d.next, link, linkLabel: label, emailSkipped, zone: tenant.timeZone });
       for (const r of routes) {
         const messageKey = alertMessageKey({ tenantId, condition, episode: d.next.episode, transition: 'started', route: r.route, recipient: r.recipient });
         const id = await planMessage(tx, {
@@ -272,7 +272,7 @@ async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: A
       // Exactly those who were told of the start, on the route they were told on.
       for (const s of await startMessagesOf(tx, tenantId, condition, d.next.episode)) {
         const label = s.link.includes('/attention') ? 'Open Needs attention' : 'Open the dashboard';
-        const texts = alertTexts({ tenantName: tenant.name, condition, transition: 'cleared', state: d.next, link: s.link, linkLabel: label });
+        const texts = alertTexts({ tenantName: tenant.name, condition, transition: 'cleared', state: d.next, link: s.link, linkLabel: label, zone: tenant.timeZone });
         const recipient = recipientOfKey(s.messageKey) ?? s.address;
         const messageKey = alertMessageKey({ tenantId, condition, episode: d.next.episode, transition: 'cleared', route: s.route, recipient });
         const id = await planMessage(tx, {
@@ -355,6 +355,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
     policy: senders.policy ?? alertRetryPolicy,
     now,
     random: (senders.random ?? Math.random)(),
+    zone: tenant.timeZone,
   });
   return db.transaction(async (tx): Promise<SendAlertResult> => {
     const r =
@@ -679,13 +680,13 @@ export interface AlertsOverview {
   heartbeats: { workerId: string; lastSweepAt: Date; startedAt: Date }[];
 }
 
-/** The alerts page's data for `tenantId` at `now`. */
-export async function alertsOverview(db: Db, tenantId: string, now: Date): Promise<AlertsOverview> {
+/** The alerts page's data for `tenantId` at `now`; `zone` (the tenant's IANA zone) words the instants of a held start. */
+export async function alertsOverview(db: Db, tenantId: string, now: Date, zone = 'UTC'): Promise<AlertsOverview> {
   const [states, messages, staff, heartbeats] = await Promise.all([listAlertStates(db, tenantId), listAlertMessages(db, tenantId, 30), listStaff(db, tenantId), listHeartbeats(db, 5)]);
   const conditions = alertConditions.map((condition): ConditionView => {
     const s = states.find((x) => x.condition === condition);
     const state: AlertStateSnapshot = s ?? idleAlertState;
-    return { condition, state, held: state.active && !state.startNotified ? startHeldReason(condition, state, now) : null, evaluatedAt: s?.updatedAt ?? null };
+    return { condition, state, held: state.active && !state.startNotified ? startHeldReason(condition, state, now, zone) : null, evaluatedAt: s?.updatedAt ?? null };
   });
   return {
     conditions,

@@ -14,7 +14,8 @@ import { z } from 'zod';
 import type { Db, Tx } from '../db/client';
 import { enqueueJob } from '../db/queries/jobs';
 import { loadReminderWorld, transitionDelivery } from '../db/queries/delivery';
-import { auditLog, deliveries, reminders, type Delivery } from '../db/schema';
+import { auditLog, deliveries, events, reminders, type Delivery } from '../db/schema';
+import { formatStaffTime } from '../domain/staff-time';
 import type { AuditAction } from '../domain/vocabulary';
 import { DELIVER_TASK } from './dispatch';
 import { AppError, parseInput } from './errors';
@@ -52,13 +53,18 @@ async function audit(tx: Tx, ctx: OperatorContext, action: AuditAction, d: Deliv
   });
 }
 
+/** Refuses a send after the reminder's expiry instant; the message names it in the event's zone (domain/staff-time.ts). */
 async function requireBeforeExpiry(tx: Tx, d: Delivery, now: Date, verb: string): Promise<void> {
   if (!d.reminderId) return;
-  const [r] = await tx.select({ expiresAt: reminders.expiresAt }).from(reminders).where(eq(reminders.id, d.reminderId));
+  const [r] = await tx
+    .select({ expiresAt: reminders.expiresAt, zone: events.timeZone })
+    .from(reminders)
+    .innerJoin(events, eq(events.id, reminders.eventId))
+    .where(eq(reminders.id, d.reminderId));
   if (r && now.getTime() >= r.expiresAt.getTime()) {
     throw new AppError(
       'invalid_state',
-      `cannot ${verb}: the reminder's expiry instant ${r.expiresAt.toISOString()} has passed, and a reminder is never sent late`,
+      `cannot ${verb}: the reminder's expiry instant ${formatStaffTime(r.expiresAt, r.zone)} has passed, and a reminder is never sent late`,
       'deliveryId',
     );
   }

@@ -115,13 +115,15 @@ describe('50 dead letters within two minutes (issue #10 scenario)', () => {
     const mails = await alertMails();
     const deadMails = mails.filter((m) => m.subject!.includes('dead letters'));
     expect(deadMails).toHaveLength(1);
-    expect(deadMails[0].subject).toBe('[Punctual] Test Org: 50 new dead letters, first at 2027-03-01T12:00:00Z');
+    expect(deadMails[0].subject).toBe('[Punctual] Test Org: 50 new dead letters, first at Mon 1 Mar 2027, 13:00:00 CET');
     expect(deadMails[0].envelopeTo).toEqual([ADMIN]);
+    // Staff read alerts without a page to hover on: instants in the tenant's zone, never a raw ISO instant (issue #12).
+    for (const t of [deadMails[0].subject ?? '', deadMails[0].text ?? '']) expect(t).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     expect(deadMails[0].text).toContain(`Open Needs attention: ${PUBLIC}/attention`);
     expect(deadMails[0].html).toContain(`<a href="${PUBLIC}/attention">`);
     const deadPosts = slack!.posts.filter((p) => p.text.includes('new dead letters'));
     expect(deadPosts).toHaveLength(1);
-    expect(deadPosts[0].text).toContain('50 new dead letters, first at 2027-03-01T12:00:00Z');
+    expect(deadPosts[0].text).toContain('50 new dead letters, first at Mon 1 Mar 2027, 13:00:00 CET');
     expect(deadPosts[0].text).toContain(`<${PUBLIC}/attention|Open Needs attention>`);
     expect(deadPosts[0].contentType).toBe('application/json');
     // The catcher's 550 5.7.1 is ONE recipient's policy: 50 dead letters, but no "provider refuses us" alert.
@@ -209,7 +211,7 @@ describe('worker heartbeat (the web watchdog alerts when the worker stops sweepi
       'The worker has not run its minute sweep since 14:00 CEST — alert sent to 1 person and Slack',
     ]);
     let mails = await alertMails();
-    expect(mails.map((m) => m.subject)).toEqual(['[Punctual] Test Org: No worker has run its minute sweep since 2027-05-03T12:00:00Z (3 min ago)']);
+    expect(mails.map((m) => m.subject)).toEqual(['[Punctual] Test Org: No worker has run its minute sweep since Mon 3 May 2027, 14:00:00 CEST (3 min ago)']);
     expect(mails[0].text).toContain(`Open the dashboard: ${PUBLIC}/`);
     expect(slack!.posts).toHaveLength(1);
     // The worker's send_alert jobs for the same messages find them sent: nothing twice.
@@ -221,11 +223,11 @@ describe('worker heartbeat (the web watchdog alerts when the worker stops sweepi
     await sweep('2027-05-03T12:04:00Z');
     mails = await alertMails();
     expect(mails.map((m) => m.subject)).toEqual([
-      '[Punctual] Test Org: No worker has run its minute sweep since 2027-05-03T12:00:00Z (3 min ago)',
+      '[Punctual] Test Org: No worker has run its minute sweep since Mon 3 May 2027, 14:00:00 CEST (3 min ago)',
       '[Punctual] Test Org: Cleared: the worker runs its minute sweep again after 59 s',
     ]);
     expect(slack!.posts.map((p) => p.text.split('\n')[0])).toEqual([
-      ':rotating_light: *Test Org*: No worker has run its minute sweep since 2027-05-03T12:00:00Z (3 min ago)',
+      ':rotating_light: *Test Org*: No worker has run its minute sweep since Mon 3 May 2027, 14:00:00 CEST (3 min ago)',
       ':white_check_mark: *Test Org*: Cleared: the worker runs its minute sweep again after 59 s',
     ]);
 
@@ -261,7 +263,7 @@ describe('dispatch lag and the oldest due reminder', () => {
     ]);
     await h!.drain();
     expect((await alertMails()).map((m) => m.subject)).toEqual([
-      '[Punctual] Test Org: The oldest due reminder has waited 10 min (due 2027-06-01T12:00:00Z; threshold 10 min; 1 reminder waiting)',
+      '[Punctual] Test Org: The oldest due reminder has waited 10 min (due Tue 1 Jun 2027, 14:00:00 CEST; threshold 10 min; 1 reminder waiting)',
     ]);
     // The worker comes back and sends it (late, inside its window): the condition clears.
     await h!.tick('2027-06-01T12:10:30Z');

@@ -11,6 +11,7 @@ import { notificationTemplateLabel } from '../template-labels';
 import { ApiError, apiCall } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ConflictPanel, staleSave } from './ConflictPanel';
+import { TimesInText } from '../TimesInText';
 
 /** The domain event types in staff words (the matrix's rows). */
 export const eventTypeLabels: Record<DomainEventType, string> = {
@@ -169,7 +170,7 @@ export function NotificationSettingsForm({ settings, zone }: { settings: Notific
             <div className="webhook-off" role="status" data-testid="webhook-off">
               <p>
                 <strong>
-                  Switched off on {formatChangeTime(new Date(stored.webhookDisabledAt!), zone)}: {stored.webhookDisabledReason ?? 'no reason recorded'}
+                  Switched off on {formatChangeTime(new Date(stored.webhookDisabledAt!), zone)}: {stored.webhookDisabledReason ? <TimesInText text={stored.webhookDisabledReason} zone={zone} /> : 'no reason recorded'}
                 </strong>
               </p>
               <p className="small">No notifications are posted to it while it is off. Fix the receiver first, then switch it on again.</p>

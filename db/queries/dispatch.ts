@@ -37,7 +37,7 @@ const addedCount = (rows: unknown[]) => (rows.length ? Number((rows[0] as { n: n
 
 /**
  * Marks up to `limit` scheduled reminders whose expiry instant has passed as `expired` (reason names both
- * instants). Returns the count.
+ * instants as wall-clock times in the event's zone — never a raw ISO instant, issue #12). Returns the count.
  */
 export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: number): Promise<number> {
   const rows = await db.execute(sql`
@@ -52,12 +52,13 @@ export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: numbe
     set status = 'expired',
         status_reason = 'not dispatched before its expiry instant '
           -- A zone PostgreSQL does not know must never fail the whole pass (it would stop every tenant's
-          -- dispatch): such a reason names the expiry in UTC only. CASE evaluates only the chosen branch.
+          -- dispatch): such a reason names the instants in UTC. CASE evaluates only the chosen branch.
           || case when exists (select 1 from pg_timezone_names z where z.name = e.time_zone)
                then to_char(r.expires_at at time zone e.time_zone, 'Dy DD Mon, HH24:MI') || ' ' || e.time_zone
-               else to_char(r.expires_at at time zone 'UTC', 'Dy DD Mon, HH24:MI') || ' UTC' end
-          || ' (expiry ' || to_char(r.expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-          || '; the dispatcher next ran ' || ${now.toISOString()}::text || ' — the worker was down or behind)',
+                 || ' (the dispatcher next ran ' || to_char(${at(now)} at time zone e.time_zone, 'Dy DD Mon, HH24:MI:SS')
+               else to_char(r.expires_at at time zone 'UTC', 'Dy DD Mon, HH24:MI') || ' UTC'
+                 || ' (the dispatcher next ran ' || to_char(${at(now)} at time zone 'UTC', 'Dy DD Mon, HH24:MI:SS') end
+          || ' — the worker was down or behind)',
         updated_at = now()
     from events e where r.id = any(array(select id from overdue)) and e.id = r.event_id
     returning r.id`);

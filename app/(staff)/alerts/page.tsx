@@ -4,6 +4,7 @@ import { getDb } from '../../../db/client';
 import { AlertSettingsForm } from '../../../components/client/AlertSettingsForm';
 import { EmptyState } from '../../../components/EmptyState';
 import { ZonedTime } from '../../../components/ZonedTime';
+import { TimesInText } from '../../../components/TimesInText';
 import { alertConditionLabels, HEARTBEAT_STALE_MS } from '../../../domain/alerts';
 import { can } from '../../../domain/permissions';
 import { alertsOverview, readAlertSettings, type ConditionView } from '../../../server/alerts';
@@ -29,8 +30,8 @@ export default async function AlertsPage() {
   await clock.ready;
   const now = clock.now();
   const db = getDb();
-  const [settings, overview] = await Promise.all([readAlertSettings(db, tenant.id, { withUrl: mayConfigure }), alertsOverview(db, tenant.id, now)]);
   const zone = tenant.timeZone;
+  const [settings, overview] = await Promise.all([readAlertSettings(db, tenant.id, { withUrl: mayConfigure }), alertsOverview(db, tenant.id, now, zone)]);
   const recipients = overview.staff.filter((s) => settings.emailRecipients.includes(s.id));
   const lastSweep = overview.heartbeats[0]?.lastSweepAt ?? null;
   return (
@@ -153,7 +154,7 @@ function ConditionRow({ c, zone, hasRecipients }: { c: ConditionView; zone: stri
       </div>
       {s.active ? (
         <>
-          <p className="wrap-anywhere">{s.detail}</p>
+          <p className="wrap-anywhere">{s.detail ? <TimesInText text={s.detail} zone={zone} /> : null}</p>
           <p className="small muted">
             Active since {s.startedAt ? <ZonedTime instant={s.startedAt.toISOString()} zone={zone} /> : '—'} · episode {s.episode}
             {' · '}
@@ -171,7 +172,12 @@ function ConditionRow({ c, zone, hasRecipients }: { c: ConditionView; zone: stri
           {s.clearedAt ? (
             <>
               Cleared <ZonedTime instant={s.clearedAt.toISOString()} zone={zone} />
-              {s.detail ? <span className="wrap-anywhere"> (was: {s.detail})</span> : null}
+              {s.detail ? (
+                <span className="wrap-anywhere">
+                  {' (was: '}
+                  <TimesInText text={s.detail} zone={zone} />)
+                </span>
+              ) : null}
             </>
           ) : c.evaluatedAt ? (
             'Never triggered.'

@@ -5,6 +5,7 @@ import { getDb } from '../../../db/client';
 import { listDeliveryCases, webhookSwitchedOff, type DeliveryCase } from '../../../db/queries/operator';
 import { ChannelBadge } from '../../../components/ChannelBadge';
 import { ZonedTime } from '../../../components/ZonedTime';
+import { TimesInText } from '../../../components/TimesInText';
 import { channelLabels, reconcileHint } from '../../../domain/message-labels';
 import { channels } from '../../../domain/vocabulary';
 import { EmptyState } from '../../../components/EmptyState';
@@ -69,7 +70,9 @@ export default async function AttentionPage({ searchParams }: { searchParams: Pr
               ) : null}
               :
             </strong>{' '}
-            <span className="webhook-reason">{webhookOff.reason}</span>
+            <span className="webhook-reason">
+              <TimesInText text={webhookOff.reason} zone={tenant.timeZone} />
+            </span>
           </span>
           <span>
             No notification is posted to {webhookOff.url ? <code className="wrap-anywhere">{webhookOff.url}</code> : 'it'} until it is switched on again.{' '}
@@ -141,7 +144,7 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
             ) : null}
           </div>
         </div>
-        <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} />
+        <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} zone={c.event?.timeZone ?? zone} />
       </div>
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
       {d.status === 'unknown' ? (

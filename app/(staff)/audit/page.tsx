@@ -6,6 +6,7 @@ import { listAudit, type AuditRow } from '../../../db/queries/audit';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ZonedTime } from '../../../components/ZonedTime';
+import { TimesInText } from '../../../components/TimesInText';
 import { formatInZone, localMidnight } from '../../../components/format';
 import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from '../../../domain/audit-view';
 import { auditActions } from '../../../domain/vocabulary';
@@ -156,7 +157,13 @@ function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
         {!s.eventId && !s.eventTitle && !s.deliveryId && !s.address && !s.ruleId ? <span className="muted">—</span> : null}
       </td>
       <td className="audit-reason" data-label="Reason">
-        {e.reason ? <span>{e.reason}</span> : <span className="muted">—</span>}
+        {e.reason ? (
+          <span>
+            <TimesInText text={e.reason} zone={eventZone} />
+          </span>
+        ) : (
+          <span className="muted">—</span>
+        )}
       </td>
       <td className="audit-details" data-label="Details">
         {details.length === 0 ? (
@@ -165,7 +172,7 @@ function AuditRowView({ e, zone }: { e: AuditRow; zone: string }) {
           <ul>
             {details.map((d, i) => (
               <li key={i}>
-                <span className="muted">{d.label}:</span> {d.value}
+                <span className="muted">{d.label}:</span> <TimesInText text={d.value} zone={eventZone} />
               </li>
             ))}
           </ul>

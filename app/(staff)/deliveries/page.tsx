@@ -114,7 +114,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
               </tr>
             </thead>
             <tbody>
-              {items.map(({ delivery: d, eventId, eventTitle, title }) => (
+              {items.map(({ delivery: d, eventId, eventTitle, eventZone, title }) => (
                 <tr key={d.id} data-channel={d.channel}>
                   <td className="nowrap" data-label="Created">
                     <ZonedTime instant={d.createdAt.toISOString()} zone={tenant.timeZone} />
@@ -136,7 +136,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   <td data-label="Event">{eventId ? <Link href={`/events/${eventId}`}>{eventTitle}</Link> : null}</td>
                   <td data-label="Status">
                     <span>
-                      <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} />
+                      <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} zone={eventZone ?? tenant.timeZone} />
                     </span>
                   </td>
                   <td className="num" data-label="Attempts">

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { getDb } from '../../../db/client';
 import { NotificationSettingsForm, PolicyMatrix } from '../../../components/client/NotificationSettingsForm';
 import { notificationTemplateLabel } from '../../../components/template-labels';
+import { TimesInText } from '../../../components/TimesInText';
 import { formatChangeTime } from '../../../domain/edit-conflict';
 import { describePolicy } from '../../../domain/notification-policy';
 import { can } from '../../../domain/permissions';
@@ -56,7 +57,7 @@ export default async function NotificationsPage() {
               <div className="webhook-off" role="status" data-testid="webhook-off">
                 <p>
                   <strong>
-                    Switched off on {formatChangeTime(new Date(settings.webhookDisabledAt), zone)}: {settings.webhookDisabledReason ?? 'no reason recorded'}
+                    Switched off on {formatChangeTime(new Date(settings.webhookDisabledAt), zone)}: {settings.webhookDisabledReason ? <TimesInText text={settings.webhookDisabledReason} zone={zone} /> : 'no reason recorded'}
                   </strong>
                 </p>
                 <p className="small">An admin can switch it on again.</p>

@@ -8,6 +8,7 @@ import { ChannelBadge } from '../../../components/ChannelBadge';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ZonedTime } from '../../../components/ZonedTime';
+import { TimesInText } from '../../../components/TimesInText';
 import { RemoveSuppressionButton } from '../../../components/client/RemoveSuppressionButton';
 import { SuppressionForm } from '../../../components/client/SuppressionForm';
 import { reportKindLabels, reportSourceLabels } from '../../../components/report-labels';
@@ -134,7 +135,9 @@ export default async function SuppressionsPage({ searchParams }: { searchParams:
                     </span>
                   </td>
                   <td data-label="Came from">
-                    <span className="suppression-source">{s.source}</span>
+                    <span className="suppression-source">
+                      <TimesInText text={s.source} zone={tenant.timeZone} />
+                    </span>
                     {s.report ? (
                       <span className="suppression-report small">
                         {s.report.deliveryId ? <Link href={`/deliveries/${s.report.deliveryId}`}>{reportKindLabels[s.report.kind]} report</Link> : `${reportKindLabels[s.report.kind]} report`} ({reportSourceLabels[s.report.source]})

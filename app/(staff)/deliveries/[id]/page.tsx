@@ -8,6 +8,7 @@ import { StatusWithReason } from '../../../../components/StatusBadge';
 import { AttemptsTable } from '../../../../components/AttemptsTable';
 import { ReportList } from '../../../../components/ReportList';
 import { ZonedTime } from '../../../../components/ZonedTime';
+import { TimesInText } from '../../../../components/TimesInText';
 import { CaseActions } from '../../../../components/attention/CaseActions';
 import { can } from '../../../../domain/permissions';
 import { auditActionLabel } from '../../../../domain/audit-view';
@@ -49,7 +50,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           <div>
             <dt>Status</dt>
             <dd>
-              <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} />
+              <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} zone={zone} />
               {d.repairOwner ? <div className="small">To repair: {d.repairOwner}</div> : null}
             </dd>
           </div>
@@ -118,7 +119,13 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
           {audit.map((a) => (
             <li key={a.id}>
               <ZonedTime instant={a.createdAt.toISOString()} zone={zone} /> · {a.actor} · <span data-action={a.action}>{auditActionLabel(a.action)}</span>
-              {a.reason ? ` — “${a.reason}”` : ''}
+              {a.reason ? (
+                <>
+                  {' — “'}
+                  <TimesInText text={a.reason} zone={zone} />
+                  {'”'}
+                </>
+              ) : null}
             </li>
           ))}
         </ul>
