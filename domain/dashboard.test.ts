@@ -7,9 +7,11 @@ import {
   formatLagSeconds,
   formatLagTick,
   hourBuckets,
+  isLatePlanned,
   lagTicks,
   summarizeChannelOutcomes,
   summarizeLag,
+  summarizeLatePlanned,
   summarizeOutcomes,
 } from './dashboard';
 
@@ -115,6 +117,29 @@ describe('text alternatives', () => {
       { bucket: 0, outcome: 'accepted', count: 10 },
       { bucket: 1, outcome: 'accepted', count: 1 },
     ]))).toBe('12 attempts: 11 accepted, 1 rate limited.');
+  });
+});
+
+describe('late-planned reminders (issue #12: honest lag)', () => {
+  const due = new Date('2027-06-15T10:00:00Z');
+  it('a rule reminder planned after its due instant is late-planned; one planned before or at it is not', () => {
+    // A booking made at 10:05 for a "1 hour before 11:00" reminder: it goes out at once, but was never ours to send at 10:00.
+    expect(isLatePlanned({ kind: 'rule', createdAt: new Date('2027-06-15T10:05:00Z'), dueAt: due })).toBe(true);
+    expect(isLatePlanned({ kind: 'rule', createdAt: new Date('2027-06-15T09:00:00Z'), dueAt: due })).toBe(false);
+    expect(isLatePlanned({ kind: 'rule', createdAt: due, dueAt: due })).toBe(false);
+  });
+  it('nudges and notifications are never late-planned: their due instant is the request or the change itself', () => {
+    expect(isLatePlanned({ kind: 'nudge', createdAt: new Date('2027-06-15T10:00:00.004Z'), dueAt: due })).toBe(false);
+    expect(isLatePlanned({ kind: 'notification', createdAt: new Date('2027-06-15T10:00:02Z'), dueAt: due })).toBe(false);
+  });
+  it('says how many were left out of the lag and how soon after planning they went out', () => {
+    expect(summarizeLatePlanned({ count: 0, p50Seconds: null, p95Seconds: null })).toBeNull();
+    expect(summarizeLatePlanned({ count: 5, p50Seconds: 0.31, p95Seconds: 0.9 })).toBe(
+      '5 reminders were planned after their due instant (booked late) and are not counted as lag; they went out 0.3 s (median) after they were planned.',
+    );
+    expect(summarizeLatePlanned({ count: 1, p50Seconds: 1.2, p95Seconds: 1.2 })).toBe(
+      '1 reminder was planned after its due instant (booked late) and is not counted as lag; it went out 1.2 s after it was planned.',
+    );
   });
 });
 

@@ -7,7 +7,7 @@
  * Units: instants are `Date`s (UTC instants); lags are seconds (fractional); counts are integers.
  */
 import { DateTime } from 'luxon';
-import { channels, outcomeClasses, type Channel, type OutcomeClass } from './vocabulary';
+import { channels, outcomeClasses, type Channel, type OutcomeClass, type ReminderKind } from './vocabulary';
 
 const HOUR_MS = 3_600_000;
 
@@ -72,15 +72,31 @@ export function hourBuckets(now: Date, zone: string, count = 24): HourBucket[] {
   });
 }
 
+/**
+ * Whether a planned message was **planned late**: a rule reminder whose row was created after its due instant
+ * (a booking made after the moment "1 hour before" had passed, a reschedule or import that planned a reminder
+ * already due). Such a reminder goes out at once when it is still inside its late-send window, but the time
+ * between its due instant and its send is not the scheduler's: it did not exist yet. The dashboard's dispatch-lag
+ * chart therefore leaves it out and counts it on its own (issue #12, "Honest numbers").
+ *
+ * Nudges and notifications are never planned late: their due instant is the moment the request or the change was
+ * recorded (server/nudge.ts, server/notify.ts), so any delay after it is ours and counts as lag.
+ * `createdAt` and `dueAt` are UTC instants; equal instants count as planned in time.
+ * db/queries/dashboard.ts applies the same rule in SQL (`kind = 'rule' and created_at > due_at`).
+ */
+export function isLatePlanned(r: { kind: ReminderKind; createdAt: Date; dueAt: Date }): boolean {
+  return r.kind === 'rule' && r.createdAt.getTime() > r.dueAt.getTime();
+}
+
 /** One hour of dispatch lag as SQL returns it (only hours with at least one first attempt). */
 export interface LagRow {
   /** Bucket index (see hourBuckets). */
   bucket: number;
-  /** Median of (first attempt started_at − reminder due_at), seconds. */
+  /** Median of (first attempt started_at − reminder due_at), seconds, over reminders planned in time (see isLatePlanned). */
   p50Seconds: number;
   /** 95th percentile of the same, seconds. */
   p95Seconds: number;
-  /** First attempts in the hour. */
+  /** First attempts in the hour of reminders planned in time (late-planned ones are counted apart: LatePlannedSends). */
   count: number;
 }
 
@@ -170,6 +186,34 @@ export function summarizeLag(points: LagPoint[], zoneLabel: string): string | nu
     `Worst hourly p95: ${formatLagSeconds(worst.p95Seconds!)} (hour from ${worst.label} ${zoneLabel}). ` +
     `Latest hour with sends (${latest.label}): p50 ${formatLagSeconds(latest.p50Seconds!)}, p95 ${formatLagSeconds(latest.p95Seconds!)}.`
   );
+}
+
+/**
+ * The first attempts of late-planned reminders (see isLatePlanned) over the chart's window, as SQL returns them:
+ * how many, and how long after they were PLANNED they went out (seconds: first attempt started_at − created_at;
+ * null when count is 0).
+ */
+export interface LatePlannedSends {
+  count: number;
+  p50Seconds: number | null;
+  p95Seconds: number | null;
+}
+
+/**
+ * One sentence about the late-planned sends the lag chart leaves out, or null when there were none:
+ * "3 reminders were planned after their due instant (booked late) and are not counted as lag; they went out
+ * 0.4 s (median) after they were planned."
+ */
+export function summarizeLatePlanned(s: LatePlannedSends): string | null {
+  if (s.count === 0) return null;
+  const one = s.count === 1;
+  const after =
+    s.p50Seconds === null
+      ? ''
+      : one
+        ? `; it went out ${formatLagSeconds(s.p50Seconds)} after it was planned`
+        : `; they went out ${formatLagSeconds(s.p50Seconds)} (median) after they were planned`;
+  return `${plural(s.count, 'reminder')} ${one ? 'was' : 'were'} planned after ${one ? 'its' : 'their'} due instant (booked late) and ${one ? 'is' : 'are'} not counted as lag${after}.`;
 }
 
 /** Outcome classes as staff read them in legends and summaries. */

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { getDb } from '../../db/client';
-import { dashboardCounts, dispatchLagByHour, outcomesByChannel, outcomesByHour, type DashboardCounts } from '../../db/queries/dashboard';
+import { dashboardCounts, dispatchLagByHour, latePlannedSends, outcomesByChannel, outcomesByHour, type DashboardCounts } from '../../db/queries/dashboard';
 import { ChannelBadge } from '../../components/ChannelBadge';
 import { ScrollTable } from '../../components/ScrollTable';
 import { EmptyState } from '../../components/EmptyState';
@@ -21,9 +21,11 @@ import {
   outcomeLabels,
   summarizeChannelOutcomes,
   summarizeLag,
+  summarizeLatePlanned,
   summarizeOutcomes,
   type ChannelOutcomes,
   type LagPoint,
+  type LatePlannedSends,
   type OutcomePoint,
 } from '../../domain/dashboard';
 import { outcomeClasses } from '../../domain/vocabulary';
@@ -63,7 +65,10 @@ export default async function DashboardPage() {
   const chartWindow = { windowStart: buckets[0]!.start, windowEnd: w.now };
   const [counts, lag, outcomes, byChannel] = await Promise.all([
     settle('tile counts', dashboardCounts(db, tenant.id, w)),
-    settle('dispatch lag', dispatchLagByHour(db, tenant.id, chartWindow).then((rows) => fillLag(buckets, rows))),
+    settle(
+      'dispatch lag',
+      Promise.all([dispatchLagByHour(db, tenant.id, chartWindow), latePlannedSends(db, tenant.id, chartWindow)]).then(([rows, late]) => ({ points: fillLag(buckets, rows), late })),
+    ),
     settle('provider outcomes', outcomesByHour(db, tenant.id, chartWindow).then((rows) => fillOutcomes(buckets, rows))),
     settle('outcomes per channel', outcomesByChannel(db, tenant.id, chartWindow).then(fillChannelOutcomes)),
   ]);
@@ -90,9 +95,10 @@ export default async function DashboardPage() {
           <h2 id="lag-title">Dispatch lag, last 24 hours</h2>
           <p className="muted small chart-what">
             First send attempt − due instant, per hour the attempt started (hours in {zone}, {abbr}); p50 is the median, p95 the
-            slowest 5 %.
+            slowest 5 %. Only reminders planned before their due instant count: one booked after it went out as soon as it was
+            planned and is counted below the chart.
           </p>
-          {lag.ok ? <LagSection points={lag.value} zone={zone} abbr={abbr} /> : <SectionError what="The dispatch lag" />}
+          {lag.ok ? <LagSection points={lag.value.points} late={lag.value.late} zone={zone} abbr={abbr} /> : <SectionError what="The dispatch lag" />}
         </figure>
         <figure className="card chart-card" aria-labelledby="outcomes-title" data-testid="outcomes-figure">
           <h2 id="outcomes-title">Provider outcomes, last 24 hours</h2>
@@ -157,14 +163,21 @@ function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midn
           Coming up and sent
         </h2>
         <div className="stat-grid dashboard-tiles">
-          <Tile id="due-1h" label="Due in the next hour" value={c.dueNextHour}>
+          <Tile id="due-1h" label="Due in the next hour" value={c.dueNextHour} href="/reminders?status=upcoming&window=1h">
             Messages (reminders and notifications, every channel) scheduled or dispatched, due within the next 60 minutes.
           </Tile>
-          <Tile id="due-24h" label="Due in the next 24 hours" value={c.dueNext24h}>
+          <Tile id="due-24h" label="Due in the next 24 hours" value={c.dueNext24h} href="/reminders?status=upcoming&window=24h">
             Messages (reminders and notifications, every channel) scheduled or dispatched, due within the next 24 hours.
           </Tile>
           <Tile id="sent-today" label="Sent today" value={c.sentToday} href={`/deliveries?${new URLSearchParams({ status: 'accepted', from: today })}`}>
             Deliveries by email, SMS and webhook accepted or delivered since local midnight ({midnight}).
+            {c.sentTodayToGuests > 0 ? (
+              <span className="dashboard-guest-note" data-testid="sent-to-guests">
+                {' '}
+                {c.sentTodayToGuests} of them went to external guests in their own organisation&apos;s name: the mailbox lists those under that
+                organisation.
+              </span>
+            ) : null}
           </Tile>
         </div>
       </section>
@@ -177,13 +190,13 @@ function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midn
             Last 24 h: {c.failedDeliveries24h} {c.failedDeliveries24h === 1 ? 'delivery' : 'deliveries'} rejected for good, {c.failedReminders24h}{' '}
             {c.failedReminders24h === 1 ? 'reminder' : 'reminders'} with invalid template data.
           </Tile>
-          <Tile id="dead" label="Dead letters" value={c.dead} href="/deliveries?status=dead" tone="bad">
+          <Tile id="dead" label="Dead letters" value={c.dead} href="/attention" tone="bad">
             Deliveries on any channel with no automatic retry left, waiting for a replay or discard. Any age.
           </Tile>
           <Tile id="unknown" label="Unknown outcomes" value={c.unknown} href="/attention" tone="unknown">
             Sends that may or may not have gone out, waiting for a person. Any age.
           </Tile>
-          <Tile id="expired" label="Expired" value={c.expiredReminders24h + c.expiredDeliveries24h} href="/deliveries?status=expired">
+          <Tile id="expired" label="Expired" value={c.expiredReminders24h + c.expiredDeliveries24h} href="/reminders?status=expired&window=24h">
             Last 24 h: {c.expiredReminders24h} {c.expiredReminders24h === 1 ? 'reminder' : 'reminders'} past expiry before dispatch,{' '}
             {c.expiredDeliveries24h} {c.expiredDeliveries24h === 1 ? 'delivery' : 'deliveries'} out of retry time.
           </Tile>
@@ -193,13 +206,25 @@ function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midn
   );
 }
 
-function LagSection({ points, zone, abbr }: { points: LagPoint[]; zone: string; abbr: string }) {
+function LatePlannedNote({ late }: { late: LatePlannedSends }) {
+  const text = summarizeLatePlanned(late);
+  return text ? (
+    <p className="small late-planned" data-testid="late-planned" data-count={late.count}>
+      <strong>Planned late: {late.count}.</strong> {text}
+    </p>
+  ) : null;
+}
+
+function LagSection({ points, late, zone, abbr }: { points: LagPoint[]; late: LatePlannedSends; zone: string; abbr: string }) {
   const summary = summarizeLag(points, abbr);
   if (!summary) {
     return (
-      <EmptyState title="No sends in the last 24 hours">
-        The lag appears here once a reminder&apos;s first send attempt starts.
-      </EmptyState>
+      <>
+        <EmptyState title={late.count > 0 ? 'No reminder planned in time was sent in the last 24 hours' : 'No sends in the last 24 hours'}>
+          The lag appears here once a reminder&apos;s first send attempt starts.
+        </EmptyState>
+        <LatePlannedNote late={late} />
+      </>
     );
   }
   const data: LagChartPoint[] = points.map((p) => ({ label: p.label, full: formatInZone(p.start, zone), p50: p.p50Seconds, p95: p.p95Seconds, count: p.count }));
@@ -210,6 +235,7 @@ function LagSection({ points, zone, abbr }: { points: LagPoint[]; zone: string; 
         {summary}
       </p>
       <LagChart points={data} />
+      <LatePlannedNote late={late} />
       <div className="visually-hidden">
         <table>
           <caption>Dispatch lag per hour with sends (hours without sends are left out)</caption>

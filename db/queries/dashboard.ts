@@ -9,7 +9,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import type { ChannelOutcomeRow, LagRow, OutcomeRow } from '../../domain/dashboard';
+import type { ChannelOutcomeRow, LagRow, LatePlannedSends, OutcomeRow } from '../../domain/dashboard';
 import { channels, outcomeClasses, type Channel, type OutcomeClass } from '../../domain/vocabulary';
 
 /** A Date as a timestamptz parameter (postgres.js cannot bind a Date inside a raw drizzle `sql` template). */
@@ -23,6 +23,11 @@ export interface DashboardCounts {
   dueNext24h: number;
   /** Deliveries `accepted`/`delivered` with accepted_at in [local midnight today, now]. */
   sentToday: number;
+  /**
+   * Of `sentToday`, those to external guests (booking role `external` with a guest organisation): they go out in
+   * the guest organisation's name, so the mailbox lists them under that organisation, not this one (issue #12).
+   */
+  sentTodayToGuests: number;
   /** Deliveries `failed` (rejected for good) whose status last changed in [now − 24 h, now]. */
   failedDeliveries24h: number;
   /** Reminders `failed` (template data invalid, nothing sent) whose status last changed in [now − 24 h, now]. */
@@ -36,6 +41,12 @@ export interface DashboardCounts {
   /** Deliveries `expired` (a retry would have landed after expiry) whose status last changed in [now − 24 h, now]. */
   expiredDeliveries24h: number;
 }
+
+/**
+ * A message to an external guest, over `bookings b`: reminded in the guest's own organisation's name (the rule of
+ * server/send-reminder.ts and of the mailbox's scope, db/queries/mailbox.ts).
+ */
+const toGuest = sql`(b.role = 'external' and b.guest_tenant_id is not null)`;
 
 /**
  * All tile counts of `tenantId` in one round trip. `w` comes from dashboardWindows (UTC instants).
@@ -53,6 +64,12 @@ export async function dashboardCounts(
          and due_at >= ${at(w.now)} and due_at < ${at(w.in24h)}) as "dueNext24h",
       (select count(*)::int from deliveries where tenant_id = ${tenantId} and status in ('accepted', 'delivered')
          and accepted_at >= ${at(w.todayStart)} and accepted_at <= ${at(w.now)}) as "sentToday",
+      (select count(*)::int from deliveries d
+         join reminders r on r.id = d.reminder_id and r.tenant_id = ${tenantId}
+         join bookings b on b.id = r.booking_id and b.tenant_id = ${tenantId}
+         where d.tenant_id = ${tenantId} and d.status in ('accepted', 'delivered')
+           and d.accepted_at >= ${at(w.todayStart)} and d.accepted_at <= ${at(w.now)}
+           and ${toGuest}) as "sentTodayToGuests",
       (select count(*)::int from deliveries where tenant_id = ${tenantId} and status = 'failed'
          and updated_at >= ${at(w.since24h)}) as "failedDeliveries24h",
       (select count(*)::int from reminders where tenant_id = ${tenantId} and status = 'failed'
@@ -76,10 +93,18 @@ export interface ChartWindow {
 const bucketOf = (w: ChartWindow) => sql`floor(extract(epoch from (a.started_at - ${at(w.windowStart)})) / 3600)::int`;
 
 /**
+ * SQL form of domain/dashboard.ts isLatePlanned over `reminders r`: a rule reminder whose row was created after
+ * its due instant (a booking or re-plan after that instant had passed). Keep the two in step.
+ */
+const latePlanned = sql`(r.kind = 'rule' and r.created_at > r.due_at)`;
+
+/**
  * Dispatch lag per hour: for each hour (by the first attempt's started_at) in [windowStart, windowEnd), the
  * median and 95th percentile (percentile_cont, continuous) of `first attempt started_at − reminder due_at`
- * in seconds, over the tenant's first attempts (attempt_no = 1) of deliveries that belong to a reminder.
- * Only hours with at least one attempt are returned, oldest first; fillLag adds the empty ones.
+ * in seconds, over the tenant's first attempts (attempt_no = 1) of deliveries that belong to a reminder
+ * PLANNED IN TIME — late-planned reminders (domain/dashboard.ts isLatePlanned) are left out: the time before
+ * they existed is not the scheduler's lag (issue #12); {@link latePlannedSends} counts them.
+ * Only hours with at least one such attempt are returned, oldest first; fillLag adds the empty ones.
  */
 export async function dispatchLagByHour(db: DbOrTx, tenantId: string, w: ChartWindow): Promise<LagRow[]> {
   const rows = await db.execute<{ bucket: number; p50: number; p95: number; n: number }>(sql`
@@ -93,9 +118,32 @@ export async function dispatchLagByHour(db: DbOrTx, tenantId: string, w: ChartWi
     where a.tenant_id = ${tenantId}
       and a.attempt_no = 1
       and a.started_at >= ${at(w.windowStart)} and a.started_at < ${at(w.windowEnd)}
+      and not ${latePlanned}
     group by 1
     order by 1`);
   return rows.map((r) => ({ bucket: Number(r.bucket), p50Seconds: Number(r.p50), p95Seconds: Number(r.p95), count: Number(r.n) }));
+}
+
+/**
+ * The late-planned sends the lag chart leaves out: the tenant's first attempts (attempt_no = 1) started in
+ * [windowStart, windowEnd) of deliveries whose reminder was planned after its due instant (see
+ * {@link dispatchLagByHour}), with the median and 95th percentile of `started_at − reminder created_at` in
+ * seconds — how long after it was planned each went out (the measure server/alerts.ts uses for them, too).
+ */
+export async function latePlannedSends(db: DbOrTx, tenantId: string, w: ChartWindow): Promise<LatePlannedSends> {
+  const [row] = await db.execute<{ n: number; p50: number | null; p95: number | null }>(sql`
+    select count(*)::int as n,
+           percentile_cont(0.5) within group (order by extract(epoch from (a.started_at - r.created_at)))::float8 as p50,
+           percentile_cont(0.95) within group (order by extract(epoch from (a.started_at - r.created_at)))::float8 as p95
+    from delivery_attempts a
+    join deliveries d on d.id = a.delivery_id and d.tenant_id = ${tenantId}
+    join reminders r on r.id = d.reminder_id and r.tenant_id = ${tenantId}
+    where a.tenant_id = ${tenantId}
+      and a.attempt_no = 1
+      and a.started_at >= ${at(w.windowStart)} and a.started_at < ${at(w.windowEnd)}
+      and ${latePlanned}`);
+  const n = Number(row?.n ?? 0);
+  return { count: n, p50Seconds: n && row?.p50 != null ? Number(row.p50) : null, p95Seconds: n && row?.p95 != null ? Number(row.p95) : null };
 }
 
 /**
@@ -137,4 +185,34 @@ export async function outcomesByChannel(db: DbOrTx, tenantId: string, w: ChartWi
   return rows
     .filter((r) => (channels as readonly string[]).includes(r.channel) && (outcomeClasses as readonly string[]).includes(r.outcome))
     .map((r) => ({ channel: r.channel as Channel, outcome: r.outcome as OutcomeClass, count: Number(r.n) }));
+}
+
+/** Email sent across organisations that the mailbox lists under the other one (see {@link guestMailCounts}). */
+export interface GuestMailCounts {
+  /** Emails this tenant sent to its external guests, accepted by the provider: the mailbox lists them under the guest's organisation. */
+  sentToGuests: number;
+  /** Emails other organisations sent to this tenant's people booked as their guests, in this tenant's name: its mailbox lists them. */
+  sentInOurName: number;
+}
+
+/**
+ * Why a tenant's mailbox and its dashboard's "sent" disagree (issue #12): mail to an external guest goes out in the
+ * guest's organisation's name, so the mailbox (which shows what was sent FROM an organisation's sender) lists it
+ * under that organisation, while the dashboard counts it for the organisation that planned it. Counts every
+ * accepted/delivered/bounced/complained email delivery (a provider took it) since ever — the mailbox keeps
+ * everything too. Each figure reads only deliveries that this tenant sent or that were sent in its name.
+ */
+export async function guestMailCounts(db: DbOrTx, tenantId: string): Promise<GuestMailCounts> {
+  const [row] = await db.execute<{ out: number; in: number }>(sql`
+    select
+      (select count(*)::int from deliveries d
+         join reminders r on r.id = d.reminder_id and r.tenant_id = ${tenantId}
+         join bookings b on b.id = r.booking_id and b.tenant_id = ${tenantId}
+         where d.tenant_id = ${tenantId} and d.channel = 'email' and d.accepted_at is not null and ${toGuest}) as "out",
+      (select count(*)::int from bookings b
+         join reminders r on r.booking_id = b.id and r.tenant_id = b.tenant_id
+         join deliveries d on d.reminder_id = r.id and d.tenant_id = b.tenant_id
+         where b.guest_tenant_id = ${tenantId} and b.tenant_id <> ${tenantId} and b.role = 'external'
+           and d.channel = 'email' and d.accepted_at is not null) as "in"`);
+  return { sentToGuests: Number(row?.out ?? 0), sentInOurName: Number(row?.in ?? 0) };
 }

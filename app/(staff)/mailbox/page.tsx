@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { caughtChannels, countCaughtMessages, listCaughtMessages, mailboxScope, type CaughtChannel } from '../../../db/queries/mailbox';
+import { guestMailCounts } from '../../../db/queries/dashboard';
 import { EmptyState } from '../../../components/EmptyState';
 import { MailboxTable, MailboxTabs, SmsTable, WebhookTable } from '../../../components/MailboxTable';
 import { Pager } from '../../../components/Pager';
@@ -39,9 +40,10 @@ export default async function MailboxPage({
   const scope = await mailboxScope(db, tenant.id, process.env.SMS_FROM);
   if (!scope) notFound();
   const zone = tenant.timeZone;
-  const [counts, { items, total }] = await Promise.all([
+  const [counts, { items, total }, guests] = await Promise.all([
     countCaughtMessages(db, scope),
     listCaughtMessages(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, scope, channel),
+    channel === 'email' ? guestMailCounts(db, tenant.id) : Promise.resolve(null),
   ]);
   const what =
     channel === 'email'
@@ -59,6 +61,17 @@ export default async function MailboxPage({
           {what} · newest first · times in {zone}
         </p>
       </div>
+      {guests && (guests.sentToGuests > 0 || guests.sentInOurName > 0) ? (
+        // Issue #12: why these numbers and the dashboard's "sent" differ.
+        <p className="muted small mailbox-guest-note" data-testid="mailbox-guest-note">
+          {guests.sentToGuests > 0
+            ? `Not listed here: ${guests.sentToGuests} ${guests.sentToGuests === 1 ? 'email' : 'emails'} ${tenant.name} sent to external guests — they go out in the guest's own organisation's name, so that organisation's mailbox lists them, while your dashboard counts them as sent. `
+            : ''}
+          {guests.sentInOurName > 0
+            ? `Listed here but not on your dashboard: ${guests.sentInOurName} ${guests.sentInOurName === 1 ? 'email' : 'emails'} other organisations sent in your name to your people booked as their guests.`
+            : ''}
+        </p>
+      ) : null}
       <MailboxTabs active={channel} counts={counts} />
       {items.length === 0 ? (
         <EmptyState title={total === 0 ? empty[channel].title : 'No messages on this page'}>{total === 0 ? empty[channel].hint : null}</EmptyState>
