@@ -1,13 +1,22 @@
 /**
  * Demo data for `npm start`: a tenant "demo" (Europe/Amsterdam) with reminder rules, a partner tenant for
- * external guests, and events placed relative to `now` so reminders fire during the first minutes:
+ * external guests, and a batch of events around `now` that looks like a working day (issue #12):
  *
- *   "Clay & Coffee (online)"  starts now+9 min, room opens 3 min before → host heads-up due 6 min ago (sent
- *                             at once: still inside its window), starting-soon due now+4 min, room-opening
- *                             due now+6 min; the "day before" reminder is stored `expired` (planned too late).
- *   "Evening Yoga"            America/New_York, starts now+16 min → host heads-up now+1 min, starting-soon
- *                             now+11 min.
- *   "Team Offsite"            all-day, three days ahead → scheduled reminders only.
+ *   "Morning Wheel Throwing"  started 4 h ago      ┐ their reminders ("day before", host heads-up, starting soon,
+ *   "Glaze Lab (online)"      started 2 h ago      ┘ room opening) went out on time — the dashboard's history
+ *   "Clay & Coffee (online)"  starts now+9 min, room opens 3 min before → starting-soon due now+4 min, room-opening
+ *                             now+6 min (its host heads-up went out 6 min ago)
+ *   "Evening Yoga"            America/New_York, starts now+16 min → host heads-up now+1 min, starting-soon now+11 min
+ *   "Team Offsite"            all-day, three days ahead → scheduled reminders only; two people booked it this
+ *                             morning, and their booking confirmations are the demo's one dead letter (Noor: the
+ *                             SMTP server refused it, 550 5.7.1) and one unknown outcome (Theo: the connection
+ *                             dropped) — both still sendable for the rest of the day, to try Replay / Mark as sent on.
+ *
+ * Everything was booked two days ago (as an import: nobody is told again), so every reminder was planned before its
+ * due instant and none is stored `expired`. What was due before `now` is sent by the real send path on a simulated
+ * clock against simulated providers (server/demo-history.ts): deliveries with their attempts 0.2–1 s after the due
+ * instant (one retry after a busy SMTP server), and the mailbox's copies at the same instants. The whole batch is
+ * one transaction.
  *
  * Notifications (issue #9 §9): the demo tenant gets a `notification_settings` row when it has none — the default
  * policy (domain/notification-policy.ts), SMS sender {@link DEMO_SMS_SENDER} (Twilio's magic test number) and, when
@@ -19,7 +28,8 @@
  * Slack-compatible path (server/webhook-catcher.ts), see {@link seedAlertSettings}.
  *
  * Idempotent: an existing demo tenant with an event starting in the next two hours is left alone; otherwise
- * it gets a fresh batch of events (so a restart a day later still demonstrates something). An existing settings
+ * it gets a fresh batch of events with its own history (so a restart a day later still demonstrates something;
+ * earlier batches are left as they are). An existing settings
  * row is kept (secret included); only an endpoint that points at an EARLIER built-in receiver
  * (`http://127.0.0.1:<port>/hooks/demo`), or that was never set (no URL, no secret), is moved to the current
  * receiver. A demo contact is given its phone, preferences and quiet hours only while it has no phone, so edits
@@ -36,7 +46,9 @@ import { alertSettings, contacts, events, notificationSettings, staffUsers } fro
 import { defaultPolicy } from '../domain/notification-policy';
 import type { ChannelPreferences } from '../domain/preferences';
 import type { QuietHours } from '../domain/quiet-hours';
-import { addBooking, createEvent } from './scheduling';
+import type { Event } from '../db/schema';
+import { addBooking, addBookingsBulk, createEvent, type BulkBookingInput, type CreateEventInput } from './scheduling';
+import { replayHistory } from './demo-history';
 import { allowGuestsFrom, createReminderRule, createTenant } from './tenants';
 
 const MIN = 60_000;
@@ -183,30 +195,73 @@ export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promi
     .limit(1);
   if (soon.length > 0) return { tenantSlug: 'demo', createdTenant, createdEvents: 0 };
 
+  const createdEvents = await seedBatch(db, demo.id, partner.id, now);
+  return { tenantSlug: 'demo', createdTenant, createdEvents };
+}
+
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+/** A demo person as a booking names them (contacts are created or found by address). */
+type Person = { email: string; name: string; timeZone?: string | null };
+const HANA: Person = { email: 'hana.host@demo.punctual.local', name: 'Hana Okafor', timeZone: 'Europe/Amsterdam' };
+const ADA: Person = { email: 'ada@demo.punctual.local', name: 'Ada Lovelace', timeZone: 'Europe/London' };
+const SAM: Person = { email: 'sam@demo.punctual.local', name: '' };
+const LIN: Person = { email: 'lin@demo.punctual.local', name: 'Lin Chen', timeZone: 'America/New_York' };
+const MAYA: Person = { email: 'maya@demo.punctual.local', name: 'Maya Jansen', timeZone: 'Europe/Amsterdam' };
+const JONAS: Person = { email: 'jonas@demo.punctual.local', name: 'Jonas Weber', timeZone: 'Europe/Berlin' };
+const GRACE: Person = { email: 'guest@partner.punctual.local', name: 'Grace Partner', timeZone: 'America/New_York' };
+/** Booked this morning; their booking confirmation is the demo's dead letter (Noor) and unknown outcome (Theo). */
+const NOOR: Person = { email: 'noor@demo.punctual.local', name: 'Noor Visser', timeZone: 'Europe/Amsterdam' };
+const THEO: Person = { email: 'theo@demo.punctual.local', name: 'Theo Bakker', timeZone: 'Europe/Amsterdam' };
+
+/**
+ * One batch of demo events around `now` with its history (module doc): events earlier today and in the next
+ * minutes, booked two days ago (so every reminder was planned before its due instant), the messages due so far
+ * sent on time by the simulated worker (server/demo-history.ts), one permission refusal (a dead letter) and one
+ * dropped connection (an unknown outcome) on booking confirmations sent this morning. Returns the events created.
+ */
+async function seedBatch(root: Db, demoId: string, partnerId: string, now: Date): Promise<number> {
+  // One transaction for the whole batch: all of it or none (a seed stopped half-way leaves no half-told history),
+  // and the simulated worker's ~150 small transactions become savepoints of it instead of ~150 commits.
+  return root.transaction(async (tx) => {
+    await setActor(tx, 'seed');
+    // The send path and the planner take a `Db`; inside this transaction their own transactions are savepoints.
+    return seedBatchIn(tx as unknown as Db, demoId, partnerId, now);
+  });
+}
+
+async function seedBatchIn(db: Db, demoId: string, partnerId: string, now: Date): Promise<number> {
   // Whole minutes, so "opens at 10:40" arrives at 10:40:00, not 10:40:59.
   const base = new Date(Math.ceil(now.getTime() / MIN) * MIN);
   const at = (ms: number) => new Date(base.getTime() + ms);
-  const clay = await createEvent(db, demo.id, {
+  const event = (input: Omit<CreateEventInput, 'description' | 'location'> & { description?: string | null; location?: string | null }) =>
+    createEvent(db, demoId, { description: null, location: null, ...input });
+
+  // Earlier today: the history the dashboard charts and the deliveries log list.
+  const wheel = await event({ title: 'Morning Wheel Throwing', location: 'Studio A, Houtmankade 12', startsAt: at(-245 * MIN), endsAt: at(-155 * MIN), timeZone: 'Europe/Amsterdam' });
+  const glaze = await event({
+    title: 'Glaze Lab (online)',
+    description: 'Bring two bisque-fired test tiles.',
+    roomUrl: 'https://rooms.punctual.local/glaze-lab',
+    roomOpenLeadMinutes: 10,
+    startsAt: at(-130 * MIN),
+    endsAt: at(-70 * MIN),
+    timeZone: 'Europe/Amsterdam',
+  });
+  // The next minutes: reminders go out while the demo is watched.
+  const clay = await event({
     title: 'Clay & Coffee (online)',
     description: 'Bring a mug-sized lump of clay and your favourite coffee.',
-    location: null,
     roomUrl: 'https://rooms.punctual.local/clay-and-coffee',
     roomOpenLeadMinutes: 3,
     startsAt: at(9 * MIN),
     endsAt: at(69 * MIN),
     timeZone: 'Europe/Amsterdam',
   });
-  const yoga = await createEvent(db, demo.id, {
-    title: 'Evening Yoga',
-    description: null,
-    location: 'Studio B, 12 Hudson St',
-    startsAt: at(16 * MIN),
-    endsAt: at(76 * MIN),
-    timeZone: 'America/New_York',
-  });
-  const offsiteDay = new Date(now.getTime() + 3 * 86_400 * 1000);
-  const day = DateTime.fromJSDate(offsiteDay, { zone: 'Europe/Amsterdam' }).startOf('day');
-  const offsite = await createEvent(db, demo.id, {
+  const yoga = await event({ title: 'Evening Yoga', location: 'Studio B, 12 Hudson St', startsAt: at(16 * MIN), endsAt: at(76 * MIN), timeZone: 'America/New_York' });
+  const day = DateTime.fromJSDate(new Date(now.getTime() + 3 * DAY), { zone: 'Europe/Amsterdam' }).startOf('day');
+  const offsite = await createEvent(db, demoId, {
     title: 'Team Offsite',
     description: 'A day of planning and a long lunch.',
     location: 'De Hallen, Amsterdam',
@@ -216,18 +271,42 @@ export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promi
     timeZone: 'Europe/Amsterdam',
   });
 
-  const book = (eventId: string, role: 'attendee' | 'external' | 'host', email: string, name: string, timeZone?: string | null, guest = false) =>
-    addBooking(db, demo!.id, { eventId, role, contact: { email, name, timeZone }, guestTenantId: guest ? partner!.id : null }, now);
+  // Booked two days ago, as an import of existing bookings (nobody is told again): every reminder is planned
+  // before its due instant, the "day before" ones included.
+  const bookedAt = at(-2 * DAY - 3 * HOUR);
+  const attendee = (p: Person): BulkBookingInput => ({ role: 'attendee', contact: p });
+  const host = (p: Person): BulkBookingInput => ({ role: 'host', contact: p });
+  const guest = (p: Person): BulkBookingInput => ({ role: 'external', contact: p, guestTenantId: partnerId });
+  const lists: [Event, BulkBookingInput[]][] = [
+    [wheel, [host(HANA), attendee(MAYA), attendee(JONAS)]],
+    [glaze, [host(HANA), attendee(ADA), guest(GRACE)]],
+    [clay, [host(HANA), attendee(ADA), attendee(SAM), guest(GRACE)]],
+    [yoga, [host(HANA), attendee(ADA), attendee(LIN)]],
+    [offsite, [host(HANA), attendee(SAM), guest(GRACE)]],
+  ];
+  for (const [e, people] of lists) await addBookingsBulk(db, demoId, e.id, people, bookedAt, { notify: false });
+  // This morning two more people booked the offsite and were sent a confirmation (notified as usual).
+  await addBooking(db, demoId, { eventId: offsite.id, role: 'attendee', contact: NOOR }, at(-75 * MIN));
+  await addBooking(db, demoId, { eventId: offsite.id, role: 'attendee', contact: THEO }, at(-40 * MIN));
 
-  await book(clay.id, 'host', 'hana.host@demo.punctual.local', 'Hana Okafor', 'Europe/Amsterdam');
-  await book(clay.id, 'attendee', 'ada@demo.punctual.local', 'Ada Lovelace', 'Europe/London');
-  await book(clay.id, 'attendee', 'sam@demo.punctual.local', '');
-  await book(clay.id, 'external', 'guest@partner.punctual.local', 'Grace Partner', 'America/New_York', true);
-  await book(yoga.id, 'host', 'hana.host@demo.punctual.local', 'Hana Okafor', 'Europe/Amsterdam');
-  await book(yoga.id, 'attendee', 'ada@demo.punctual.local', 'Ada Lovelace', 'Europe/London');
-  await book(yoga.id, 'attendee', 'lin@demo.punctual.local', 'Lin Chen', 'America/New_York');
-  await book(offsite.id, 'host', 'hana.host@demo.punctual.local', 'Hana Okafor');
-  await book(offsite.id, 'attendee', 'sam@demo.punctual.local', '');
-  await book(offsite.id, 'external', 'guest@partner.punctual.local', 'Grace Partner', undefined, true);
-  return { tenantSlug: 'demo', createdTenant, createdEvents: 3 };
+  // The providers' answers: all taken, but for one busy moment at the SMTP server (Jonas's first reminder goes out
+  // on its retry) and the two confirmations a person has to look at.
+  let busyKey: string | null = null;
+  await replayHistory(db, {
+    tenantId: demoId,
+    eventIds: lists.map(([e]) => e.id),
+    until: now,
+    outcome: ({ channel, address, attemptNo, messageKey }) => {
+      if (channel !== 'email') return 'accepted';
+      if (address === NOOR.email && messageKey.startsWith('ntf:')) return 'refused';
+      if (address === THEO.email && messageKey.startsWith('ntf:')) return 'dropped';
+      if (address === JONAS.email && (busyKey === null || busyKey === messageKey)) {
+        busyKey = messageKey;
+        if (attemptNo === 1) return 'transient';
+      }
+      return 'accepted';
+    },
+  });
+  return lists.length;
 }
+

@@ -1,7 +1,10 @@
 /** The demo seed that `npm start` runs: what a new user sees in the first minutes, and idempotence. */
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, contacts, events, notificationSettings, reminders } from '../db/schema';
+import { dashboardCounts, dispatchLagByHour, latePlannedSends } from '../db/queries/dashboard';
+import { bookings, caughtMessages, contacts, deliveries, deliveryAttempts, events, notificationSettings, reminders, tenants } from '../db/schema';
+import { dashboardWindows, hourBuckets, isLatePlanned } from '../domain/dashboard';
+import { messageIdFor } from '../domain/keys';
 import { defaultPolicy } from '../domain/notification-policy';
 import { parsePhone } from '../domain/phone';
 import { isWebhookSecret } from '../domain/webhook-secret';
@@ -15,35 +18,92 @@ beforeAll(async () => {
 afterAll(async () => tdb?.close());
 
 describe('seedDemo', () => {
-  it('seeds events minutes from now, all three roles, one reminder due at once, expired ones with reasons; then is idempotent', async () => {
+  it('seeds a working day: history sent on time, one dead letter and one unknown outcome, reminders in the next minutes, nothing expired; then is idempotent', async () => {
     const now = new Date('2027-02-10T09:34:59.182Z');
     const r1 = await seedDemo(tdb.db, now);
-    expect(r1).toEqual({ tenantSlug: 'demo', createdTenant: true, createdEvents: 3 });
+    expect(r1).toEqual({ tenantSlug: 'demo', createdTenant: true, createdEvents: 5 });
     const evs = await tdb.db.select().from(events);
-    expect(evs).toHaveLength(3);
+    expect(evs).toHaveLength(5);
     // Whole minutes: the seed rounds `now` up.
     expect(evs.every((e) => e.startsAt.getUTCSeconds() === 0 && e.startsAt.getUTCMilliseconds() === 0)).toBe(true);
     expect(evs.filter((e) => e.allDay)).toHaveLength(1);
+    expect(evs.filter((e) => e.startsAt < now)).toHaveLength(2); // earlier today
     const roles = new Set((await tdb.db.select().from(bookings)).map((b) => b.role));
     expect(roles).toEqual(new Set(['attendee', 'external', 'host']));
+
     const rs = await tdb.db.select().from(reminders);
-    const dueNow = rs.filter((r) => r.status === 'scheduled' && r.dueAt <= now);
-    expect(dueNow.length).toBeGreaterThanOrEqual(1); // the host heads-up: sent as soon as the worker runs
+    // Nothing expired on a fresh start, and nothing overdue: every message due so far went out in the history.
+    expect(rs.filter((r) => r.status === 'expired')).toEqual([]);
+    expect(rs.filter((r) => r.status === 'scheduled' && r.dueAt <= now)).toEqual([]);
+    // Every reminder was planned before its due instant (booked two days ago, or a notification of a booking).
+    expect(rs.filter((r) => isLatePlanned(r))).toEqual([]);
+    // Reminders go out during the first minutes.
     const soon = rs.filter((r) => r.status === 'scheduled' && r.dueAt > now && r.dueAt.getTime() - now.getTime() < 20 * 60_000);
-    expect(soon.length).toBeGreaterThanOrEqual(5); // more during the first minutes
-    const expired = rs.filter((r) => r.status === 'expired');
-    expect(expired.length).toBeGreaterThan(0);
-    expect(expired.every((r) => (r.statusReason ?? '').startsWith('planned after its expiry instant'))).toBe(true);
+    expect(soon.length).toBeGreaterThanOrEqual(5);
+    expect(Math.min(...soon.map((r) => r.dueAt.getTime() - now.getTime()))).toBeLessThan(2 * 60_000);
+
+    // The history: messages sent on time over the past hours, with real attempts.
+    const ds = await tdb.db.select().from(deliveries);
+    const accepted = ds.filter((d) => d.status === 'accepted');
+    expect(accepted.length).toBeGreaterThanOrEqual(15);
+    const attempts = await tdb.db.select().from(deliveryAttempts);
+    const firstOf = new Map(attempts.filter((a) => a.attemptNo === 1).map((a) => [a.deliveryId, a]));
+    const byId = new Map(rs.map((r) => [r.id, r]));
+    for (const d of ds) {
+      const a = firstOf.get(d.id)!;
+      const lag = a.startedAt.getTime() - byId.get(d.reminderId!)!.dueAt.getTime();
+      expect(lag, d.messageKey).toBeGreaterThan(0);
+      expect(lag, d.messageKey).toBeLessThan(1500);
+      expect(a.endedAt!.getTime()).toBeGreaterThan(a.startedAt.getTime());
+      // The claim came just before the first attempt (not the seed's own clock).
+      expect(Math.abs(d.createdAt.getTime() - a.startedAt.getTime())).toBeLessThan(1000);
+      expect(a.startedAt < now).toBe(true);
+    }
+    // One retry after a busy SMTP server; the other attempts went through the first time.
+    expect(attempts.filter((a) => a.outcome === 'transient')).toHaveLength(1);
+    // One dead letter and one unknown outcome to try the buttons on: booking confirmations of this morning, whose
+    // reminders stay sendable for the rest of the day (a replay or "send again" is not refused as too late).
+    const dead = ds.filter((d) => d.status === 'dead');
+    const unknown = ds.filter((d) => d.status === 'unknown');
+    expect(dead).toHaveLength(1);
+    expect(unknown).toHaveLength(1);
+    expect(dead[0]!).toMatchObject({ repairOwner: 'configuration', channel: 'email', address: 'noor@demo.punctual.local' });
+    expect(dead[0]!.statusReason).toContain('5.7.1');
+    expect(unknown[0]!).toMatchObject({ channel: 'email', address: 'theo@demo.punctual.local' });
+    for (const d of [...dead, ...unknown]) expect(byId.get(d.reminderId!)!.expiresAt.getTime() - now.getTime()).toBeGreaterThan(20 * 3600_000);
+    // The mailbox caught what was accepted (and the message whose connection dropped), at the simulated instants.
+    const caught = await tdb.db.select().from(caughtMessages);
+    const acceptedEmail = accepted.filter((d) => d.channel === 'email');
+    expect(caught.filter((m) => m.channel === 'email')).toHaveLength(acceptedEmail.length + 1);
+    const caughtIds = new Set(caught.map((m) => m.messageId));
+    for (const d of acceptedEmail) expect(caughtIds.has(messageIdFor(d.messageKey)), d.messageKey).toBe(true);
+    expect(caught.every((m) => m.receivedAt < now)).toBe(true);
+
+    // What the dashboard shows for it: no expired, one of each to act on, a lag of well under a second.
+    const [demo] = await tdb.db.select().from(tenants).where(eq(tenants.slug, 'demo'));
+    const counts = await dashboardCounts(tdb.db, demo!.id, dashboardWindows(now, 'Europe/Amsterdam'));
+    expect(counts).toMatchObject({ expiredReminders24h: 0, expiredDeliveries24h: 0, dead: 1, unknown: 1, failedDeliveries24h: 0 });
+    expect(counts.sentToday).toBeGreaterThan(5);
+    const buckets = hourBuckets(now, 'Europe/Amsterdam', 24);
+    const w = { windowStart: buckets[0]!.start, windowEnd: now };
+    const lag = (await dispatchLagByHour(tdb.db, demo!.id, w)).filter((r) => r.count > 0);
+    expect(lag.length).toBeGreaterThanOrEqual(3); // messages over several hours
+    expect(Math.max(...lag.map((r) => r.p95Seconds))).toBeLessThan(1.5);
+    expect((await latePlannedSends(tdb.db, demo!.id, w)).count).toBe(0);
 
     const r2 = await seedDemo(tdb.db, new Date(now.getTime() + 60_000));
     expect(r2.createdEvents).toBe(0);
-    expect(await tdb.db.select().from(events)).toHaveLength(3);
+    expect(await tdb.db.select().from(events)).toHaveLength(5);
+    expect(await tdb.db.select().from(deliveries)).toHaveLength(ds.length);
 
-    // A day later nothing starts soon: a fresh batch, same tenants.
+    // A day later nothing starts soon: a fresh batch with its own history, same tenants; the first batch is untouched.
     const r3 = await seedDemo(tdb.db, new Date(now.getTime() + 86_400_000));
-    expect(r3).toEqual({ tenantSlug: 'demo', createdTenant: false, createdEvents: 3 });
+    expect(r3).toEqual({ tenantSlug: 'demo', createdTenant: false, createdEvents: 5 });
     const [{ n }] = await tdb.db.execute<{ n: number }>(sql`select count(*)::int as n from tenants`);
     expect(n).toBe(2);
+    const again = await tdb.db.select().from(deliveries);
+    for (const d of ds) expect(again.find((x) => x.id === d.id)).toMatchObject({ status: d.status, attemptCount: d.attemptCount });
+    expect((await tdb.db.select().from(reminders)).filter((r) => r.status === 'expired')).toEqual([]);
   });
 
   it('gives the demo tenant notification settings (webhook at the catcher) and SMS contacts; keeps them on re-seed', async () => {
