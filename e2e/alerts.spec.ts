@@ -132,8 +132,10 @@ test('a dead letter → the alert email in the mailbox → its link opens Needs 
       .toBe(1);
     await expect(row).toContainText('admin@demo.punctual.local');
     await row.locator('a.row-title').click();
-    await expect(page.locator('h1.message-subject')).toContainText(/\[Punctual\] Punctual Demo Studio: \d+ new dead letters?, first at \d{4}-\d\d-\d\dT/);
+    // The instant in the tenant's zone, never a raw ISO instant (issue #12).
+    await expect(page.locator('h1.message-subject')).toContainText(/\[Punctual\] Punctual Demo Studio: \d+ new dead letters?, first at \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d CES?T/);
     const text = (await page.locator('pre.message-text').textContent()) ?? '';
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     const link = /Open Needs attention: (\S+)/.exec(text)?.[1];
     expect(link, text).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/attention$/);
     await screen(page, 'alert-email');

@@ -130,8 +130,11 @@ test('needs attention lists dead letters and unknown outcomes, or says there are
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Needs attention');
   await expect(page.getByRole('heading', { name: /Dead letters/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: /Unknown outcomes/ })).toBeVisible();
-  // Nothing in the browser tests crashes a worker mid-send: no unknown outcomes, and the list says so.
-  await expect(page.getByText('No unknown outcomes')).toBeVisible();
+  // Nothing in the browser tests crashes a worker mid-send: the only unknown outcome is the one the demo seeds
+  // (server/seed.ts: Theo's booking confirmation, whose connection dropped) — the other specs settle theirs.
+  const unknownCards = page.locator('section.case-card[data-delivery-id]').filter({ has: page.locator('[data-kind="delivery"][data-status="unknown"]') });
+  await expect(unknownCards).toHaveCount(1);
+  await expect(unknownCards).toContainText('theo@demo.punctual.local');
   await screen(page, 'attention');
 });
 
