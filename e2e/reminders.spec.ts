@@ -10,7 +10,7 @@
  *  - staff-facing text shows no raw ISO instant: the list, Needs attention, the audit log, the alerts page and the
  *    dead-letter alert email the seeded dead letter sets off.
  * Screenshots: reminders-expired-1360, reminders-expired-375, reminders-upcoming-1360, dashboard-attention-tile,
- * dashboard-375.
+ * dashboard-375, dashboard-late-planned.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { authFile, bookViaApi, contextAs, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
@@ -53,6 +53,7 @@ test('a late booking: the Expired tile lists its expired reminder, the lag chart
   await expect(late).toContainText(/Planned late: \d+\./);
   await expect(late).toContainText('not counted as lag');
   await expect(page.getByTestId('lag-summary')).toContainText(/Worst hourly p95: \d\.\d s /);
+  await screen(page, 'dashboard-late-planned');
 
   expect(await tileValue(page, 'expired')).toBeGreaterThanOrEqual(1);
   await page.locator('[data-tile="expired"]').click();

@@ -47,11 +47,15 @@ async function settle<T>(what: string, p: Promise<T>): Promise<{ ok: true; value
 }
 
 /**
- * The dashboard (issue #4 item 2, issue #9 §8): tiles counting what is coming up and what went wrong, and two
- * charts of the last 24 hours — dispatch lag (p50/p95 of first attempt − due instant) and provider outcomes —
- * by hour in the tenant's zone, then the same outcomes per channel (email, SMS, webhook) as a table with a
- * one-sentence summary. Every count covers every channel and every kind of message (rule reminders, nudges,
- * notifications). Every number is the signed-in tenant's only. Each section shows its own error state.
+ * The dashboard (issue #4 item 2, issue #9 §8, issue #12): tiles counting what is coming up and what went wrong,
+ * each opening the list it counts (due and Expired → /reminders, Dead letters and Unknown outcomes → /attention,
+ * Sent today and Failed → /deliveries), and two charts of the last 24 hours — dispatch lag (p50/p95 of first
+ * attempt − due instant, over reminders planned before their due instant; late-planned ones are their own number
+ * below it) and provider outcomes — by hour in the tenant's zone, then the same outcomes per channel (email, SMS,
+ * webhook) as a table with a one-sentence summary. "Sent today" says how many went to external guests (their own
+ * organisation's mailbox lists those). Every count covers every channel and every kind of message (rule
+ * reminders, nudges, notifications). Every number is the signed-in tenant's only. Each section shows its own
+ * error state.
  */
 export default async function DashboardPage() {
   const tenant = (await requireStaff()).tenant;
@@ -95,8 +99,8 @@ export default async function DashboardPage() {
           <h2 id="lag-title">Dispatch lag, last 24 hours</h2>
           <p className="muted small chart-what">
             First send attempt − due instant, per hour the attempt started (hours in {zone}, {abbr}); p50 is the median, p95 the
-            slowest 5 %. Only reminders planned before their due instant count: one booked after it went out as soon as it was
-            planned and is counted below the chart.
+            slowest 5 %. A reminder planned after its due instant (a late booking) is not the scheduler&apos;s lag: it is left out and
+            counted below the chart.
           </p>
           {lag.ok ? <LagSection points={lag.value.points} late={lag.value.late} zone={zone} abbr={abbr} /> : <SectionError what="The dispatch lag" />}
         </figure>
