@@ -128,7 +128,11 @@ export default async function AlertsPage() {
                           <ZonedTime instant={m.sentAt.toISOString()} zone={zone} variant="clock" />
                         </div>
                       ) : null}
-                      {m.lastError && m.status !== 'sent' ? <div className="muted wrap-anywhere">{m.lastError}</div> : null}
+                      {m.lastError && m.status !== 'sent' ? (
+                        <div className="muted wrap-anywhere">
+                          <TimesInText text={m.lastError} zone={zone} />
+                        </div>
+                      ) : null}
                       {m.attempts > 1 ? <div className="muted">{m.attempts} attempts</div> : null}
                     </td>
                   </tr>

@@ -5,6 +5,7 @@ import { nudgeOptOut } from '../../../../../domain/preferences';
 import { isTemplateId, parseTemplateData, renderReminderEmail } from '../../../../../emails';
 import { buildTemplateData } from '../../../../../server/send-reminder';
 import { jsonError, staffRoute } from '../../../../../server/session';
+import { humanizeInstants } from '../../../../../domain/staff-time';
 
 export const dynamic = 'force-dynamic';
 
@@ -33,7 +34,8 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const suppressed = !hit
       ? null
       : hit.tenantId === s.tenant.id
-        ? { reason: hit.reason, source: hit.source, since: hit.createdAt.toISOString() }
+        ? // The source may name an instant ("… on 2026-11-30T08:15:00.000Z"): staff read it in the event's zone (issue #12).
+          { reason: hit.reason, source: humanizeInstants(hit.source, ctx.event.timeZone), since: hit.createdAt.toISOString() }
         : { reason: 'suppressed', source: `by the guest's own organisation (${ctx.sendingTenant.name})`, since: null };
     const refusal = nudgeOptOut(ctx.contact.preferences, 'email');
     const optedOut = refusal ? { ...refusal, zone: s.tenant.timeZone } : null;
