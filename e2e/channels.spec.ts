@@ -185,7 +185,9 @@ test('needs attention says when and why the webhook endpoint was switched off, w
     expect(off, 'the demo tenant has a webhook endpoint switched on').toHaveLength(1);
     await page.goto('/attention');
     const banner = page.getByTestId('webhook-switched-off');
-    await expect(banner).toContainText(`Webhook endpoint switched off on Mon 30 Nov 2026, 09:15 CET: ${reason}`);
+    // The stored reason's instant reads in the tenant's zone too, never as a raw ISO instant (issue #12).
+    await expect(banner).toContainText('Webhook endpoint switched off on Mon 30 Nov 2026, 09:15 CET: the receiver answered HTTP_410 on Mon 30 Nov 2026, 09:15 CET');
+    expect(await banner.innerText()).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     await expect(banner.getByRole('link', { name: /notification settings/ })).toHaveAttribute('href', '/notifications');
     // The channel filter narrows the cases; the banner stays.
     await page.getByLabel('Channel').selectOption('webhook');
