@@ -190,7 +190,14 @@ function Tiles({ c, today, midnight }: { c: DashboardCounts; today: string; midn
           Not sent
         </h2>
         <div className="stat-grid dashboard-tiles">
-          <Tile id="failed" label="Failed" value={c.failedDeliveries24h + c.failedReminders24h} href="/deliveries?status=failed" tone="bad">
+          <Tile
+            id="failed"
+            label="Failed"
+            value={c.failedDeliveries24h + c.failedReminders24h}
+            // A reminder that failed on its template data has no delivery: when only those failed, open the list that shows them.
+            href={c.failedDeliveries24h === 0 && c.failedReminders24h > 0 ? '/reminders?status=failed&window=24h' : '/deliveries?status=failed'}
+            tone="bad"
+          >
             Last 24 h: {c.failedDeliveries24h} {c.failedDeliveries24h === 1 ? 'delivery' : 'deliveries'} rejected for good, {c.failedReminders24h}{' '}
             {c.failedReminders24h === 1 ? 'reminder' : 'reminders'} with invalid template data.
           </Tile>
