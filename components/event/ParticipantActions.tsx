@@ -12,7 +12,7 @@ import { NudgeDialog } from './NudgeDialog';
  * The cancel carries the booking's row `version` as it was when the dialog opened (invariant 11); a 409 is
  * shown in the dialog and the page refreshes.
  */
-export function ParticipantActions({ booking, eventId, eventActive }: { booking: BookingView; eventId: string; eventActive: boolean }) {
+export function ParticipantActions({ booking, eventId, eventActive, eventHasRoom }: { booking: BookingView; eventId: string; eventActive: boolean; eventHasRoom: boolean }) {
   const [dialog, setDialog] = useState<'nudge' | 'cancel' | null>(null);
   const [seenVersion, setSeenVersion] = useState(booking.version);
   const queryClient = useQueryClient();
@@ -30,7 +30,7 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
         }} aria-label={`Cancel booking — ${name}`}>
         Cancel booking
       </button>
-      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} hasRoom={eventHasRoom} onClose={() => setDialog(null)} /> : null}
       <ConfirmDialog
         open={dialog === 'cancel'}
         title={`Cancel ${name}'s booking?`}
