@@ -34,6 +34,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   webhook_update: 'Changed the webhook endpoint',
   unsubscribe: 'Unsubscribed (one-click link)',
   alert_settings_update: 'Changed where alerts go',
+  participant_update: 'Edited a participant',
 };
 
 /**

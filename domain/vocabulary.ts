@@ -179,6 +179,7 @@ export const auditActions = [
   'webhook_update',
   'unsubscribe',
   'alert_settings_update',
+  'participant_update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
