@@ -6,9 +6,11 @@
  *  - a participant can be edited — their waiting reminder moves for their quiet hours in the new zone — and two
  *    staff editing one participant: the second gets the conflict panel and loses nothing.
  * Screenshots: nudge-templates, reschedule-confirm-desktop/-375, participant-edit-desktop/-375,
- * participant-edited, participant-edit-conflict.
+ * participant-edited, participant-card-375, participant-edit-conflict.
  */
-import { expect, test, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { authFile, contextAs, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
 
 async function book(page: Page, eventId: string, p: { name: string; email: string; timeZone?: string }): Promise<string> {
@@ -32,10 +34,22 @@ async function participant(page: Page, bookingId: string): Promise<Participant> 
   return (await res.json()) as Participant;
 }
 
-async function narrow(page: Page, name: string): Promise<void> {
+/** test-results/screens/<name>.png (beside the full-page ones `screen` writes). */
+function screenFile(name: string): string {
+  const file = path.join(path.dirname(test.info().config.configFile ?? path.resolve('playwright.config.ts')), 'test-results', 'screens', `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return file;
+}
+
+/**
+ * At 375 × 812: no sideways page scroll, and a screenshot of what the phone shows — the viewport (an open
+ * dialog), or `part` alone (a card).
+ */
+async function narrow(page: Page, name: string, part?: Locator): Promise<void> {
   await page.setViewportSize({ width: 375, height: 812 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await screen(page, name);
+  if (part) await part.screenshot({ path: screenFile(name) });
+  else await page.screenshot({ path: screenFile(name) });
   await page.setViewportSize({ width: 1360, height: 900 });
 }
 
@@ -47,7 +61,7 @@ test('the nudge dialog offers only templates that can render for the event; the 
   const dialog = page.getByRole('dialog', { name: 'Remind Nia Nudge now' });
   await expect(dialog.getByLabel('Template').locator('option')).toHaveText(['Attendee reminder']);
   await expect(dialog.getByTestId('templates-not-offered')).toHaveText(
-    'Not offered here: Room opening (attendees and external guests) (this event has no online room); Host reminder (it is written for hosts).',
+    'Not offered here: Room opening (attendees and external guests) — this event has no online room; Host reminder — it is written for hosts.',
   );
   await expect(dialog.frameLocator('iframe').locator('body')).toContainText('No room');
   await screen(page, 'nudge-templates');
@@ -127,7 +141,8 @@ test('a participant’s zone is on their card; editing them moves their waiting 
   await expect(dayBefore.locator('.timeline-when time').first()).toHaveText('Fri 14 Jun 2030, 12:30 CEST');
 
   await card.getByRole('button', { name: 'Edit participant — Pat Zone' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Edit Pat Zone' });
+  // The title follows the name: after the save it reads "Edit Pat Q. Zone".
+  const dialog = page.getByRole('dialog', { name: /^Edit Pat / });
   await expect(dialog.getByLabel('Name')).toHaveValue('Pat Zone');
   await expect(dialog.getByLabel('Their time zone (optional)')).toHaveValue('Europe/Amsterdam');
   await expect(dialog.getByLabel('Language of their messages')).toHaveValue('en');
@@ -159,6 +174,7 @@ test('a participant’s zone is on their card; editing them moves their waiting 
   await expect(dayBefore.locator('.status-reason')).toHaveText('re-planned for their time zone: Europe/Amsterdam → America/New_York (quiet hours are read in it)');
   expect(await participant(page, pat)).toMatchObject({ name: 'Pat Q. Zone', timeZone: 'America/New_York', locale: 'de' });
   await screen(page, 'participant-edited');
+  await narrow(page, 'participant-card-375', card.locator('.participant-header'));
 
   await page.goto('/audit?action=participant_update');
   await expect(page.locator('main')).toContainText('Edited a participant');

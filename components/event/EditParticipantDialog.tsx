@@ -157,7 +157,7 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
                 onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
               />
             ) : null}
-            <div className="notice participant-shared" data-testid="participant-shared" data-other-bookings={others?.total ?? 0}>
+            <p className="participant-shared" data-testid="participant-shared" data-other-bookings={others?.total ?? 0}>
               {others && others.total > 0 ? (
                 <>
                   These are the person’s own details, shared by all their bookings: a change here also applies on{' '}
@@ -173,7 +173,7 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
               ) : (
                 <>These are the person’s own details; they are booked on this event only.</>
               )}
-            </div>
+            </p>
             <div className="form-grid" key={formKey}>
               <label className="field">
                 <span>Name</span>

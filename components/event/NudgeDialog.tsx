@@ -99,7 +99,7 @@ export function NudgeDialog({ booking, eventId, hasRoom, onClose }: { booking: B
             </select>
             {notOffered.length ? (
               <span id={`${id}-not-offered`} className="field-hint" data-testid="templates-not-offered">
-                Not offered here: {notOffered.map((a) => `${templateTitles[a.template]} (${a.reason})`).join('; ')}.
+                Not offered here: {notOffered.map((a) => `${templateTitles[a.template]} — ${a.reason}`).join('; ')}.
               </span>
             ) : null}
           </label>
