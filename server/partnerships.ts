@@ -34,8 +34,9 @@ export interface PartnershipView {
   /** The limit in words, e.g. "only people in our contacts". */
   description: string;
   updatedBy: string | null;
-  /** ISO instant (UTC). */
+  /** ISO instants (UTC): the last change of the limit (= creation while `version` is 1), and the partnership's start. */
   updatedAt: string;
+  createdAt: string;
 }
 
 function view(p: PartnershipOfGuest): PartnershipView {
@@ -48,6 +49,7 @@ function view(p: PartnershipOfGuest): PartnershipView {
     description: describeLimit({ limit: p.limit, domains: p.domains }),
     updatedBy: p.updatedBy,
     updatedAt: p.updatedAt.toISOString(),
+    createdAt: p.createdAt.toISOString(),
   };
 }
 

@@ -73,8 +73,9 @@ export default async function StaffPage() {
                   <li key={p.hostTenantId} className="card partnership" data-partner={p.hostName}>
                     <h3>{p.hostName}</h3>
                     <p className="small muted">
-                      Changed <ZonedTime instant={p.updatedAt} zone={tenant.timeZone} />
-                      {p.updatedBy ? ` by ${p.updatedBy}` : ''}
+                      {p.version > 1 ? 'Limit changed ' : 'Partner since '}
+                      <ZonedTime instant={p.version > 1 ? p.updatedAt : p.createdAt} zone={tenant.timeZone} />
+                      {p.version > 1 && p.updatedBy ? ` by ${p.updatedBy}` : ''}
                     </p>
                     <PartnershipLimitForm partnership={p} canEdit={admin} />
                   </li>
@@ -85,7 +86,7 @@ export default async function StaffPage() {
           ) : null}
           {asHost.length > 0 ? (
             <>
-              <h3 className="partnerships-subtitle">Organisations whose people {tenant.name} may book as guests</h3>
+              <p className={asGuest.length > 0 ? 'partnerships-subtitle' : 'muted'}>Organisations whose people {tenant.name} may book as guests of its events:</p>
               <ul className="partnership-host-list">
                 {asHost.map((g) => (
                   <li key={g.slug}>
