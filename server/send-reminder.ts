@@ -408,9 +408,12 @@ async function prepareAttempt(
     // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
     const optOut = optedOut(w);
     if (optOut) return suppressed(optOut);
-    const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address, d.channel);
+    // The booking tenant's list, the sending tenant's, and — when the host writes in its own name to a guest of
+    // another organisation (issue #12) — that organisation's too: nobody any of them must not mail is mailed.
+    const lists = [w.tenant, w.sendingTenant, ...(w.guestTenant ? [w.guestTenant] : [])];
+    const suppression = await findSuppression(tx, [...new Set(lists.map((t) => t.id))], d.address, d.channel);
     if (suppression) {
-      const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
+      const owner = lists.find((t) => t.id === suppression.tenantId) ?? w.sendingTenant;
       return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
     }
   }

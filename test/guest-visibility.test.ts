@@ -21,7 +21,7 @@ import { readPartnerships, setGuestLimitAction } from '../server/partnerships';
 import { createEvent } from '../server/scheduling';
 import { addBookingAction } from '../server/staff-actions';
 import { ensureStaffUser } from '../server/staff';
-import { allowGuestsFrom, createReminderRule, createTenant } from '../server/tenants';
+import { addSuppression, allowGuestsFrom, createReminderRule, createTenant } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
 
 /** The first call of each message key fails as transient (a 421), every later one goes to the real SMTP catcher. */
@@ -189,6 +189,17 @@ describe('the partnership limits whom the host may write to in the partner’s n
     // The host's log shows it as its own.
     const hostLog = await searchDeliveries(db(), host.id, { q: 'elsewhere' }, { limit: 50, offset: 0 });
     expect(hostLog.items[0]).toMatchObject({ sentBy: null, sentAs: null });
+  });
+
+  it('in its own name, the host still never mails an address on the partner’s suppression list (named, not described)', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    await limitTo(partnerAdmin, host.id, 'none');
+    await addSuppression(db(), partner.id, { address: 'gus@partner.test', reason: 'complained', source: 'private note of the partner' });
+    await bookGuest(host, partner, event.id, 'gus@partner.test');
+    await h.tick('2027-06-15T07:00:00Z');
+    expect(await h.caught()).toHaveLength(0);
+    const [d] = await db().select().from(deliveries);
+    expect(d).toMatchObject({ status: 'suppressed', sendingTenantId: host.id, statusReason: "address suppressed by the guest's own organisation (Partner Collective)" });
   });
 
   it('contacts: only addresses the partner already has as contacts (case-insensitive) go out in its name', async () => {
