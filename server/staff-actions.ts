@@ -28,6 +28,7 @@ import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema, suppressionChannelOf } from './tenants';
+import { senderOfNewBooking } from './partnerships';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
 
 export interface ActionContext {
@@ -217,11 +218,17 @@ export type BookingForm = z.input<typeof bookingFormSchema>;
  * planned afresh), the cancelled one kept as history; the audit entry says it is a re-booking
  * (`rebook: true, previousBookingId`). A person with a live booking is still a 409. `db` may be an open
  * transaction (server/idempotency.ts).
+ *
+ * An external guest (issue #12): `sendsAs` says whose name their messages go out in as the partnership stands
+ * ("in Partner Collective’s name", or "in your own name: …" and why, server/partnerships.ts), for the host's
+ * staff and the audit entry; the booking records its actor (`bookings.created_by`) for the guest
+ * organisation's logs.
  */
-export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking> {
+export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking & { sendsAs?: string }> {
   assertId(eventId, 'eventId', 'event');
   const f = parseInput(bookingFormSchema, input);
   return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
     let guestTenantId: string | null = null;
     if (f.role === 'external') {
       if (!f.guestTenant) throw new AppError('validation', "guestTenant: required for an external guest (the slug of the guest's own organisation)", 'guestTenant');
@@ -233,14 +240,15 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
     }
     const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, ...(f.timeZone ? { timeZone: f.timeZone } : {}), ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
     const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
+    const sender = await senderOfNewBooking(tx, b, f.email);
     await appendAudit(tx, {
       tenantId: ctx.tenantId,
       actor: ctx.actor,
       action: 'booking_add',
       at: ctx.now,
-      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}) },
+      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}), ...(sender ? { sendsAs: sender.text } : {}) },
     });
-    return b;
+    return sender ? { ...b, sendsAs: sender.text } : b;
   });
 }
 
