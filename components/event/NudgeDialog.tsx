@@ -20,8 +20,9 @@ type Preview = { subject: string; html: string; text: string; to: string; from: 
  * "Remind participant": a modal with channel, template choice and a live preview of the exact message,
  * rendered by the server from the current event data. An idempotency key is made when the dialog opens, so
  * a double click or a retried request sends once; the server also refuses a second nudge within a minute.
+ * `onSent` gets the API's answer once the nudge is queued (the page's notice follows it: components/client/useNudgeNotice.ts).
  */
-export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingView; eventId: string; onClose: () => void }) {
+export function NudgeDialog({ booking, eventId, onClose, onSent }: { booking: BookingView; eventId: string; onClose: () => void; onSent?: (sent: { reminderId: string }) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [key] = useState(newIdempotencyKey);
   const [template, setTemplate] = useState<TemplateId>(defaultNudgeTemplate(booking.role));
@@ -56,8 +57,9 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
           setBusy(true);
           setError(null);
           try {
-            await apiCall(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
+            const sent = await apiCall<{ reminderId: string }>(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
             setDone(true);
+            onSent?.(sent);
             await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
             ref.current?.close();
           } catch (err) {

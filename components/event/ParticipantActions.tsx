@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
 import { ApiError, apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
+import { useNudgeNotice } from '../client/useNudgeNotice';
 import { NudgeDialog } from './NudgeDialog';
 
 /**
@@ -16,6 +17,7 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
   const [dialog, setDialog] = useState<'nudge' | 'cancel' | null>(null);
   const [seenVersion, setSeenVersion] = useState(booking.version);
   const queryClient = useQueryClient();
+  const onNudgeSent = useNudgeNotice(booking);
   if (booking.status === 'cancelled' || !eventActive) return null;
   const name = booking.contact?.name || booking.contact?.email || 'this participant';
   const pending = booking.reminders.filter((r) => r.kind === 'rule' && (r.status === 'scheduled' || r.status === 'dispatched')).length;
@@ -30,7 +32,7 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
         }} aria-label={`Cancel booking — ${name}`}>
         Cancel booking
       </button>
-      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} onSent={onNudgeSent} /> : null}
       <ConfirmDialog
         open={dialog === 'cancel'}
         title={`Cancel ${name}'s booking?`}
