@@ -138,6 +138,8 @@ test('every page fits a 375 px phone, with a folding menu', async ({ page }) => 
     await expect(page).toHaveURL(/\/events$/);
     await expect(menu).toHaveAttribute('aria-expanded', 'false');
     await expect(nav).toBeHidden();
+    // Focus was on a link that is now hidden: it goes to the new page's content.
+    await expect(page.locator('main#main')).toBeFocused();
     // A desktop keeps the sidebar and has no menu button.
     await page.setViewportSize({ width: 1360, height: 900 });
     await expect(nav).toBeVisible();
