@@ -24,8 +24,9 @@ type Preview = { subject: string; html: string; text: string; to: string; from: 
  * a double click or a retried request sends once; the server also refuses a second nudge within a minute.
  * Only templates that can render for this participant and event are offered (domain/nudge-templates.ts: no
  * room-opening without an online room, host-reminder for hosts only); the ones left out are named with why.
+ * `onSent` gets the API's answer once the nudge is queued (the page's notice follows it: components/client/useNudgeNotice.ts).
  */
-export function NudgeDialog({ booking, eventId, hasRoom, onClose }: { booking: BookingView; eventId: string; hasRoom: boolean; onClose: () => void }) {
+export function NudgeDialog({ booking, eventId, hasRoom, onClose, onSent }: { booking: BookingView; eventId: string; hasRoom: boolean; onClose: () => void; onSent?: (sent: { reminderId: string }) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [key] = useState(newIdempotencyKey);
   const [template, setTemplate] = useState<TemplateId>(defaultNudgeTemplate(booking.role));
@@ -63,8 +64,9 @@ export function NudgeDialog({ booking, eventId, hasRoom, onClose }: { booking: B
           setBusy(true);
           setError(null);
           try {
-            await apiCall(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
+            const sent = await apiCall<{ reminderId: string }>(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
             setDone(true);
+            onSent?.(sent);
             await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
             ref.current?.close();
           } catch (err) {

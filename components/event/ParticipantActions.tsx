@@ -6,6 +6,7 @@ import type { BookingView } from '../../db/queries/views';
 import { ApiError, apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 import { EditParticipantDialog } from './EditParticipantDialog';
+import { useNudgeNotice } from '../client/useNudgeNotice';
 import { NudgeDialog } from './NudgeDialog';
 
 /**
@@ -18,6 +19,7 @@ export function ParticipantActions({ booking, eventId, eventActive, eventHasRoom
   const [dialog, setDialog] = useState<'nudge' | 'edit' | 'cancel' | null>(null);
   const [seenVersion, setSeenVersion] = useState(booking.version);
   const queryClient = useQueryClient();
+  const onNudgeSent = useNudgeNotice(booking);
   if (booking.status === 'cancelled' || !eventActive) return null;
   const name = booking.contact?.name || booking.contact?.email || 'this participant';
   const pending = booking.reminders.filter((r) => r.kind === 'rule' && (r.status === 'scheduled' || r.status === 'dispatched')).length;
@@ -38,7 +40,7 @@ export function ParticipantActions({ booking, eventId, eventActive, eventHasRoom
         Cancel booking
       </button>
       {dialog === 'edit' ? <EditParticipantDialog bookingId={booking.id} name={name} eventId={eventId} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} hasRoom={eventHasRoom} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} hasRoom={eventHasRoom} onClose={() => setDialog(null)} onSent={onNudgeSent} /> : null}
       <ConfirmDialog
         open={dialog === 'cancel'}
         title={`Cancel ${name}'s booking?`}

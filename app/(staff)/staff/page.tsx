@@ -32,7 +32,7 @@ export default async function StaffPage() {
           Who can sign in to {tenant.name}, and what they may do{admin ? '' : ' · only admins change this'}
         </p>
       </div>
-      <table className="data-table">
+      <table className="data-table reflow-table staff-table">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -44,13 +44,13 @@ export default async function StaffPage() {
         <tbody>
           {staff.map((s) => (
             <tr key={s.id} data-staff-email={s.email}>
-              <td className="row-title">
+              <td className="row-title reflow-title">
                 {s.name}
                 {s.id === user.id ? <span className="tag">you</span> : null}
               </td>
-              <td>{s.email}</td>
-              <td>{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} version={s.version} /> : s.role}</td>
-              <td className="nowrap">
+              <td data-label="Email">{s.email}</td>
+              <td data-label="Role">{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} version={s.version} /> : s.role}</td>
+              <td className="nowrap" data-label="Since">
                 <ZonedTime instant={s.createdAt.toISOString()} zone={tenant.timeZone} />
               </td>
             </tr>
