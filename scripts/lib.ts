@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runningAppUrl } from '../db/embedded';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -23,20 +24,30 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * The secret that signs staff session cookies: `BETTER_AUTH_SECRET` when set, else one generated once per
- * data folder and kept in `<dataRoot>/auth-secret` (mode 0600), so sessions survive restarts.
+ * A secret kept in the data folder: `<dataRoot>/<name>` (mode 0600), generated once (32 random bytes, base64url) so
+ * it survives restarts. A file left readable by others is narrowed to 0600.
  */
-export function authSecret(dataRoot: string): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
-  const file = path.join(dataRoot, 'auth-secret');
+export function dataFolderSecret(dataRoot: string, name: string): string {
+  const file = path.join(dataRoot, name);
   try {
-    return fs.readFileSync(file, 'utf8').trim();
+    const secret = fs.readFileSync(file, 'utf8').trim();
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+    return secret;
   } catch {
     const secret = randomBytes(32).toString('base64url');
     fs.mkdirSync(dataRoot, { recursive: true });
     fs.writeFileSync(file, secret, { mode: 0o600 });
     return secret;
   }
+}
+
+/**
+ * The secret that signs staff session cookies: `BETTER_AUTH_SECRET` when set, else one generated once per
+ * data folder and kept in `<dataRoot>/auth-secret` (mode 0600), so sessions survive restarts.
+ */
+export function authSecret(dataRoot: string): string {
+  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  return dataFolderSecret(dataRoot, 'auth-secret');
 }
 
 /**
@@ -112,21 +123,13 @@ export function requireEnv(name: string, hint: string): string {
 
 /**
  * The database a CLI command should use: DATABASE_URL when set, else the embedded PostgreSQL of a running
- * `npm start` (found through `$PUNCTUAL_DATA_DIR/pg/postmaster.pid`: pid on line 1, port on line 4).
+ * `npm start` in `$PUNCTUAL_DATA_DIR` (default `.data`): its app database as the app's role, over the server's Unix
+ * socket (or TCP port), with the password from `<data folder>/pg-credentials.json` (db/embedded.ts).
  * @returns null when neither is available.
  */
 export function resolveDatabaseUrl(): string | null {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const pidFile = path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data', 'pg', 'postmaster.pid');
-  try {
-    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
-    const pid = Number(lines[0]);
-    const port = Number(lines[3]);
-    process.kill(pid, 0);
-    return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  } catch {
-    return null;
-  }
+  return runningAppUrl(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data', 'pg'));
 }
 
 /** The same, or exit 2 with a line on stderr saying how to get one. */
