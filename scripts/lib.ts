@@ -51,8 +51,20 @@ export function authSecret(dataRoot: string): string {
 }
 
 /**
+ * The step a line of `next build` output names, e.g. "Creating an optimized production build", "Compiled successfully
+ * in 68s", "Running TypeScript", "Generating static pages (12/20)"; null for other lines (the route table, blanks).
+ */
+export function buildPhase(line: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  const text = line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^[\s✓○▲⚠•-]+/u, '').replace(/\s*(\.{3}|…)\s*$/u, '').trim();
+  return /^(?:[A-Z][a-z]+ing\b|Compiled\b|Finished\b)/.test(text) && text.length <= 100 ? text : null;
+}
+
+/**
  * Builds the Next.js app when there is no build or a source file is newer than it, in a child process that
- * does not block this one (the in-process worker keeps sending while the web app builds).
+ * does not block this one (the in-process worker keeps sending while the web app builds). The build's own output
+ * passes through; every 10 s a line says how long it has been building and the step it is at (a first build on a
+ * busy 2-core machine takes minutes, README "Running it").
  * @throws when the build fails.
  */
 export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
@@ -63,13 +75,32 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
     ...SOURCE_FILES.map((f) => (fs.existsSync(path.join(root, f)) ? fs.statSync(path.join(root, f)).mtimeMs : 0)),
   );
   if (builtAt > sourceAt) return;
-  log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~20 s)…');
-  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  log(
+    builtAt
+      ? 'sources changed since the last build: building the web app…'
+      : 'building the web app (first start only: about 1½ minutes on a quiet 2-core machine, several on a busy one)…',
+  );
+  const t0 = Date.now();
+  let phase = 'starting';
+  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const pass = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+    let rest = '';
+    stream?.on('data', (b: Buffer) => {
+      out.write(b);
+      const lines = (rest + b.toString('utf8')).split(/\r?\n|\r/);
+      rest = lines.pop() ?? '';
+      for (const l of lines) phase = buildPhase(l) ?? phase;
+    });
+  };
+  pass(child.stdout, process.stdout);
+  pass(child.stderr, process.stderr);
+  const progress = setInterval(() => log(`building the web app… ${Math.round((Date.now() - t0) / 1000)} s (${phase})`), 10_000);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c) => resolve(c));
-  });
+  }).finally(() => clearInterval(progress));
   if (code !== 0) throw new Error(`next build failed (exit ${code})`);
+  log(`web app built in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
 /** Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP. */

@@ -258,7 +258,7 @@ async function main() {
   console.log(`    email     ${catcher ? `SMTP 127.0.0.1:${catcher.port} (AUTH, password in the SMTP_URL below)`.padEnd(58) : 'off (SMTP_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox`);
   console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(58) : 'off (SMS_API_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=sms`);
   console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
-  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
+  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}/{secret}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
   // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
   console.log(`  To run web and workers apart against this database: DATABASE_URL=${databaseUrl}${catcher ? ` SMTP_URL=${catcher.url}` : ''}\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
