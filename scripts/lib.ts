@@ -78,7 +78,7 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
   log(
     builtAt
       ? 'sources changed since the last build: building the web app…'
-      : 'building the web app (first start only: about 1½ minutes on a quiet 2-core machine, several on a busy one)…',
+      : 'building the web app (first start only: about 1½ minutes on a quiet 2-core machine, 4–5 on a busy one)…',
   );
   const t0 = Date.now();
   let phase = 'starting';
