@@ -25,6 +25,7 @@
  * receiver. A demo contact is given its phone, preferences and quiet hours only while it has no phone, so edits
  * made since are kept.
  */
+import { randomBytes } from 'node:crypto';
 import { DEMO_PASSWORD, demoAccounts, ensureStaffUser } from './staff';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
@@ -99,25 +100,34 @@ async function seedNotificationSettings(db: Db, tenantId: string, opts: SeedOpti
   });
 }
 
-/** An alert Slack URL an earlier built-in receiver was given (its port may differ from this start's). */
-const catcherSlackEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/slack\/demo$/;
+/**
+ * An alert Slack URL a built-in receiver was given: `http://127.0.0.1:<port>/slack/demo/<secret>` (group 1: the secret;
+ * versions before issue #12 gave none, and then any local process could post a "verified" alert to the demo).
+ */
+const catcherSlackEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/slack\/demo(?:\/([\w-]+))?$/;
 
 /**
  * The demo tenant's alert settings (issue #10 §6), when it has none: alerts email the demo admin (they land in the
- * catcher's mailbox) and, with the built-in webhook receiver, post to its Slack-compatible path `<catcher>/slack/demo`
- * (they show under /mailbox?channel=webhook). An existing row is kept; only a Slack URL pointing at an EARLIER
- * built-in receiver is moved to the current one.
+ * catcher's mailbox) and, with the built-in webhook receiver, post to its Slack-compatible path
+ * `<catcher>/slack/demo/<secret>` (they show under /mailbox?channel=webhook). Like a real Slack webhook URL, the URL
+ * holds a random secret (the receiver calls a post verified only at the URL in the settings). An existing row is
+ * kept; only a Slack URL pointing at an EARLIER built-in receiver is moved to the current one, keeping its secret
+ * (one without a secret gets one).
  */
 async function seedAlertSettings(db: Db, tenantId: string, opts: SeedOptions): Promise<void> {
-  const slackWebhookUrl = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/slack/demo` : null;
+  const slackBase = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/slack/demo` : null;
+  const slackUrl = (secret?: string) => `${slackBase}/${secret ?? randomBytes(18).toString('base64url')}`;
   const [adminUser] = await db.select({ id: staffUsers.id }).from(staffUsers).where(and(eq(staffUsers.tenantId, tenantId), eq(staffUsers.email, 'admin@demo.punctual.local')));
   await db
     .insert(alertSettings)
-    .values({ tenantId, emailRecipients: adminUser ? [adminUser.id] : [], slackWebhookUrl, updatedBy: 'seed' })
+    .values({ tenantId, emailRecipients: adminUser ? [adminUser.id] : [], slackWebhookUrl: slackBase ? slackUrl() : null, updatedBy: 'seed' })
     .onConflictDoNothing({ target: alertSettings.tenantId });
-  if (!slackWebhookUrl) return;
+  if (!slackBase) return;
   const [row] = await db.select().from(alertSettings).where(eq(alertSettings.tenantId, tenantId));
-  if (!row.slackWebhookUrl || row.slackWebhookUrl === slackWebhookUrl || !catcherSlackEndpoint.test(row.slackWebhookUrl)) return;
+  const earlier = row.slackWebhookUrl ? catcherSlackEndpoint.exec(row.slackWebhookUrl) : null;
+  if (!earlier) return;
+  const slackWebhookUrl = slackUrl(earlier[1]);
+  if (row.slackWebhookUrl === slackWebhookUrl) return;
   await db.transaction(async (tx) => {
     await setActor(tx, 'seed');
     await tx.update(alertSettings).set({ slackWebhookUrl, updatedAt: sql`now()` }).where(eq(alertSettings.tenantId, tenantId));

@@ -23,7 +23,8 @@ const empty: Record<CaughtChannel, { title: string; hint: string }> = {
 
 /**
  * What the built-in catchers caught for this tenant (development and demo), newest first, in three tabs:
- * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`).
+ * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`). A notice
+ * says that these are development catchers (issue #12), so nobody takes the page for a record of real sends.
  */
 export default async function MailboxPage({
   searchParams,
@@ -59,6 +60,11 @@ export default async function MailboxPage({
           {what} · newest first · times in {zone}
         </p>
       </div>
+      <p className="notice dev-catcher-notice" data-testid="dev-catcher-notice">
+        <strong>Development catcher.</strong> Nothing here has left this computer: the built-in catchers keep what the app
+        sends so you can read it, and take messages only from this app. A deployment sends through real providers
+        (<code>SMTP_URL</code>, <code>SMS_API_URL</code>) instead.
+      </p>
       <MailboxTabs active={channel} counts={counts} />
       {items.length === 0 ? (
         <EmptyState title={total === 0 ? empty[channel].title : 'No messages on this page'}>{total === 0 ? empty[channel].hint : null}</EmptyState>
