@@ -16,7 +16,13 @@ export async function register(): Promise<void> {
   // Sign-in limits (issue #12): a bad PUNCTUAL_TRUSTED_PROXIES stops the server here, naming the entry; every
   // request is stamped with its socket peer before Next reads it (server/client-address.ts says why and how).
   const { installPeerStamp, trustedProxiesFromEnv } = await import('./server/client-address');
-  trustedProxiesFromEnv();
+  try {
+    trustedProxiesFromEnv();
+  } catch (e) {
+    // Next would otherwise keep running and answer every request with a 500: stop, naming the entry.
+    console.error((e as Error).message);
+    process.exit(1);
+  }
   installPeerStamp();
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();

@@ -17,6 +17,7 @@ import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '..
 import { accountKey, checkOutcome, retryAfterSeconds } from '../domain/sign-in-limits';
 import { CLIENT_HEADER, clientKeyOfHeaders } from './client-address';
 import { appClock } from './clock';
+import { childLogger, errField } from './log';
 import { reservePasswordCheck, settlePasswordCheck, type PasswordCheck } from './sign-in-limits';
 
 /** Origin (`scheme://host[:port]`) a request was addressed to, from its Host header; null without one. */
@@ -91,7 +92,10 @@ function createAuth() {
         pendingChecks.delete(ctx.headers);
         const returned = ctx.context.returned;
         const outcome = checkOutcome(isAPIError(returned) ? { ok: false, code: (returned.body as { code?: string } | undefined)?.code } : { ok: true });
-        await settlePasswordCheck(getDb(), check, outcome, appClock().now());
+        // The answer stands even if the bucket cannot be settled (the token then stays spent, as for a wrong guess).
+        await settlePasswordCheck(getDb(), check, outcome, appClock().now()).catch((e: unknown) =>
+          childLogger({ role: 'web' }).warn({ err: errField(e), path: ctx.path }, 'sign-in limits: could not settle a password check'),
+        );
       }),
     },
     // The client address better-auth records on a session and keys its own limiter by: set by our route handler

@@ -61,7 +61,7 @@ let parsed: { text: string; value: TrustedProxies } | undefined;
  * `PUNCTUAL_TRUSTED_PROXIES`, parsed (memoised per value). @throws TrustedProxiesError naming the variable and
  * the bad entry — instrumentation.ts and scripts/lib.ts call this at start, so a typo stops the server there.
  */
-export function trustedProxiesFromEnv(env: NodeJS.ProcessEnv = process.env): TrustedProxies {
+export function trustedProxiesFromEnv(env: Record<string, string | undefined> = process.env): TrustedProxies {
   const text = env.PUNCTUAL_TRUSTED_PROXIES ?? '';
   if (parsed?.text !== text) parsed = { text, value: parseTrustedProxies(text) };
   return parsed.value;
