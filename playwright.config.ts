@@ -8,7 +8,9 @@ import { defineConfig } from '@playwright/test';
 const PORT = process.env.E2E_PORT ?? '3199';
 const baseURL = `http://127.0.0.1:${PORT}`;
 
-const serverEnv: Record<string, string> = { PORT };
+// The test runner plays the reverse proxy in front of the app: specs may name their client in X-Forwarded-For
+// (e2e/auth.spec.ts, sign-in limits); requests without one are the runner itself (127.0.0.1).
+const serverEnv: Record<string, string> = { PORT, PUNCTUAL_TRUSTED_PROXIES: process.env.PUNCTUAL_TRUSTED_PROXIES ?? '127.0.0.1' };
 if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
 // Without DATABASE_URL, start.ts runs embedded PostgreSQL in $PUNCTUAL_DATA_DIR/pg: npm test passes a throwaway dir.
 if (process.env.PUNCTUAL_DATA_DIR) serverEnv.PUNCTUAL_DATA_DIR = process.env.PUNCTUAL_DATA_DIR;

@@ -646,13 +646,18 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * Provider send rates shared by every worker process: one row per limiter key holding its theoretical
- * arrival time (GCRA, the "virtual scheduling" form of a token bucket).
+ * Provider send rates shared by every worker process, and the sign-in limits' token buckets (issue #12): one
+ * row per limiter key holding its theoretical arrival time (GCRA, the "virtual scheduling" form of a token bucket).
  */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  tat: ts('tat').notNull(),
-});
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    tat: ts('tat').notNull(),
+  },
+  // Sign-in buckets (`signin:…`, issue #12) that are full again are pruned by TAT (migration 0012).
+  (t) => [index('rate_limits_signin_tat_idx').on(t.tat).where(sql`key like 'signin:%'`)],
+);
 
 /** Messages received by the built-in mail catcher (development / demo only; not tenant data). */
 export const caughtMessages = pgTable(

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runningAppUrl } from '../db/embedded';
+import { parseTrustedProxies } from '../domain/client-address';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -103,8 +104,13 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
   log(`web app built in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
-/** Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP. */
+/**
+ * Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP.
+ * @throws Error naming PUNCTUAL_TRUSTED_PROXIES and the bad entry when that setting does not parse (checked
+ *   before anything is spawned; the web process checks it again at start, instrumentation.ts).
+ */
 export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void): Promise<ChildProcess> {
+  parseTrustedProxies(env.PUNCTUAL_TRUSTED_PROXIES ?? process.env.PUNCTUAL_TRUSTED_PROXIES);
   // Idle keep-alive sockets stay open 65 s (Node's default is 5 s): a client (a proxy, a browser, Playwright's request
   // context) that reuses a socket just as the server closes it gets ECONNRESET. Proxies commonly keep idle upstream
   // connections for up to 60 s, so the server must outlast them (the usual advice for Node behind a load balancer).

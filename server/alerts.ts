@@ -96,7 +96,7 @@ import type { RetryPolicy } from '../domain/retry';
 import { parseWebhookUrl } from '../domain/webhook-url';
 import { alertConditions, type AlertCondition, type AlertRoute, type EmailProvider, type Provider } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
-import { assertActorMay, refuseStaleSettings } from './versions';
+import { assertActorMay, recheckActor, refuseStaleSettings } from './versions';
 
 /** graphile-worker task that sends one alert message (payload `{ id }`). */
 export const SEND_ALERT_TASK = 'send_alert';
@@ -216,7 +216,7 @@ async function planMessage(tx: Tx, m: Parameters<typeof insertAlertMessage>[1], 
  * @returns how many tenants were evaluated and what was planned.
  * @throws only for infrastructure errors (each tenant's transaction is all or nothing).
  */
-export async function evaluateAlerts(db: Db, now: Date, opts: EvaluateOptions = {}): Promise<EvaluateResult> {
+export async function evaluateAlerts(db: DbOrTx, now: Date, opts: EvaluateOptions = {}): Promise<EvaluateResult> {
   const conditions = [...(opts.conditions ?? alertConditions)].sort((a, b) => a.localeCompare(b));
   const publicUrl = opts.publicUrl ?? alertPublicUrl();
   const tenantIds = opts.tenantId ? [opts.tenantId] : await tenantsWithAlertSettings(db);
@@ -653,7 +653,12 @@ export async function sendTestAlert(db: Db, ctx: AlertSettingsContext, senders: 
  */
 export async function checkAlertsNow(db: Db, ctx: AlertSettingsContext, senders: AlertSenders, opts: { publicUrl?: string } = {}): Promise<{ planned: number; results: SendAlertResult[] }> {
   if (!(await readAlertSettingsRow(db, ctx.tenantId))) throw new AppError('invalid_state', 'Save the alert settings first: conditions are evaluated only for organisations that have them.');
-  const r = await evaluateAlerts(db, ctx.now, { tenantId: ctx.tenantId, publicUrl: opts.publicUrl, jobDelayMs: WEB_SEND_HEAD_START_MS });
+  // Still an admin? Re-read under a lock in the transaction that writes the evaluation (issue #12): a demotion
+  // meanwhile refuses it (403) and nothing is planned or sent.
+  const r = await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'configure');
+    return evaluateAlerts(tx, ctx.now, { tenantId: ctx.tenantId, publicUrl: opts.publicUrl, jobDelayMs: WEB_SEND_HEAD_START_MS });
+  });
   const results: SendAlertResult[] = [];
   for (const p of r.planned) results.push(await sendAlertMessage(db, p.id, senders, ctx.now));
   return { planned: r.planned.length, results };

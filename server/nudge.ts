@@ -22,6 +22,7 @@ import { nudgeTemplateRefusal } from '../domain/nudge-templates';
 import { reminderTemplateIds } from '../domain/vocabulary';
 import { SEND_TASK } from './dispatch';
 import { AppError, assertId, parseInput } from './errors';
+import { recheckActor } from './versions';
 
 /** Minimum time between two nudges to one participant, ms. */
 export const NUDGE_INTERVAL_MS = 60_000;
@@ -45,10 +46,12 @@ export type NudgeResult = { reminderId: string; messageKey: string; requestedAt:
  *   (booking or event cancelled), conflict (idempotency key already used for another participant),
  *   rate_limited (a nudge to this participant less than a minute ago; the message says when to retry).
  */
-export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: string; now: Date }, input: NudgeInput): Promise<NudgeResult> {
+export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: string; actorId?: string; now: Date }, input: NudgeInput): Promise<NudgeResult> {
   assertId(input.bookingId, 'bookingId', 'participant');
   const v = parseInput(nudgeInput, input);
   return db.transaction(async (tx) => {
+    // The sender may still operate (re-read under a lock: a demotion meanwhile refuses this nudge, 403).
+    await recheckActor(tx, ctx, 'operate');
     const [b] = await tx
       .select()
       .from(bookings)
