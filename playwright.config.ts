@@ -1,14 +1,26 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end tests: Debian's Chromium (Playwright cannot download browsers here) against the whole app
  * started by `scripts/start.ts` — web, worker, database (embedded unless DATABASE_URL is set) and mail
- * catcher (built in unless SMTP_URL is set) — on port 3199.
+ * catcher (built in unless SMTP_URL is set) — on 127.0.0.1:E2E_PORT.
+ *
+ * E2E_PORT unset (`npx playwright test` by hand; `npm test` always sets it, see scripts/test.ts): a port the OS
+ * reports free is picked here and written back to process.env, so the test workers Playwright starts later —
+ * which load this file again and inherit the environment — use the same one, and two runs on one machine do not
+ * collide.
  */
-const PORT = process.env.E2E_PORT ?? '3199';
+if (!process.env.E2E_PORT) {
+  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  process.env.E2E_PORT = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+const PORT = process.env.E2E_PORT;
 const baseURL = `http://127.0.0.1:${PORT}`;
 
-const serverEnv: Record<string, string> = { PORT };
+// PUNCTUAL_ALERT_QUIET_MS (tests only, server/alerts.ts alertTimingFromEnv): a dead letter's alert is grouped for
+// 2 s instead of a minute, so e2e/alerts.spec.ts does not wait out a real minute.
+const serverEnv: Record<string, string> = { PORT, PUNCTUAL_ALERT_QUIET_MS: '2000' };
 if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
 // Without DATABASE_URL, start.ts runs embedded PostgreSQL in $PUNCTUAL_DATA_DIR/pg: npm test passes a throwaway dir.
 if (process.env.PUNCTUAL_DATA_DIR) serverEnv.PUNCTUAL_DATA_DIR = process.env.PUNCTUAL_DATA_DIR;
