@@ -12,7 +12,10 @@
  * Steps 3 and 4 run at the same time: the browser tests mostly wait (for the worker, for pages; the whole
  * Playwright run uses about a third of one core), and vitest shares nothing with them — its own databases
  * (test/support/global-setup.ts), its own catchers and workers on ports the OS picks. vitest's lines are streamed
- * with a `[vitest]` prefix and kept whole in test-results/vitest.log. `--serial` runs them one after the other.
+ * with a `[vitest]` prefix and kept whole in test-results/vitest.log. They run one after the other with
+ * `--serial`, or when both would share DATABASE_URL's server and it has fewer than {@link CONNECTIONS_FOR_BOTH}
+ * connections free (two vitest files at a time hold up to ~60, the browser tests' app ~25; a server refusing
+ * connections fails tests on both sides). Without DATABASE_URL each has its own embedded server.
  * Ends with how long each step took and one line "N passed, M failed"; exits non-zero when anything failed.
  * Flags: --only typecheck|vitest|e2e (repeatable), --serial.
  */
@@ -40,6 +43,28 @@ async function timed<T>(step: string, f: () => T | Promise<T>): Promise<T> {
   }
 }
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Free connections DATABASE_URL's server needs for vitest and the browser tests to run at the same time. */
+const CONNECTIONS_FOR_BOTH = 100;
+
+/**
+ * Why vitest and the browser tests must not run at once on DATABASE_URL's server (too few free connections:
+ * `max_connections` minus those in use now), or null when they may (no DATABASE_URL: separate embedded servers).
+ * A server that cannot be asked is left to the steps themselves to report.
+ */
+async function sharedServerTooSmall(): Promise<string | null> {
+  if (!process.env.DATABASE_URL) return null;
+  const sql = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    const [r] = await sql<{ max: number; used: number }[]>`
+      select current_setting('max_connections')::int as max, (select count(*) from pg_stat_activity)::int as used`;
+    const free = r.max - r.used;
+    return free >= CONNECTIONS_FOR_BOTH ? null : `DATABASE_URL's server has ${free} of ${r.max} connections free, fewer than the ${CONNECTIONS_FOR_BOTH} both need at once`;
+  } catch {
+    return null;
+  } finally {
+    await sql.end();
+  }
+}
 
 function run(cmd: string, argv: string[], env: Record<string, string> = {}): number {
   const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -180,6 +205,7 @@ async function main() {
       build = Promise.resolve(false);
     }
   }
+  if (want('typecheck')) console.log(`\n== type check${want('e2e') ? ' (and, at the same time, the web app build for the browser tests)' : ''} ==`);
   if (want('e2e') && (await build)) {
     // Build the web app before Playwright starts the server, so its start-up limit covers starting, not a
     // build (which takes minutes on a busy 2-core machine).
@@ -192,13 +218,15 @@ async function main() {
       },
     );
   }
-  if (want('typecheck')) {
-    console.log('\n== type check ==');
-    await typecheck();
-  }
+  if (want('typecheck')) await typecheck();
   const built = await build;
   const steps: Promise<void>[] = [];
-  const together = !serial && want('vitest') && want('e2e') && built;
+  let together = !serial && want('vitest') && want('e2e') && built;
+  const tooSmall = together ? await sharedServerTooSmall() : null;
+  if (tooSmall) {
+    console.log(`\nvitest and the browser tests run one after the other: ${tooSmall}`);
+    together = false;
+  }
   if (want('vitest')) {
     console.log(together ? '\n== vitest (unit + integration), alongside the browser tests: its lines start with [vitest] ==' : '\n== vitest (unit + integration) ==');
     const v = vitest(together);
