@@ -29,6 +29,12 @@ export default defineConfig({
   testDir: 'e2e',
   // Not `test-results` itself: Playwright empties its outputDir, and vitest's report lives there.
   outputDir: 'test-results/playwright',
+  // One worker: the specs share one demo tenant and several change it for everyone while they run (notifications
+  // empties its notification policy, channels switches its webhook off, rules and conflicts edit a demo rule,
+  // alerts edits the alert settings, and its dead-letter alert is sent only if no other spec made a dead letter
+  // before it — at most one start alert an hour —, which alphabetical order gives today), or read the newest
+  // audit entries as their own (audit). npm test runs vitest beside this run instead (scripts/test.ts): the
+  // browser tests mostly wait, so that is where time is won.
   workers: 1,
   retries: 0,
   fullyParallel: false,
