@@ -129,7 +129,12 @@ async function vitest(prefixed: boolean): Promise<void> {
   fs.rmSync(jsonFile, { force: true });
   const argv = [path.join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`];
   const code = await timed('vitest', () =>
-    runAsync(process.execPath, argv, prefixed ? { prefix: '[vitest] ', logFile: path.join(root, 'test-results', 'vitest.log') } : {}),
+    runAsync(
+      process.execPath,
+      argv,
+      // Piped, vitest would decide on colours by itself: follow our own terminal instead.
+      prefixed ? { prefix: '[vitest] ', logFile: path.join(root, 'test-results', 'vitest.log'), env: process.stdout.isTTY ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' } } : {},
+    ),
   );
   const report = readJson<{ numPassedTests: number; numFailedTests: number }>(jsonFile);
   if (report) {
