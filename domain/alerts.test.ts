@@ -168,6 +168,17 @@ describe('decideAlert: count conditions are grouped into one start', () => {
     expect(ALERT_GROUP_MAX_MS).toBe(5 * 60_000);
   });
 
+  it('a test quiet period (PUNCTUAL_ALERT_QUIET_MS) replaces the minute; the 5-minute cap and hourly limit stay', () => {
+    const one: AlertStateSnapshot = { ...idleAlertState, active: true, episode: 1, itemCount: 1, startedAt: at('12:00:00'), firstItemAt: at('12:00:00'), lastItemAt: at('12:00:00') };
+    expect(startHold('dead_letters', one, at('12:00:01'), { quietMs: 2_000 })).toEqual({ kind: 'grouping', until: at('12:00:02') });
+    expect(startHold('dead_letters', one, at('12:00:02'), { quietMs: 2_000 })).toBeNull();
+    expect(startHold('dead_letters', one, at('12:00:02'))).toEqual({ kind: 'grouping', until: at('12:01:00') });
+    const d = decideAlert(idleAlertState, dead(1, at('12:00:00'), at('12:00:00')), { now: at('12:00:03'), canNotify: true, timing: { quietMs: 2_000 } });
+    expect(d.notify).toBe('started');
+    const flap: AlertStateSnapshot = { ...one, lastStartAlertAt: at('11:30:00') };
+    expect(startHold('dead_letters', flap, at('12:00:03'), { quietMs: 2_000 })).toMatchObject({ kind: 'hourly' });
+  });
+
   it('without item instants, growth seen at an evaluation counts as a new item then', () => {
     const ds = run([
       { now: at('12:00:00'), obs: dead(3, null, null) },
