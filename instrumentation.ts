@@ -2,7 +2,8 @@
  * Next.js instrumentation: `register()` runs once when a server instance starts (`next start`, `next dev`). In the
  * Node.js runtime only, it starts the worker-heartbeat watchdog (server/watchdog.ts, issue #10 §6): the web process
  * alerts when the worker stops sweeping, because the worker's own queue cannot. Not during `next build`
- * (NEXT_PHASE phase-production-build), not without DATABASE_URL, not with PUNCTUAL_WATCHDOG_MS=0.
+ * (NEXT_PHASE phase-production-build), not without DATABASE_URL, not with PUNCTUAL_WATCHDOG_MS=0. Before that it
+ * checks PUNCTUAL_TRUSTED_PROXIES and starts stamping each request with its socket peer (server/client-address.ts).
  *
  * `onRequestError` is where every unexpected error of a page, route handler or server action ends before Next turns
  * it into a 500 (AppErrors are answered as 4xx by server/session.ts and never get here): it is logged as one JSON
@@ -12,6 +13,17 @@ import type { Instrumentation } from 'next';
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
+  // Sign-in limits (issue #12): a bad PUNCTUAL_TRUSTED_PROXIES stops the server here, naming the entry; every
+  // request is stamped with its socket peer before Next reads it (server/client-address.ts says why and how).
+  const { installPeerStamp, trustedProxiesFromEnv } = await import('./server/client-address');
+  try {
+    trustedProxiesFromEnv();
+  } catch (e) {
+    // Next would otherwise keep running and answer every request with a 500: stop, naming the entry.
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+  installPeerStamp();
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }

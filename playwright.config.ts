@@ -1,14 +1,32 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
 
 /**
  * End-to-end tests: Debian's Chromium (Playwright cannot download browsers here) against the whole app
  * started by `scripts/start.ts` — web, worker, database (embedded unless DATABASE_URL is set) and mail
- * catcher (built in unless SMTP_URL is set) — on port 3199.
+ * catcher (built in unless SMTP_URL is set) — on 127.0.0.1:E2E_PORT.
+ *
+ * E2E_PORT unset (`npx playwright test` by hand; `npm test` always sets it, see scripts/test.ts): a port the OS
+ * reports free is picked here and written back to process.env, so the test workers Playwright starts later —
+ * which load this file again and inherit the environment — use the same one, and two runs on one machine do not
+ * collide.
  */
-const PORT = process.env.E2E_PORT ?? '3199';
+if (!process.env.E2E_PORT) {
+  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  process.env.E2E_PORT = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+const PORT = process.env.E2E_PORT;
 const baseURL = `http://127.0.0.1:${PORT}`;
 
-const serverEnv: Record<string, string> = { PORT };
+// The test runner plays the reverse proxy in front of the app: specs may name their client in X-Forwarded-For
+// (e2e/auth.spec.ts, sign-in limits); requests without one are the runner itself (127.0.0.1).
+// PUNCTUAL_ALERT_QUIET_MS (tests only, server/alerts.ts alertTimingFromEnv): a dead letter's alert is grouped for
+// 2 s instead of a minute, so e2e/alerts.spec.ts does not wait out a real minute.
+const serverEnv: Record<string, string> = {
+  PORT,
+  PUNCTUAL_TRUSTED_PROXIES: process.env.PUNCTUAL_TRUSTED_PROXIES ?? '127.0.0.1',
+  PUNCTUAL_ALERT_QUIET_MS: '2000',
+};
 if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
 // Without DATABASE_URL, start.ts runs embedded PostgreSQL in $PUNCTUAL_DATA_DIR/pg: npm test passes a throwaway dir.
 if (process.env.PUNCTUAL_DATA_DIR) serverEnv.PUNCTUAL_DATA_DIR = process.env.PUNCTUAL_DATA_DIR;
@@ -17,6 +35,12 @@ export default defineConfig({
   testDir: 'e2e',
   // Not `test-results` itself: Playwright empties its outputDir, and vitest's report lives there.
   outputDir: 'test-results/playwright',
+  // One worker: the specs share one demo tenant and several change it for everyone while they run (notifications
+  // empties its notification policy, channels switches its webhook off, rules and conflicts edit a demo rule,
+  // alerts edits the alert settings, and its dead-letter alert is sent only if no other spec made a dead letter
+  // before it — at most one start alert an hour —, which alphabetical order gives today), or read the newest
+  // audit entries as their own (audit). npm test runs vitest beside this run instead (scripts/test.ts): the
+  // browser tests mostly wait, so that is where time is won.
   workers: 1,
   retries: 0,
   fullyParallel: false,

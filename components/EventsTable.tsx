@@ -7,10 +7,13 @@ import { formatAllDayInZone } from './format';
 /** Reminder statuses worth calling out next to the sent/planned count. */
 const attentionStatuses = ['failed', 'expired'] as const;
 
-/** The events list: title, start in the event's own zone, status, schedule version, participants, reminders. */
+/**
+ * The events list: title, start in the event's own zone, status, schedule version, participants, reminders.
+ * On phones each event is a labelled card (`reflow-table`, app/styles/channels.css), not a table to scroll.
+ */
 export function EventsTable({ events }: { events: EventListItem[] }) {
   return (
-    <table className="data-table events-table">
+    <table className="data-table reflow-table events-table">
       <thead>
         <tr>
           <th scope="col">Event</th>
@@ -32,12 +35,12 @@ export function EventsTable({ events }: { events: EventListItem[] }) {
           const cancelled = e.bookingsByStatus.cancelled ?? 0;
           return (
             <tr key={e.id} data-event-id={e.id}>
-              <td>
+              <td className="reflow-title">
                 <Link href={`/events/${e.id}`} className="row-title">
                   {e.title}
                 </Link>
               </td>
-              <td className="nowrap">
+              <td className="nowrap" data-label="Starts">
                 {e.allDay ? (
                   <time dateTime={e.startsAt}>{formatAllDayInZone(e.startsAt, e.endsAt, e.timeZone)}</time>
                 ) : (
@@ -45,15 +48,17 @@ export function EventsTable({ events }: { events: EventListItem[] }) {
                 )}
                 <div className="muted small">{e.timeZone}</div>
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusWithReason status={e.status} kind="event" reason={e.statusReason} zone={e.timeZone} />
               </td>
-              <td className="num">v{e.scheduleVersion}</td>
-              <td className="num">
+              <td className="num" data-label="Version">
+                v{e.scheduleVersion}
+              </td>
+              <td className="num" data-label="Participants">
                 {e.participantCount}
                 {cancelled > 0 ? <div className="muted small">{cancelled} cancelled</div> : null}
               </td>
-              <td className="num">
+              <td className="num" data-label="Reminders sent / planned">
                 <span className="sent-planned">
                   {e.remindersSent} / {e.remindersPlanned}
                 </span>

@@ -1,4 +1,5 @@
 import type { BookingView } from '../db/queries/views';
+import { participantZone } from '../domain/participant-zone';
 import type { BookingRole } from '../domain/vocabulary';
 import { ParticipantActions } from './event/ParticipantActions';
 import { PreferencesButton } from './event/PreferencesDialog';
@@ -12,6 +13,40 @@ export const roleGroups: { role: BookingRole; title: string; empty: string }[] =
   { role: 'external', title: 'External guests', empty: 'No external guests.' },
   { role: 'host', title: 'Hosts', empty: 'No hosts assigned.' },
 ];
+
+/**
+ * The person's own time zone, always shown (domain/participant-zone.ts says why): "not on file", "same clock as
+ * the event", or — when it differs — their zone with the event's start in their time (hover: the viewer's zone).
+ */
+export function ParticipantZoneLine({ ownZone, zone, startsAt, allDay }: { ownZone: string | null; zone: string; startsAt: string; allDay: boolean }) {
+  const z = participantZone(ownZone, zone, startsAt);
+  return (
+    <div className="small participant-zone" data-zone-kind={z.kind} data-zone={z.kind === 'none' ? undefined : z.zone}>
+      <span className="muted">Their time zone: </span>
+      {z.kind === 'none' ? (
+        <span className="muted">not on file — their messages show the event’s zone only</span>
+      ) : z.kind === 'same' ? (
+        <>
+          {z.zone} <span className="muted">(same clock as the event)</span>
+        </>
+      ) : z.kind === 'unknown' ? (
+        <>
+          {z.zone} <span className="muted">(not a time zone this server knows — edit the participant to fix it)</span>
+        </>
+      ) : (
+        <>
+          <strong>{z.zone}</strong>
+          {allDay ? null : (
+            <>
+              {' '}
+              <span className="muted">· starts</span> <ZonedTime instant={startsAt} zone={z.zone} /> <span className="muted">their time</span>
+            </>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
 
 /**
  * One booking: contact (email, and mobile number when there is one), booking status and its timeline of
@@ -28,17 +63,20 @@ export function ParticipantCard({
   canOperate,
   preferences = null,
   eventCancelled = false,
+  event = null,
 }: {
   booking: BookingView;
   zone: string;
   currentVersion: number;
   eventId: string;
-  /** Show "Remind now" and "Cancel booking" (staff/admin on a scheduled event). */
+  /** Show "Remind now", "Edit" and "Cancel booking" (staff/admin on a scheduled event). */
   canOperate: boolean;
   /** The person's "Preferences" button: `edit` (staff, admin), `read` (viewers), null = none. */
   preferences?: 'edit' | 'read' | null;
   /** The event is cancelled: a still-confirmed booking shows "event cancelled" instead of "confirmed". */
   eventCancelled?: boolean;
+  /** The event's start and room (the person's zone line; which nudge templates can render). */
+  event?: ParticipantEventFacts | null;
 }) {
   const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
   const history = booking.rebookedAs !== null;
@@ -54,6 +92,7 @@ export function ParticipantCard({
           <h3 className="participant-name">{name}</h3>
           {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
           {booking.contact?.phone ? <div className="muted small participant-phone">{booking.contact.phone}</div> : null}
+          {event && booking.contact ? <ParticipantZoneLine ownZone={booking.ownZone} zone={zone} startsAt={event.startsAt} allDay={event.allDay} /> : null}
         </div>
         <div className="participant-status">
           {history ? (
@@ -73,12 +112,20 @@ export function ParticipantCard({
           {preferences && booking.contact && !history ? (
             <PreferencesButton contactId={booking.contact.id} name={name} eventId={eventId} readOnly={preferences === 'read'} />
           ) : null}
-          {canOperate ? <ParticipantActions booking={booking} eventId={eventId} eventActive /> : null}
+          {canOperate ? <ParticipantActions booking={booking} eventId={eventId} eventActive eventHasRoom={!!event?.roomUrl} /> : null}
         </div>
       </header>
       <ReminderTimeline reminders={booking.reminders} zone={zone} currentVersion={currentVersion} personZone={booking.personZone} />
     </article>
   );
+}
+
+/** What a participant card needs to know of its event. */
+export interface ParticipantEventFacts {
+  /** ISO-8601 UTC. */
+  startsAt: string;
+  allDay: boolean;
+  roomUrl: string | null;
 }
 
 /**
@@ -93,6 +140,7 @@ export function ParticipantGroups({
   canOperate,
   preferences = null,
   eventCancelled = false,
+  event = null,
 }: {
   bookings: BookingView[];
   zone: string;
@@ -103,6 +151,8 @@ export function ParticipantGroups({
   preferences?: 'edit' | 'read' | null;
   /** The event is cancelled (its bookings' badges say so). */
   eventCancelled?: boolean;
+  /** The event's start and room, for each card (zone line, nudge templates). */
+  event?: ParticipantEventFacts | null;
 }) {
   return (
     <div className="participant-groups">
@@ -118,7 +168,7 @@ export function ParticipantGroups({
               <p className="muted group-empty">{g.empty}</p>
             ) : (
               members.map((b) => (
-                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} eventCancelled={eventCancelled} />
+                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} eventCancelled={eventCancelled} event={event} />
               ))
             )}
           </section>

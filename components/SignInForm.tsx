@@ -24,7 +24,8 @@ export function SignInForm({ next }: { next: string }) {
       const body = (await res.json().catch(() => null)) as { message?: string } | null;
       setError(
         res.status === 429
-          ? 'Too many attempts — wait a minute and try again.'
+          ? // The server's sentence says how long to wait ("Too many wrong passwords from your network. Try again in 3 minutes.").
+            (body?.message ?? `Too many attempts — wait ${res.headers.get('retry-after') ? `${res.headers.get('retry-after')} seconds` : 'a minute'} and try again.`)
           : res.status === 401
             ? 'Email or password is wrong.'
             : (body?.message ?? `Sign-in failed (HTTP ${res.status}).`),

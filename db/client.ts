@@ -3,8 +3,9 @@
  * `DbOrTx` so the same function runs inside a caller's transaction (the outbox) or on its own.
  */
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import * as schema from './schema';
+import { connectPostgres } from './url';
 
 export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -18,11 +19,12 @@ export interface DbHandle {
 }
 
 /**
- * Opens a pool to `url`. `max` bounds connections (default 10). Notices are dropped (migrations print many).
+ * Opens a pool to `url` (a Unix-socket directory in `?host=/dir` works, db/url.ts). `max` bounds connections
+ * (default 10). Notices are dropped (migrations print many).
  * @throws nothing until the first query; connection errors surface there.
  */
 export function createDb(url: string, opts: { max?: number; prepareAll?: boolean } = {}): DbHandle {
-  const sql = postgres(url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 10 });
+  const sql = connectPostgres(url, { max: opts.max ?? 10, onnotice: () => {}, connect_timeout: 10 });
   const db = drizzle(opts.prepareAll ? preparing(sql) : sql, { schema });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }

@@ -41,6 +41,7 @@ import {
   alertConditions,
   alertRoutes,
 } from '../domain/vocabulary';
+import { guestLimits } from '../domain/guest-sender';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -66,6 +67,8 @@ export const reportSourceEnum = pgEnum('report_source', reportSources);
 export const reportKindEnum = pgEnum('report_kind', reportKinds);
 export const alertConditionEnum = pgEnum('alert_condition', alertConditions);
 export const alertRouteEnum = pgEnum('alert_route', alertRoutes);
+/** How far a guest partnership lets the host write in the guest organisation's name (domain/guest-sender.ts). */
+export const guestLimitEnum = pgEnum('guest_limit', guestLimits);
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -163,6 +166,11 @@ export const bookings = pgTable(
     statusReason: text('status_reason'),
     /** For `external`: the guest's own tenant, whose identity and suppression list remind them. */
     guestTenantId: uuid('guest_tenant_id').references(() => tenants.id),
+    /**
+     * Who booked the person: the transaction's `punctual.actor` (db/queries/actor.ts setActor) at insert, via the
+     * column default (migration 0011); null when none was named. Shown to a guest organisation as the host actor.
+     */
+    createdBy: text('created_by').default(sql`nullif(current_setting('punctual.actor', true), '')`),
     /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
     version: integer('version').notNull().default(1),
     /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */
@@ -262,6 +270,13 @@ export const deliveries = pgTable(
     reminderId: uuid('reminder_id').references(() => reminders.id),
     /** Unique claim: at most one delivery per message key (invariant 3). */
     messageKey: text('message_key').notNull().unique(),
+    /**
+     * The tenant whose name the message goes out in — its sender, its suppression list, and whose deliveries log
+     * and mailbox list it (issue #12): an external guest's own organisation when the partnership allows it
+     * (domain/guest-sender.ts), else the delivery's tenant. Recorded at the claim, re-decided before every
+     * attempt; null (rows written by other paths) = `tenant_id`.
+     */
+    sendingTenantId: uuid('sending_tenant_id').references(() => tenants.id),
     channel: channelEnum('channel').notNull(),
     address: text('address').notNull(),
     template: text('template').notNull(),
@@ -298,6 +313,8 @@ export const deliveries = pgTable(
     index('deliveries_attention_idx').on(t.status, t.channel).where(sql`status in ('dead', 'unknown', 'expired')`),
     // Lease recovery's 'retrying' arm (migration 0009).
     index('deliveries_retrying_idx').on(t.nextAttemptAt).where(sql`status = 'retrying'`),
+    // A guest organisation's deliveries log: the messages other tenants sent in its name (migration 0011).
+    index('deliveries_sent_for_idx').on(t.sendingTenantId, t.createdAt).where(sql`sending_tenant_id <> tenant_id`),
   ],
 );
 
@@ -560,14 +577,27 @@ export const notificationSettings = pgTable('notification_settings', {
 /**
  * Which host tenants a tenant lets book its people as external guests (invariant 9: a guest is reminded in
  * their own organisation's name, so that organisation must have agreed). Without a row, an `external`
- * booking naming `guest_tenant_id` is refused.
+ * booking naming `guest_tenant_id` is refused (and a send whose partnership is gone goes out in the host's
+ * own name). `guest_limit` says whom of them the host may write to in the guest organisation's name.
  */
 export const guestPartnerships = pgTable(
   'guest_partnerships',
   {
     guestTenantId: uuid('guest_tenant_id').notNull().references(() => tenants.id),
     hostTenantId: uuid('host_tenant_id').notNull().references(() => tenants.id),
+    /**
+     * Whom the host may write to in the guest organisation's name (issue #12, domain/guest-sender.ts): `anyone`,
+     * `contacts` (the guest tenant's own contacts), `domains` (`allowed_domains`) or `none`. Set by the guest
+     * tenant's admins; everyone else the host books as its guest is written to in the host's own name.
+     */
+    guestLimit: guestLimitEnum('guest_limit').notNull().default('anyone'),
+    /** For `domains`: lower-case ASCII (punycode) domains, matched exactly against the address's domain. */
+    allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
+    /** Row version: bumped by a trigger on every UPDATE (migration 0011); an edit carries the version it saw (invariant 11). */
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
     createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('guest_partnerships_pair_uq').on(t.guestTenantId, t.hostTenantId)],
 );
@@ -616,13 +646,18 @@ export const idempotencyKeys = pgTable(
 );
 
 /**
- * Provider send rates shared by every worker process: one row per limiter key holding its theoretical
- * arrival time (GCRA, the "virtual scheduling" form of a token bucket).
+ * Provider send rates shared by every worker process, and the sign-in limits' token buckets (issue #12): one
+ * row per limiter key holding its theoretical arrival time (GCRA, the "virtual scheduling" form of a token bucket).
  */
-export const rateLimits = pgTable('rate_limits', {
-  key: text('key').primaryKey(),
-  tat: ts('tat').notNull(),
-});
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    tat: ts('tat').notNull(),
+  },
+  // Sign-in buckets (`signin:…`, issue #12) that are full again are pruned by TAT (migration 0012).
+  (t) => [index('rate_limits_signin_tat_idx').on(t.tat).where(sql`key like 'signin:%'`)],
+);
 
 /** Messages received by the built-in mail catcher (development / demo only; not tenant data). */
 export const caughtMessages = pgTable(
@@ -722,6 +757,7 @@ export type Delivery = typeof deliveries.$inferSelect;
 export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;
 export type Suppression = typeof suppressions.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
+export type GuestPartnership = typeof guestPartnerships.$inferSelect;
 export type CaughtMessage = typeof caughtMessages.$inferSelect;
 export type DomainEvent = typeof domainEvents.$inferSelect;
 export type NotificationSettings = typeof notificationSettings.$inferSelect;

@@ -168,6 +168,17 @@ describe('decideAlert: count conditions are grouped into one start', () => {
     expect(ALERT_GROUP_MAX_MS).toBe(5 * 60_000);
   });
 
+  it('a test quiet period (PUNCTUAL_ALERT_QUIET_MS) replaces the minute; the 5-minute cap and hourly limit stay', () => {
+    const one: AlertStateSnapshot = { ...idleAlertState, active: true, episode: 1, itemCount: 1, startedAt: at('12:00:00'), firstItemAt: at('12:00:00'), lastItemAt: at('12:00:00') };
+    expect(startHold('dead_letters', one, at('12:00:01'), { quietMs: 2_000 })).toEqual({ kind: 'grouping', until: at('12:00:02') });
+    expect(startHold('dead_letters', one, at('12:00:02'), { quietMs: 2_000 })).toBeNull();
+    expect(startHold('dead_letters', one, at('12:00:02'))).toEqual({ kind: 'grouping', until: at('12:01:00') });
+    const d = decideAlert(idleAlertState, dead(1, at('12:00:00'), at('12:00:00')), { now: at('12:00:03'), canNotify: true, timing: { quietMs: 2_000 } });
+    expect(d.notify).toBe('started');
+    const flap: AlertStateSnapshot = { ...one, lastStartAlertAt: at('11:30:00') };
+    expect(startHold('dead_letters', flap, at('12:00:03'), { quietMs: 2_000 })).toMatchObject({ kind: 'hourly' });
+  });
+
   it('without item instants, growth seen at an evaluation counts as a new item then', () => {
     const ds = run([
       { now: at('12:00:00'), obs: dead(3, null, null) },
@@ -362,7 +373,7 @@ describe('alertTexts', () => {
     expect(t.text).toContain('It started at Mon 1 Mar 2027, 13:03:00 CET: 1 new dead letter, first at Mon 1 Mar 2027, 13:00:05 CET.');
     const iso = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
     for (const x of [d.next.detail ?? '', t.subject, t.text, t.slack]) expect(x).not.toMatch(iso);
-    const held = startHeldReason('dead_letters', { ...d.next, startNotified: false, lastStartAlertAt: at('12:30:00') }, at('12:40:00'), 'Europe/Amsterdam');
+    const held = startHeldReason('dead_letters', { ...d.next, startNotified: false, lastStartAlertAt: at('12:30:00') }, at('12:40:00'), {}, 'Europe/Amsterdam');
     expect(held).toBe('an alert for this went out at Mon 1 Mar 2027, 13:30:00 CET (at most one an hour); if it is still active at Mon 1 Mar 2027, 14:30:00 CET it is sent then');
     const retry = decideAlertSend({ outcome: { class: 'transient', code: '421' }, attempts: 1, policy: { baseMs: 15_000, capMs: 15_000, maxAttempts: 3 }, now: at('12:00:00'), random: 0, zone: 'Europe/Amsterdam' });
     expect(retry).toMatchObject({ status: 'retrying' });

@@ -44,6 +44,13 @@ import { formatStaffTime } from './staff-time';
 
 /** A count condition's start waits until no new item has appeared for this long, ms. */
 export const ALERT_QUIET_MS = 60_000;
+/**
+ * The grouping quiet period a decision uses, ms: {@link ALERT_QUIET_MS} in production. Only the browser tests pass
+ * another (server/alerts.ts `alertQuietMsFromEnv`, PUNCTUAL_ALERT_QUIET_MS), so they need not wait out a real minute.
+ */
+export interface AlertTiming {
+  quietMs?: number;
+}
 /** …or at most this long after the episode's first item, ms. */
 export const ALERT_GROUP_MAX_MS = 5 * 60_000;
 /** At most one start alert per condition within this long, ms. */
@@ -287,26 +294,28 @@ export type StartHold = { kind: 'hourly'; lastAt: Date; retryAt: Date } | { kind
 /**
  * Whether an active episode's start may be sent now (module doc): grouping for count conditions (sent once no
  * new item has come for {@link ALERT_QUIET_MS}, at the latest {@link ALERT_GROUP_MAX_MS} after the first), the
- * hourly limit ({@link ALERT_MIN_START_INTERVAL_MS}) for all. Null when it may.
+ * hourly limit ({@link ALERT_MIN_START_INTERVAL_MS}) for all. Null when it may. `timing.quietMs` replaces the quiet
+ * period (tests only, {@link AlertTiming}).
  */
-export function startHold(condition: AlertCondition, s: AlertStateSnapshot, now: Date): StartHold | null {
+export function startHold(condition: AlertCondition, s: AlertStateSnapshot, now: Date, timing: AlertTiming = {}): StartHold | null {
   const t = now.getTime();
+  const quietMs = timing.quietMs ?? ALERT_QUIET_MS;
   if (s.lastStartAlertAt && t - s.lastStartAlertAt.getTime() < ALERT_MIN_START_INTERVAL_MS) {
     return { kind: 'hourly', lastAt: s.lastStartAlertAt, retryAt: new Date(s.lastStartAlertAt.getTime() + ALERT_MIN_START_INTERVAL_MS) };
   }
   if (isCountCondition(condition)) {
     const quietSince = ms(s.lastItemAt ?? s.firstItemAt);
     const first = ms(s.firstItemAt);
-    const quiet = quietSince === null || t - quietSince >= ALERT_QUIET_MS;
+    const quiet = quietSince === null || t - quietSince >= quietMs;
     const capped = first === null || t - first >= ALERT_GROUP_MAX_MS;
-    if (!quiet && !capped) return { kind: 'grouping', until: new Date(Math.min(quietSince! + ALERT_QUIET_MS, first! + ALERT_GROUP_MAX_MS)) };
+    if (!quiet && !capped) return { kind: 'grouping', until: new Date(Math.min(quietSince! + quietMs, first! + ALERT_GROUP_MAX_MS)) };
   }
   return null;
 }
 
 /** {@link startHold} in words for the alerts page (instants in `zone`, see {@link alertTime}), or null when the start may be sent now. */
-export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot, now: Date, zone = 'UTC'): string | null {
-  const h = startHold(condition, s, now);
+export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot, now: Date, timing: AlertTiming = {}, zone = 'UTC'): string | null {
+  const h = startHold(condition, s, now, timing);
   const isoSecond = (d: Date) => alertTime(d, zone);
   if (!h) return null;
   return h.kind === 'hourly'
@@ -326,7 +335,7 @@ export function startHeldReason(condition: AlertCondition, s: AlertStateSnapshot
  * `itemCount` for non-count conditions: sends measured (lag), reminders waiting (oldest due), failing providers
  * (auth), 0 (heartbeat); `firstItemAt`: the oldest due instant / the first failure / the last sweep.
  */
-export function decideAlert(prev: AlertStateSnapshot, obs: AlertObservation, opts: { now: Date; canNotify: boolean; zone?: string }): AlertDecision {
+export function decideAlert(prev: AlertStateSnapshot, obs: AlertObservation, opts: { now: Date; canNotify: boolean; timing?: AlertTiming; zone?: string }): AlertDecision {
   const { now } = opts;
   const holds = conditionHolds(obs, prev.active, now);
   if (!holds) {
@@ -367,7 +376,7 @@ export function decideAlert(prev: AlertStateSnapshot, obs: AlertObservation, opt
     next = { ...base, itemCount: count, firstItemAt: first, lastItemAt: fresh ? now : base.lastItemAt };
   }
   next.detail = describeActive(obs, next, now, opts.zone);
-  if (!next.startNotified && opts.canNotify && startHeldReason(obs.condition, next, now) === null) {
+  if (!next.startNotified && opts.canNotify && startHeldReason(obs.condition, next, now, opts.timing) === null) {
     next = { ...next, startNotified: true, lastStartAlertAt: now };
     return { next, changed: true, notify: 'started' };
   }

@@ -34,6 +34,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   webhook_update: 'Changed the webhook endpoint',
   unsubscribe: 'Unsubscribed (one-click link)',
   alert_settings_update: 'Changed where alerts go',
+  participant_update: 'Edited a participant',
+  guest_message: 'Sent in your name by a partner',
+  partnership_update: 'Changed whom a partner may write to in your name',
 };
 
 /**

@@ -179,6 +179,12 @@ export const auditActions = [
   'webhook_update',
   'unsubscribe',
   'alert_settings_update',
+  // Issue #12 (migration 0011): a message a partner (host tenant) sent in this tenant's name, written to the
+  // guest tenant's own log; and a guest tenant's admin changing whom a partner may write to in its name.
+  'guest_message',
+  'partnership_update',
+  // Issue #12 (migration 0014): a participant's details edited on the event page.
+  'participant_update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -1,7 +1,8 @@
 /**
  * Sign-in and roles: the sign-in form (wrong password refused plainly), each role lands signed in with its
  * role shown; a viewer sees no operator controls and the server refuses the same requests forged by hand;
- * cross-site and signed-out requests are refused.
+ * cross-site and signed-out requests are refused; sign-in limits (issue #12): wrong passwords from one address end
+ * in a readable 429, spoofed X-Forwarded-For entries do not spread them, and the owner elsewhere still signs in.
  */
 import { expect, test } from '@playwright/test';
 import { ACCOUNTS, authFile, bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
@@ -35,17 +36,50 @@ test.describe('signed out', () => {
   });
 });
 
-test('sign-in attempts are limited per account, whatever X-Forwarded-For claims', async ({ playwright }) => {
-  // No session: the test's default storageState would add a cookie, and then better-auth demands an Origin.
-  const api = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL, storageState: { cookies: [], origins: [] } });
-  const email = `${unique('nobody')}@demo.punctual.local`;
-  const statuses: number[] = [];
-  for (let i = 0; i < 12; i++) {
-    const r = await api.post('/api/auth/sign-in/email', { headers: { 'x-forwarded-for': `10.9.${i}.1` }, data: { email, password: `wrong-${i}` } });
-    statuses.push(r.status());
-  }
-  expect(statuses).toEqual([...Array(10).fill(401), 429, 429]);
-  await api.dispose();
+test.describe('sign-in limits', () => {
+  // The test runner plays the reverse proxy: playwright.config.ts starts the app with PUNCTUAL_TRUSTED_PROXIES=127.0.0.1,
+  // so each request names its client in X-Forwarded-For, and only the rightmost entry (the one "our proxy" appended) counts.
+  test.use({ storageState: { cookies: [], origins: [] } });
+
+  test('wrong passwords from one address stop at a readable 429 whatever the spoofed entries say; the owner elsewhere still signs in', async ({ page, playwright, browser }) => {
+    const baseURL = test.info().project.use.baseURL;
+    const api = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = await api.post('/api/auth/sign-in/email', { headers: { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.21` }, data: { email: ACCOUNTS.viewer, password: `wrong-${i}-password` } });
+      statuses.push(r.status());
+    }
+    expect(statuses).toEqual(Array(10).fill(401));
+    await api.dispose();
+
+    // The 11th guess, in the sign-in form, from the same address: refused before any password is compared, in words.
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.21' });
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').fill(ACCOUNTS.viewer);
+    await page.getByLabel('Password').fill('punctual-demo');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/sign-in/email'));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const refused = await answer;
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(120);
+    await expect(page.locator('.form-error')).toHaveText('Too many wrong passwords for this account from your network. Try again in 3 minutes.');
+    await screen(page, 'sign-in-429');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.locator('.form-error')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screen(page, 'sign-in-429-375');
+
+    // The owner, from their own address: not locked out by someone else's guesses.
+    const owner = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.22' } });
+    const o = await owner.newPage();
+    await o.goto('/sign-in');
+    await o.getByLabel('Email').fill(ACCOUNTS.viewer);
+    await o.getByLabel('Password').fill('punctual-demo');
+    await o.getByRole('button', { name: 'Sign in' }).click();
+    await expect(o).not.toHaveURL(/sign-in/);
+    await expect(o.getByTestId('current-role')).toHaveText('viewer');
+    await owner.close();
+  });
 });
 
 test('viewer: no nudge, cancel, replay or create controls, and the server refuses forged requests', async ({ browser, page }) => {

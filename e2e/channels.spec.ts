@@ -13,7 +13,7 @@
  * channels-dashboard-1360.png, channels-dashboard-375.png, channels-attention-375.png.
  */
 import { expect, test, type Page } from '@playwright/test';
-import postgres from 'postgres';
+import { connectPostgres } from '../db/url';
 import { resolveDatabaseUrl } from '../scripts/lib';
 import { bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
 
@@ -48,7 +48,7 @@ async function takeUpdatesByEmailAndSms(page: Page, contactId: string): Promise<
   }
   const url = resolveDatabaseUrl();
   expect(url, 'the demo database (DATABASE_URL, or the embedded one of this npm start)').toBeTruthy();
-  const sql = postgres(url!, { max: 1, onnotice: () => {} });
+  const sql = connectPostgres(url!, { max: 1, onnotice: () => {} });
   try {
     const rows = await sql`update contacts set phone = ${PHONE}, preferences = ${sql.json(PREFS)} where id = ${contactId} returning id`;
     expect(rows).toHaveLength(1);
@@ -176,7 +176,7 @@ test('the dashboard counts outcomes per channel, with a text summary', async ({ 
 test('needs attention says when and why the webhook endpoint was switched off, with a link to the settings', async ({ page }) => {
   const url = resolveDatabaseUrl();
   expect(url, 'the demo database').toBeTruthy();
-  const sql = postgres(url!, { max: 1, onnotice: () => {} });
+  const sql = connectPostgres(url!, { max: 1, onnotice: () => {} });
   const reason = 'the receiver answered HTTP_410 on 2026-11-30T08:15:00.000Z';
   try {
     // As the send path records a 410 Gone (db/queries/domain-events.ts disableWebhook), for the demo tenant only.

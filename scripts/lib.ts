@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runningAppUrl } from '../db/embedded';
+import { parseTrustedProxies } from '../domain/client-address';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -23,14 +25,15 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * The secret that signs staff session cookies: `BETTER_AUTH_SECRET` when set, else one generated once per
- * data folder and kept in `<dataRoot>/auth-secret` (mode 0600), so sessions survive restarts.
+ * A secret kept in the data folder: `<dataRoot>/<name>` (mode 0600), generated once (32 random bytes, base64url) so
+ * it survives restarts. A file left readable by others is narrowed to 0600.
  */
-export function authSecret(dataRoot: string): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
-  const file = path.join(dataRoot, 'auth-secret');
+export function dataFolderSecret(dataRoot: string, name: string): string {
+  const file = path.join(dataRoot, name);
   try {
-    return fs.readFileSync(file, 'utf8').trim();
+    const secret = fs.readFileSync(file, 'utf8').trim();
+    if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+    return secret;
   } catch {
     const secret = randomBytes(32).toString('base64url');
     fs.mkdirSync(dataRoot, { recursive: true });
@@ -40,8 +43,29 @@ export function authSecret(dataRoot: string): string {
 }
 
 /**
+ * The secret that signs staff session cookies: `BETTER_AUTH_SECRET` when set, else one generated once per
+ * data folder and kept in `<dataRoot>/auth-secret` (mode 0600), so sessions survive restarts.
+ */
+export function authSecret(dataRoot: string): string {
+  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  return dataFolderSecret(dataRoot, 'auth-secret');
+}
+
+/**
+ * The step a line of `next build` output names, e.g. "Creating an optimized production build", "Compiled successfully
+ * in 68s", "Running TypeScript", "Generating static pages (12/20)"; null for other lines (the route table, blanks).
+ */
+export function buildPhase(line: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  const text = line.replace(/\x1b\[[0-9;]*m/g, '').replace(/^[\s✓○▲⚠•-]+/u, '').replace(/\s*(\.{3}|…)\s*$/u, '').trim();
+  return /^(?:[A-Z][a-z]+ing\b|Compiled\b|Finished\b)/.test(text) && text.length <= 100 ? text : null;
+}
+
+/**
  * Builds the Next.js app when there is no build or a source file is newer than it, in a child process that
- * does not block this one (the in-process worker keeps sending while the web app builds).
+ * does not block this one (the in-process worker keeps sending while the web app builds). The build's own output
+ * passes through; every 10 s a line says how long it has been building and the step it is at (a first build on a
+ * busy 2-core machine takes minutes, README "Running it").
  * @throws when the build fails.
  */
 export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
@@ -52,17 +76,41 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
     ...SOURCE_FILES.map((f) => (fs.existsSync(path.join(root, f)) ? fs.statSync(path.join(root, f)).mtimeMs : 0)),
   );
   if (builtAt > sourceAt) return;
-  log(builtAt ? 'sources changed since the last build: building the web app…' : 'building the web app (first start only, ~20 s)…');
-  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  log(
+    builtAt
+      ? 'sources changed since the last build: building the web app…'
+      : 'building the web app (first start only: about 1½ minutes on a quiet 2-core machine, 4–5 on a busy one)…',
+  );
+  const t0 = Date.now();
+  let phase = 'starting';
+  const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const pass = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+    let rest = '';
+    stream?.on('data', (b: Buffer) => {
+      out.write(b);
+      const lines = (rest + b.toString('utf8')).split(/\r?\n|\r/);
+      rest = lines.pop() ?? '';
+      for (const l of lines) phase = buildPhase(l) ?? phase;
+    });
+  };
+  pass(child.stdout, process.stdout);
+  pass(child.stderr, process.stderr);
+  const progress = setInterval(() => log(`building the web app… ${Math.round((Date.now() - t0) / 1000)} s (${phase})`), 10_000);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c) => resolve(c));
-  });
+  }).finally(() => clearInterval(progress));
   if (code !== 0) throw new Error(`next build failed (exit ${code})`);
+  log(`web app built in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
-/** Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP. */
+/**
+ * Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP.
+ * @throws Error naming PUNCTUAL_TRUSTED_PROXIES and the bad entry when that setting does not parse (checked
+ *   before anything is spawned; the web process checks it again at start, instrumentation.ts).
+ */
 export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void): Promise<ChildProcess> {
+  parseTrustedProxies(env.PUNCTUAL_TRUSTED_PROXIES ?? process.env.PUNCTUAL_TRUSTED_PROXIES);
   // Idle keep-alive sockets stay open 65 s (Node's default is 5 s): a client (a proxy, a browser, Playwright's request
   // context) that reuses a socket just as the server closes it gets ECONNRESET. Proxies commonly keep idle upstream
   // connections for up to 60 s, so the server must outlast them (the usual advice for Node behind a load balancer).
@@ -112,21 +160,13 @@ export function requireEnv(name: string, hint: string): string {
 
 /**
  * The database a CLI command should use: DATABASE_URL when set, else the embedded PostgreSQL of a running
- * `npm start` (found through `$PUNCTUAL_DATA_DIR/pg/postmaster.pid`: pid on line 1, port on line 4).
+ * `npm start` in `$PUNCTUAL_DATA_DIR` (default `.data`): its app database as the app's role, over the server's Unix
+ * socket (or TCP port), with the password from `<data folder>/pg-credentials.json` (db/embedded.ts).
  * @returns null when neither is available.
  */
 export function resolveDatabaseUrl(): string | null {
   if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const pidFile = path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data', 'pg', 'postmaster.pid');
-  try {
-    const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
-    const pid = Number(lines[0]);
-    const port = Number(lines[3]);
-    process.kill(pid, 0);
-    return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  } catch {
-    return null;
-  }
+  return runningAppUrl(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data', 'pg'));
 }
 
 /** The same, or exit 2 with a line on stderr saying how to get one. */

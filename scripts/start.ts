@@ -1,7 +1,11 @@
 /**
  * `npm start`: the whole product on one machine with zero configuration.
- *   DATABASE_URL unset → embedded PostgreSQL with its data in $PUNCTUAL_DATA_DIR/pg (default .data/pg).
- *   SMTP_URL unset     → the built-in mail catcher (messages readable at /mailbox).
+ *   DATABASE_URL unset → embedded PostgreSQL with its data in $PUNCTUAL_DATA_DIR/pg (default .data/pg), reached over a
+ *                        Unix socket in that folder, the app as its own non-superuser role with a random password kept
+ *                        in $PUNCTUAL_DATA_DIR/pg-credentials.json (db/embedded.ts; older data folders are upgraded).
+ *   SMTP_URL unset     → the built-in mail catcher (messages readable at /mailbox); it takes mail only from clients that
+ *                        log in with the password in $PUNCTUAL_DATA_DIR/mail-catcher-password, which the worker's and
+ *                        web app's SMTP_URL carry.
  *   SMS_API_URL unset  → the built-in SMS API (server/sms-catcher.ts): the worker's SMS_API_URL, SMS_ACCOUNT_SID,
  *                        SMS_AUTH_TOKEN point at it, SMS_FROM defaults to 'Punctual' (SMS at /mailbox?channel=sms);
  *                        SMS_STATUS_CALLBACK_URL defaults to the web app's /api/reports/sms, and the web app gets the
@@ -34,7 +38,8 @@ import { startWebhookCatcher, type WebhookCatcher } from '../server/webhook-catc
 import { seedDemo } from '../server/seed';
 import { databaseClock } from '../server/clock';
 import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
-import { authSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
+import { redactedUrl } from '../db/url';
+import { authSecret, dataFolderSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
 
 const t0 = Date.now();
 const log = (m: string) => console.log(`[punctual +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -147,9 +152,11 @@ async function main() {
   if (!databaseUrl) {
     const dataDir = path.join(dataRoot, 'pg');
     log(`DATABASE_URL not set: starting embedded PostgreSQL (data in ${path.relative(root, dataDir)})`);
-    pg = await startEmbeddedPostgres({ dataDir, log, preferPort: ports.pg });
-    databaseUrl = pg.url;
-    log(`embedded PostgreSQL at ${pg.url} (CLI commands such as import:ics find it on their own while this runs)`);
+    pg = await startEmbeddedPostgres({ dataDir, log, preferPort: ports.pg, unixSocket: true, app: true });
+    databaseUrl = pg.appUrl!;
+    log(
+      `embedded PostgreSQL at ${redactedUrl(databaseUrl)} (${pg.socketDir ? 'Unix socket, no TCP' : '127.0.0.1 only'}; password in ${path.relative(root, path.join(dataRoot, 'pg-credentials.json'))}; CLI commands such as import:ics find it on their own while this runs)`,
+    );
   }
   await migrateDatabase(databaseUrl);
   log('database migrated');
@@ -163,6 +170,8 @@ async function main() {
     catcher = await startMailCatcher({
       db,
       port: Number(process.env.SMTP_CATCHER_PORT ?? 0) || (await portIfFree(ports.smtp)) || 0,
+      // Only the app may put mail in the mailbox: the worker and web app log in with this (server/mail-catcher.ts).
+      auth: { user: 'punctual', pass: dataFolderSecret(dataRoot, 'mail-catcher-password') },
       // `+bounce-later` recipients: the DSN the catcher makes is applied like a bounce read by bounces:ingest.
       onDsn: async (raw, envelope) => {
         const r = await ingestDsn(db, raw, { key: bounceKey, now: new Date(await databaseNowMs(db)), envelopeTo: envelope.to });
@@ -172,7 +181,7 @@ async function main() {
       },
     });
     smtpUrl = catcher.url;
-    log(`SMTP_URL not set: built-in mail catcher listening on 127.0.0.1:${catcher.port}`);
+    log(`SMTP_URL not set: built-in mail catcher listening on 127.0.0.1:${catcher.port} (takes mail only from this app: SMTP AUTH)`);
   }
   let sms: { baseUrl: string; accountSid: string; authToken: string } | undefined;
   if (!process.env.SMS_API_URL) {
@@ -186,8 +195,8 @@ async function main() {
   const seedClock = databaseClock(appDb.db);
   await seedClock.ready;
   seedClock.stop();
-  const seeded = await seedDemo(appDb.db, seedClock.now(), { webhookCatcherUrl: webhookCatcher.url });
-  log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events starting minutes from now)` : 'demo data present');
+  const seeded = await seedDemo(appDb.db, seedClock.now(), { webhookCatcherUrl: webhookCatcher.url, publicUrl: process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}` });
+  log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events around now, with the history of the day so far)` : 'demo data present');
   // The worker first: reminders already due go out while the web app builds.
   const publicUrl = process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}`;
   // The demo's webhook catcher is http://127.0.0.1: both the sender (worker) and the settings form (web app)
@@ -246,10 +255,10 @@ async function main() {
   });
   console.log(`\n  Punctual is up at http://127.0.0.1:${port}/   (mail: http://127.0.0.1:${port}/mailbox)\n`);
   console.log('  Built-in catchers (what they catch is in the mailbox, one tab each):');
-  console.log(`    email     ${catcher ? `SMTP ${catcher.url.replace(/\?.*$/, '')}`.padEnd(58) : 'off (SMTP_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox`);
+  console.log(`    email     ${catcher ? `SMTP 127.0.0.1:${catcher.port} (AUTH, password in the SMTP_URL below)`.padEnd(58) : 'off (SMTP_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox`);
   console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(58) : 'off (SMS_API_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=sms`);
   console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
-  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
+  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}/{secret}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
   // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
   console.log(`  To run web and workers apart against this database: DATABASE_URL=${databaseUrl}${catcher ? ` SMTP_URL=${catcher.url}` : ''}\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);

@@ -1,6 +1,14 @@
 /** `npm run web`: the web app alone against DATABASE_URL (builds first when needed). */
 import path from 'node:path';
+import { parseTrustedProxies } from '../domain/client-address';
 import { authSecret, ensureNextBuild, requireEnv, root, startNext, stopChild } from './lib';
+
+try {
+  parseTrustedProxies(process.env.PUNCTUAL_TRUSTED_PROXIES);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(2);
+}
 
 const databaseUrl = requireEnv('DATABASE_URL', 'point it at the PostgreSQL that `npm start` or your deployment uses');
 const port = Number(process.env.PORT ?? 3000);

@@ -88,6 +88,7 @@ import {
   type AlertObservation,
   type AlertReach,
   type AlertStateSnapshot,
+  type AlertTiming,
   type DecisiveAttempt,
   type ProviderAuthFailure,
 } from '../domain/alerts';
@@ -96,7 +97,7 @@ import type { RetryPolicy } from '../domain/retry';
 import { parseWebhookUrl } from '../domain/webhook-url';
 import { alertConditions, type AlertCondition, type AlertRoute, type EmailProvider, type Provider } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
-import { assertActorMay, refuseStaleSettings } from './versions';
+import { assertActorMay, recheckActor, refuseStaleSettings } from './versions';
 
 /** graphile-worker task that sends one alert message (payload `{ id }`). */
 export const SEND_ALERT_TASK = 'send_alert';
@@ -106,6 +107,20 @@ export const ALERTS_CHECK_TASK = 'alerts_check';
 /** How long the worker's job for a message the web process sends itself waits before it may take it, ms. */
 const WEB_SEND_HEAD_START_MS = 30_000;
 
+
+/**
+ * PUNCTUAL_ALERT_QUIET_MS (tests only): the grouping quiet period of the count conditions, ms, instead of
+ * domain/alerts.ts `ALERT_QUIET_MS` (60 s), so the browser tests see a dead letter's alert without waiting out a
+ * real minute. Unset → the production rule. Read by both the worker (minute sweep) and the web app (check, pages).
+ * @throws Error naming the variable when it is set but not a non-negative number.
+ */
+export function alertTimingFromEnv(env: Record<string, string | undefined> = process.env): AlertTiming {
+  const raw = env.PUNCTUAL_ALERT_QUIET_MS;
+  if (raw === undefined || raw === '') return {};
+  const quietMs = Number(raw);
+  if (!Number.isFinite(quietMs) || quietMs < 0) throw new Error(`PUNCTUAL_ALERT_QUIET_MS: not a non-negative number of milliseconds (${raw})`);
+  return { quietMs };
+}
 
 /** The base URL alert links are made absolute with: PUNCTUAL_PUBLIC_URL, else http://127.0.0.1:3000. */
 export function alertPublicUrl(env: Record<string, string | undefined> = process.env): string {
@@ -216,7 +231,7 @@ async function planMessage(tx: Tx, m: Parameters<typeof insertAlertMessage>[1], 
  * @returns how many tenants were evaluated and what was planned.
  * @throws only for infrastructure errors (each tenant's transaction is all or nothing).
  */
-export async function evaluateAlerts(db: Db, now: Date, opts: EvaluateOptions = {}): Promise<EvaluateResult> {
+export async function evaluateAlerts(db: DbOrTx, now: Date, opts: EvaluateOptions = {}): Promise<EvaluateResult> {
   const conditions = [...(opts.conditions ?? alertConditions)].sort((a, b) => a.localeCompare(b));
   const publicUrl = opts.publicUrl ?? alertPublicUrl();
   const tenantIds = opts.tenantId ? [opts.tenantId] : await tenantsWithAlertSettings(db);
@@ -245,7 +260,7 @@ async function evaluateTenant(tx: Tx, tenantId: string, now: Date, conditions: A
     const failures = obs.condition === 'provider_auth' ? obs.failures : [];
     const emailSkipped = failures.some((f) => f.provider === tenant.emailProvider);
     const routes = routesFor(settings, staff, emailSkipped);
-    const d = decideAlert(prev, obs, { now, canNotify: routes.length > 0, zone: tenant.timeZone });
+    const d = decideAlert(prev, obs, { now, canNotify: routes.length > 0, timing: alertTimingFromEnv(), zone: tenant.timeZone });
     if (d.changed) await writeAlertState(tx, tenantId, condition, d.next, now);
     if (d.notify === 'started') {
       const { path, label } = alertPath(condition, failures);
@@ -654,7 +669,12 @@ export async function sendTestAlert(db: Db, ctx: AlertSettingsContext, senders: 
  */
 export async function checkAlertsNow(db: Db, ctx: AlertSettingsContext, senders: AlertSenders, opts: { publicUrl?: string } = {}): Promise<{ planned: number; results: SendAlertResult[] }> {
   if (!(await readAlertSettingsRow(db, ctx.tenantId))) throw new AppError('invalid_state', 'Save the alert settings first: conditions are evaluated only for organisations that have them.');
-  const r = await evaluateAlerts(db, ctx.now, { tenantId: ctx.tenantId, publicUrl: opts.publicUrl, jobDelayMs: WEB_SEND_HEAD_START_MS });
+  // Still an admin? Re-read under a lock in the transaction that writes the evaluation (issue #12): a demotion
+  // meanwhile refuses it (403) and nothing is planned or sent.
+  const r = await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'configure');
+    return evaluateAlerts(tx, ctx.now, { tenantId: ctx.tenantId, publicUrl: opts.publicUrl, jobDelayMs: WEB_SEND_HEAD_START_MS });
+  });
   const results: SendAlertResult[] = [];
   for (const p of r.planned) results.push(await sendAlertMessage(db, p.id, senders, ctx.now));
   return { planned: r.planned.length, results };
@@ -686,7 +706,7 @@ export async function alertsOverview(db: Db, tenantId: string, now: Date, zone =
   const conditions = alertConditions.map((condition): ConditionView => {
     const s = states.find((x) => x.condition === condition);
     const state: AlertStateSnapshot = s ?? idleAlertState;
-    return { condition, state, held: state.active && !state.startNotified ? startHeldReason(condition, state, now, zone) : null, evaluatedAt: s?.updatedAt ?? null };
+    return { condition, state, held: state.active && !state.startNotified ? startHeldReason(condition, state, now, alertTimingFromEnv(), zone) : null, evaluatedAt: s?.updatedAt ?? null };
   });
   return {
     conditions,
@@ -735,7 +755,7 @@ export async function activeAlertBanners(db: Db, tenantId: string, now: Date, fo
         : s.condition === 'worker_heartbeat'
           ? (lastSweep ?? s.firstItemAt ?? s.startedAt)
           : s.startedAt;
-    const hold = s.startNotified ? null : startHold(s.condition, s, now);
+    const hold = s.startNotified ? null : startHold(s.condition, s, now, alertTimingFromEnv());
     const link = mine[0]?.link;
     const path = link ? new URL(link).pathname + new URL(link).search : alertPath(s.condition).path;
     return { condition: s.condition, line: alertBannerLine(s.condition, s, since ? formatSince(since) : '—', reach, { hold, hasRecipients, formatAt: formatSince }), path };

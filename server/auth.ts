@@ -11,11 +11,14 @@
  */
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
-import { reserveSendSlot } from '../db/queries/rate-limit';
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { getDb } from '../db/client';
 import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '../db/schema';
+import { accountKey, checkOutcome, retryAfterSeconds } from '../domain/sign-in-limits';
+import { CLIENT_HEADER, clientKeyOfHeaders } from './client-address';
 import { appClock } from './clock';
+import { childLogger, errField } from './log';
+import { reservePasswordCheck, settlePasswordCheck, type PasswordCheck } from './sign-in-limits';
 
 /** Origin (`scheme://host[:port]`) a request was addressed to, from its Host header; null without one. */
 export function requestOrigin(headers: Headers): string | null {
@@ -25,9 +28,23 @@ export function requestOrigin(headers: Headers): string | null {
   return `${proto}://${host}`;
 }
 
-/** Per-account sign-in limit: one attempt per SIGN_IN_INTERVAL_MS, bursts of SIGN_IN_BURST (10 a minute). */
-const SIGN_IN_INTERVAL_MS = 6_000;
-const SIGN_IN_BURST = 10;
+/**
+ * better-auth endpoints that compare a password (checked against better-auth 1.7.25's routes: every caller of
+ * `password.verify`, `validatePassword` or `checkPassword` that is not disabled below or in a plugin we do not
+ * use). Each counts against the sign-in limits (domain/sign-in-limits.ts): `/sign-in/email` for the account it
+ * names, the other two — which need a session — for the signed-in account.
+ */
+const PASSWORD_CHECK_PATHS = new Set(['/sign-in/email', '/verify-password', '/change-password']);
+
+/** A check let through by the before-hook, for the after-hook to settle (keyed by the call's request headers). */
+const pendingChecks = new WeakMap<Headers, PasswordCheck>();
+
+/** The account a password check is for: the email it names (sign-in), else the session's; null when none. */
+async function checkedAccount(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<string | null> {
+  if (ctx.path === '/sign-in/email') return accountKey((ctx.body as { email?: unknown } | undefined)?.email);
+  const session = await getSessionFromCtx(ctx).catch(() => null);
+  return accountKey(session?.user.email);
+}
 
 function createAuth() {
   const publicUrl = process.env.PUNCTUAL_PUBLIC_URL?.replace(/\/$/, '');
@@ -51,26 +68,39 @@ function createAuth() {
       const own = request ? requestOrigin(request.headers) : null;
       return [own, publicUrl].filter((o): o is string => !!o);
     },
-    // Sign-in attempts per client address: 10 per minute (better-auth's limiter, in memory per web process).
-    // The address comes from X-Forwarded-For, which only a proxy in front can vouch for — so attempts are
-    // ALSO limited per account (below), which no header can spread out.
-    rateLimit: { enabled: true, window: 60, max: 200, customRules: { '/sign-in/email': { window: 60, max: 10 } } },
+    // Password checks are limited by our own token buckets in PostgreSQL (hooks below, domain/sign-in-limits.ts);
+    // better-auth's limiter (in memory, per process, a window that resets only after a quiet minute) is kept as a
+    // flood guard for its other endpoints, keyed by the client address we resolved (advanced.ipAddress below).
+    rateLimit: { enabled: true, window: 60, max: 200, customRules: Object.fromEntries([...PASSWORD_CHECK_PATHS].map((p) => [p, false])) },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/sign-in/email') return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase().slice(0, 254);
-        if (!email) return;
+        if (!PASSWORD_CHECK_PATHS.has(ctx.path) || !ctx.headers) return;
+        const account = await checkedAccount(ctx);
+        if (!account) return; // refused by validation or for want of a session, before any password is compared
+        const check: PasswordCheck = { account, clientKey: clientKeyOfHeaders(ctx.headers) };
         const clock = appClock();
         await clock.ready;
-        const now = clock.now();
-        // GCRA in PostgreSQL (shared by every web process): one attempt per 6 s, bursts of 10.
-        const slot = await reserveSendSlot(getDb(), `signin:${email}`, SIGN_IN_INTERVAL_MS, now);
-        if (slot.getTime() - now.getTime() > SIGN_IN_BURST * SIGN_IN_INTERVAL_MS - SIGN_IN_INTERVAL_MS) {
-          throw new APIError('TOO_MANY_REQUESTS', { message: 'Too many sign-in attempts for this account: wait a minute and try again.' });
+        const r = await reservePasswordCheck(getDb(), check, clock.now());
+        if (!r.allowed) {
+          throw new APIError('TOO_MANY_REQUESTS', { message: r.message, code: 'TOO_MANY_ATTEMPTS' }, { 'Retry-After': String(retryAfterSeconds(r.retryAfterMs)) });
         }
+        pendingChecks.set(ctx.headers, check);
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const check = ctx.headers ? pendingChecks.get(ctx.headers) : undefined;
+        if (!check || !ctx.headers) return;
+        pendingChecks.delete(ctx.headers);
+        const returned = ctx.context.returned;
+        const outcome = checkOutcome(isAPIError(returned) ? { ok: false, code: (returned.body as { code?: string } | undefined)?.code } : { ok: true });
+        // The answer stands even if the bucket cannot be settled (the token then stays spent, as for a wrong guess).
+        await settlePasswordCheck(getDb(), check, outcome, appClock().now()).catch((e: unknown) =>
+          childLogger({ role: 'web' }).warn({ err: errField(e), path: ctx.path }, 'sign-in limits: could not settle a password check'),
+        );
       }),
     },
-    advanced: { cookiePrefix: 'punctual', ipAddress: { ipAddressHeaders: ['x-forwarded-for'] } },
+    // The client address better-auth records on a session and keys its own limiter by: set by our route handler
+    // from the socket peer and trusted proxies (server/client-address.ts), never taken from the client.
+    advanced: { cookiePrefix: 'punctual', ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
     telemetry: { enabled: false },
     // Accounts are managed by admins: no self-service profile, email or account changes.
     disabledPaths: ['/update-user', '/change-email', '/delete-user', '/sign-up/email'],

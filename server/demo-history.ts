@@ -14,6 +14,11 @@
  *    instant — so the mailbox shows the same history the dashboard counts. A dropped connection files the
  *    message too (the catcher had it; the sender cannot know: an unknown outcome), a refusal files nothing.
  *
+ * The worker's minute sweep runs too where it would have mattered: at the first minute boundary at least a minute
+ * after a delivery ended `dead` or `unknown`, the real alert evaluation (server/alerts.ts) starts its episode and
+ * sends the alert — email and Slack post through simulated providers, filed like the rest — so a fresh demo shows
+ * the alert that went out when it happened, and starting the worker does not alert about the past again.
+ *
  * Nothing goes over the network. Afterwards the stamps PostgreSQL wrote with its own now() (a delivery's
  * created_at, updated_at) are moved to the simulated instants (db/queries/demo-history.ts), and rule reminders get
  * their booking's instant as created_at: they were planned when the booking was made, before their due instant.
@@ -31,6 +36,8 @@ import { dispatchOne, nextHistoryStep, notificationsPlannedAt, settleHistoryStam
 import { caughtMessages } from '../db/schema';
 import type { Channel } from '../domain/vocabulary';
 import type { Clock } from './clock';
+import type { SlackPoster } from '../channels/slack';
+import { evaluateAlerts, sendAlertMessage } from './alerts';
 import { processDomainEvent } from './notify';
 import { deliver, sendReminder, type SendDeps } from './send-reminder';
 
@@ -61,6 +68,8 @@ export interface HistoryOptions {
   until: Date;
   /** The answer to each provider call (default: accepted). */
   outcome?: (call: ScriptedCall) => ScriptedOutcome;
+  /** Base URL of the links in alert messages (default: server/alerts.ts alertPublicUrl). */
+  publicUrl?: string;
 }
 
 export interface HistoryResult {
@@ -68,6 +77,8 @@ export interface HistoryResult {
   steps: number;
   /** Provider calls made. */
   calls: number;
+  /** Alert messages sent by the simulated minute sweeps. */
+  alerts: number;
 }
 
 /** A clock the simulation moves by hand (never backwards). */
@@ -124,7 +135,7 @@ async function caughtEmailRow(m: OutgoingEmail, mailFrom: string) {
  * @throws only for infrastructure errors (a seed then fails as a whole).
  */
 export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryResult> {
-  if (o.eventIds.length === 0) return { steps: 0, calls: 0 };
+  if (o.eventIds.length === 0) return { steps: 0, calls: 0, alerts: 0 };
   const clock = new SimulatedClock();
   const rnd = jitter(0x5eed);
   const between = (lo: number, hi: number) => Math.round(lo + (hi - lo) * rnd());
@@ -221,11 +232,65 @@ export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryR
     async close() {},
   };
 
+  const slack: SlackPoster = {
+    async post(url: string, text: string, opts: { now: Date }): Promise<Outcome> {
+      const a = answer('webhook', url, `slack:${opts.now.getTime()}:${text.length}`);
+      if (a !== 'accepted') return { class: 'transient', code: 'HTTP_503', message: 'Service Unavailable' };
+      // As the built-in receiver files a Slack-compatible post (server/webhook-catcher.ts): the secret path hidden.
+      const path = new URL(url).pathname.replace(/\/+$/, '');
+      const slug = path.split('/')[2] ?? '';
+      const body = JSON.stringify({ text });
+      await db.insert(caughtMessages).values({
+        channel: 'webhook',
+        receivedAt: clock.now(),
+        envelopeFrom: null,
+        envelopeTo: [`/hooks/${slug}`, `/slack/${slug}${path.split('/').length > 3 ? '/…' : ''}`],
+        messageId: null,
+        subject: 'slack alert',
+        headers: {
+          'content-type': 'application/json',
+          verified: true,
+          verification: "posted to the Slack URL in this tenant's alert settings (Slack webhooks carry no signature: the URL is the secret)",
+        },
+        html: null,
+        text: JSON.stringify({ text }, null, 2),
+        raw: body,
+      });
+      return { class: 'accepted', providerId: 'http-200', response: 'ok' };
+    },
+  };
+
   const deps: SendDeps = { db, channel: email, sms, webhook, clock, random: rnd, smsFrom: 'Punctual' };
   const seen = new Set<string>();
   let steps = 0;
+  let alerts = 0;
+  /** Minute sweeps still to run (UTC instants, ascending): one a minute after each dead letter or unknown outcome. */
+  const sweeps: number[] = [];
+  const scheduleSweep = (endedAt: Date) => {
+    const at = Math.ceil((endedAt.getTime() + 60_000) / 60_000) * 60_000;
+    if (!sweeps.includes(at)) sweeps.push(at);
+    sweeps.sort((a, b) => a - b);
+  };
+  /** The worker's minute sweeps due before `before`: evaluate the tenant's alerts then, send what they plan. */
+  const runSweeps = async (before: number) => {
+    while (sweeps.length > 0 && sweeps[0]! < before) {
+      const at = new Date(sweeps.shift()!);
+      clock.moveTo(new Date(at.getTime() + between(20, 200)));
+      // Only the conditions the history makes: the simulation says nothing about heartbeats or lag of the real worker.
+      const { planned } = await evaluateAlerts(db, clock.now(), { tenantId: o.tenantId, publicUrl: o.publicUrl, conditions: ['dead_letters', 'unknown_outcomes'] });
+      for (const m of planned) {
+        clock.advance(between(5, 40));
+        const r = await sendAlertMessage(db, m.id, { email: { smtp: email, http_api: email }, slack, random: rnd }, clock.now());
+        if (r.status === 'sent') alerts++;
+      }
+    }
+  };
+  const ended = (status: string | undefined) => {
+    if (status === 'dead' || status === 'unknown') scheduleSweep(clock.now());
+  };
   for (;;) {
     const step = await nextHistoryStep(db, o.tenantId, o.eventIds, o.until, seen);
+    await runSweeps(step ? step.at.getTime() : o.until.getTime());
     if (!step) break;
     seen.add(`${step.kind}:${step.id}:${step.at.getTime()}`);
     steps++;
@@ -239,12 +304,13 @@ export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryR
       clock.moveTo(new Date(step.at.getTime() + between(150, 450)));
       if (!(await dispatchOne(db, step.id, clock.now()))) continue;
       clock.advance(between(5, 60));
-      await sendReminder(deps, step.id);
+      const r = await sendReminder(deps, step.id);
+      if (r.kind === 'delivered') ended(r.result.status);
     } else {
       clock.moveTo(new Date(step.at.getTime() + between(20, 120)));
-      await deliver(deps, step.id);
+      ended((await deliver(deps, step.id)).status);
     }
   }
   await settleHistoryStamps(db, o.tenantId, o.eventIds);
-  return { steps, calls };
+  return { steps, calls, alerts };
 }

@@ -3,6 +3,13 @@
  * receives — raw source and parsed headers/parts — in `caught_messages`, where `/mailbox` shows them.
  * Used by `npm start` when SMTP_URL is unset, and by the tests as their real SMTP listener.
  *
+ * Only the app's own mail is taken (issue #12: any local client could otherwise write into a tenant's mailbox):
+ * a client must first log in with SMTP AUTH (PLAIN or LOGIN, RFC 4954) as `opts.auth` — `npm start` keeps a random
+ * password per data folder (`<data folder>/mail-catcher-password`, 0600) and hands it to the worker and web app in
+ * their SMTP_URL; without `opts.auth` one is made per catcher. There is no TLS on this loopback-only listener, so
+ * AUTH is offered in the clear (smtp-server `allowInsecureAuth`). Wrong credentials answer `535 5.7.8`, mail without
+ * logging in `530 5.7.0` (smtp-server's "authentication Required"); nothing is stored either way.
+ *
  * The message is stored BEFORE the server answers 250, so "accepted by the server" implies "in the table".
  *
  * Fault injection for demos and browser tests: the FIRST reminder or nudge to a recipient whose local part ends
@@ -29,7 +36,7 @@
  * (RFC 5321 §4.5.5, §6.1; RFC 3461 §6.2). Every message to such an address bounces, booking notifications
  * included: the mailbox does not exist.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../db/client';
@@ -38,8 +45,10 @@ import { composeFailureDsn } from '../domain/dsn';
 
 export interface MailCatcher {
   port: number;
-  /** SMTP URL a channel can send to. */
+  /** SMTP URL a channel can send to: `smtp://user:pass@127.0.0.1:port?ignoreTLS=true` (it carries the login). */
   url: string;
+  /** The login the catcher requires (module doc). */
+  auth: { user: string; pass: string };
   close(): Promise<void>;
 }
 
@@ -47,6 +56,8 @@ export interface MailCatcherOptions {
   db: Db;
   /** 0 (default) = any free port. */
   port?: number;
+  /** The only login accepted (module doc); default: user `punctual` and a random password made for this catcher. */
+  auth?: { user: string; pass: string };
   /**
    * Test hook: runs after the message is stored and before the 250 reply (lets a test kill the sender at
    * the exact point where the server has the message but the client has no answer).
@@ -107,6 +118,12 @@ function headerText(v: unknown): string {
   return Array.isArray(v) ? v.map(headerText).join(', ') : JSON.stringify(v);
 }
 
+/** Whether `a` equals `b`, in time that does not depend on where they differ. */
+function sameText(a: string, b: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
 /** Starts the catcher. @throws when the port is taken. */
 export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCatcher> {
   const deniedOnce = new Set<string>();
@@ -151,9 +168,17 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
     timers.add(timer);
   }
 
+  const auth = opts.auth ?? { user: 'punctual', pass: randomBytes(24).toString('base64url') };
   const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    // Every message must come from a client that logged in as `auth` (module doc).
+    authOptional: false,
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: true,
+    onAuth(login, _session, callback) {
+      if (sameText(login.username ?? '', auth.user) && sameText(login.password ?? '', auth.pass)) return callback(null, { user: auth.user });
+      callback(Object.assign(new Error('5.7.8 Authentication credentials invalid (Punctual mail catcher: only the app, with the SMTP_URL npm start gives it)'), { responseCode: 535 }));
+    },
     logger: false,
     banner: 'Punctual mail catcher',
     // No reverse DNS of the client before the greeting (0.4–1.5 s per connection here).
@@ -215,7 +240,8 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
     port,
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    url: `smtp://${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@127.0.0.1:${port}?ignoreTLS=true`,
+    auth,
     async close() {
       // Bounces not yet made are dropped; those being made are finished first.
       for (const t of timers) clearTimeout(t);

@@ -18,9 +18,11 @@ import { appendAudit } from '../db/queries/audit';
 import { enqueueJob } from '../db/queries/jobs';
 import { bookings, contacts, events, reminders } from '../db/schema';
 import { nudgeMessageKey } from '../domain/keys';
+import { nudgeTemplateRefusal } from '../domain/nudge-templates';
 import { reminderTemplateIds } from '../domain/vocabulary';
 import { SEND_TASK } from './dispatch';
 import { AppError, assertId, parseInput } from './errors';
+import { recheckActor } from './versions';
 
 /** Minimum time between two nudges to one participant, ms. */
 export const NUDGE_INTERVAL_MS = 60_000;
@@ -39,14 +41,17 @@ export type NudgeResult = { reminderId: string; messageKey: string; requestedAt:
 /**
  * Records a nudge and queues its send job, in one transaction.
  * @param now the request instant (UTC), part of the message key.
- * @throws AppError validation (naming the field), not_found (booking not in this tenant), invalid_state
+ * @throws AppError validation (naming the field; `template` when it cannot render for this participant and event,
+ *   domain/nudge-templates.ts), not_found (booking not in this tenant), invalid_state
  *   (booking or event cancelled), conflict (idempotency key already used for another participant),
  *   rate_limited (a nudge to this participant less than a minute ago; the message says when to retry).
  */
-export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: string; now: Date }, input: NudgeInput): Promise<NudgeResult> {
+export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: string; actorId?: string; now: Date }, input: NudgeInput): Promise<NudgeResult> {
   assertId(input.bookingId, 'bookingId', 'participant');
   const v = parseInput(nudgeInput, input);
   return db.transaction(async (tx) => {
+    // The sender may still operate (re-read under a lock: a demotion meanwhile refuses this nudge, 403).
+    await recheckActor(tx, ctx, 'operate');
     const [b] = await tx
       .select()
       .from(bookings)
@@ -65,6 +70,9 @@ export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: s
     if (b.status === 'cancelled') throw new AppError('invalid_state', 'this booking is cancelled: nothing to remind', 'bookingId');
     const [e] = await tx.select().from(events).where(and(eq(events.id, b.eventId), eq(events.tenantId, ctx.tenantId)));
     if (!e || e.status === 'cancelled') throw new AppError('invalid_state', 'this event is cancelled: nothing to remind', 'bookingId');
+    // Only a template that can render for this participant and event (no room-opening without a room).
+    const refusal = nudgeTemplateRefusal(v.template, { role: b.role, hasRoom: !!e.roomUrl });
+    if (refusal) throw new AppError('validation', refusal, 'template');
     const [last] = await tx
       .select({ requestedAt: reminders.requestedAt })
       .from(reminders)

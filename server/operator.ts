@@ -19,11 +19,14 @@ import { formatStaffTime } from '../domain/staff-time';
 import type { AuditAction } from '../domain/vocabulary';
 import { DELIVER_TASK } from './dispatch';
 import { AppError, parseInput } from './errors';
+import { recheckActor } from './versions';
 
 export interface OperatorContext {
   tenantId: string;
   /** Who acts (staff user id or e-mail; `system` for automation). */
   actor: string;
+  /** The staff member's user id: their role is re-read under a lock in each action's transaction (server/versions.ts). */
+  actorId?: string;
   now: Date;
 }
 
@@ -109,6 +112,7 @@ async function requeue(tx: Tx, d: Delivery, now: Date, reason: string) {
  */
 export async function replayDelivery(db: Db, ctx: OperatorContext, deliveryId: string): Promise<void> {
   await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
     if (['accepted', 'delivered', 'bounced', 'complained'].includes(d.status)) {
       throw new AppError('invalid_state', `replay refused: the provider already accepted this message (${d.status})`, 'deliveryId');
@@ -128,6 +132,7 @@ export async function replayDelivery(db: Db, ctx: OperatorContext, deliveryId: s
 export async function discardDelivery(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
   const why = parseReason(reason);
   await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
     const moved = await transitionDelivery(tx, d.id, 'discarded', { statusReason: `discarded by ${ctx.actor}: ${why}`, leaseExpiresAt: null, nextAttemptAt: null });
     if (!moved) throw new AppError('invalid_state', `only dead letters and unknown outcomes can be discarded; this delivery is ${d.status}`, 'deliveryId');
@@ -139,6 +144,7 @@ export async function discardDelivery(db: Db, ctx: OperatorContext, deliveryId: 
 export async function markDeliverySent(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
   const why = parseReason(reason);
   await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
     if (d.status !== 'unknown') throw new AppError('invalid_state', `only unknown outcomes can be marked as sent; this delivery is ${d.status}`, 'deliveryId');
     await transitionDelivery(tx, d.id, 'accepted', { statusReason: `marked as sent by ${ctx.actor}: ${why}`, acceptedAt: ctx.now });
@@ -155,6 +161,7 @@ export async function markDeliverySent(db: Db, ctx: OperatorContext, deliveryId:
 export async function sendDeliveryAgain(db: Db, ctx: OperatorContext, deliveryId: string, reason: string): Promise<void> {
   const why = parseReason(reason);
   await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     const d = await lockOwnDelivery(tx, ctx.tenantId, deliveryId);
     if (d.status !== 'unknown') throw new AppError('invalid_state', `only unknown outcomes can be sent again; this delivery is ${d.status}`, 'deliveryId');
     await requireBeforeExpiry(tx, d, ctx.now, 'send again');

@@ -32,6 +32,8 @@ import { planReminders, type PlannedReminder, type PlanningBooking, type Plannin
 import { channelsFor, readPreferences } from '../domain/preferences';
 import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
 import { contactsOfBookings } from '../db/queries/notify';
+import { earliestScheduledByRule, retimeReminder, ruleRemindersOfBookingForUpdate } from '../db/queries/participants';
+import { participantReplan } from '../domain/participant-replan';
 import type { Contact } from '../db/schema';
 import { bookingRoles } from '../domain/vocabulary';
 import { isValidZone, suggestZone } from '../domain/zones';
@@ -43,7 +45,7 @@ import { AppError, parseInput } from './errors';
 export const DISPATCH_TASK = 'dispatch_due';
 
 /** An IANA zone this runtime accepts (current names and old aliases, stored as given; domain/zones.ts). */
-const zone = z.string().superRefine((v, ctx) => {
+export const zone = z.string().superRefine((v, ctx) => {
   if (isValidZone(v)) return;
   const guess = suggestZone(v);
   ctx.addIssue({ code: 'custom', message: `must be an IANA time zone such as Europe/Amsterdam${guess ? ` — did you mean ${guess}?` : ''}` });
@@ -522,4 +524,70 @@ export async function createEvents(db: Db | Tx, tenantId: string, inputs: Create
     return eventRow(tenantId, data);
   });
   await insertEvents(db, rows);
+}
+
+/** What {@link replanParticipantBooking} changed for one booking. */
+export interface ParticipantReplanResult {
+  bookingId: string;
+  eventId: string;
+  /** Waiting reminders moved to new instants (same rows, same message keys), with their instants before and after. */
+  retimed: { reminderId: string; ruleId: string; channel: string; from: { dueAt: Date; deferredFrom: Date | null }; to: { dueAt: Date; deferredFrom: Date | null } }[];
+  /** Reminders newly planned (a channel that became possible, e.g. SMS after a number was added). */
+  inserted: number;
+  /** Reminders already handed to a send (dispatched, claimed, sending, sent): left exactly as they are. */
+  handedOver: number;
+}
+
+/**
+ * Re-plans ONE booking's rule reminders after its participant's details changed (issue #12: zone, mobile
+ * number), at the event's CURRENT schedule version, with the same planner as every other path (`planFor`:
+ * domain/planning.ts, the person's channels, quiet hours in their zone). What happens to each stored reminder
+ * is decided by domain/participant-replan.ts: a waiting (`scheduled`) one whose planned instants moved is
+ * re-timed in place — the same row and message key, so it is still one message —; one already handed to a
+ * send (`dispatched`, `done`) or ended is never touched; a newly possible channel is inserted. Then the
+ * wake-up of every rule touched is set to that rule's earliest waiting reminder of the event (never later
+ * than another participant's).
+ *
+ * The caller runs this in the transaction that writes the person, AFTER locking the event FOR UPDATE (the
+ * lock a send takes FOR SHARE before it re-reads the person, db/queries/delivery.ts `loadReminderWorld`: a send
+ * either went first or sees the new details) and after writing the contact.
+ * @param reason status reason given to re-timed reminders (shown on their timeline row).
+ * @throws AppError('validation') for a rule whose offset cannot be planned (the edit then writes nothing).
+ */
+export async function replanParticipantBooking(tx: Tx, tenantId: string, event: Event, booking: Booking, now: Date, reason: string): Promise<ParticipantReplanResult> {
+  const result: ParticipantReplanResult = { bookingId: booking.id, eventId: event.id, retimed: [], inserted: 0, handedOver: 0 };
+  const tenant = await requireTenant(tx, tenantId);
+  const rules = await activeRules(tx, tenantId);
+  const contacts = await contactsOfBookings(tx, tenantId, [booking.id]);
+  const planned = planFor(tenant, event, [booking], rules, contacts, now);
+  const stored = await ruleRemindersOfBookingForUpdate(tx, tenantId, booking.id, event.scheduleVersion);
+  const steps = participantReplan(
+    stored.filter((s): s is typeof s & { ruleId: string } => s.ruleId !== null),
+    planned,
+  );
+  const touched = new Set<string>();
+  const inserts: (PlannedReminder & { deferredFrom: Date | null })[] = [];
+  for (const step of steps) {
+    if (step.kind === 'retime') {
+      if (!(await retimeReminder(tx, step.id, step.to, reason))) continue;
+      touched.add(step.ruleId);
+      result.retimed.push({
+        reminderId: step.id,
+        ruleId: step.ruleId,
+        channel: step.channel,
+        from: { dueAt: step.from.dueAt, deferredFrom: step.from.deferredFrom },
+        to: { dueAt: step.to.dueAt, deferredFrom: step.to.deferredFrom },
+      });
+    } else if (step.kind === 'insert') inserts.push(step.planned);
+    else if (step.why === 'handed_over') result.handedOver++;
+  }
+  if (inserts.length > 0) {
+    const r = await insertPlannedReminders(tx, reminderRows(tenant, event, inserts));
+    result.inserted = r.inserted;
+    for (const ruleId of r.earliestScheduled.keys()) touched.add(ruleId);
+  }
+  // Each touched rule's wake-up at its earliest waiting reminder of the event (the job key replaces the old one):
+  // computed over all participants, so a later instant of this one never delays anybody else's.
+  if (touched.size > 0) await enqueueWakes(tx, event.id, await earliestScheduledByRule(tx, tenantId, event.id, [...touched]), now);
+  return result;
 }

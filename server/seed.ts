@@ -15,8 +15,9 @@
  * Everything was booked two days ago (as an import: nobody is told again), so every reminder was planned before its
  * due instant and none is stored `expired`. What was due before `now` is sent by the real send path on a simulated
  * clock against simulated providers (server/demo-history.ts): deliveries with their attempts 0.2–1 s after the due
- * instant (one retry after a busy SMTP server), and the mailbox's copies at the same instants. The whole batch is
- * one transaction.
+ * instant (one retry after a busy SMTP server), and the mailbox's copies at the same instants; the dead letter's and
+ * the unknown outcome's alerts went out a minute after each (email to the admin, the Slack-compatible post), so the
+ * worker does not alert about them again when it starts. The whole batch is one transaction.
  *
  * Notifications (issue #9 §9): the demo tenant gets a `notification_settings` row when it has none — the default
  * policy (domain/notification-policy.ts), SMS sender {@link DEMO_SMS_SENDER} (Twilio's magic test number) and, when
@@ -35,6 +36,7 @@
  * receiver. A demo contact is given its phone, preferences and quiet hours only while it has no phone, so edits
  * made since are kept.
  */
+import { randomBytes } from 'node:crypto';
 import { DEMO_PASSWORD, demoAccounts, ensureStaffUser } from './staff';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
@@ -62,6 +64,8 @@ export interface SeedResult {
 export interface SeedOptions {
   /** Base URL of the built-in webhook receiver (server/webhook-catcher.ts), e.g. http://127.0.0.1:4100. */
   webhookCatcherUrl?: string;
+  /** The app's public base URL, for the links in the history's alert messages (default: server/alerts.ts alertPublicUrl). */
+  publicUrl?: string;
 }
 
 /** The demo tenant's SMS sender: Twilio's magic "From" number that always succeeds with test credentials. */
@@ -111,25 +115,34 @@ async function seedNotificationSettings(db: Db, tenantId: string, opts: SeedOpti
   });
 }
 
-/** An alert Slack URL an earlier built-in receiver was given (its port may differ from this start's). */
-const catcherSlackEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/slack\/demo$/;
+/**
+ * An alert Slack URL a built-in receiver was given: `http://127.0.0.1:<port>/slack/demo/<secret>` (group 1: the secret;
+ * versions before issue #12 gave none, and then any local process could post a "verified" alert to the demo).
+ */
+const catcherSlackEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/slack\/demo(?:\/([\w-]+))?$/;
 
 /**
  * The demo tenant's alert settings (issue #10 §6), when it has none: alerts email the demo admin (they land in the
- * catcher's mailbox) and, with the built-in webhook receiver, post to its Slack-compatible path `<catcher>/slack/demo`
- * (they show under /mailbox?channel=webhook). An existing row is kept; only a Slack URL pointing at an EARLIER
- * built-in receiver is moved to the current one.
+ * catcher's mailbox) and, with the built-in webhook receiver, post to its Slack-compatible path
+ * `<catcher>/slack/demo/<secret>` (they show under /mailbox?channel=webhook). Like a real Slack webhook URL, the URL
+ * holds a random secret (the receiver calls a post verified only at the URL in the settings). An existing row is
+ * kept; only a Slack URL pointing at an EARLIER built-in receiver is moved to the current one, keeping its secret
+ * (one without a secret gets one).
  */
 async function seedAlertSettings(db: Db, tenantId: string, opts: SeedOptions): Promise<void> {
-  const slackWebhookUrl = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/slack/demo` : null;
+  const slackBase = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/slack/demo` : null;
+  const slackUrl = (secret?: string) => `${slackBase}/${secret ?? randomBytes(18).toString('base64url')}`;
   const [adminUser] = await db.select({ id: staffUsers.id }).from(staffUsers).where(and(eq(staffUsers.tenantId, tenantId), eq(staffUsers.email, 'admin@demo.punctual.local')));
   await db
     .insert(alertSettings)
-    .values({ tenantId, emailRecipients: adminUser ? [adminUser.id] : [], slackWebhookUrl, updatedBy: 'seed' })
+    .values({ tenantId, emailRecipients: adminUser ? [adminUser.id] : [], slackWebhookUrl: slackBase ? slackUrl() : null, updatedBy: 'seed' })
     .onConflictDoNothing({ target: alertSettings.tenantId });
-  if (!slackWebhookUrl) return;
+  if (!slackBase) return;
   const [row] = await db.select().from(alertSettings).where(eq(alertSettings.tenantId, tenantId));
-  if (!row.slackWebhookUrl || row.slackWebhookUrl === slackWebhookUrl || !catcherSlackEndpoint.test(row.slackWebhookUrl)) return;
+  const earlier = row.slackWebhookUrl ? catcherSlackEndpoint.exec(row.slackWebhookUrl) : null;
+  if (!earlier) return;
+  const slackWebhookUrl = slackUrl(earlier[1]);
+  if (row.slackWebhookUrl === slackWebhookUrl) return;
   await db.transaction(async (tx) => {
     await setActor(tx, 'seed');
     await tx.update(alertSettings).set({ slackWebhookUrl, updatedAt: sql`now()` }).where(eq(alertSettings.tenantId, tenantId));
@@ -195,7 +208,7 @@ export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promi
     .limit(1);
   if (soon.length > 0) return { tenantSlug: 'demo', createdTenant, createdEvents: 0 };
 
-  const createdEvents = await seedBatch(db, demo.id, partner.id, now);
+  const createdEvents = await seedBatch(db, demo.id, partner.id, now, opts.publicUrl);
   return { tenantSlug: 'demo', createdTenant, createdEvents };
 }
 
@@ -221,17 +234,17 @@ const THEO: Person = { email: 'theo@demo.punctual.local', name: 'Theo Bakker', t
  * sent on time by the simulated worker (server/demo-history.ts), one permission refusal (a dead letter) and one
  * dropped connection (an unknown outcome) on booking confirmations sent this morning. Returns the events created.
  */
-async function seedBatch(root: Db, demoId: string, partnerId: string, now: Date): Promise<number> {
+async function seedBatch(root: Db, demoId: string, partnerId: string, now: Date, publicUrl?: string): Promise<number> {
   // One transaction for the whole batch: all of it or none (a seed stopped half-way leaves no half-told history),
   // and the simulated worker's ~150 small transactions become savepoints of it instead of ~150 commits.
   return root.transaction(async (tx) => {
     await setActor(tx, 'seed');
     // The send path and the planner take a `Db`; inside this transaction their own transactions are savepoints.
-    return seedBatchIn(tx as unknown as Db, demoId, partnerId, now);
+    return seedBatchIn(tx as unknown as Db, demoId, partnerId, now, publicUrl);
   });
 }
 
-async function seedBatchIn(db: Db, demoId: string, partnerId: string, now: Date): Promise<number> {
+async function seedBatchIn(db: Db, demoId: string, partnerId: string, now: Date, publicUrl?: string): Promise<number> {
   // Whole minutes, so "opens at 10:40" arrives at 10:40:00, not 10:40:59.
   const base = new Date(Math.ceil(now.getTime() / MIN) * MIN);
   const at = (ms: number) => new Date(base.getTime() + ms);
@@ -296,6 +309,7 @@ async function seedBatchIn(db: Db, demoId: string, partnerId: string, now: Date)
     tenantId: demoId,
     eventIds: lists.map(([e]) => e.id),
     until: now,
+    publicUrl,
     outcome: ({ channel, address, attemptNo, messageKey }) => {
       if (channel !== 'email') return 'accepted';
       if (address === NOOR.email && messageKey.startsWith('ntf:')) return 'refused';

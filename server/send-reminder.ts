@@ -44,6 +44,7 @@ import {
   loadReminderWorld,
   lockDelivery,
   readdressDelivery,
+  setDeliverySender,
   setReminderStatus,
   transitionDelivery,
   type AttemptEnd,
@@ -51,6 +52,9 @@ import {
   type ReminderWorld,
 } from '../db/queries/delivery';
 import { messageIdFor, messageKeyOf } from '../domain/keys';
+import { auditsGuestMessage, guestMessageEntry, hostActorOf } from '../domain/guest-sender';
+import { messageTitle } from '../domain/message-labels';
+import { appendAudit } from '../db/queries/audit';
 import { decideSend } from '../domain/send-decision';
 import { describeSuppression } from '../domain/suppression';
 import { decideAfterOutcome } from '../domain/outcome';
@@ -264,6 +268,8 @@ export async function sendReminder(
         template,
         provider: providerFor(w, w.reminder.channel),
         leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
+        // Whose name it goes out in (issue #12); re-decided before every attempt (prepareAttempt).
+        sendingTenantId: w.sendingTenant.id,
       },
       { reminderDone: true },
     );
@@ -377,6 +383,14 @@ async function prepareAttempt(
     await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
     return { stop: { status: 'suppressed', reason } as DeliverResult };
   };
+  // Whose name it goes out in was re-decided on the partnership as it is now (loadReminderWorld, issue #12): a
+  // limit narrowed since the claim moves the message to the host's own name (sender, suppression list, provider
+  // kept); widened, to the guest's. Recorded first, so every end state below is listed under the right tenant.
+  const senderChanged = (d.sendingTenantId ?? d.tenantId) !== w.sendingTenant.id;
+  if (senderChanged) {
+    await setDeliverySender(tx, deliveryId, w.sendingTenant.id);
+    d.sendingTenantId = w.sendingTenant.id;
+  }
   if (d.channel === 'webhook') {
     // The organisation's endpoint, read FOR SHARE: switched off since the claim → nothing goes out.
     if (!w.settings?.webhookEnabled) {
@@ -394,9 +408,12 @@ async function prepareAttempt(
     // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
     const optOut = optedOut(w);
     if (optOut) return suppressed(optOut);
-    const suppression = await findSuppression(tx, [...new Set([w.tenant.id, w.sendingTenant.id])], d.address, d.channel);
+    // The booking tenant's list, the sending tenant's, and — when the host writes in its own name to a guest of
+    // another organisation (issue #12) — that organisation's too: nobody any of them must not mail is mailed.
+    const lists = [w.tenant, w.sendingTenant, ...(w.guestTenant ? [w.guestTenant] : [])];
+    const suppression = await findSuppression(tx, [...new Set(lists.map((t) => t.id))], d.address, d.channel);
     if (suppression) {
-      const owner = suppression.tenantId === w.tenant.id ? w.tenant : w.sendingTenant;
+      const owner = lists.find((t) => t.id === suppression.tenantId) ?? w.sendingTenant;
       return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
     }
   }
@@ -464,6 +481,23 @@ async function prepareAttempt(
   // Locked by this transaction in a sendable state: the guarded move cannot miss.
   if (!sending?.attemptId) throw new Error(`delivery ${deliveryId} could not move to sending from ${d.status}`);
   const { attemptId, ...moved } = sending;
+  // A message in another organisation's name is that organisation's business (issue #12): its audit log says
+  // who of the host sent what to whom — in this transaction, so the entry exists exactly when the attempt does.
+  const inGuestName = w.sendingTenant.id !== w.tenant.id;
+  if (auditsGuestMessage({ inGuestName, firstAttempt: d.attemptCount === 0, senderChanged })) {
+    const r = w.reminder;
+    const e = guestMessageEntry({
+      hostName: w.tenant.name,
+      hostActor: hostActorOf({ kind: r.kind, requestedBy: r.requestedBy, changeActor: w.domainEvent?.actor ?? null, bookedBy: w.booking.createdBy }),
+      title: messageTitle({ kind: r.kind, ruleName: w.rule?.name ?? null, notificationType: r.notificationType ?? null }),
+      eventTitle: w.event.title,
+      address: d.address,
+      channel: d.channel,
+      subject: rendered.subject,
+      messageKey: d.messageKey,
+    });
+    await appendAudit(tx, { tenantId: w.sendingTenant.id, actor: e.actor, action: 'guest_message', details: e.details, at: now });
+  }
   return { w, d: moved, rendered, envelope, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
 }
 

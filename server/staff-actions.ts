@@ -4,8 +4,9 @@
  * scheduling rules themselves live in server/scheduling.ts; this layer adds the form shapes (wall-clock
  * times in the event's zone, domain/event-form.ts), the tenant scope from the session and the audit trail.
  *
- * Every function takes `ctx = { tenantId, actor, now }` from the signed-in session and throws AppError
- * (validation naming the field → 400, not_found → 404, conflict/invalid_state → 409).
+ * Every function takes `ctx = { tenantId, actor, actorId, now }` from the signed-in session and throws AppError
+ * (validation naming the field → 400, not_found → 404, conflict/invalid_state → 409, forbidden → 403 when the
+ * actor's role, re-read under a lock inside the writing transaction, no longer allows the action).
  *
  * No lost updates (invariant 11): every edit of a stored record (event edit/reschedule and cancel, booking
  * cancel, suppression remove, rule edit) takes the row `version` the editor saw in its input; the row is
@@ -28,13 +29,17 @@ import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema, suppressionChannelOf } from './tenants';
-import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
+import { senderOfNewBooking } from './partnerships';
+import { assertActorMay, assertVersion, assertVersionIssued, parseVersion, recheckActor } from './versions';
 
 export interface ActionContext {
   tenantId: string;
   /** The signed-in staff member's email (audit `actor`, and `updated_by` of the rows they change). */
   actor: string;
-  /** The signed-in staff member's user id: needed where their role is re-checked under a lock (rule edits). */
+  /**
+   * The signed-in staff member's user id: every write re-reads their role under a lock with it (server/versions.ts
+   * `recheckActor`), so a request sent before a demotion cannot complete after it. Unset for the seed and imports.
+   */
   actorId?: string;
   now: Date;
 }
@@ -75,6 +80,7 @@ function timing(f: z.output<typeof eventFormSchema>) {
 export async function createEventAction(db: DbOrTx, ctx: ActionContext, input: EventForm): Promise<Event> {
   const f = parseInput(eventFormSchema, input);
   return db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     const e = await createEvent(tx, ctx.tenantId, { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, ...timing(f) });
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'event_create', at: ctx.now, details: { eventId: e.id, title: e.title } });
     return e;
@@ -117,6 +123,7 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
   const f = parseInput(eventFormSchema, input);
   const t = timing(f);
   return db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     await setActor(tx, ctx.actor);
     const before = await lockEvent(tx, ctx.tenantId, eventId);
     if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
@@ -162,6 +169,7 @@ export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: str
   const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     await setActor(tx, ctx.actor);
     const before = await lockEvent(tx, ctx.tenantId, eventId);
     if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
@@ -217,11 +225,18 @@ export type BookingForm = z.input<typeof bookingFormSchema>;
  * planned afresh), the cancelled one kept as history; the audit entry says it is a re-booking
  * (`rebook: true, previousBookingId`). A person with a live booking is still a 409. `db` may be an open
  * transaction (server/idempotency.ts).
+ *
+ * An external guest (issue #12): `sendsAs` says whose name their messages go out in as the partnership stands
+ * ("in Partner Collective’s name", or "in your own name: …" and why, server/partnerships.ts), for the host's
+ * staff and the audit entry; the booking records its actor (`bookings.created_by`) for the guest
+ * organisation's logs.
  */
-export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking> {
+export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking & { sendsAs?: string }> {
   assertId(eventId, 'eventId', 'event');
   const f = parseInput(bookingFormSchema, input);
   return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
+    await recheckActor(tx, ctx, 'operate');
     let guestTenantId: string | null = null;
     if (f.role === 'external') {
       if (!f.guestTenant) throw new AppError('validation', "guestTenant: required for an external guest (the slug of the guest's own organisation)", 'guestTenant');
@@ -233,14 +248,15 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
     }
     const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, ...(f.timeZone ? { timeZone: f.timeZone } : {}), ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
     const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
+    const sender = await senderOfNewBooking(tx, b, f.email);
     await appendAudit(tx, {
       tenantId: ctx.tenantId,
       actor: ctx.actor,
       action: 'booking_add',
       at: ctx.now,
-      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}) },
+      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}), ...(sender ? { sendsAs: sender.text } : {}) },
     });
-    return b;
+    return sender ? { ...b, sendsAs: sender.text } : b;
   });
 }
 
@@ -253,6 +269,7 @@ export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId:
   const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);
   return db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     await setActor(tx, ctx.actor);
     const [before] = await tx.select().from(bookings).where(and(eq(bookings.tenantId, ctx.tenantId), eq(bookings.id, bookingId))).for('update');
     if (!before) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');
@@ -297,6 +314,7 @@ export const suppressionFormSchema = z.object({
 export async function addSuppressionAction(db: DbOrTx, ctx: ActionContext, input: z.input<typeof suppressionFormSchema>): Promise<{ id: string }> {
   const f = parseInput(suppressionFormSchema, input);
   return db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     const source = `added by ${ctx.actor}${f.note ? `: ${f.note}` : ''}`;
     const channel = suppressionChannelOf(f.address);
     // One LIVE entry per (tenant, channel, address): a removed entry is history, so the address can be listed again.
@@ -328,6 +346,7 @@ export async function removeSuppressionAction(db: Db, ctx: ActionContext, id: st
   const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);
   await db.transaction(async (tx) => {
+    await recheckActor(tx, ctx, 'operate');
     await setActor(tx, ctx.actor);
     const [locked] = await tx
       .select()

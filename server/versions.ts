@@ -107,3 +107,12 @@ export async function assertActorMay(tx: Tx, ctx: { tenantId: string; actorId: s
   if (!me) throw new AppError('forbidden', 'Your account no longer exists in this organisation.');
   if (!can(me.role, permission)) throw new AppError('forbidden', `${refusalMessage(me.role, permission)} (your role was changed while this request was on its way)`);
 }
+
+/**
+ * {@link assertActorMay} for use-cases that also run without a staff member behind them (the seed, the calendar
+ * import, tests: no `actorId`): re-checks whenever `ctx.actorId` is set, and every route handler sets it
+ * (server/session.ts `actionContext`). Call first thing inside the writing transaction. @throws AppError('forbidden').
+ */
+export async function recheckActor(tx: Tx, ctx: { tenantId: string; actorId?: string }, permission: Permission): Promise<void> {
+  if (ctx.actorId) await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: ctx.actorId }, permission);
+}

@@ -15,14 +15,17 @@
  * minutes of this host's clock; https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md).
  * The secret is read for every request, so a rotated secret applies at once.
  *
- *   POST /slack/{tenantSlug}     a Slack-compatible alert post `{ text }` (issue #10 §6, channels/slack.ts): the
- *                                seed points the demo tenant's alert Slack URL here
+ *   POST /slack/{tenantSlug}[/{secret}]  a Slack-compatible alert post `{ text }` (issue #10 §6, channels/slack.ts):
+ *                                the seed points the demo tenant's alert Slack URL at `/slack/demo/{random secret}`
  *   → 200 `ok`                   the URL is the one in that tenant's alert settings (Slack webhooks carry no
- *                                signature: the URL itself is the secret) — stored as verified
- *   → 404 `no_service`           it is not (Slack's answer for an unknown webhook) — stored all the same
+ *                                signature: the URL itself is the secret, so the seed puts one in it — without it
+ *                                any local process could post a "verified" alert, issue #12) — stored as verified
+ *   → 404 `no_service`           it is not (Slack's answer for an unknown webhook) — stored all the same, marked
+ *                                not verified
  *
  * Stored as: message_id = the `webhook-id` header (or null), subject = the payload's `type` (or null; a Slack post:
- * `slack alert`, envelope_to also holds `/slack/{tenantSlug}`),
+ * `slack alert`, envelope_to also holds `/slack/{tenantSlug}`, with `/…` standing for a secret segment, which staff who
+ * may read the mailbox but not the alert settings must not see),
  * text = the body as pretty-printed JSON (the body verbatim when it is not JSON), envelope_to = [the request
  * path, `/hooks/{tenantSlug}`] (what /mailbox scopes a tenant's deliveries by), envelope_from = null,
  * headers = the request headers (lower-case names) plus `verified` (boolean) and `verification` (what the check
@@ -130,7 +133,7 @@ export async function startWebhookCatcher(opts: WebhookCatcherOptions): Promise<
         await opts.db.insert(caughtMessages).values({
           channel: 'webhook',
           envelopeFrom: null,
-          envelopeTo: [hookPath(slug), path],
+          envelopeTo: [hookPath(slug), `/slack/${slug}${path.replace(/\/+$/, '').split('/').length > 3 ? '/…' : ''}`],
           messageId: null,
           subject: 'slack alert',
           headers: { ...headers, verified, verification },
@@ -151,7 +154,7 @@ export async function startWebhookCatcher(opts: WebhookCatcherOptions): Promise<
     };
     req.on('end', async () => {
       const path = new URL(req.url ?? '/', 'http://catcher').pathname;
-      const slackMatch = /^\/slack\/([^/]+)\/?$/.exec(path);
+      const slackMatch = /^\/slack\/([^/]+)(?:\/[^/]+)?\/?$/.exec(path);
       if (slackMatch) return void catchSlack(slackMatch[1], path);
       const m = /^\/hooks\/([^/]+)\/?$/.exec(path);
       let slug: string | null = null;

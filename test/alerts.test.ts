@@ -372,7 +372,7 @@ describe('settings and sending', () => {
 });
 
 describe('the demo', () => {
-  it('the seed emails the demo admin and posts to the built-in receiver’s /slack/demo, which takes a Slack post (200 ok, stored, verified)', async () => {
+  it('the seed emails the demo admin and posts to the built-in receiver’s /slack/demo/{secret}, which takes a Slack post (200 ok, stored, verified); a post without the secret is not verified', async () => {
     h = await createHarness();
     const receiver = await startWebhookCatcher({ db: db() });
     try {
@@ -380,20 +380,31 @@ describe('the demo', () => {
       const demo = (await db().select().from(tenants).where(eq(tenants.slug, 'demo')))[0];
       const s = await readAlertSettings(db(), demo.id, { withUrl: true });
       const [adminUser] = await db().select().from(staffUsers).where(eq(staffUsers.email, 'admin@demo.punctual.local'));
-      expect(s).toMatchObject({ version: 1, emailRecipients: [adminUser.id], slackWebhookUrl: `${receiver.url}/slack/demo` });
+      expect(s).toMatchObject({ version: 1, emailRecipients: [adminUser.id] });
+      // Like a real Slack webhook URL, the demo's holds a secret (issue #12): the bare path is not enough to post as the demo.
+      expect(s.slackWebhookUrl).toMatch(new RegExp(`^${receiver.url}/slack/demo/[\\w-]{24}$`));
       const poster = createSlackPoster({ allowHttp: true });
       expect(await poster.post(s.slackWebhookUrl!, 'hello from the test', { now: new Date() })).toMatchObject({ class: 'accepted' });
+      expect(await poster.post(`${receiver.url}/slack/demo`, 'forged', { now: new Date() })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
       expect(await poster.post(`${receiver.url}/slack/nobody`, 'x', { now: new Date() })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
-      // The Slack-compatible posts (the demo's seeded history fills the catcher with its own messages too).
-      const caught = (await h.caught()).filter((m) => m.envelopeTo.some((t) => t.startsWith('/slack/')));
+      // The Slack-compatible posts of this test: the demo's seeded history fills the catcher with its own messages,
+      // its alerts about the seeded dead letter and unknown outcome included (server/demo-history.ts).
+      const history = (await h.caught()).filter((m) => m.envelopeTo.some((t) => t.startsWith('/slack/')) && (m.text ?? '').includes('Punctual Demo Studio'));
+      expect(history.map((m) => m.envelopeTo)).toEqual([['/hooks/demo', '/slack/demo/…'], ['/hooks/demo', '/slack/demo/…']]);
+      const caught = (await h.caught()).filter((m) => m.envelopeTo.some((t) => t.startsWith('/slack/')) && !history.some((x) => x.id === m.id));
       expect(caught.map((m) => [m.channel, m.subject, m.envelopeTo, (m.headers as { verified: boolean }).verified])).toEqual([
-        ['webhook', 'slack alert', ['/hooks/demo', '/slack/demo'], true],
+        ['webhook', 'slack alert', ['/hooks/demo', '/slack/demo/…'], true],
+        ['webhook', 'slack alert', ['/hooks/demo', '/slack/demo'], false],
         ['webhook', 'slack alert', ['/hooks/nobody', '/slack/nobody'], false],
       ]);
       expect(caught[0].text).toContain('hello from the test');
       // A re-seed keeps the settings.
       await seedDemo(db(), new Date('2027-08-01T09:00:00Z'), { webhookCatcherUrl: receiver.url });
       expect((await readAlertSettings(db(), demo.id, { withUrl: true })).version).toBe(1);
+      // A receiver on another port (a later start): the URL moves there and keeps its secret.
+      await seedDemo(db(), new Date('2027-08-01T09:00:00Z'), { webhookCatcherUrl: 'http://127.0.0.1:4999' });
+      const secret = s.slackWebhookUrl!.split('/').pop();
+      expect((await readAlertSettings(db(), demo.id, { withUrl: true })).slackWebhookUrl).toBe(`http://127.0.0.1:4999/slack/demo/${secret}`);
     } finally {
       await receiver.close();
     }

@@ -350,7 +350,9 @@ describe('the catcher’s +bounce-later mailbox', () => {
     await new Promise<void>((resolve, reject) => {
       conn.once('error', reject);
       conn.connect(() =>
-        conn.send({ from: '', to: ['ana+bounce-later@example.test'] }, 'From: <>\r\nSubject: a bounce of ours\r\n\r\nhi\r\n', (err) => (err ? reject(err) : resolve())),
+        conn.login(h.catcher.auth, (e) =>
+          e ? reject(e) : conn.send({ from: '', to: ['ana+bounce-later@example.test'] }, 'From: <>\r\nSubject: a bounce of ours\r\n\r\nhi\r\n', (err) => (err ? reject(err) : resolve())),
+        ),
       );
     });
     conn.quit();
@@ -402,7 +404,7 @@ async function smtpSend(from: string, to: string[], raw: string) {
   const conn = new SMTPConnection({ host: '127.0.0.1', port: h.catcher.port, ignoreTLS: true });
   await new Promise<void>((resolve, reject) => {
     conn.once('error', reject);
-    conn.connect(() => conn.send({ from, to }, raw, (err) => (err ? reject(err) : resolve())));
+    conn.connect(() => conn.login(h.catcher.auth, (e) => (e ? reject(e) : conn.send({ from, to }, raw, (err) => (err ? reject(err) : resolve())))));
   });
   conn.quit();
 }

@@ -79,6 +79,24 @@ describe('nudge', () => {
     expect(await db().select().from(reminders).where(eq(reminders.kind, 'nudge'))).toHaveLength(0);
   });
 
+  it('refuses a template that cannot render for this event (room-opening without a room, host-reminder to an attendee): 400 naming template, nothing planned', async () => {
+    const { tenant, booking } = await scenario(); // an attendee of an event without an online room
+    const now = new Date('2027-06-10T09:00:00Z');
+    const ctx = { tenantId: tenant.id, actor: 'a', now };
+    const roomless = await nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'room-opening', idempotencyKey: 'k-room-0001' }).then(() => null, (e: unknown) => e);
+    expect(roomless).toMatchObject({ code: 'validation', field: 'template', httpStatus: 400, message: 'template: room-opening cannot be used here — this event has no online room (roomUrl)' });
+    await expect(nudgeParticipant(db(), ctx, { bookingId: booking.id, template: 'host-reminder', idempotencyKey: 'k-host-0001' })).rejects.toMatchObject({ code: 'validation', field: 'template' });
+    expect(await db().select().from(reminders).where(eq(reminders.kind, 'nudge'))).toHaveLength(0);
+    expect(await db().select().from(auditLog).where(eq(auditLog.tenantId, tenant.id))).toHaveLength(0);
+
+    // With a room, the same template goes out.
+    const withRoom = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam', title: 'Online pottery', roomUrl: 'https://meet.example/pottery' }, now);
+    h.clock.set(now);
+    await nudgeParticipant(db(), ctx, { bookingId: withRoom.booking.id, template: 'room-opening', idempotencyKey: 'k-room-0002' });
+    await h.drain();
+    expect((await h.caught()).map((m) => m.subject)).toEqual([expect.stringContaining('The room for Online pottery opens at')]);
+  });
+
   it('a permission refusal (550 5.7.1) is a dead letter owned by configuration, not a suppression; replay sends exactly one', async () => {
     const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
     const { booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'), { email: 'ana+deny-once@example.test' });

@@ -2,7 +2,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardCounts, dispatchLagByHour, latePlannedSends } from '../db/queries/dashboard';
-import { bookings, caughtMessages, contacts, deliveries, deliveryAttempts, events, notificationSettings, reminders, tenants } from '../db/schema';
+import { alertStates, bookings, caughtMessages, contacts, deliveries, deliveryAttempts, events, notificationSettings, reminders, tenants } from '../db/schema';
+import { evaluateAlerts } from '../server/alerts';
 import { dashboardWindows, hourBuckets, isLatePlanned } from '../domain/dashboard';
 import { messageIdFor } from '../domain/keys';
 import { defaultPolicy } from '../domain/notification-policy';
@@ -74,13 +75,29 @@ describe('seedDemo', () => {
     // The mailbox caught what was accepted (and the message whose connection dropped), at the simulated instants.
     const caught = await tdb.db.select().from(caughtMessages);
     const acceptedEmail = accepted.filter((d) => d.channel === 'email');
-    expect(caught.filter((m) => m.channel === 'email')).toHaveLength(acceptedEmail.length + 1);
+    const alertMails = caught.filter((m) => m.channel === 'email' && (m.subject ?? '').startsWith('[Punctual]'));
+    expect(caught.filter((m) => m.channel === 'email')).toHaveLength(acceptedEmail.length + 1 + alertMails.length);
     const caughtIds = new Set(caught.map((m) => m.messageId));
     for (const d of acceptedEmail) expect(caughtIds.has(messageIdFor(d.messageKey)), d.messageKey).toBe(true);
     expect(caught.every((m) => m.receivedAt < now)).toBe(true);
 
     // What the dashboard shows for it: no expired, one of each to act on, a lag of well under a second.
     const [demo] = await tdb.db.select().from(tenants).where(eq(tenants.slug, 'demo'));
+    // The alerts went out a minute after each happened (the admin's email), over an hour ago for the dead letter:
+    // the worker, starting now, has nothing new to tell.
+    const states = await tdb.db.select().from(alertStates).where(eq(alertStates.tenantId, demo!.id));
+    expect(states.map((x) => [x.condition, x.active, x.startNotified]).sort()).toEqual([
+      ['dead_letters', true, true],
+      ['unknown_outcomes', true, true],
+    ]);
+    const deadAlert = states.find((x) => x.condition === 'dead_letters')!;
+    expect(now.getTime() - deadAlert.lastStartAlertAt!.getTime()).toBeGreaterThan(3_600_000);
+    expect(deadAlert.detail).toMatch(/^1 new dead letter, first at \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d CET$/);
+    expect(alertMails.map((m) => m.subject).sort()).toEqual([
+      `[Punctual] Punctual Demo Studio: ${deadAlert.detail}`,
+      `[Punctual] Punctual Demo Studio: ${states.find((x) => x.condition === 'unknown_outcomes')!.detail}`,
+    ].sort());
+    expect((await evaluateAlerts(tdb.db, now, { tenantId: demo!.id, publicUrl: 'http://127.0.0.1:3000' })).planned).toEqual([]);
     const counts = await dashboardCounts(tdb.db, demo!.id, dashboardWindows(now, 'Europe/Amsterdam'));
     expect(counts).toMatchObject({ expiredReminders24h: 0, expiredDeliveries24h: 0, dead: 1, unknown: 1, failedDeliveries24h: 0 });
     expect(counts.sentToday).toBeGreaterThan(5);

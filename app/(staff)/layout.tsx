@@ -1,18 +1,29 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { Announcer } from '../../components/client/Announcer';
 import { NavLink } from '../../components/NavLink';
+import { NavMenu } from '../../components/NavMenu';
 import { SignOutButton } from '../../components/SignOutButton';
 import { requireStaff } from '../../server/session';
 import '../styles/channels.css';
 import '../styles/alerts.css';
+import '../styles/shell.css';
 
 export const dynamic = 'force-dynamic';
 
-/** Signed-in app shell: navigation, who is signed in (name, role, tenant) and sign-out, beside the page. */
+/**
+ * Signed-in app shell: a skip link to the page's content (the first thing a keyboard reaches), navigation, who
+ * is signed in (name, role, tenant) and sign-out, beside the page; on a phone the navigation and the signed-in
+ * block fold behind a "Menu" button (components/NavMenu.tsx). The polite notice region
+ * (components/client/Announcer.tsx) says what a nudge or a replay did, even when the row it acted on has gone.
+ */
 export default async function StaffLayout({ children }: { children: ReactNode }) {
   const { user, tenant } = await requireStaff();
   return (
     <div className="shell">
+      <a href="#main" className="skip-link">
+        Skip to main content
+      </a>
       <aside className="sidebar">
         <Link href="/" className="brand">
           <span className="brand-mark" aria-hidden="true">
@@ -20,7 +31,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           </span>
           Punctual
         </Link>
-        <nav className="nav" aria-label="Main">
+        <NavMenu controls="main-nav signed-in" />
+        <nav id="main-nav" className="nav" aria-label="Main">
           <NavLink href="/" exact>
             Dashboard
           </NavLink>
@@ -36,7 +48,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/templates">Templates</NavLink>
           <NavLink href="/mailbox">Mailbox</NavLink>
         </nav>
-        <div className="sidebar-user" aria-label="Signed in">
+        <div id="signed-in" className="sidebar-user" aria-label="Signed in">
           <div className="sidebar-user-name">{user.name}</div>
           <div className="sidebar-user-meta">
             <span data-testid="current-role">{user.role}</span> · {tenant.name}
@@ -44,7 +56,10 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <SignOutButton />
         </div>
       </aside>
-      <main className="content">{children}</main>
+      <main id="main" className="content" tabIndex={-1}>
+        {children}
+      </main>
+      <Announcer />
     </div>
   );
 }

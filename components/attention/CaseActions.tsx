@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { announce } from '../client/Announcer';
 import { apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 import { sendAgainWarning } from '../../domain/message-labels';
@@ -12,7 +13,8 @@ type Action = 'replay' | 'discard' | 'mark-sent' | 'send-again';
 /**
  * Operator actions on one dead letter (replay, discard) or unknown outcome (mark as sent, send again) on any
  * channel, each behind a confirmation that says what will happen — "send again" warns in the channel's own
- * terms (domain/message-labels.ts sendAgainWarning). Every action is audited by the server.
+ * terms (domain/message-labels.ts sendAgainWarning). Every action is audited by the server. Once done, a polite
+ * notice names the recipient (components/client/Announcer.tsx) — the card itself leaves the list.
  */
 export function CaseActions({
   deliveryId,
@@ -29,6 +31,16 @@ export function CaseActions({
   const [open, setOpen] = useState<Action | null>(null);
   const run = (action: Action) => async (reason: string) => {
     await apiCall(`/api/deliveries/${deliveryId}/${action}`, 'POST', { reason });
+    const follow = { href: `/deliveries/${deliveryId}`, label: 'Follow it →' };
+    announce(
+      action === 'replay'
+        ? { key: `replay:${deliveryId}`, text: `Replayed: sending to ${address} again now.`, link: follow }
+        : action === 'send-again'
+          ? { key: `send-again:${deliveryId}`, text: `Sending to ${address} again now.`, link: follow }
+          : action === 'discard'
+            ? { key: `discard:${deliveryId}`, text: `Discarded: nothing will be sent to ${address}.` }
+            : { key: `mark-sent:${deliveryId}`, text: `Marked as sent to ${address}.` },
+    );
     router.refresh();
   };
   return (
@@ -63,7 +75,7 @@ export function CaseActions({
         title="Discard this dead letter?"
         confirmLabel="Discard"
         tone="danger"
-        reasonLabel="Why is it not worth sending? (required, audited)"
+        reasonLabel="Why is it not worth sending? (audited)"
         onClose={() => setOpen(null)}
         onConfirm={run('discard')}
       >
@@ -73,7 +85,7 @@ export function CaseActions({
         open={open === 'mark-sent'}
         title="Mark as sent?"
         confirmLabel="Mark as sent"
-        reasonLabel="How do you know it went out? (required, audited)"
+        reasonLabel="How do you know it went out? (audited)"
         onClose={() => setOpen(null)}
         onConfirm={run('mark-sent')}
       >
@@ -86,7 +98,7 @@ export function CaseActions({
         title="Send again?"
         confirmLabel="Send again"
         tone="danger"
-        reasonLabel="Reason (required, audited)"
+        reasonLabel="Reason (audited)"
         onClose={() => setOpen(null)}
         onConfirm={run('send-again')}
       >

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { announce } from '../client/Announcer';
 import { apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
 
@@ -10,7 +11,16 @@ export const SELECT_NAME = 'dead-letter';
 
 type Result = { replayed: number; results: { id: string; ok: boolean; error?: string }[] };
 
-/** "Select all" + "Replay selected (n)" for the dead letters on the page; reports per-item refusals. */
+/** The address shown beside a dead letter's checkbox (its label), else its delivery id. */
+function addressOf(id: string): string {
+  const input = Array.from(document.querySelectorAll<HTMLInputElement>(`input[name="${SELECT_NAME}"]`)).find((i) => i.value === id);
+  return input?.closest('label')?.textContent?.trim() || id;
+}
+
+/**
+ * "Select all" + "Replay selected (n)" for the dead letters on the page; reports per-item refusals, and names the
+ * recipients replayed in the page's polite notice (components/client/Announcer.tsx): the cards leave the list.
+ */
 export function ReplaySelection({ total }: { total: number }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -53,7 +63,14 @@ export function ReplaySelection({ total }: { total: number }) {
         onConfirm={async () => {
           const r = await apiCall<Result>('/api/deliveries/replay', 'POST', { ids: selected });
           const refused = r.results.filter((x) => !x.ok);
-          setOutcome(`${r.replayed} replayed${refused.length ? `; ${refused.length} refused: ${refused.map((x) => x.error).join('; ')}` : ''}.`);
+          const why = refused.length ? `${refused.length} refused: ${refused.map((x) => x.error).join('; ')}` : '';
+          setOutcome(`${r.replayed} replayed${why ? `; ${why}` : ''}.`);
+          const to = r.results.filter((x) => x.ok).map((x) => addressOf(x.id));
+          announce({
+            key: `replay-selected:${selected.join(',')}`,
+            text: `${to.length ? `Replayed: sending to ${to.join(', ')} again now.` : 'Nothing replayed.'}${why ? ` ${why}.` : ''}`,
+            tone: refused.length ? 'warn' : 'ok',
+          });
           router.refresh();
         }}
       >

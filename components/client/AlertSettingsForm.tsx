@@ -203,6 +203,7 @@ export function AlertSettingsForm({ settings, staff }: { settings: AlertSettings
               inputMode="decimal"
               min={1}
               step={1}
+              required
               value={fields.lagSeconds}
               onChange={(e) => setFields((f) => ({ ...f, lagSeconds: e.target.value }))}
               aria-describedby={`${id}-lag-hint`}
@@ -220,6 +221,7 @@ export function AlertSettingsForm({ settings, staff }: { settings: AlertSettings
               inputMode="decimal"
               min={1}
               step={1}
+              required
               value={fields.oldestDueMinutes}
               onChange={(e) => setFields((f) => ({ ...f, oldestDueMinutes: e.target.value }))}
               aria-describedby={`${id}-due-hint`}

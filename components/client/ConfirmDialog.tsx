@@ -2,11 +2,14 @@
 
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from './api';
+import { keepFocusNearby } from './focus-after-removal';
 
 /**
  * A modal confirmation (native `<dialog>`: focus trap, Esc to close) for one action. It states the
  * consequence, optionally asks for a reason (required, min 3 characters), and shows the server's refusal
- * without closing. `onConfirm` runs the request; the dialog closes when it resolves.
+ * without closing. `onConfirm` runs the request; the dialog closes when it resolves. Focus then goes back to
+ * the button that opened it, or — when that button's row left the page with the action — to the same action
+ * in the next row, or the list's heading (./focus-after-removal.ts).
  */
 export function ConfirmDialog({
   open,
@@ -32,6 +35,7 @@ export function ConfirmDialog({
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const opener = useRef<Element | null>(null);
   const id = useId();
   useEffect(() => {
     const d = ref.current;
@@ -39,6 +43,7 @@ export function ConfirmDialog({
     if (open && !d.open) {
       setReason('');
       setError(null);
+      opener.current = document.activeElement;
       d.showModal();
     }
     if (!open && d.open) d.close();
@@ -61,6 +66,7 @@ export function ConfirmDialog({
           setError(null);
           try {
             await onConfirm(reason.trim());
+            keepFocusNearby(opener.current);
             onClose();
           } catch (err) {
             setError(err instanceof ApiError || err instanceof Error ? err.message : String(err));

@@ -243,7 +243,7 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
           <div className="rule-when">
             <label className="field rule-iso">
               <span>Offset (ISO-8601 duration)</span>
-              <input name="offset" className="mono" value={isoOffset} onChange={(e) => setIsoOffset(e.target.value)} {...mark('offset')} />
+              <input name="offset" className="mono" required value={isoOffset} onChange={(e) => setIsoOffset(e.target.value)} {...mark('offset')} />
             </label>
             <AnchorSelect value={anchor} onChange={setAnchor} />
           </div>
@@ -259,6 +259,7 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
                 step={1}
                 value={direction === 'at' ? '' : amount}
                 disabled={direction === 'at'}
+                required={direction !== 'at'}
                 onChange={(e) => setAmount(e.target.value)}
                 {...mark('amount', 'offset')}
               />
@@ -369,6 +370,7 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
             min={0}
             max={MAX_WINDOW_MINUTES}
             step={1}
+            required
             value={windowMinutes}
             onChange={(e) => setWindowMinutes(e.target.value)}
             aria-describedby={error?.field === 'lateSendWindowSeconds' ? `${errorId} ${id}-window-hint` : `${id}-window-hint`}

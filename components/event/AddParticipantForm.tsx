@@ -32,7 +32,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
     setNotice(null);
     key.current ??= newIdempotencyKey();
     try {
-      await apiCall(`/api/events/${eventId}/bookings`, 'POST', {
+      const booked = await apiCall<{ id: string; sendsAs?: string }>(`/api/events/${eventId}/bookings`, 'POST', {
         name: f.get('name'),
         email: f.get('email'),
         role: f.get('role'),
@@ -42,7 +42,8 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
         guestTenant: f.get('role') === 'external' ? f.get('guestTenant') : null,
       }, { idempotencyKey: key.current });
       key.current = newIdempotencyKey();
-      setNotice(`${f.get('name')} is booked; their reminders are planned.`);
+      // An external guest's messages go out in their organisation's name only where its partnership allows (issue #12).
+      setNotice(`${f.get('name')} is booked; their reminders are planned${booked.sendsAs ? ` and go out ${booked.sendsAs}` : ''}.`);
       formEl.reset();
       setFormKey((k) => k + 1);
       setRole('attendee');

@@ -3,12 +3,13 @@
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
 import { describeChanges, formatWallClock, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
-import type { EventTimingForm } from '../../domain/event-form';
+import { timingFromForm, type EventTimingForm } from '../../domain/event-form';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { ConflictPanel, staleSave } from '../client/ConflictPanel';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
 import { ConfirmDialog } from '../client/ConfirmDialog';
+import { TimingRange, type EventTiming } from './TimingRange';
 
 export interface EventFormValues extends EventTimingForm {
   title: string;
@@ -34,14 +35,28 @@ const CHANGE_FIELDS: { key: keyof EventFormValues & string; label: string; forma
 /** The event as the server hands it back with a stale save (server/staff-actions.ts `eventFormView`). */
 type LatestEvent = EventFormValues & { version: number; status?: string };
 
+/**
+ * The form's wall-clock timing as instants (domain/event-form.ts, the server's own conversion), or null when it
+ * does not parse (the save is then refused by the server, naming the field).
+ */
+function timingOf(v: EventTimingForm): EventTiming | null {
+  try {
+    const t = timingFromForm({ start: v.start, end: v.end, timeZone: v.timeZone, allDay: v.allDay });
+    return { startsAt: t.startsAt.toISOString(), endsAt: t.endsAt.toISOString(), timeZone: t.timeZone, allDay: t.allDay };
+  } catch {
+    return null;
+  }
+}
+
 function pickForm(v: EventFormValues): EventFormValues {
   return { title: v.title, description: v.description, location: v.location, roomUrl: v.roomUrl, timeZone: v.timeZone, allDay: v.allDay, start: v.start, end: v.end };
 }
 
 /**
  * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
- * Editing a timing field is a reschedule: a confirmation says how many planned reminders will be re-planned
- * for the new time before anything is saved.
+ * Editing a timing field is a reschedule: a confirmation shows the old and the new time (each in its event
+ * zone, the viewer's zone on hover) and says how many planned reminders will be re-planned for the new time
+ * before anything is saved.
  *
  * Edit mode sends the event's row `version` the form was opened with (invariant 11). When someone else saved
  * the event meanwhile, the server answers 409 with the current event: the form keeps the person's edits and
@@ -79,7 +94,7 @@ export function EventForm({
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [confirm, setConfirm] = useState<Record<string, unknown> | null>(null);
+  const [confirm, setConfirm] = useState<{ body: Record<string, unknown>; from: EventTiming | null; to: EventTiming | null } | null>(null);
   const [conflict, setConflict] = useState<{ message: string; latest: LatestEvent; changes: FieldChange[] } | null>(null);
   const key = useRef<string | null>(null);
 
@@ -141,8 +156,9 @@ export function EventForm({
     const body = values(e.currentTarget);
     const opened = base.values;
     const timingChanged = mode === 'edit' && ((['start', 'end', 'timeZone'] as const).some((k) => body[k] !== opened[k]) || allDay !== opened.allDay);
-    if (timingChanged) {
-      setConfirm(body as unknown as Record<string, unknown>);
+    const to = timingChanged ? timingOf({ ...body, allDay }) : null;
+    if (timingChanged && to) {
+      setConfirm({ body: body as unknown as Record<string, unknown>, from: timingOf(opened), to });
       return;
     }
     setBusy(true);
@@ -241,7 +257,7 @@ export function EventForm({
         onClose={() => setConfirm(null)}
         onConfirm={async () => {
           try {
-            await save(confirm!);
+            await save(confirm!.body);
           } catch (err) {
             // A stale save closes the dialog and opens the conflict panel; other refusals stay in the dialog.
             if (staleSave(err)) return refused(err);
@@ -250,6 +266,24 @@ export function EventForm({
           }
         }}
       >
+        {confirm?.to ? (
+          <dl className="reschedule-change" data-testid="reschedule-change">
+            {confirm.from ? (
+              <div data-when="old">
+                <dt>Was</dt>
+                <dd>
+                  <TimingRange timing={confirm.from} showZone={confirm.from.timeZone !== confirm.to.timeZone} />
+                </dd>
+              </div>
+            ) : null}
+            <div data-when="new">
+              <dt>Now</dt>
+              <dd>
+                <TimingRange timing={confirm.to} showZone={!!confirm.from && confirm.from.timeZone !== confirm.to.timeZone} />
+              </dd>
+            </div>
+          </dl>
+        ) : null}
         <p className="dialog-consequence">
           {pendingReminders === 0
             ? 'No planned reminders are waiting; reminders for the new time are planned for every participant.'

@@ -3,7 +3,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
-import { reminderTemplateIds, type TemplateId } from '../../domain/vocabulary';
+import { nudgeTemplateAvailability } from '../../domain/nudge-templates';
+import type { TemplateId } from '../../domain/vocabulary';
+import { templateTitles } from '../template-labels';
 import { ZonedTime } from '../ZonedTime';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 
@@ -20,8 +22,11 @@ type Preview = { subject: string; html: string; text: string; to: string; from: 
  * "Remind participant": a modal with channel, template choice and a live preview of the exact message,
  * rendered by the server from the current event data. An idempotency key is made when the dialog opens, so
  * a double click or a retried request sends once; the server also refuses a second nudge within a minute.
+ * Only templates that can render for this participant and event are offered (domain/nudge-templates.ts: no
+ * room-opening without an online room, host-reminder for hosts only); the ones left out are named with why.
+ * `onSent` gets the API's answer once the nudge is queued (the page's notice follows it: components/client/useNudgeNotice.ts).
  */
-export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingView; eventId: string; onClose: () => void }) {
+export function NudgeDialog({ booking, eventId, hasRoom, onClose, onSent }: { booking: BookingView; eventId: string; hasRoom: boolean; onClose: () => void; onSent?: (sent: { reminderId: string }) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const [key] = useState(newIdempotencyKey);
   const [template, setTemplate] = useState<TemplateId>(defaultNudgeTemplate(booking.role));
@@ -47,6 +52,9 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
     };
   }, [booking.id, template]);
   const name = booking.contact?.name || booking.contact?.email || 'this participant';
+  const availability = nudgeTemplateAvailability({ role: booking.role, hasRoom });
+  const offered = availability.filter((a) => a.ok).map((a) => a.template);
+  const notOffered = availability.filter((a) => !a.ok);
   return (
     <dialog ref={ref} className="dialog dialog-wide" aria-labelledby={`${id}-t`} onClose={onClose}>
       <form
@@ -56,8 +64,9 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
           setBusy(true);
           setError(null);
           try {
-            await apiCall(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
+            const sent = await apiCall<{ reminderId: string }>(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
             setDone(true);
+            onSent?.(sent);
             await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
             ref.current?.close();
           } catch (err) {
@@ -83,13 +92,18 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
           </label>
           <label className="field">
             <span>Template</span>
-            <select name="template" value={template} onChange={(e) => setTemplate(e.target.value as TemplateId)}>
-              {reminderTemplateIds.map((t) => (
+            <select name="template" value={template} onChange={(e) => setTemplate(e.target.value as TemplateId)} aria-describedby={notOffered.length ? `${id}-not-offered` : undefined}>
+              {offered.map((t) => (
                 <option key={t} value={t}>
-                  {t}
+                  {templateTitles[t]}
                 </option>
               ))}
             </select>
+            {notOffered.length ? (
+              <span id={`${id}-not-offered`} className="field-hint" data-testid="templates-not-offered">
+                Not offered here: {notOffered.map((a) => `${templateTitles[a.template]} — ${a.reason}`).join('; ')}.
+              </span>
+            ) : null}
           </label>
         </div>
         <div aria-live="polite">
@@ -119,7 +133,7 @@ export function NudgeDialog({ booking, eventId, onClose }: { booking: BookingVie
               <p className="small">
                 <strong>Subject:</strong> {preview.subject} <span className="muted">· from {preview.from}</span>
               </p>
-              <iframe className="dialog-preview" title={`Preview of the ${template} email`} sandbox="" srcDoc={preview.html} />
+              <iframe className="dialog-preview" title={`Preview of the ${templateTitles[template]} email`} sandbox="" srcDoc={preview.html} />
             </>
           ) : (
             <p className="muted small">Rendering preview…</p>

@@ -5,17 +5,21 @@ import { useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
 import { ApiError, apiCall } from '../client/api';
 import { ConfirmDialog } from '../client/ConfirmDialog';
+import { EditParticipantDialog } from './EditParticipantDialog';
+import { useNudgeNotice } from '../client/useNudgeNotice';
 import { NudgeDialog } from './NudgeDialog';
 
 /**
- * Per-participant controls for staff and admins: "Remind now" (nudge) and "Cancel booking" (with reason).
+ * Per-participant controls for staff and admins: "Remind now" (nudge), "Edit" (the person's details,
+ * EditParticipantDialog) and "Cancel booking" (with reason).
  * The cancel carries the booking's row `version` as it was when the dialog opened (invariant 11); a 409 is
  * shown in the dialog and the page refreshes.
  */
-export function ParticipantActions({ booking, eventId, eventActive }: { booking: BookingView; eventId: string; eventActive: boolean }) {
-  const [dialog, setDialog] = useState<'nudge' | 'cancel' | null>(null);
+export function ParticipantActions({ booking, eventId, eventActive, eventHasRoom }: { booking: BookingView; eventId: string; eventActive: boolean; eventHasRoom: boolean }) {
+  const [dialog, setDialog] = useState<'nudge' | 'edit' | 'cancel' | null>(null);
   const [seenVersion, setSeenVersion] = useState(booking.version);
   const queryClient = useQueryClient();
+  const onNudgeSent = useNudgeNotice(booking);
   if (booking.status === 'cancelled' || !eventActive) return null;
   const name = booking.contact?.name || booking.contact?.email || 'this participant';
   const pending = booking.reminders.filter((r) => r.kind === 'rule' && (r.status === 'scheduled' || r.status === 'dispatched')).length;
@@ -24,13 +28,19 @@ export function ParticipantActions({ booking, eventId, eventActive }: { booking:
       <button type="button" className="btn btn-small" onClick={() => setDialog('nudge')} aria-label={`Remind now — ${name}`}>
         Remind now
       </button>
+      {booking.contact ? (
+        <button type="button" className="btn btn-small" onClick={() => setDialog('edit')} aria-label={`Edit participant — ${name}`}>
+          Edit
+        </button>
+      ) : null}
       <button type="button" className="btn btn-small" onClick={() => {
           setSeenVersion(booking.version);
           setDialog('cancel');
         }} aria-label={`Cancel booking — ${name}`}>
         Cancel booking
       </button>
-      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'edit' ? <EditParticipantDialog bookingId={booking.id} name={name} eventId={eventId} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'nudge' ? <NudgeDialog booking={booking} eventId={eventId} hasRoom={eventHasRoom} onClose={() => setDialog(null)} onSent={onNudgeSent} /> : null}
       <ConfirmDialog
         open={dialog === 'cancel'}
         title={`Cancel ${name}'s booking?`}

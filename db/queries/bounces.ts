@@ -46,19 +46,20 @@ export async function findBouncedDelivery(
 
 /**
  * Whether `address` is on a live (not removed) email suppression list entry of the tenant that sent delivery
- * `deliveryId` — the external guest's own organisation when the booking names one, else the delivery's tenant —
- * or of the delivery's tenant.
+ * `deliveryId` — the one recorded on it (`sending_tenant_id`, issue #12), else, for a row without one, the external
+ * guest's own organisation when the booking names one — or of the delivery's tenant.
  */
 export async function isSuppressedForDelivery(db: DbOrTx, deliveryId: string, address: string): Promise<boolean> {
   const [d] = await db
-    .select({ tenantId: deliveries.tenantId, role: bookings.role, guestTenantId: bookings.guestTenantId })
+    .select({ tenantId: deliveries.tenantId, sendingTenantId: deliveries.sendingTenantId, role: bookings.role, guestTenantId: bookings.guestTenantId })
     .from(deliveries)
     .leftJoin(reminders, eq(reminders.id, deliveries.reminderId))
     .leftJoin(bookings, eq(bookings.id, reminders.bookingId))
     .where(eq(deliveries.id, deliveryId))
     .limit(1);
   if (!d) return false;
-  const tenantIds = [...new Set([d.tenantId, ...(d.role === 'external' && d.guestTenantId ? [d.guestTenantId] : [])])];
+  const sender = d.sendingTenantId ?? (d.role === 'external' && d.guestTenantId ? d.guestTenantId : d.tenantId);
+  const tenantIds = [...new Set([d.tenantId, sender])];
   const [row] = await db
     .select({ id: suppressions.id })
     .from(suppressions)

@@ -24,8 +24,9 @@ export interface DashboardCounts {
   /** Deliveries `accepted`/`delivered` with accepted_at in [local midnight today, now]. */
   sentToday: number;
   /**
-   * Of `sentToday`, those to external guests (booking role `external` with a guest organisation): they go out in
-   * the guest organisation's name, so the mailbox lists them under that organisation, not this one (issue #12).
+   * Of `sentToday`, those that went out in another organisation's name — an external guest's, as their
+   * partnership decides (`deliveries.sending_tenant_id`, recorded by the send path): the mailbox lists them under
+   * that organisation, not this one (issue #12).
    */
   sentTodayToGuests: number;
   /** Deliveries `failed` (rejected for good) whose status last changed in [now − 24 h, now]. */
@@ -43,10 +44,11 @@ export interface DashboardCounts {
 }
 
 /**
- * A message to an external guest, over `bookings b`: reminded in the guest's own organisation's name (the rule of
- * server/send-reminder.ts and of the mailbox's scope, db/queries/mailbox.ts).
+ * A delivery `d` that went out in another organisation's name than its own tenant's: the sending tenant the send
+ * path recorded on it (`sending_tenant_id`, migration 0011 — backfilled for older rows), the same rule the mailbox's
+ * scope follows (db/queries/mailbox.ts).
  */
-const toGuest = sql`(b.role = 'external' and b.guest_tenant_id is not null)`;
+const sentInOtherName = sql`(d.sending_tenant_id is not null and d.sending_tenant_id <> d.tenant_id)`;
 
 /**
  * All tile counts of `tenantId` in one round trip. `w` comes from dashboardWindows (UTC instants).
@@ -65,11 +67,9 @@ export async function dashboardCounts(
       (select count(*)::int from deliveries where tenant_id = ${tenantId} and status in ('accepted', 'delivered')
          and accepted_at >= ${at(w.todayStart)} and accepted_at <= ${at(w.now)}) as "sentToday",
       (select count(*)::int from deliveries d
-         join reminders r on r.id = d.reminder_id and r.tenant_id = ${tenantId}
-         join bookings b on b.id = r.booking_id and b.tenant_id = ${tenantId}
          where d.tenant_id = ${tenantId} and d.status in ('accepted', 'delivered')
            and d.accepted_at >= ${at(w.todayStart)} and d.accepted_at <= ${at(w.now)}
-           and ${toGuest}) as "sentTodayToGuests",
+           and ${sentInOtherName}) as "sentTodayToGuests",
       (select count(*)::int from deliveries where tenant_id = ${tenantId} and status = 'failed'
          and updated_at >= ${at(w.since24h)}) as "failedDeliveries24h",
       (select count(*)::int from reminders where tenant_id = ${tenantId} and status = 'failed'
@@ -196,23 +196,20 @@ export interface GuestMailCounts {
 }
 
 /**
- * Why a tenant's mailbox and its dashboard's "sent" disagree (issue #12): mail to an external guest goes out in the
- * guest's organisation's name, so the mailbox (which shows what was sent FROM an organisation's sender) lists it
- * under that organisation, while the dashboard counts it for the organisation that planned it. Counts every
- * accepted/delivered/bounced/complained email delivery (a provider took it) since ever — the mailbox keeps
- * everything too. Each figure reads only deliveries that this tenant sent or that were sent in its name.
+ * Why a tenant's mailbox and its dashboard's "sent" disagree (issue #12): mail to an external guest may go out in the
+ * guest's organisation's name (its partnership decides; the send path records it as `sending_tenant_id`), so the
+ * mailbox (what went out in an organisation's name) lists it under that organisation, while the dashboard counts it
+ * for the organisation that planned it. Counts every email delivery a provider took (`accepted_at` set: accepted,
+ * delivered, bounced, complained) since ever — the mailbox keeps everything too. Each figure reads only deliveries
+ * that this tenant sent or that were sent in its name; the second reads `deliveries_sent_for_idx`.
  */
 export async function guestMailCounts(db: DbOrTx, tenantId: string): Promise<GuestMailCounts> {
   const [row] = await db.execute<{ out: number; in: number }>(sql`
     select
       (select count(*)::int from deliveries d
-         join reminders r on r.id = d.reminder_id and r.tenant_id = ${tenantId}
-         join bookings b on b.id = r.booking_id and b.tenant_id = ${tenantId}
-         where d.tenant_id = ${tenantId} and d.channel = 'email' and d.accepted_at is not null and ${toGuest}) as "out",
-      (select count(*)::int from bookings b
-         join reminders r on r.booking_id = b.id and r.tenant_id = b.tenant_id
-         join deliveries d on d.reminder_id = r.id and d.tenant_id = b.tenant_id
-         where b.guest_tenant_id = ${tenantId} and b.tenant_id <> ${tenantId} and b.role = 'external'
+         where d.tenant_id = ${tenantId} and d.channel = 'email' and d.accepted_at is not null and ${sentInOtherName}) as "out",
+      (select count(*)::int from deliveries d
+         where d.sending_tenant_id = ${tenantId} and d.tenant_id <> ${tenantId}
            and d.channel = 'email' and d.accepted_at is not null) as "in"`);
   return { sentToGuests: Number(row?.out ?? 0), sentInOurName: Number(row?.in ?? 0) };
 }

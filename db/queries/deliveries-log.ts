@@ -1,7 +1,9 @@
 /** The deliveries log for staff: search and filter one tenant's deliveries; one delivery's full story. */
 import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../client';
-import { auditLog, deliveries, deliveryAttempts, events, reminderRules, reminders, type Delivery } from '../schema';
+import { auditLog, bookings, deliveries, deliveryAttempts, domainEvents, events, reminderRules, reminders, tenants, type Delivery } from '../schema';
+import { hostActorOf } from '../../domain/guest-sender';
 import { messageTitle } from '../../domain/message-labels';
 import type { Channel, DeliveryStatus } from '../../domain/vocabulary';
 import { reportsOfDelivery, reportView } from './reports';
@@ -28,16 +30,41 @@ export interface DeliveryLogRow {
   eventId: string | null;
   eventTitle: string | null;
   eventZone: string | null;
+  /**
+   * Set when ANOTHER tenant (a host that booked one of the viewer's people as its guest) sent this message in the
+   * viewer's name (issue #12): that tenant's name and who there made it happen (the staff member who nudged, the
+   * actor of the change a notification tells of, the person who booked the guest, or 'system'). The event is
+   * the host's: the page names it without a link.
+   */
+  sentBy: { tenantName: string; actor: string } | null;
+  /** Set when the viewer sent it in another organisation's name (an external guest's own): that organisation's name. */
+  sentAs: string | null;
 }
 
-/** One page of a tenant's deliveries (every channel unless `f.channel`), newest first, with the event and the title of each. */
+/** The tenant a delivery belongs to (the host, for a message sent in a guest organisation's name). */
+const deliveryTenant = alias(tenants, 'delivery_tenant');
+/** The tenant whose name a delivery went out in, when it is not the delivery's own. */
+const sendingTenant = alias(tenants, 'sending_tenant');
+
+/**
+ * The deliveries `tenantId` sees in its log: its own, and those another tenant sent in its name (issue #12;
+ * `sending_tenant_id <> tenant_id` matches the partial index `deliveries_sent_for_idx`).
+ */
+export function deliveriesOf(tenantId: string): SQL {
+  return or(eq(deliveries.tenantId, tenantId), and(eq(deliveries.sendingTenantId, tenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`))!;
+}
+
+/**
+ * One page of a tenant's deliveries (every channel unless `f.channel`), newest first, with the event and the title
+ * of each — its own and the messages other tenants sent in its name ({@link deliveriesOf}).
+ */
 export async function searchDeliveries(
   db: DbOrTx,
   tenantId: string,
   f: DeliveryFilter,
   page: { limit: number; offset: number },
 ): Promise<{ items: DeliveryLogRow[]; total: number }> {
-  const conds: SQL[] = [eq(deliveries.tenantId, tenantId)];
+  const conds: SQL[] = [deliveriesOf(tenantId)];
   if (f.q) {
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     conds.push(or(ilike(deliveries.address, like), ilike(deliveries.subject, like))!);
@@ -57,30 +84,51 @@ export async function searchDeliveries(
       kind: reminders.kind,
       notificationType: reminders.notificationType,
       ruleName: reminderRules.name,
+      requestedBy: reminders.requestedBy,
+      changeActor: domainEvents.actor,
+      bookedBy: bookings.createdBy,
+      deliveryTenantName: deliveryTenant.name,
+      sendingTenantName: sendingTenant.name,
     })
     .from(deliveries)
-    .leftJoin(reminders, and(eq(reminders.id, deliveries.reminderId), eq(reminders.tenantId, tenantId)))
-    .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
-    .leftJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, tenantId)))
+    // Everything joined belongs to the delivery's own tenant (the host's, for a message sent in the viewer's name).
+    .leftJoin(reminders, and(eq(reminders.id, deliveries.reminderId), eq(reminders.tenantId, deliveries.tenantId)))
+    .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, deliveries.tenantId)))
+    .leftJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, deliveries.tenantId)))
+    .leftJoin(bookings, and(eq(bookings.id, reminders.bookingId), eq(bookings.tenantId, deliveries.tenantId)))
+    .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
+    .innerJoin(deliveryTenant, eq(deliveryTenant.id, deliveries.tenantId))
+    .leftJoin(sendingTenant, and(eq(sendingTenant.id, deliveries.sendingTenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`))
     .where(where)
     .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
     .limit(page.limit)
     .offset(page.offset);
-  const items = rows.map(({ kind, notificationType, ruleName, ...r }) => ({
-    ...r,
-    title: kind ? messageTitle({ kind, ruleName, notificationType }) : null,
-  }));
+  const items = rows.map(({ kind, notificationType, ruleName, requestedBy, changeActor, bookedBy, deliveryTenantName, sendingTenantName, ...r }): DeliveryLogRow => {
+    const byOther = r.delivery.tenantId !== tenantId;
+    return {
+      ...r,
+      title: kind ? messageTitle({ kind, ruleName, notificationType }) : null,
+      sentBy: byOther ? { tenantName: deliveryTenantName, actor: kind ? hostActorOf({ kind, requestedBy, changeActor, bookedBy }) : 'system' } : null,
+      sentAs: !byOther && sendingTenantName ? sendingTenantName : null,
+    };
+  });
   return { items, total };
 }
 
-/** A delivery with its reminder, rule, event, attempts and audit entries; null when not this tenant's. */
+/**
+ * A delivery with its reminder, rule, event, attempts and audit entries, and `sentAs` (the name of the organisation
+ * it went out in the name of, when not this tenant's own: an external guest's, issue #12); null when not this
+ * tenant's. A message another tenant sent in this tenant's name is listed in its log ({@link searchDeliveries})
+ * but its story (the host's event, rule and staff) stays the host's.
+ */
 export async function getDeliveryStory(db: DbOrTx, tenantId: string, deliveryId: string) {
   const [row] = await db
-    .select({ delivery: deliveries, reminder: reminders, rule: reminderRules, event: events })
+    .select({ delivery: deliveries, reminder: reminders, rule: reminderRules, event: events, sentAs: sendingTenant.name })
     .from(deliveries)
     .leftJoin(reminders, eq(reminders.id, deliveries.reminderId))
     .leftJoin(reminderRules, eq(reminderRules.id, reminders.ruleId))
     .leftJoin(events, eq(events.id, reminders.eventId))
+    .leftJoin(sendingTenant, and(eq(sendingTenant.id, deliveries.sendingTenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`))
     .where(and(eq(deliveries.tenantId, tenantId), eq(deliveries.id, deliveryId)));
   if (!row) return null;
   const attempts = await db.select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, deliveryId)).orderBy(asc(deliveryAttempts.attemptNo));

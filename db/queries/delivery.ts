@@ -29,7 +29,9 @@ import {
   type Tenant,
 } from '../schema';
 import { deliveryFromStates, reminderFromStates } from '../../domain/states';
+import { decideSender, type SenderDecision } from '../../domain/guest-sender';
 import type { Channel, DeliveryStatus, OutcomeClass, Provider, ReminderStatus } from '../../domain/vocabulary';
+import { senderFactsFor } from './guest-partnerships';
 
 export interface ReminderWorld {
   reminder: Reminder;
@@ -38,7 +40,14 @@ export interface ReminderWorld {
   contact: Contact;
   rule: ReminderRule | null;
   tenant: Tenant;
-  /** The tenant whose identity and suppression list apply: the guest's own for `external`, else the event's. */
+  /** For an `external` booking: the guest organisation it names (whether or not the message goes out in its name); else null. */
+  guestTenant: Tenant | null;
+  /** Whose name the message goes out in, and why (domain/guest-sender.ts, decided on the partnership as it is now). */
+  sender: SenderDecision;
+  /**
+   * The tenant whose identity and suppression list apply: the guest's own organisation for an `external` booking
+   * when its partnership allows this person ({@link sender}), else the event's (issue #12).
+   */
   sendingTenant: Tenant;
   /** Confirmed attendees and external guests (computed for host reminders only; 0 otherwise). */
   confirmedParticipants: number;
@@ -48,8 +57,28 @@ export interface ReminderWorld {
   settings: NotificationSettings | null;
 }
 
-/** The sending tenant of an `external` booking: the guest's own organisation (joined under this alias). */
+/** The guest organisation an `external` booking names (joined under this alias). */
 const guestTenants = alias(tenants, 'guest_tenant');
+/** The guest organisation's notification settings (used when the message goes out in its name). */
+const guestSettings = alias(notificationSettings, 'guest_settings');
+
+/**
+ * Whose name a message to `booking`'s person goes out in (domain/guest-sender.ts): for an `external` booking that
+ * names a guest organisation, decided on its partnership with the booking's tenant as it is now (one statement;
+ * `lock`: FOR SHARE on the partnership row, see db/queries/guest-partnerships.ts `senderFactsFor`); anything else
+ * is decided without a query (the host's own name).
+ */
+export async function senderOf(
+  db: DbOrTx,
+  booking: Pick<Booking, 'role' | 'guestTenantId' | 'tenantId'>,
+  email: string | null,
+  lock: boolean,
+): Promise<SenderDecision> {
+  const base = { role: booking.role, guestTenantId: booking.guestTenantId, email, partnership: null, knownToGuest: false };
+  if (booking.role !== 'external' || !booking.guestTenantId) return decideSender(base);
+  const facts = await senderFactsFor(db, booking.guestTenantId, booking.tenantId, email, lock);
+  return decideSender({ ...base, ...facts });
+}
 
 /**
  * Confirmed attendees and external guests of the booking's event, computed for a host's booking only (the host
@@ -74,8 +103,9 @@ export async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promi
 }
 
 /**
- * Reads a reminder with everything a send decision needs, in ONE joined select (plus, for a locked webhook
- * send, one FOR SHARE read of the endpoint settings).
+ * Reads a reminder with everything a send decision needs, in ONE joined select (plus, for an external guest's
+ * booking, one read of its partnership — FOR SHARE when locking — to decide whose name the message goes out in,
+ * {@link senderOf}; plus, for a locked webhook send, one FOR SHARE read of the endpoint settings).
  *
  * `lock` (inside a transaction): `'share'` takes FOR SHARE locks on the event and booking rows, so a
  * cancellation or reschedule that is committing right now is waited for and then seen — the decision can
@@ -103,6 +133,7 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
       rule: reminderRules,
       domainEvent: domainEvents,
       settings: notificationSettings,
+      guestSettings,
       confirmedParticipants: participantCountOfHost,
     })
     .from(reminders)
@@ -113,18 +144,22 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     .leftJoin(guestTenants, and(eq(bookings.role, 'external'), eq(guestTenants.id, bookings.guestTenantId)))
     .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, reminders.tenantId)))
     .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
-    .leftJoin(notificationSettings, eq(notificationSettings.tenantId, sql`coalesce(${guestTenants.id}, ${tenants.id})`))
+    .leftJoin(notificationSettings, eq(notificationSettings.tenantId, tenants.id))
+    .leftJoin(guestSettings, eq(guestSettings.tenantId, guestTenants.id))
     .where(eq(reminders.id, reminderId));
   const [row] = lock === 'update' ? await q.for('update', { of: reminders }) : lock === 'share' ? await q.for('share', { of: [events, bookings, reminders] }) : await q;
   if (!row) return null;
-  const { guest, ...rest } = row;
-  const sendingTenant = guest ?? row.tenant;
-  let settings = row.settings;
+  const { guest, guestSettings: ofGuest, ...rest } = row;
+  // Re-decided on every read (issue #12): a partnership narrowed since the booking or the claim applies now. The
+  // partnership is read FOR SHARE after the event → booking → reminder locks (its edit locks only that row).
+  const sender = await senderOf(db, row.booking, row.contact.email, lock !== false);
+  const sendingTenant = sender.sender === 'guest' && guest ? guest : row.tenant;
+  let settings = sender.sender === 'guest' && guest ? ofGuest : row.settings;
   // The webhook endpoint is read FOR SHARE on a webhook send: an admin disabling it waits for, or is seen by, the send.
   if (lock && row.reminder.channel === 'webhook') {
     [settings = null] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, sendingTenant.id)).for('share');
   }
-  return { ...rest, sendingTenant, settings: row.reminder.channel === 'email' ? null : settings };
+  return { ...rest, guestTenant: guest, sender, sendingTenant, settings: row.reminder.channel === 'email' ? null : settings };
 }
 
 /**
@@ -164,7 +199,7 @@ const oneOf = (values: readonly string[]) => sql`(${sql.join(values.map((v) => s
  */
 export async function claimMessageKey(
   db: DbOrTx,
-  d: { tenantId: string; reminderId: string; messageKey: string; channel: Channel; address: string; template: string; provider: Provider; leaseExpiresAt: Date },
+  d: { tenantId: string; reminderId: string; messageKey: string; channel: Channel; address: string; template: string; provider: Provider; leaseExpiresAt: Date; sendingTenantId: string },
   opts: { reminderDone?: boolean } = {},
 ): Promise<Delivery | null> {
   const insert = opts.reminderDone
@@ -180,6 +215,14 @@ export async function claimMessageKey(
     .onConflictDoNothing({ target: deliveries.messageKey })
     .returning();
   return row ?? null;
+}
+
+/**
+ * Records a new sending tenant on a (locked) delivery: the partnership of its external guest changed since the
+ * claim, so the next attempt goes out in another name (issue #12).
+ */
+export async function setDeliverySender(db: DbOrTx, deliveryId: string, sendingTenantId: string): Promise<void> {
+  await db.update(deliveries).set({ sendingTenantId, updatedAt: sql`now()` }).where(eq(deliveries.id, deliveryId));
 }
 
 /** Points a (locked, not yet sent) delivery at a new address: a webhook endpoint an admin moved since the claim. */
@@ -336,5 +379,6 @@ export async function loadBookingContext(db: DbOrTx, tenantId: string, bookingId
     .where(and(eq(bookings.id, bookingId), eq(bookings.tenantId, tenantId)));
   if (!row) return null;
   const { guest, ...ctx } = row;
-  return { ...ctx, sendingTenant: guest ?? row.tenant };
+  const sender = await senderOf(db, row.booking, row.contact.email, false);
+  return { ...ctx, guestTenant: guest, sender, sendingTenant: sender.sender === 'guest' && guest ? guest : row.tenant };
 }

@@ -87,8 +87,10 @@ function channelWhere(scope: MailboxScope, channel: CaughtChannel): SQL {
 
 /**
  * True when the caught email's envelope sender or one of its recipients is a bounce address naming a delivery
- * that `tenantId` sent: its own, or an external guest's reminder sent in the name of the guest's organisation
- * (the same rule as server/send-reminder.ts). The delivery id is the 32 hex digits after `bounces+`.
+ * that went out in `tenantId`'s name: the sending tenant the send path recorded on it (`sending_tenant_id`, issue
+ * #12 — an external guest's organisation only when its partnership allowed it, else the host), or for a row
+ * without one the earlier rule (the guest's organisation for an external booking). The delivery id is the 32 hex
+ * digits after `bounces+`.
  */
 function bounceAddressOfTenant(tenantId: string): SQL {
   const m = caughtMessages;
@@ -97,7 +99,7 @@ function bounceAddressOfTenant(tenantId: string): SQL {
       join deliveries d on d.id = (substring(lower(a.addr) from '^bounces[+]([0-9a-f]{32})-[0-9a-f]{10}@'))::uuid
       left join reminders r on r.id = d.reminder_id
       left join bookings b on b.id = r.booking_id
-    where case when b.role = 'external' and b.guest_tenant_id is not null then b.guest_tenant_id else d.tenant_id end = ${tenantId}::uuid)`;
+    where coalesce(d.sending_tenant_id, case when b.role = 'external' and b.guest_tenant_id is not null then b.guest_tenant_id else d.tenant_id end) = ${tenantId}::uuid)`;
 }
 
 /** Any channel of the scope. */

@@ -57,10 +57,13 @@ export async function findDeliveryByProviderMessage(db: DbOrTx, provider: Provid
 }
 
 /**
- * The tenant whose name a delivery went out in and whose suppression list its reports feed: the external guest's
- * own organisation when its booking has one (invariant 9, as server/send-reminder.ts), else the delivery's tenant.
+ * The tenant whose name a delivery went out in and whose suppression list its reports feed: the one the send path
+ * recorded on it (`sending_tenant_id`, issue #12: an external guest's own organisation only when its partnership
+ * allowed it); for a row without one, the external guest's own organisation when its booking names one
+ * (invariant 9), else the delivery's tenant.
  */
-export async function sendingTenantOf(db: DbOrTx, d: Pick<Delivery, 'tenantId' | 'reminderId'>): Promise<string> {
+export async function sendingTenantOf(db: DbOrTx, d: Pick<Delivery, 'tenantId' | 'reminderId'> & { sendingTenantId?: string | null }): Promise<string> {
+  if (d.sendingTenantId) return d.sendingTenantId;
   if (!d.reminderId) return d.tenantId;
   const [row] = await db
     .select({ guest: bookings.guestTenantId })

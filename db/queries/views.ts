@@ -266,6 +266,8 @@ export interface BookingView {
   contact: { id: string; name: string; email: string; phone: string | null } | null;
   /** The zone the person's quiet hours are kept in: their own, else the tenant's (as server/notify.ts reads them). */
   personZone: string;
+  /** The person's own IANA zone as stored on their contact, or null when none is on file (their card says which). */
+  ownZone: string | null;
   /** When the booking was made (ISO-8601 UTC). */
   bookedAt: string;
   /**
@@ -452,6 +454,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
         guestTenantId: b.guestTenantId,
         contact,
         personZone: contactZone ?? row.tenantZone,
+        ownZone: contactZone ?? null,
         bookedAt: iso(b.createdAt),
         rebookedAs: b.status === 'cancelled' ? (newerOf(b)?.id ?? null) : null,
         reminders: remindersByBooking.get(b.id) ?? [],

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createDb } from '../../db/client';
-import { startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
+import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
 import { migrateDatabase } from '../../db/migrate';
 import { addBooking, createEvent } from '../../server/scheduling';
 import { createReminderRule, createTenant } from '../../server/tenants';
@@ -186,6 +186,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await h.close();
     await pg?.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(credentialsFileFor(dataDir), { force: true });
   }
 }
 

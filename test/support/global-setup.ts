@@ -1,8 +1,14 @@
 /**
- * Vitest global setup for the integration project: finds a PostgreSQL server (DATABASE_URL, else an
- * embedded one in .data/pg-test), creates one migrated template database for this run, and drops every
- * database this run created when it ends — a run leaves nothing behind.
+ * Vitest global setup for the integration project: finds a PostgreSQL server (DATABASE_URL, else an embedded
+ * one in a throwaway data folder `.data/pg-test-<run id>` on a free port), creates one migrated template
+ * database for this run, and at the end drops every database this run created, stops the embedded server and
+ * removes its data folder — a run leaves nothing behind, and two runs at once (even in one checkout) share no
+ * folder, port or database. Data folders of embedded servers left by runs that were killed (their postmaster
+ * no longer alive) are removed at the next start, as is `.data/pg-test` of earlier versions, which kept one
+ * 150 MB folder for good.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
 import { startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
@@ -17,14 +23,47 @@ declare module 'vitest' {
   }
 }
 
+const dataRoot = path.resolve(import.meta.dirname, '..', '..', '.data');
+
+/** Whether the embedded server of data folder `dir` may still be running (a live pid in its postmaster.pid). */
+function serverMayRun(dir: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // No pid file: not running. EPERM: alive, owned by another user (the `postgres` user when run as root).
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes test data folders (`.data/pg-test`, `.data/pg-test-*`) whose server is not running. */
+function removeStaleTestFolders(): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dataRoot);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name !== 'pg-test' && !name.startsWith('pg-test-')) continue;
+    const dir = path.join(dataRoot, name);
+    if (!serverMayRun(dir)) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export default async function setup(project: TestProject) {
+  const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   let embedded: EmbeddedPg | undefined;
+  let embeddedDir: string | undefined;
   let serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
-    embedded = await startEmbeddedPostgres({ dataDir: '.data/pg-test' });
+    removeStaleTestFolders();
+    embeddedDir = path.join(dataRoot, `pg-test-${runId}`);
+    embedded = await startEmbeddedPostgres({ dataDir: embeddedDir });
     serverUrl = embedded.url;
   }
-  const runId = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   const templateDb = `punctual_tpl_${runId}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${templateDb}"`);
@@ -35,12 +74,16 @@ export default async function setup(project: TestProject) {
   process.env.PUNCTUAL_TEST_PG_SERVER = serverUrl;
 
   return async () => {
-    const dbs = await admin<{ datname: string }[]>`
-      select datname from pg_database where datname like ${`punctual_%${runId}%`}`;
-    for (const { datname } of dbs) {
-      await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+    try {
+      const dbs = await admin<{ datname: string }[]>`
+        select datname from pg_database where datname like ${`punctual_%${runId}%`}`;
+      for (const { datname } of dbs) {
+        await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+      }
+      await admin.end();
+    } finally {
+      await embedded?.stop();
+      if (embeddedDir) fs.rmSync(embeddedDir, { recursive: true, force: true });
     }
-    await admin.end();
-    await embedded?.stop();
   };
 }

@@ -36,7 +36,9 @@ const isE164 = (address: string) => /^\+[1-9]\d{1,14}$/.test(address);
 /**
  * Every delivery of the tenant on every channel (email, SMS, webhook), searchable by address or subject (the
  * SMS text, the webhook target), filterable by channel, status and date (tenant zone). On phones the table
- * reflows into one labelled card per delivery.
+ * reflows into one labelled card per delivery. Messages a partner (a host that booked one of this tenant's people
+ * as its guest) sent in this tenant's name are listed too, saying who sent them (issue #12); their story is the
+ * host's, so they link nowhere.
  */
 export default async function DeliveriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = await searchParams;
@@ -56,7 +58,9 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
     <>
       <div className="page-head">
         <h1>Deliveries</h1>
-        <p className="muted">Every message {tenant.name} sent or tried to send · newest first · times in {tenant.timeZone}</p>
+        <p className="muted">
+          Every message {tenant.name} sent or tried to send, and every message a partner sent in its name · newest first · times in {tenant.timeZone}
+        </p>
       </div>
       <form className="filters" method="get" action="/deliveries">
         <label>
@@ -114,8 +118,8 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
               </tr>
             </thead>
             <tbody>
-              {items.map(({ delivery: d, eventId, eventTitle, eventZone, title }) => (
-                <tr key={d.id} data-channel={d.channel}>
+              {items.map(({ delivery: d, eventId, eventTitle, eventZone, title, sentBy, sentAs }) => (
+                <tr key={d.id} data-channel={d.channel} data-sent-by={sentBy ? sentBy.tenantName : undefined}>
                   <td className="nowrap" data-label="Created">
                     <ZonedTime instant={d.createdAt.toISOString()} zone={tenant.timeZone} />
                   </td>
@@ -125,15 +129,26 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   {/* Addresses (webhook URLs) and subjects (an SMS text with its preferences link) can be long unbroken
                       tokens; a phone number (E.164) never breaks: "+12125550 / 123" reads as two numbers. */}
                   <td data-label="To" className="wrap-anywhere">
-                    <Link className={`row-title${isE164(d.address) ? ' nowrap' : ''}`} href={`/deliveries/${d.id}`}>
-                      {d.address}
-                    </Link>
+                    {sentBy ? (
+                      <span className={`row-title${isE164(d.address) ? ' nowrap' : ''}`}>{d.address}</span>
+                    ) : (
+                      <Link className={`row-title${isE164(d.address) ? ' nowrap' : ''}`} href={`/deliveries/${d.id}`}>
+                        {d.address}
+                      </Link>
+                    )}
                   </td>
                   <td data-label={d.channel === 'sms' ? 'Text' : d.channel === 'webhook' ? 'Target' : 'Subject'} className="wrap-anywhere">
                     <span title={d.subject ?? undefined}>{d.subject ? cellText(d.subject) : <span className="muted">{d.template}</span>}</span>
                     {title ? <div className="muted small">{title}</div> : null}
+                    {sentBy ? (
+                      <div className="small sent-by" data-testid="sent-by">
+                        Sent in your name by <strong>{sentBy.tenantName}</strong> ({sentBy.actor})
+                      </div>
+                    ) : sentAs ? (
+                      <div className="muted small">In {sentAs}’s name (their guest)</div>
+                    ) : null}
                   </td>
-                  <td data-label="Event">{eventId ? <Link href={`/events/${eventId}`}>{eventTitle}</Link> : null}</td>
+                  <td data-label="Event">{eventId && !sentBy ? <Link href={`/events/${eventId}`}>{eventTitle}</Link> : eventTitle}</td>
                   <td data-label="Status">
                     <span>
                       <StatusBadge status={d.status} kind="delivery" reason={d.statusReason} zone={eventZone ?? tenant.timeZone} />

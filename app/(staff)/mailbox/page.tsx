@@ -24,7 +24,8 @@ const empty: Record<CaughtChannel, { title: string; hint: string }> = {
 
 /**
  * What the built-in catchers caught for this tenant (development and demo), newest first, in three tabs:
- * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`).
+ * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`). A notice
+ * says that these are development catchers (issue #12), so nobody takes the page for a record of real sends.
  */
 export default async function MailboxPage({
   searchParams,
@@ -61,6 +62,11 @@ export default async function MailboxPage({
           {what} · newest first · times in {zone}
         </p>
       </div>
+      <p className="notice dev-catcher-notice" data-testid="dev-catcher-notice">
+        <strong>Development catcher.</strong> Nothing here has left this computer: the built-in catchers keep what the app
+        sends so you can read it, and take messages only from this app. A deployment sends through real providers
+        (<code>SMTP_URL</code>, <code>SMS_API_URL</code>) instead.
+      </p>
       {guests && (guests.sentToGuests > 0 || guests.sentInOurName > 0) ? (
         // Issue #12: why these numbers and the dashboard's "sent" differ.
         <p className="muted small mailbox-guest-note" data-testid="mailbox-guest-note">

@@ -43,7 +43,7 @@ export default async function RulesPage({ searchParams }: { searchParams: Promis
       {rules.length === 0 ? (
         <EmptyState title="No reminder rules">Without rules, bookings get no reminders.</EmptyState>
       ) : (
-        <table className="data-table rules-table">
+        <table className="data-table reflow-table rules-table">
           <thead>
             <tr>
               <th scope="col">Rule</th>
@@ -56,19 +56,19 @@ export default async function RulesPage({ searchParams }: { searchParams: Promis
           <tbody>
             {rules.map((r) => (
               <tr key={r.id} data-rule-id={r.id} className={r.active ? undefined : 'muted'}>
-                <td className="row-title">
+                <td className="row-title reflow-title">
                   {r.name}
                   {r.active ? null : <span className="tag">inactive</span>}
                 </td>
-                <td>{describeRule(r)}</td>
-                <td className="nowrap" title={templateTitles[r.template as TemplateId]}>
+                <td data-label="When and to whom">{describeRule(r)}</td>
+                <td className="nowrap" data-label="Template" title={templateTitles[r.template as TemplateId]}>
                   {r.template}
                 </td>
-                <td className="mono nowrap">
+                <td className="mono nowrap" data-label="Offset">
                   {r.anchor} {r.offset}
                 </td>
                 {mayConfigure ? (
-                  <td className="rule-actions">
+                  <td className="rule-actions reflow-title">
                     <Link className="btn btn-small" href={`/rules/${r.id}`} aria-label={`Edit ${r.name}`}>
                       Edit
                     </Link>

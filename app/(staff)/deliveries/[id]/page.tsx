@@ -31,7 +31,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
   if (!isUuid(id)) notFound();
   const story = await getDeliveryStory(db, tenant.id, id);
   if (!story) notFound();
-  const { delivery: d, reminder: r, rule, event, attempts, audit, reports } = story;
+  const { delivery: d, reminder: r, rule, event, attempts, audit, reports, sentAs } = story;
   const zone = event?.timeZone ?? tenant.timeZone;
   return (
     <>
@@ -43,6 +43,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
         <p className="muted wrap-anywhere">
           <ChannelBadge channel={d.channel} /> to {d.address} · times in {zone}
         </p>
+        {sentAs ? <p className="small" data-testid="sent-as">Sent in {sentAs}’s name: the guest’s own organisation, which sees it in its deliveries and audit log.</p> : null}
       </div>
       {can(user.role, 'operate') && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} channel={d.channel} /> : null}
       <section className="case-card">

@@ -82,6 +82,7 @@ export function LiveEventPage({
         canOperate={canOperate && active}
         preferences={canOperate ? 'edit' : 'read'}
         eventCancelled={event.status === 'cancelled'}
+        event={event}
       />
       {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
     </>

@@ -9,6 +9,7 @@ import { requireStaff } from '../../../../server/session';
 import { LiveEventPage } from './live-event-page';
 import { zoneNames } from '../../../../domain/zones';
 import '../../../styles/preferences.css';
+import '../../../styles/participants.css';
 
 export const dynamic = 'force-dynamic';
 

@@ -12,6 +12,7 @@ import { formFromTiming } from '../../../../../domain/event-form';
 import { can } from '../../../../../domain/permissions';
 import { requireStaff } from '../../../../../server/session';
 import { zoneNames } from '../../../../../domain/zones';
+import '../../../../styles/participants.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Edit event' };

@@ -12,7 +12,8 @@ export const dynamic = 'force-dynamic';
 /**
  * GET /api/bookings/:id/preview?template=<id> — `{ subject, html, text, to, from, suppressed }`: the message
  * this participant would get now with that template, rendered from the current event data exactly as the
- * worker would; `suppressed` is the suppression-list entry that would stop it (`{ reason, source, since }`; for
+ * worker would (`from`: the sender whose name it would go out in — for an external guest, their organisation's
+ * only where its partnership allows, issue #12); `suppressed` is the suppression-list entry that would stop it (`{ reason, source, since }`; for
  * another tenant's entry only its owner is named), or null; `optedOut` is the person's own refusal of reminders
  * by email that would end the nudge the same way (`{ reason, unsubscribedAt, zone }`: `reason` as the send path
  * words it, `unsubscribedAt` the ISO instant of a one-click unsubscribe or null for an opt-out on the preferences
@@ -29,14 +30,16 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
     const parsed = parseTemplateData(template, buildTemplateData(ctx));
     if (!parsed.ok) return jsonError(422, `the event's data cannot fill this template — ${parsed.message}`, parsed.field);
     const rendered = await renderReminderEmail(template, parsed.data);
-    const hit = await findSuppression(getDb(), [...new Set([ctx.tenant.id, ctx.sendingTenant.id])], ctx.contact.email, 'email');
+    // The lists the send path checks: this tenant's, the sending tenant's and the guest organisation's (issue #12).
+    const lists = [ctx.tenant, ctx.sendingTenant, ...(ctx.guestTenant ? [ctx.guestTenant] : [])];
+    const hit = await findSuppression(getDb(), [...new Set(lists.map((t) => t.id))], ctx.contact.email, 'email');
     // Another tenant's entry (an external guest's own organisation) is named, never described.
     const suppressed = !hit
       ? null
       : hit.tenantId === s.tenant.id
         ? // The source may name an instant ("… on 2026-11-30T08:15:00.000Z"): staff read it in the event's zone (issue #12).
           { reason: hit.reason, source: humanizeInstants(hit.source, ctx.event.timeZone), since: hit.createdAt.toISOString() }
-        : { reason: 'suppressed', source: `by the guest's own organisation (${ctx.sendingTenant.name})`, since: null };
+        : { reason: 'suppressed', source: `by the guest's own organisation (${(lists.find((t) => t.id === hit.tenantId) ?? ctx.sendingTenant).name})`, since: null };
     const refusal = nudgeOptOut(ctx.contact.preferences, 'email');
     const optedOut = refusal ? { ...refusal, zone: s.tenant.timeZone } : null;
     return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail, suppressed, optedOut };

@@ -5,12 +5,13 @@ export const dynamic = 'force-dynamic';
 
 /**
  * POST /api/events/:id/bookings `{ name, email, role, timeZone?, locale?, phone? (E.164 or national with +), guestTenant? }` — book a participant (again,
- * when their earlier booking was cancelled). 409 when they have a live booking. Honours `Idempotency-Key`.
+ * when their earlier booking was cancelled). 409 when they have a live booking. Honours `Idempotency-Key`. Answers
+ * `{ id, sendsAs? }`: for an external guest, whose name their messages go out in (issue #12).
  */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
   const { id } = await context.params;
   return staffCreateRoute(request, 'operate', async (s, body, db) => {
     const b = await addBookingAction(db, actionContext(s), id, (body ?? {}) as never);
-    return { id: b.id };
+    return { id: b.id, ...(b.sendsAs ? { sendsAs: b.sendsAs } : {}) };
   });
 }

@@ -1,0 +1,108 @@
+/**
+ * SQL of guest partnerships (issue #12): what the send path needs to decide whose name a message to an external
+ * guest goes out in (domain/guest-sender.ts), and the guest organisation's view and edit of its partnerships.
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../client';
+import { guestPartnerships, tenants, type GuestPartnership } from '../schema';
+import type { GuestLimit, PartnershipLimit } from '../../domain/guest-sender';
+
+/** A partnership's limit plus whether the guest organisation knows the person's address (a contact of its own). */
+export interface SenderFacts {
+  partnership: PartnershipLimit | null;
+  knownToGuest: boolean;
+}
+
+/**
+ * The partnership `guestTenantId` → `hostTenantId` and whether the guest tenant has a contact with `email`
+ * (case-insensitive, the `contacts_tenant_email_uq` index), in one statement. `lock`: FOR SHARE on the
+ * partnership row, inside the send path's transaction — an admin narrowing the limit (which updates the row)
+ * waits for a send being prepared under the old limit, and every send prepared after the change sees it.
+ */
+export async function senderFactsFor(db: DbOrTx, guestTenantId: string, hostTenantId: string, email: string | null, lock: boolean): Promise<SenderFacts> {
+  const q = db
+    .select({
+      limit: guestPartnerships.guestLimit,
+      domains: guestPartnerships.allowedDomains,
+      known: email
+        ? sql<boolean>`exists (select 1 from contacts c where c.tenant_id = ${guestPartnerships.guestTenantId} and lower(c.email) = lower(${email}))`
+        : sql<boolean>`false`,
+    })
+    .from(guestPartnerships)
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
+  const [row] = lock ? await q.for('share') : await q;
+  if (!row) return { partnership: null, knownToGuest: false };
+  return { partnership: { limit: row.limit, domains: row.domains }, knownToGuest: row.known };
+}
+
+/** A partnership as its guest organisation's admins see it: the host's name and the limit with its row version. */
+export interface PartnershipOfGuest {
+  hostTenantId: string;
+  hostName: string;
+  hostSlug: string;
+  limit: GuestLimit;
+  domains: string[];
+  version: number;
+  updatedBy: string | null;
+  updatedAt: Date;
+  createdAt: Date;
+}
+
+const ofGuestColumns = {
+  hostTenantId: guestPartnerships.hostTenantId,
+  hostName: tenants.name,
+  hostSlug: tenants.slug,
+  limit: guestPartnerships.guestLimit,
+  domains: guestPartnerships.allowedDomains,
+  version: guestPartnerships.version,
+  updatedBy: guestPartnerships.updatedBy,
+  updatedAt: guestPartnerships.updatedAt,
+  createdAt: guestPartnerships.createdAt,
+};
+
+/** The host tenants that may book `guestTenantId`'s people as guests, by host name. */
+export async function partnershipsOfGuest(db: DbOrTx, guestTenantId: string): Promise<PartnershipOfGuest[]> {
+  return db
+    .select(ofGuestColumns)
+    .from(guestPartnerships)
+    .innerJoin(tenants, eq(tenants.id, guestPartnerships.hostTenantId))
+    .where(eq(guestPartnerships.guestTenantId, guestTenantId))
+    .orderBy(asc(tenants.name), asc(tenants.id));
+}
+
+/** One partnership of `guestTenantId` with host `hostTenantId`, locked FOR UPDATE (the edit's row lock), or null. */
+export async function lockPartnershipOfGuest(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<PartnershipOfGuest | null> {
+  const [row] = await db
+    .select(ofGuestColumns)
+    .from(guestPartnerships)
+    .innerJoin(tenants, eq(tenants.id, guestPartnerships.hostTenantId))
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)))
+    .for('update', { of: guestPartnerships });
+  return row ?? null;
+}
+
+/** Writes a partnership's limit (the row-version trigger bumps `version` and sets `updated_by`). */
+export async function updatePartnershipLimit(
+  db: DbOrTx,
+  guestTenantId: string,
+  hostTenantId: string,
+  limit: PartnershipLimit,
+  now: Date,
+): Promise<GuestPartnership> {
+  const [row] = await db
+    .update(guestPartnerships)
+    .set({ guestLimit: limit.limit, allowedDomains: [...limit.domains], updatedAt: now })
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)))
+    .returning();
+  return row;
+}
+
+/** The guest organisations `hostTenantId` may book people of, with their limits (the host's read-only view), by name. */
+export async function partnershipsOfHost(db: DbOrTx, hostTenantId: string): Promise<{ guestName: string; guestSlug: string; limit: GuestLimit; domains: string[] }[]> {
+  return db
+    .select({ guestName: tenants.name, guestSlug: tenants.slug, limit: guestPartnerships.guestLimit, domains: guestPartnerships.allowedDomains })
+    .from(guestPartnerships)
+    .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
+    .where(eq(guestPartnerships.hostTenantId, hostTenantId))
+    .orderBy(asc(tenants.name), asc(tenants.id));
+}

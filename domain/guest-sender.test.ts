@@ -1,0 +1,170 @@
+import { describe, expect, it } from 'vitest';
+import { bookingRoles } from './vocabulary';
+import {
+  auditsGuestMessage,
+  decideSender,
+  guestMessageEntry,
+  hostActorOf,
+  describeLimit,
+  describeSender,
+  emailDomain,
+  guestLimits,
+  normaliseDomain,
+  parseDomainList,
+  type GuestLimit,
+  type SenderInput,
+  type SenderReason,
+} from './guest-sender';
+
+const base: SenderInput = {
+  role: 'external',
+  guestTenantId: 'guest-tenant',
+  partnership: { limit: 'anyone', domains: [] },
+  email: 'gus@partner.example',
+  knownToGuest: false,
+};
+const decide = (over: Partial<SenderInput>) => decideSender({ ...base, ...over });
+
+describe('decideSender', () => {
+  it.each(bookingRoles.filter((r) => r !== 'external'))('a %s is always written to in the host’s own name, whatever the partnership', (role) => {
+    for (const limit of guestLimits) {
+      expect(decide({ role, partnership: { limit, domains: ['partner.example'] }, knownToGuest: true })).toEqual({ sender: 'host', reason: 'not_external' });
+    }
+  });
+
+  it('an external guest without a guest organisation, or without a partnership, gets the host’s own name', () => {
+    expect(decide({ guestTenantId: null })).toEqual({ sender: 'host', reason: 'no_guest_tenant' });
+    expect(decide({ partnership: null, knownToGuest: true })).toEqual({ sender: 'host', reason: 'no_partnership' });
+  });
+
+  // Every limit × (known contact or not) × (domain listed or not): the whole table of the module doc.
+  const cases: [GuestLimit, boolean, boolean, 'guest' | 'host', SenderReason][] = [
+    ['anyone', false, false, 'guest', 'limit_anyone'],
+    ['anyone', true, true, 'guest', 'limit_anyone'],
+    ['contacts', true, false, 'guest', 'known_contact'],
+    ['contacts', true, true, 'guest', 'known_contact'],
+    ['contacts', false, true, 'host', 'not_a_contact'],
+    ['contacts', false, false, 'host', 'not_a_contact'],
+    ['domains', false, true, 'guest', 'domain_listed'],
+    ['domains', true, true, 'guest', 'domain_listed'],
+    ['domains', true, false, 'host', 'domain_not_listed'],
+    ['domains', false, false, 'host', 'domain_not_listed'],
+    ['none', true, true, 'host', 'limit_none'],
+    ['none', false, false, 'host', 'limit_none'],
+  ];
+  it.each(cases)('limit %s, known contact %s, domain listed %s → %s (%s)', (limit, known, listed, sender, reason) => {
+    const d = decide({ partnership: { limit, domains: listed ? ['partner.example'] : ['elsewhere.example'] }, knownToGuest: known });
+    expect(d).toEqual({ sender, reason });
+  });
+
+  it('domains match case-insensitively and exactly: a subdomain or a look-alike is not listed', () => {
+    const p = { limit: 'domains' as const, domains: ['partner.example'] };
+    expect(decide({ partnership: p, email: 'Gus@PARTNER.Example' }).sender).toBe('guest');
+    expect(decide({ partnership: p, email: 'gus@partner.example.' }).sender).toBe('guest');
+    expect(decide({ partnership: p, email: 'gus@eu.partner.example' }).sender).toBe('host');
+    expect(decide({ partnership: p, email: 'gus@evilpartner.example' }).sender).toBe('host');
+    expect(decide({ partnership: p, email: 'gus@partner.example.evil.test' }).sender).toBe('host');
+  });
+
+  it('the domain is the part after the LAST @ (a quoted local part cannot smuggle a listed domain)', () => {
+    const p = { limit: 'domains' as const, domains: ['partner.example'] };
+    expect(decide({ partnership: p, email: '"x@partner.example"@evil.test' }).sender).toBe('host');
+  });
+
+  it('an internationalised domain matches its punycode form, in either direction', () => {
+    expect(decide({ partnership: { limit: 'domains', domains: ['bücher.example'] }, email: 'a@xn--bcher-kva.example' }).sender).toBe('guest');
+    expect(decide({ partnership: { limit: 'domains', domains: ['xn--bcher-kva.example'] }, email: 'a@BÜCHER.example' }).sender).toBe('guest');
+  });
+
+  it('no address, or an address without a domain, is never in the guest’s name under contacts or domains', () => {
+    for (const email of [null, '', 'no-at-sign', 'trailing@']) {
+      expect(decide({ email, partnership: { limit: 'domains', domains: ['partner.example'] } }).sender).toBe('host');
+      expect(decide({ email, partnership: { limit: 'contacts', domains: [] }, knownToGuest: true }).sender).toBe('host');
+    }
+  });
+
+  it('an empty domain list allows nobody; an unknown stored limit is treated as none', () => {
+    expect(decide({ partnership: { limit: 'domains', domains: [] } })).toEqual({ sender: 'host', reason: 'domain_not_listed' });
+    expect(decide({ partnership: { limit: 'later' as GuestLimit, domains: [] }, knownToGuest: true })).toEqual({ sender: 'host', reason: 'limit_none' });
+  });
+});
+
+describe('domains', () => {
+  it.each([
+    ['Partner.Example', 'partner.example'],
+    [' partner.example. ', 'partner.example'],
+    ['bücher.example', 'xn--bcher-kva.example'],
+    ['a-b.c-d.example', 'a-b.c-d.example'],
+  ])('normaliseDomain(%j) = %j', (input, out) => expect(normaliseDomain(input)).toBe(out));
+
+  it.each(['', 'localhost', 'partner', '*.partner.example', 'a@partner.example', 'partner.example:25', 'partner.example/x', '10.0.0.1', '-bad.example', 'bad-.example', 'a..b', 'a b.example', `${'x'.repeat(64)}.example`])(
+    'normaliseDomain(%j) = null',
+    (input) => expect(normaliseDomain(input)).toBeNull(),
+  );
+
+  it('emailDomain', () => {
+    expect(emailDomain('Ada@Example.ORG')).toBe('example.org');
+    expect(emailDomain(null)).toBeNull();
+    expect(emailDomain('@example.org')).toBeNull();
+  });
+
+  it('parseDomainList: commas, spaces, new lines and a leading @; de-duplicated in order; the first bad entry named', () => {
+    expect(parseDomainList('partner.example, @Eu.Partner.example\nPARTNER.example  other.example')).toEqual({ ok: true, domains: ['partner.example', 'eu.partner.example', 'other.example'] });
+    expect(parseDomainList(['a.example', 'b.example c.example'])).toEqual({ ok: true, domains: ['a.example', 'b.example', 'c.example'] });
+    expect(parseDomainList('')).toEqual({ ok: true, domains: [] });
+    expect(parseDomainList('ok.example, *.wild.example, x')).toEqual({ ok: false, invalid: '*.wild.example' });
+  });
+});
+
+describe('wording', () => {
+  it('describeSender names the organisation and, in the host’s own name, why', () => {
+    const g = 'Partner Collective';
+    expect(describeSender({ sender: 'guest', reason: 'limit_anyone' }, g)).toBe('in Partner Collective’s name');
+    expect(describeSender({ sender: 'guest', reason: 'known_contact' }, g)).toBe('in Partner Collective’s name');
+    expect(describeSender({ sender: 'host', reason: 'not_external' }, g)).toBe('in your own name');
+    expect(describeSender({ sender: 'host', reason: 'not_a_contact' }, g)).toBe('in your own name: Partner Collective lets you write in its name only to its own contacts');
+    expect(describeSender({ sender: 'host', reason: 'domain_not_listed' }, g)).toContain('domains it listed');
+    expect(describeSender({ sender: 'host', reason: 'limit_none' }, g)).toBe('in your own name: Partner Collective does not let you write in its name');
+    expect(describeSender({ sender: 'host', reason: 'no_partnership' }, g)).toContain('no longer lets you book');
+  });
+
+  it('describeLimit', () => {
+    expect(describeLimit({ limit: 'anyone', domains: [] })).toBe('anyone they book as our guest');
+    expect(describeLimit({ limit: 'contacts', domains: [] })).toBe('only people in our contacts');
+    expect(describeLimit({ limit: 'domains', domains: ['a.example', 'b.example'] })).toBe('only addresses at a.example, b.example');
+    expect(describeLimit({ limit: 'domains', domains: [] })).toBe('nobody (no domain listed)');
+    expect(describeLimit({ limit: 'none', domains: [] })).toBe('nobody: they write in their own name');
+    expect(describeLimit({ limit: 'anyone', domains: [] }, 'host')).toBe('anyone you book as their guest');
+    expect(describeLimit({ limit: 'contacts', domains: [] }, 'host')).toBe('only people in their contacts');
+    expect(describeLimit({ limit: 'domains', domains: ['a.example'] }, 'host')).toBe('only addresses at a.example');
+    expect(describeLimit({ limit: 'none', domains: [] }, 'host')).toBe('nobody: you write in your own name');
+  });
+});
+
+describe('the guest organisation’s audit entry', () => {
+  it('hostActorOf: the nudger, the change’s actor, or the person who booked the guest; else system', () => {
+    const m = { requestedBy: 'sam@host.test', changeActor: 'ada@host.test', bookedBy: 'hana@host.test' };
+    expect(hostActorOf({ kind: 'nudge', ...m })).toBe('sam@host.test');
+    expect(hostActorOf({ kind: 'notification', ...m })).toBe('ada@host.test');
+    expect(hostActorOf({ kind: 'rule', ...m })).toBe('hana@host.test');
+    expect(hostActorOf({ kind: 'rule', ...m, bookedBy: null })).toBe('system');
+    expect(hostActorOf({ kind: 'nudge', ...m, requestedBy: ' ' })).toBe('system');
+  });
+
+  it('auditsGuestMessage: once per delivery in the guest’s name — its first attempt, or the first after the sender became the guest', () => {
+    for (const firstAttempt of [true, false]) for (const senderChanged of [true, false]) {
+      expect(auditsGuestMessage({ inGuestName: false, firstAttempt, senderChanged })).toBe(false);
+      expect(auditsGuestMessage({ inGuestName: true, firstAttempt, senderChanged })).toBe(firstAttempt || senderChanged);
+    }
+  });
+
+  it('guestMessageEntry: actor names the host actor and the host; details name the event (no id), recipient, message and key', () => {
+    const e = guestMessageEntry({ hostName: 'Host Studio', hostActor: 'sam@host.test', title: 'Manual reminder', eventTitle: 'Joint session', address: 'gus@x.test', channel: 'email', subject: 'Reminder: Joint session', messageKey: 'nudge:k' });
+    expect(e).toEqual({
+      actor: 'sam@host.test (Host Studio)',
+      details: { title: 'Joint session', address: 'gus@x.test', sentBy: 'Host Studio', message: 'Manual reminder', channel: 'email', subject: 'Reminder: Joint session', messageKey: 'nudge:k' },
+    });
+    expect(Object.keys(e.details)).not.toContain('eventId');
+    expect(guestMessageEntry({ hostName: 'H', hostActor: 'system', title: 'T', eventTitle: 'E', address: '+31612345678', channel: 'sms', subject: null, messageKey: 'k' }).details).not.toHaveProperty('subject');
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Issue #12, mail sent in a guest organisation's name: the demo studio books a person as an external guest of
+ * Partner Collective and nudges them; Partner's admin sees that message in its own deliveries log (who of the demo
+ * studio sent what to whom) and audit log, and on its staff page limits the partnership to a domain — after which
+ * the demo studio is told a guest outside it is written to in its own name. The limit is put back to "anyone" at the
+ * end (other specs book demo guests of Partner). Screenshots: guest-deliveries-partner(-375), guest-audit-partner,
+ * guest-partnerships-partner(-375), guest-partnerships-host.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { authFile, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+
+async function bothWidths(page: Page, name: string) {
+  await screen(page, name);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await screen(page, `${name}-375`);
+  await page.setViewportSize({ width: 1360, height: 900 });
+}
+
+test.use({ storageState: authFile('admin') });
+
+test('the partner admin sees a message the demo studio sent in its name, in its deliveries and audit log, and limits it', async ({ page, browser }) => {
+  const eventId = await createEventViaApi(page, unique('Joint workshop'));
+  const email = `${unique('grace')}@partner.punctual.local`;
+  const booked = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { name: 'Grace Guest', email, role: 'external', guestTenant: 'partner' } });
+  expect(booked.status(), await booked.text()).toBe(200);
+  const { id: bookingId, sendsAs } = (await booked.json()) as { id: string; sendsAs: string };
+  expect(sendsAs).toBe('in Partner Collective’s name');
+  const nudge = await page.request.post(`/api/bookings/${bookingId}/nudge`, { headers: sameOrigin(), data: { template: 'attendee-reminder', idempotencyKey: unique('guest-nudge') } });
+  expect(nudge.status(), await nudge.text()).toBe(200);
+
+  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const p = await partner.newPage();
+  try {
+    // Its deliveries log: the nudge, sent in its name by the demo studio's admin.
+    const row = p.locator('table.deliveries-table tbody tr', { hasText: email }).filter({ hasText: 'Manual reminder' });
+    await expect
+      .poll(async () => {
+        await p.goto(`/deliveries?q=${encodeURIComponent(email)}`);
+        return row.count();
+      }, { timeout: 30_000 })
+      .toBe(1);
+    await expect(row).toHaveAttribute('data-sent-by', 'Punctual Demo Studio');
+    await expect(row.getByTestId('sent-by')).toHaveText('Sent in your name by Punctual Demo Studio (admin@demo.punctual.local)');
+    await expect(row.getByRole('link')).toHaveCount(0); // the host's delivery and event pages are not Partner's
+    await expect(row.locator('td[data-label="Status"]')).toContainText(/accepted|delivered/, { timeout: 30_000 });
+    await expectAccessible(p, 'deliveries (partner)');
+    await bothWidths(p, 'guest-deliveries-partner');
+
+    // Its audit log: who (host actor and host), what, to whom.
+    await p.goto('/audit?action=guest_message');
+    const entry = p.locator('table.audit-table tbody tr', { hasText: email }).first();
+    await expect(entry.locator('td[data-label="Who"]')).toHaveText('admin@demo.punctual.local (Punctual Demo Studio)');
+    await expect(entry.locator('td[data-label="Action"]')).toHaveText('Sent in your name by a partner');
+    await expect(entry.locator('td[data-label="Details"]')).toContainText('message: Manual reminder');
+    await screen(p, 'guest-audit-partner');
+
+    // Its staff page: the partnership and its limit; an admin narrows it to its own domain.
+    await p.goto('/staff');
+    const card = p.locator('li.partnership[data-partner="Punctual Demo Studio"]');
+    await expect(card.getByRole('radio', { name: 'Anyone they book as our guest' })).toBeChecked();
+    await card.getByRole('radio', { name: 'Only addresses at these domains' }).check();
+    await card.getByLabel('Domains (required)').fill('partner.punctual.local');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card.getByRole('status')).toHaveText('Saved: Punctual Demo Studio may write in our name to only addresses at partner.punctual.local.');
+    await expectAccessible(p, 'staff page with partnerships (partner)');
+    await bothWidths(p, 'guest-partnerships-partner');
+
+    // The demo studio is told at once: a guest outside that domain is written to in its own name.
+    const outside = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { name: 'Otto Outside', email: `${unique('otto')}@example.test`, role: 'external', guestTenant: 'partner' } });
+    expect(((await outside.json()) as { sendsAs: string }).sendsAs).toBe('in your own name: Partner Collective lets you write in its name only to addresses at the domains it listed');
+    // … and its staff page names the limit, read-only.
+    await page.goto('/staff');
+    await expect(page.locator('.partnership-host-list')).toContainText('Partner Collective: messages go out in their name to only addresses at partner.punctual.local; to anyone else in your own name.');
+    await screen(page, 'guest-partnerships-host');
+  } finally {
+    // Put the demo partnership back as the seed made it.
+    const list = (await (await p.request.get('/api/partnerships')).json()) as { asGuest: { hostTenantId: string; hostName: string; version: number }[] };
+    const demo = list.asGuest.find((x) => x.hostName === 'Punctual Demo Studio')!;
+    const reset = await p.request.put(`/api/partnerships/${demo.hostTenantId}`, { headers: sameOrigin(), data: { limit: 'anyone', version: demo.version } });
+    expect(reset.status(), await reset.text()).toBe(200);
+    await partner.close();
+  }
+});

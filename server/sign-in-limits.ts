@@ -1,0 +1,65 @@
+/**
+ * Sign-in limits, applied (issue #12; the rules and numbers are in domain/sign-in-limits.ts). The buckets live in
+ * PostgreSQL (`rate_limits`, keys `signin:…`), so every web process shares them: each step locks the rows it
+ * decides on (client bucket first, then the (account, client) one — the same order everywhere, so no deadlock),
+ * asks domain/ and writes the result in the same transaction.
+ *
+ * A password check is bracketed by {@link reservePasswordCheck} (before any password is compared: take a token
+ * from both buckets, or refuse) and {@link settlePasswordCheck} (after: give tokens back unless the password was
+ * wrong). `now` is the database's clock (server/clock.ts, invariant 10).
+ */
+import type { Db } from '../db/client';
+import { lockLimiter, pruneFullSignInBuckets, storeLimiter } from '../db/queries/rate-limit';
+import { reserveCheck, settleCheck, signInBucketKeys, tooManyAttemptsMessage, type CheckOutcome, type SignInBucket } from '../domain/sign-in-limits';
+
+/** One password check: the account it is for (domain `accountKey`) and the client's limit key (domain `clientLimitKey`). */
+export interface PasswordCheck {
+  account: string;
+  clientKey: string;
+}
+
+/** Whether a check may go ahead. */
+export type Reservation =
+  | { allowed: true }
+  /** Refused (HTTP 429): `retryAfterMs` until it may be tried again; `message` says so in words. */
+  | { allowed: false; bucket: SignInBucket; retryAfterMs: number; message: string };
+
+/**
+ * Takes one token from the check's client bucket and its (account, client) bucket, or from neither.
+ * A refused check changes no bucket and creates no (account, client) row.
+ */
+export async function reservePasswordCheck(db: Db, check: PasswordCheck, now: Date): Promise<Reservation> {
+  const keys = signInBucketKeys(check.account, check.clientKey);
+  const nowMs = now.getTime();
+  const r = await db.transaction(async (tx) => {
+    const client = await lockLimiter(tx, keys.client, now);
+    // An empty client bucket refuses on its own: no (account, client) row is made for a refused guess.
+    const early = reserveCheck({ client, accountClient: null }, nowMs);
+    if (!early.allowed) return early;
+    const d = reserveCheck({ client, accountClient: await lockLimiter(tx, keys.accountClient, now) }, nowMs);
+    if (d.allowed) {
+      await storeLimiter(tx, keys.client, d.states.client);
+      await storeLimiter(tx, keys.accountClient, d.states.accountClient);
+    }
+    return d;
+  });
+  return r.allowed ? { allowed: true } : { allowed: false, bucket: r.bucket, retryAfterMs: r.retryAfterMs, message: tooManyAttemptsMessage(r.bucket, r.retryAfterMs) };
+}
+
+/**
+ * Ends a check that {@link reservePasswordCheck} let through: a wrong password keeps its tokens spent; a correct
+ * one gives the client's token back and refills the (account, client) bucket; a request refused before any
+ * password was compared gives both back. Also prunes a few buckets that are full again.
+ */
+export async function settlePasswordCheck(db: Db, check: PasswordCheck, outcome: CheckOutcome, now: Date): Promise<void> {
+  if (outcome !== 'wrong_password') {
+    const keys = signInBucketKeys(check.account, check.clientKey);
+    await db.transaction(async (tx) => {
+      const states = { client: await lockLimiter(tx, keys.client, now), accountClient: await lockLimiter(tx, keys.accountClient, now) };
+      const next = settleCheck(outcome, states, now.getTime());
+      await storeLimiter(tx, keys.client, next.client);
+      await storeLimiter(tx, keys.accountClient, next.accountClient);
+    });
+  }
+  await pruneFullSignInBuckets(db, now);
+}
