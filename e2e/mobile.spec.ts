@@ -30,6 +30,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'deliveries', path: '/deliveries' },
   { name: 'delivery', path: '/deliveries/:delivery' },
   { name: 'attention', path: '/attention' },
+  { name: 'reminders', path: '/reminders?status=upcoming&window=all' },
   { name: 'suppressions', path: '/suppressions' },
   { name: 'audit', path: '/audit' },
   { name: 'rules', path: '/rules' },

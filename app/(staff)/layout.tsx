@@ -37,6 +37,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
             Dashboard
           </NavLink>
           <NavLink href="/events">Events</NavLink>
+          <NavLink href="/reminders">Reminders</NavLink>
           <NavLink href="/deliveries">Deliveries</NavLink>
           <NavLink href="/attention">Needs attention</NavLink>
           <NavLink href="/suppressions">Suppressions</NavLink>
