@@ -260,7 +260,12 @@ async function main() {
   console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
   console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}/{secret}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
   // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
-  console.log(`  To run web and workers apart against this database: DATABASE_URL=${databaseUrl}${catcher ? ` SMTP_URL=${catcher.url}` : ''}\n`);
+  // The URLs carry this data folder's passwords, so they go to a 0600 file rather than the terminal (or a log).
+  const envFile = path.join(dataRoot, 'local.env');
+  fs.writeFileSync(envFile, `DATABASE_URL=${databaseUrl}\n${catcher ? `SMTP_URL=${catcher.url}\n` : ''}`, { mode: 0o600 });
+  fs.chmodSync(envFile, 0o600);
+  console.log(`  To run web and workers apart against this database: set -a; . ${path.relative(root, envFile)}; set +a; npm run worker`);
+  console.log(`    (${path.relative(root, envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''})\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
   for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
   console.log('\n  Ctrl-C stops it.\n');
