@@ -21,7 +21,8 @@ import { can, refusalMessage, type Permission } from '../domain/permissions';
 import { versionFromIfMatch } from '../domain/edit-conflict';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
-import { getAuth, requestOrigin } from './auth';
+import { isTrustedOrigin } from '../domain/public-url';
+import { getAuth } from './auth';
 import { appClock } from './clock';
 import { AppError, retryOnTransactionConflict } from './errors';
 import { handleCreate } from './idempotency';
@@ -61,17 +62,17 @@ export function jsonError(status: number, error: string, field?: string, details
 }
 
 /**
- * True when a state-changing request comes from our own pages: its `Origin` equals the origin it was sent
- * to (or PUNCTUAL_PUBLIC_URL); without an `Origin`, only when `Sec-Fetch-Site: same-origin`. This is the
- * OWASP "verifying origin with standard headers" CSRF defence; the SameSite=Lax cookie is the second layer.
+ * True when a state-changing request comes from our own pages: its `Origin` is the configured public origin
+ * (domain/public-url.ts: PUNCTUAL_PUBLIC_URL, else http://127.0.0.1:$PORT and http://localhost:$PORT) — never
+ * an origin derived from `Host`/`X-Forwarded-Host`, which the client writes itself (issue #12); without an
+ * `Origin` (or with `Origin: null`), only when `Sec-Fetch-Site: same-origin`. This is the OWASP "verifying origin with standard
+ * headers" CSRF defence; the SameSite=Lax cookie is the second layer.
  */
 export function isSameOrigin(h: Headers): boolean {
   const origin = h.get('origin');
-  if (origin && origin !== 'null') {
-    const own = requestOrigin(h);
-    const publicUrl = process.env.PUNCTUAL_PUBLIC_URL?.replace(/\/$/, '');
-    return origin === own || (!!publicUrl && origin === publicUrl);
-  }
+  if (origin && origin !== 'null') return isTrustedOrigin(origin, process.env);
+  // `Origin: null` is what a browser sends for a POST from a page with `Referrer-Policy: no-referrer` (the
+  // preferences page, domain/security-headers.ts): then only the browser's own Sec-Fetch-Site can vouch.
   return h.get('sec-fetch-site') === 'same-origin';
 }
 
