@@ -1,6 +1,6 @@
 /**
  * Next.js instrumentation: `register()` runs once when a server instance starts (`next start`, `next dev`). In the
- * Node.js runtime only, it starts the worker-heartbeat watchdog (server/watchdog.ts, issue #10 §6): the web process
+ * Node.js runtime only, it checks the web settings (server/web-settings.ts: exit 2 naming a bad one) and starts the worker-heartbeat watchdog (server/watchdog.ts, issue #10 §6): the web process
  * alerts when the worker stops sweeping, because the worker's own queue cannot. Not during `next build`
  * (NEXT_PHASE phase-production-build), not without DATABASE_URL, not with PUNCTUAL_WATCHDOG_MS=0.
  *
@@ -12,6 +12,15 @@ import type { Instrumentation } from 'next';
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
+  // A bad PUNCTUAL_PUBLIC_URL (or body limit) stops the web server at start, naming the rule, rather than failing
+  // every request later (domain/public-url.ts, server/request-body.ts).
+  const { checkWebSettings } = await import('./server/web-settings');
+  try {
+    checkWebSettings(process.env);
+  } catch (e) {
+    console.error(`[punctual] ${(e as Error).message}`);
+    process.exit(2);
+  }
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }

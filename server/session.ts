@@ -5,7 +5,8 @@
  * - `getStaffSession()` / `requireStaff()` — server components: the session from the request's cookie,
  *   with the staff user's tenant. `requireStaff` redirects to /sign-in when there is none.
  * - `staffRoute(request, permission, handler)` — route handlers: same-origin check for anything but GET
- *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (an
+ *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (bounded: 413 over
+ *   PUNCTUAL_MAX_BODY_BYTES, 400 too deep or a string too long — server/request-body.ts; an
  *   `If-Match: "<version>"` header becomes the body's `version`, invariant 11), and AppError → 4xx
  *   `{ error, field, ...details }` (a stale save's 409 adds `current` and `version`).
  * - `staffCreateRoute(request, permission, handler)` — the same for a POST that creates, honouring an
@@ -26,6 +27,7 @@ import { getAuth } from './auth';
 import { appClock } from './clock';
 import { AppError, retryOnTransactionConflict } from './errors';
 import { handleCreate } from './idempotency';
+import { BodyError, readJsonBody } from './request-body';
 
 export interface StaffSession {
   user: { id: string; email: string; name: string; role: StaffRole };
@@ -92,13 +94,13 @@ export async function staffRoute(
   if (!can(session.user.role, permission)) return jsonError(403, refusalMessage(session.user.role, permission));
   let body: unknown = undefined;
   if (mutating) {
-    const text = await request.text();
-    if (text) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return jsonError(400, 'request body: not valid JSON', 'body');
-      }
+    try {
+      body = await readJsonBody(request);
+    } catch (e) {
+      if (e instanceof BodyError) return jsonError(e.status, e.message, e.field);
+      throw e;
+    }
+    if (body !== undefined) {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) return jsonError(400, 'request body: must be a JSON object', 'body');
       const bad = unstorableText(body);
       if (bad) return jsonError(400, `${bad}: contains a character that cannot be stored (NUL or a broken surrogate pair)`, bad);
