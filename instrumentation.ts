@@ -14,13 +14,8 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
   // A bad PUNCTUAL_PUBLIC_URL (or body limit) stops the web server at start, naming the rule, rather than failing
   // every request later (domain/public-url.ts, server/request-body.ts).
-  const { checkWebSettings } = await import('./server/web-settings');
-  try {
-    checkWebSettings(process.env);
-  } catch (e) {
-    console.error(`[punctual] ${(e as Error).message}`);
-    process.exit(2);
-  }
+  const { checkWebSettingsOrExit } = await import('./server/web-settings');
+  checkWebSettingsOrExit();
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }

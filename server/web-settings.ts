@@ -21,3 +21,13 @@ export function checkWebSettings(env: Readonly<Record<string, string | undefined
   maxBodyBytesFromEnv(env);
   statementTimeoutFromEnv(env);
 }
+
+/** {@link checkWebSettings} on `process.env`; a bad value is printed (`[punctual] PUNCTUAL_…: …`) and the process exits 2. */
+export function checkWebSettingsOrExit(): void {
+  try {
+    checkWebSettings(process.env);
+  } catch (e) {
+    console.error(`[punctual] ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
