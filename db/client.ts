@@ -73,7 +73,8 @@ export function withDeadline<T>(promise: PromiseLike<T>, ms: number): Promise<T>
  * got no answer within that time plus {@link CLIENT_GRACE_MS} (a {@link DatabaseTimeoutError}): a server that is
  * frozen or unreachable cannot cancel anything itself, and a request must fail rather than hang. A query given up
  * on keeps its connection until the server answers or the connection dies; the pool opens others meanwhile (up to
- * `max`). Behind a transaction-mode pooler that refuses startup parameters (PgBouncer without
+ * `max`). Like any lost answer, it may still complete when a frozen server resumes (a transaction given up on is
+ * rolled back then, its callback having failed). Behind a transaction-mode pooler that refuses startup parameters (PgBouncer without
  * `ignore_startup_parameters = statement_timeout`), set the timeout on the database role instead and pass 0.
  * @throws nothing until the first query; connection errors surface there.
  */

@@ -11,18 +11,17 @@ export const MAX_JSON_DEPTH = 32;
 export const MAX_TEXT_LENGTH = 10_000;
 
 /**
- * Longest value per kind of field, in characters (UTF-16 code units):
+ * Longest value per kind of field, in characters (UTF-16 code units), as the use-case schemas apply them:
  * - `address` 320: an email address (RFC 5321: 64 local part + @ + 255 domain) or a phone number;
- * - `name` 200: a person's, rule's or staff member's name; `title` 200: an event's title;
- * - `location` 500; `reason` 1 000: a cancel/discard/replay/removal reason or a note;
- * - `url` 2 000: a room, webhook or alert URL; `text` {@link MAX_TEXT_LENGTH}: descriptions and other free text.
+ * - `name` 200: a person's or rule's name; `title` 200: an event's title;
+ * - `reason` 500: a cancel/discard/replay/removal reason or a note; `url` 2 000: a room or webhook URL;
+ * - `text` {@link MAX_TEXT_LENGTH}: the cap on any other string in a request.
  */
 export const FIELD_LIMITS = {
   address: 320,
   name: 200,
   title: 200,
-  location: 500,
-  reason: 1_000,
+  reason: 500,
   url: 2_000,
   text: MAX_TEXT_LENGTH,
 } as const;
