@@ -26,6 +26,7 @@ import { alreadyRemovedMessage, sameValue } from '../domain/edit-conflict';
 import { canonicalLocale } from '../domain/locales';
 import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
+import { FIELD_LIMITS } from '../domain/request-limits';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema, suppressionChannelOf } from './tenants';
@@ -292,7 +293,8 @@ export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId:
 
 export const suppressionFormSchema = z.object({
   /** An email address, or a mobile number (stored in E.164, as SMS deliveries address it). */
-  address: z.string().trim().transform((v, ctx) => {
+  // Bounded before anything else looks at it (issue #12: a 1 MB address reached the unique index and was a 500).
+  address: z.string().trim().max(FIELD_LIMITS.address, `at most ${FIELD_LIMITS.address} characters (an email address or a phone number)`).transform((v, ctx) => {
     if (z.email().safeParse(v).success) return v;
     if (/^[+\d][\d\s().-]{5,}$/.test(v)) {
       const r = parsePhone(v);
