@@ -4,8 +4,9 @@
  *
  * What an edit changes — the person, not only this booking. A booking points at a contact (db/schema.ts
  * `contacts`: one row per tenant and address, unique on lower(email)), and every one of these details lives on
- * the contact, which ALL of the person's bookings share: adding a participant with a known address already
- * updates that same row (server/scheduling.ts `addBooking`), and preferences are the person's too
+ * the contact, which ALL of the person's bookings share (adding a participant with a known address books that same
+ * contact and never changes it — server/scheduling.ts `addBooking`, domain/contact-kept.ts: this edit is the one
+ * way to change a person), and preferences are the person's too
  * (server/contact-preferences.ts). An edit therefore changes the contact, and so the person on every event
  * they are booked on; the dialog says so, with the other events listed, before anything is saved. (Changing
  * only this booking would need a second contact with the same address, which the unique index forbids, and

@@ -14,7 +14,7 @@ import { listAudit } from '../db/queries/audit';
 import { getDeliveryStory, searchDeliveries } from '../db/queries/deliveries-log';
 import { loadReminderWorld } from '../db/queries/delivery';
 import { listCaughtMessages, mailboxScope } from '../db/queries/mailbox';
-import { upsertContact } from '../db/queries/scheduling';
+import { findOrCreateContact } from '../db/queries/scheduling';
 import { auditLog, contacts, deliveries, guestPartnerships, reminders, type Tenant } from '../db/schema';
 import { editParticipant } from '../server/participants';
 import { nudgeParticipant } from '../server/nudge';
@@ -218,7 +218,7 @@ describe('the partnership limits whom the host may write to in the partner’s n
 
   it('contacts: only addresses the partner already has as contacts (case-insensitive) go out in its name', async () => {
     const { host, partner, event, partnerAdmin } = await partners();
-    await upsertContact(db(), { tenantId: partner.id, email: 'Known@Anywhere.test', name: 'Kim' });
+    await findOrCreateContact(db(), { tenantId: partner.id, email: 'Known@Anywhere.test', name: 'Kim' });
     await limitTo(partnerAdmin, host.id, 'contacts');
     const known = await bookGuest(host, partner, event.id, 'known@anywhere.test');
     const stranger = await bookGuest(host, partner, event.id, 'stranger@anywhere.test');

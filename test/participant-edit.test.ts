@@ -12,6 +12,7 @@ import { dispatchDue } from '../server/dispatch';
 import { AppError } from '../server/errors';
 import { editParticipant, readParticipant } from '../server/participants';
 import { addBooking, createEvent } from '../server/scheduling';
+import { addBookingAction } from '../server/staff-actions';
 import { createTenant } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
 import { tenantWithRules } from './support/fixtures';
@@ -216,5 +217,41 @@ describe('editing a participant', () => {
     await db().update(contacts).set({ tenantId: t2.id }).where(eq(contacts.id, s.booking.contactId));
     await expect(editParticipant(db(), s.ctx('2027-03-10T09:00:00Z'), s.booking.id, { name: 'X', version: v })).rejects.toMatchObject({ code: 'forbidden', httpStatus: 403 });
     expect((await db().select({ id: tenants.id }).from(tenants)).length).toBeGreaterThan(1);
+  });
+});
+
+describe('booking a person who is already a contact (review of issue #12: no lost update of a participant edit)', () => {
+  it('keeps their stored name, zone, number and language — no version bump, their other reminders unmoved — and says what was kept', async () => {
+    const s = await scenario();
+    const seen = await s.version(); // a staff member opens Pat's edit dialog now
+    const before = await db().select().from(contacts).where(eq(contacts.id, s.booking.contactId));
+    const dayBefore0 = await s.reminderOf('day before');
+    const later = await createEvent(db(), s.tenant.id, { title: 'Summer workshop', startsAt: '2027-06-12T12:00:00Z', endsAt: '2027-06-12T13:00:00Z', timeZone: 'Europe/Amsterdam' });
+    const third = await createEvent(db(), s.tenant.id, { title: 'Autumn workshop', startsAt: '2027-09-11T12:00:00Z', endsAt: '2027-09-11T13:00:00Z', timeZone: 'Europe/Amsterdam' });
+
+    // Another staff member books Pat (the address in other case) with other details through the form/API.
+    const b2 = await addBookingAction(db(), { tenantId: s.tenant.id, actor: 'sam@example.test', now: BOOKED }, later.id, {
+      name: 'Patricia Doe',
+      email: 'PAT@example.test',
+      role: 'attendee',
+      timeZone: 'Asia/Tokyo',
+      phone: '+31612345678',
+      locale: 'fr',
+    });
+    expect(b2.contactId).toBe(s.booking.contactId);
+    expect(b2.kept).toBe('kept: existing name Pat Doe, existing zone Europe/Amsterdam, existing mobile number (none), existing language en — edit the participant to change them');
+    // Booking the known address without a name (the API's name is optional) does not wipe the name either.
+    const b3 = await addBooking(db(), s.tenant.id, { eventId: third.id, role: 'attendee', contact: { email: 'pat@example.test' } }, BOOKED);
+    expect(b3.kept).toEqual([]);
+
+    const after = await db().select().from(contacts).where(eq(contacts.id, s.booking.contactId));
+    expect(after).toEqual(before);
+    expect((await s.reminderOf('day before')).dueAt).toEqual(dayBefore0.dueAt);
+    const audit = await db().select().from(auditLog).where(and(eq(auditLog.tenantId, s.tenant.id), eq(auditLog.action, 'booking_add')));
+    expect(audit[0]!.details).toMatchObject({ kept: b2.kept });
+
+    // The dialog opened before the bookings saves without a 409: nothing it saw was overwritten.
+    const r = await editParticipant(db(), s.ctx('2027-03-02T09:00:00Z'), s.booking.id, { timeZone: 'America/New_York', version: seen });
+    expect(r.changes).toEqual({ timeZone: { from: 'Europe/Amsterdam', to: 'America/New_York' } });
   });
 });
