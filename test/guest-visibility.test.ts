@@ -266,8 +266,18 @@ describe('a limit narrowed after the booking', () => {
     expect(from(mail)).toContain('Host Studio');
     const [after] = await db().select().from(deliveries);
     expect(after).toMatchObject({ status: 'accepted', sendingTenantId: host.id, attemptCount: 2, messageKey: first.messageKey });
-    expect(await searchDeliveries(db(), partner.id, {}, { limit: 50, offset: 0 })).toMatchObject({ total: 0 });
+    // Its first attempt went out in the partner's name, so it stays in the partner's deliveries log (the issue: the
+    // partner sees every message sent in its name; review of issue #12 — it vanished once the sender switched).
+    const partnerLog = await searchDeliveries(db(), partner.id, {}, { limit: 50, offset: 0 });
+    expect(partnerLog.total).toBe(1);
+    expect(partnerLog.items[0]).toMatchObject({ delivery: { id: first.id, status: 'accepted', sendingTenantId: host.id }, sentBy: { tenantName: 'Host Studio', actor: 'hana@host.test' }, sentAs: null });
+    expect(await getDeliveryStory(db(), partner.id, first.id)).toBeNull();
     expect(await guestAudit(partner.id)).toHaveLength(1);
+    // The host's log lists it once, as its own now.
+    expect((await searchDeliveries(db(), host.id, {}, { limit: 50, offset: 0 })).items.map((i) => [i.delivery.id, i.sentAs])).toEqual([[first.id, null]]);
+    // A third organisation sees nothing of it.
+    const other = await createTenant(db(), { slug: `other-${n}`, name: 'Other Org', timeZone: 'UTC', senderEmail: 'x@other.test' });
+    expect((await searchDeliveries(db(), other.id, {}, { limit: 50, offset: 0 })).total).toBe(0);
   });
 
   it('a partnership removed altogether: the host writes in its own name', async () => {
