@@ -18,6 +18,7 @@ import { findOrCreateContact } from '../db/queries/scheduling';
 import { auditLog, contacts, deliveries, guestPartnerships, reminders, type Tenant } from '../db/schema';
 import { editParticipant } from '../server/participants';
 import { nudgeParticipant } from '../server/nudge';
+import { sendDeliveryAgain } from '../server/operator';
 import { readPartnerships, setGuestLimitAction } from '../server/partnerships';
 import { createEvent } from '../server/scheduling';
 import { addBookingAction } from '../server/staff-actions';
@@ -35,6 +36,7 @@ function flakyOnce(inner: EmailChannel): EmailChannel & { calls: number } {
       ch.calls++;
       if (flaky.on && !failed.has(opts.idempotencyKey)) {
         failed.add(opts.idempotencyKey);
+        if (flaky.ambiguous) return { class: 'ambiguous' as const, code: 'ETIMEDOUT', message: 'no answer after DATA (test)' };
         return { class: 'transient' as const, code: '421', message: 'try again later (test)' };
       }
       return inner.send(message, opts);
@@ -43,7 +45,7 @@ function flakyOnce(inner: EmailChannel): EmailChannel & { calls: number } {
   };
   return ch;
 }
-const flaky = { on: false };
+const flaky = { on: false, ambiguous: false };
 
 /** An SMS provider that accepts everything and keeps what it was given (the text carries the sender's name). */
 const texts: OutgoingSms[] = [];
@@ -72,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 beforeEach(async () => {
   flaky.on = false;
+  flaky.ambiguous = false;
   texts.length = 0;
   await h.tdb.reset();
 });
@@ -339,6 +342,26 @@ describe('review of issue #12: the decision follows the address the message actu
     expect(after).toMatchObject({ status: 'accepted', address: 'gus@elsewhere.test', sendingTenantId: host.id, attemptCount: 2 });
     expect(await guestAudit(partner.id)).toHaveLength(0);
     expect((await searchDeliveries(db(), partner.id, {}, { limit: 50, offset: 0 })).total).toBe(0);
+  });
+
+  it('the same through “send again” on an unknown outcome: the resend to the old address keeps the host’s name', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    await limitTo(partnerAdmin, host.id, 'domains', ['partner.test']);
+    const b = await bookGuest(host, partner, event.id, 'gus@elsewhere.test');
+    flaky.on = true;
+    flaky.ambiguous = true;
+    await h.tick('2027-06-15T07:00:00Z');
+    const [first] = await db().select().from(deliveries);
+    expect(first).toMatchObject({ status: 'unknown', sendingTenantId: host.id });
+    const [c] = await db().select().from(contacts).where(eq(contacts.email, 'gus@elsewhere.test'));
+    await editParticipant(db(), { tenantId: host.id, actor: 'hana@host.test', now: new Date('2027-06-15T07:00:30Z') }, b.id, { email: 'ida@partner.test', version: c!.version });
+    await sendDeliveryAgain(db(), { tenantId: host.id, actor: 'hana@host.test', now: new Date('2027-06-15T07:01:00Z') }, first.id, 'checked: it never arrived');
+    await h.drain();
+    const [mail] = await h.caught();
+    expect(mail.envelopeTo).toEqual(['gus@elsewhere.test']);
+    expect(mail.envelopeFrom).toBe('reminders@host.test');
+    expect(from(mail)).not.toContain('Partner Collective');
+    expect((await db().select().from(deliveries))[0]).toMatchObject({ status: 'accepted', sendingTenantId: host.id });
   });
 
   /** Host staff book `email` (with mobile `phone`, SMS reminders only) as an external guest of the partner. */
