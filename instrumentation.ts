@@ -1,6 +1,6 @@
 /**
  * Next.js instrumentation: `register()` runs once when a server instance starts (`next start`, `next dev`). In the
- * Node.js runtime only, it starts the worker-heartbeat watchdog (server/watchdog.ts, issue #10 §6): the web process
+ * Node.js runtime only, it checks the web settings (server/web-settings.ts: exit 2 naming a bad one) and starts the worker-heartbeat watchdog (server/watchdog.ts, issue #10 §6): the web process
  * alerts when the worker stops sweeping, because the worker's own queue cannot. Not during `next build`
  * (NEXT_PHASE phase-production-build), not without DATABASE_URL, not with PUNCTUAL_WATCHDOG_MS=0. Before that it
  * checks PUNCTUAL_TRUSTED_PROXIES and starts stamping each request with its socket peer (server/client-address.ts).
@@ -24,6 +24,10 @@ export async function register(): Promise<void> {
     process.exit(1);
   }
   installPeerStamp();
+  // A bad PUNCTUAL_PUBLIC_URL (or body limit) stops the web server at start, naming the rule, rather than failing
+  // every request later (domain/public-url.ts, server/request-body.ts).
+  const { checkWebSettingsOrExit } = await import('./server/web-settings');
+  checkWebSettingsOrExit();
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }

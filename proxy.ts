@@ -11,9 +11,17 @@
  *   it from their own servers, and the signed token is the credential (server/unsubscribe-link.ts), checked by
  *   the route handler (app/u/[token]/route.ts).
  * - `/api/metrics` needs no session: a Prometheus server scrapes it with a bearer token (app/api/metrics/route.ts).
+ * - every answer — page, route handler, static asset, redirect, 400/401, 404 and error page — carries the
+ *   security headers of domain/security-headers.ts (CSP with a fresh nonce per request for pages, nosniff,
+ *   Referrer-Policy, HSTS when PUNCTUAL_PUBLIC_URL is https). Set here, once: a route handler's own header of
+ *   the same name does not replace it (Next keeps the first), so the policies here are at least as strict as
+ *   any route's. Next reads the nonce from the request's CSP header and puts it on its own scripts.
  */
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
+import { servedOverHttps } from './domain/public-url';
+import { safeReturnPath } from './domain/safe-redirect';
+import { securityHeaders } from './domain/security-headers';
 
 const PUBLIC = [
   /^\/sign-in$/,
@@ -29,21 +37,44 @@ const PUBLIC = [
   /^\/api\/metrics$/,
 ];
 
+/** Next's own files: no session needed (the app's scripts and styles load on the sign-in page too). */
+const ASSET = /^\/(?:_next\/|favicon\.ico$)/;
+
+/** 128 random bits, base64: a CSP nonce. */
+function newNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+}
+
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
+  const headers = securityHeaders({ path, nonce: newNonce(), https: servedOverHttps(process.env), dev: process.env.NODE_ENV === 'development' });
+  const answer = route(request, path, headers['content-security-policy']);
+  for (const [k, v] of Object.entries(headers)) answer.headers.set(k, v);
+  return answer;
+}
+
+/** The proxy's decision for this request (module doc); `csp` goes on to the page renderer with the request. */
+function route(request: NextRequest, path: string, csp: string): NextResponse {
   try {
     decodeURIComponent(path);
   } catch {
     return new NextResponse('Bad request: the URL is not valid percent-encoding\n', { status: 400, headers: { 'content-type': 'text/plain' } });
   }
-  if (PUBLIC.some((r) => r.test(path))) return NextResponse.next();
+  const pass = () => {
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set('content-security-policy', csp);
+    return NextResponse.next({ request: { headers: requestHeaders } });
+  };
+  if (ASSET.test(path) || PUBLIC.some((r) => r.test(path))) return pass();
   if (!getSessionCookie(request, { cookiePrefix: 'punctual' })) {
     if (path.startsWith('/api/')) return NextResponse.json({ error: 'not signed in' }, { status: 401 });
     const to = new URL('/sign-in', request.url);
-    if (path !== '/') to.searchParams.set('next', path + request.nextUrl.search);
+    const next = safeReturnPath(path + request.nextUrl.search);
+    if (next !== '/') to.searchParams.set('next', next);
     return NextResponse.redirect(to);
   }
-  return NextResponse.next();
+  return pass();
 }
 
-export const config = { matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'] };
+// No `config.matcher`: the proxy runs on every request, Next's static files included, so that every answer gets
+// the security headers (module doc).

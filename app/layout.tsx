@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
 import { Providers } from './providers';
@@ -12,8 +13,13 @@ export const metadata: Metadata = {
   },
 };
 
-/** Document shell; the staff navigation lives in app/(staff)/layout.tsx, the sign-in page has none. */
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Document shell; the staff navigation lives in app/(staff)/layout.tsx, the sign-in page has none. Rendered per
+ * request (`connection()`), the not-found page included: Next puts the request's CSP nonce on its scripts only
+ * when it renders them, and a page prerendered at build time would have scripts the CSP blocks (proxy.ts).
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>

@@ -1,8 +1,12 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
+import { safeReturnPath } from '../domain/safe-redirect';
 
-/** Email + password form posting to better-auth's `/api/auth/sign-in/email`; shows its refusal plainly. */
+/**
+ * Email + password form posting to better-auth's `/api/auth/sign-in/email`; shows its refusal plainly. After a
+ * sign-in it goes to `next` only when that is a path on this app (domain/safe-redirect.ts), else to the dashboard.
+ */
 export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -18,7 +22,7 @@ export function SignInForm({ next }: { next: string }) {
         body: JSON.stringify({ email: form.get('email'), password: form.get('password') }),
       });
       if (res.ok) {
-        window.location.assign(next);
+        window.location.assign(safeReturnPath(next));
         return;
       }
       const body = (await res.json().catch(() => null)) as { message?: string } | null;

@@ -20,7 +20,8 @@ const base: SenderInput = {
   role: 'external',
   guestTenantId: 'guest-tenant',
   partnership: { limit: 'anyone', domains: [] },
-  email: 'gus@partner.example',
+  channel: 'email',
+  address: 'gus@partner.example',
   knownToGuest: false,
 };
 const decide = (over: Partial<SenderInput>) => decideSender({ ...base, ...over });
@@ -59,33 +60,76 @@ describe('decideSender', () => {
 
   it('domains match case-insensitively and exactly: a subdomain or a look-alike is not listed', () => {
     const p = { limit: 'domains' as const, domains: ['partner.example'] };
-    expect(decide({ partnership: p, email: 'Gus@PARTNER.Example' }).sender).toBe('guest');
-    expect(decide({ partnership: p, email: 'gus@partner.example.' }).sender).toBe('guest');
-    expect(decide({ partnership: p, email: 'gus@eu.partner.example' }).sender).toBe('host');
-    expect(decide({ partnership: p, email: 'gus@evilpartner.example' }).sender).toBe('host');
-    expect(decide({ partnership: p, email: 'gus@partner.example.evil.test' }).sender).toBe('host');
+    expect(decide({ partnership: p, address: 'Gus@PARTNER.Example' }).sender).toBe('guest');
+    expect(decide({ partnership: p, address: 'gus@partner.example.' }).sender).toBe('guest');
+    expect(decide({ partnership: p, address: 'gus@eu.partner.example' }).sender).toBe('host');
+    expect(decide({ partnership: p, address: 'gus@evilpartner.example' }).sender).toBe('host');
+    expect(decide({ partnership: p, address: 'gus@partner.example.evil.test' }).sender).toBe('host');
   });
 
   it('the domain is the part after the LAST @ (a quoted local part cannot smuggle a listed domain)', () => {
     const p = { limit: 'domains' as const, domains: ['partner.example'] };
-    expect(decide({ partnership: p, email: '"x@partner.example"@evil.test' }).sender).toBe('host');
+    expect(decide({ partnership: p, address: '"x@partner.example"@evil.test' }).sender).toBe('host');
   });
 
   it('an internationalised domain matches its punycode form, in either direction', () => {
-    expect(decide({ partnership: { limit: 'domains', domains: ['bücher.example'] }, email: 'a@xn--bcher-kva.example' }).sender).toBe('guest');
-    expect(decide({ partnership: { limit: 'domains', domains: ['xn--bcher-kva.example'] }, email: 'a@BÜCHER.example' }).sender).toBe('guest');
+    expect(decide({ partnership: { limit: 'domains', domains: ['bücher.example'] }, address: 'a@xn--bcher-kva.example' }).sender).toBe('guest');
+    expect(decide({ partnership: { limit: 'domains', domains: ['xn--bcher-kva.example'] }, address: 'a@BÜCHER.example' }).sender).toBe('guest');
   });
 
   it('no address, or an address without a domain, is never in the guest’s name under contacts or domains', () => {
     for (const email of [null, '', 'no-at-sign', 'trailing@']) {
-      expect(decide({ email, partnership: { limit: 'domains', domains: ['partner.example'] } }).sender).toBe('host');
-      expect(decide({ email, partnership: { limit: 'contacts', domains: [] }, knownToGuest: true }).sender).toBe('host');
+      expect(decide({ address: email, partnership: { limit: 'domains', domains: ['partner.example'] } }).sender).toBe('host');
+      expect(decide({ address: email, partnership: { limit: 'contacts', domains: [] }, knownToGuest: true }).sender).toBe('host');
     }
   });
 
   it('an empty domain list allows nobody; an unknown stored limit is treated as none', () => {
     expect(decide({ partnership: { limit: 'domains', domains: [] } })).toEqual({ sender: 'host', reason: 'domain_not_listed' });
     expect(decide({ partnership: { limit: 'later' as GuestLimit, domains: [] }, knownToGuest: true })).toEqual({ sender: 'host', reason: 'limit_none' });
+  });
+});
+
+describe('decideSender per channel (review of issue #12: an SMS goes to a number, a webhook to an endpoint)', () => {
+  // Every limit × channel × (the address is one of the partner's contacts or not). The domain is listed in every
+  // case, so a `domains` row shows that a listed EMAIL domain does not carry over to the number or the webhook.
+  const p = (limit: GuestLimit) => ({ limit, domains: ['partner.example'] });
+  const table: [GuestLimit, 'email' | 'sms' | 'webhook', boolean, 'guest' | 'host', SenderReason][] = [
+    ['anyone', 'email', false, 'guest', 'limit_anyone'],
+    ['anyone', 'sms', false, 'guest', 'limit_anyone'],
+    ['anyone', 'webhook', false, 'guest', 'limit_anyone'],
+    ['contacts', 'email', true, 'guest', 'known_contact'],
+    ['contacts', 'email', false, 'host', 'not_a_contact'],
+    ['contacts', 'sms', true, 'guest', 'known_contact'],
+    ['contacts', 'sms', false, 'host', 'not_a_contact'],
+    ['contacts', 'webhook', true, 'host', 'webhook_limited'],
+    ['contacts', 'webhook', false, 'host', 'webhook_limited'],
+    ['domains', 'email', false, 'guest', 'domain_listed'],
+    ['domains', 'sms', true, 'host', 'number_has_no_domain'],
+    ['domains', 'sms', false, 'host', 'number_has_no_domain'],
+    ['domains', 'webhook', true, 'host', 'webhook_limited'],
+    ['none', 'email', true, 'host', 'limit_none'],
+    ['none', 'sms', true, 'host', 'limit_none'],
+    ['none', 'webhook', true, 'host', 'limit_none'],
+  ];
+  const addressOn = { email: 'gus@partner.example', sms: '+31612345678', webhook: 'https://hooks.partner.example/in' };
+  it.each(table)('limit %s, channel %s, known contact %s → %s (%s)', (limit, channel, known, sender, reason) => {
+    expect(decide({ partnership: p(limit), channel, address: addressOn[channel], knownToGuest: known })).toEqual({ sender, reason });
+  });
+
+  it('an SMS is judged by its number, never by an email address: a listed email domain as the "address" of an SMS is still the host’s name', () => {
+    expect(decide({ partnership: p('domains'), channel: 'sms', address: 'gus@partner.example', knownToGuest: true })).toEqual({ sender: 'host', reason: 'number_has_no_domain' });
+    // Known under `contacts` only with a number to go to.
+    for (const address of [null, '', '  ']) expect(decide({ partnership: p('contacts'), channel: 'sms', address, knownToGuest: true }).sender).toBe('host');
+  });
+
+  it('the new reasons in words', () => {
+    expect(describeSender({ sender: 'host', reason: 'number_has_no_domain' }, 'Partner Collective')).toBe(
+      'in your own name: Partner Collective lets you write in its name only to addresses at the domains it listed, and a mobile number has no domain',
+    );
+    expect(describeSender({ sender: 'host', reason: 'webhook_limited' }, 'Partner Collective')).toBe(
+      'in your own name: Partner Collective lets webhooks go out in its name only when it lets you write to anyone in its name',
+    );
   });
 });
 

@@ -11,8 +11,8 @@
  * | limit      | in the partner's name when …                                                         |
  * | ---------- | ------------------------------------------------------------------------------------ |
  * | `anyone`   | always (the behaviour before issue #12, and the default of a partnership)            |
- * | `contacts` | the person's email address is one of the partner's own contacts (it knows them)      |
- * | `domains`  | the address's domain is one of the listed domains (exactly; a subdomain is listed on its own) |
+ * | `contacts` | the person's address is one of the partner's own contacts' (it knows them)           |
+ * | `domains`  | the email address's domain is one of the listed domains (exactly; a subdomain is listed on its own) |
  * | `none`     | never                                                                                |
  *
  * In every other case — not an external guest, no guest organisation named, no partnership (any more), or the
@@ -21,10 +21,23 @@
  * partnership, right before every send (server/send-reminder.ts): a limit narrowed after booking applies to
  * the next send.
  *
- * The person is judged by their email address on every channel (an SMS to them follows the same decision):
- * contacts are keyed by email, and a phone number has no domain.
+ * The person is judged by the address the message is actually sent to — the delivery's address, never the
+ * contact's current one (a host may edit the contact between two attempts of one delivery) — and by channel:
+ *
+ * | limit      | email                                  | SMS (the number the text goes to)                    | webhook        |
+ * | ---------- | -------------------------------------- | ---------------------------------------------------- | -------------- |
+ * | `anyone`   | guest                                  | guest                                                | guest          |
+ * | `contacts` | guest when the address is a contact's  | guest when the E.164 number is one of its contacts'  | host           |
+ * | `domains`  | guest when the domain is listed        | host (a phone number has no domain)                  | host           |
+ * | `none`     | host                                   | host                                                 | host           |
+ *
+ * Before the review of issue #12 an SMS followed the contact's EMAIL address, but the text goes to a number the
+ * host sets freely, so a listed email address let the host text any number in the partner's name. A webhook
+ * goes to an organisation's own endpoint, not to the person, so no address of the person can be judged: it
+ * carries the partner's name (goes to the partner's endpoint) only when the partner lets the host write to
+ * anyone in its name; under any narrower limit the host's own endpoint gets it, in the host's name.
  */
-import type { BookingRole } from './vocabulary';
+import type { BookingRole, Channel } from './vocabulary';
 
 /** How far a partnership lets the host write to guests in the partner's name (see module doc). */
 export const guestLimits = ['anyone', 'contacts', 'domains', 'none'] as const;
@@ -46,9 +59,17 @@ export interface SenderInput {
   guestTenantId: string | null;
   /** The partnership guest organisation → host as it is now, or null when there is none. */
   partnership: PartnershipLimit | null;
-  /** The person's email address (contacts.email), or null/'' when unknown. */
-  email: string | null;
-  /** True when the guest organisation has a contact with this email address (case-insensitive). */
+  /** The channel the message goes out on. */
+  channel: Channel;
+  /**
+   * The address the message is sent to (the delivery's): an email address on `email`, an E.164 number on `sms`;
+   * ignored on `webhook`; null/'' when unknown.
+   */
+  address: string | null;
+  /**
+   * True when the guest organisation has a contact with this address: the same email address (case-insensitive)
+   * on `email`, the same E.164 number on `sms` (db/queries/guest-partnerships.ts `senderFactsFor`).
+   */
   knownToGuest: boolean;
 }
 
@@ -62,6 +83,8 @@ export type SenderReason =
   | 'not_a_contact'
   | 'domain_listed'
   | 'domain_not_listed'
+  | 'number_has_no_domain'
+  | 'webhook_limited'
   | 'limit_none';
 
 export interface SenderDecision {
@@ -116,28 +139,28 @@ export function parseDomainList(input: string | readonly string[]): { ok: true; 
   return { ok: true, domains: out };
 }
 
-/** Decides whose name a message to this booking's person goes out in (see module doc for the table). */
+/** Decides whose name a message to this booking's person goes out in (see module doc for the tables). */
 export function decideSender(i: SenderInput): SenderDecision {
   if (i.role !== 'external') return { sender: 'host', reason: 'not_external' };
   if (!i.guestTenantId) return { sender: 'host', reason: 'no_guest_tenant' };
   if (!i.partnership) return { sender: 'host', reason: 'no_partnership' };
-  switch (i.partnership.limit) {
-    case 'anyone':
-      return { sender: 'guest', reason: 'limit_anyone' };
-    case 'contacts':
-      return i.knownToGuest && !!emailDomain(i.email) ? { sender: 'guest', reason: 'known_contact' } : { sender: 'host', reason: 'not_a_contact' };
-    case 'domains': {
-      const d = emailDomain(i.email);
-      const listed = new Set(i.partnership.domains.map((x) => normaliseDomain(x)).filter((x): x is string => !!x));
-      return d && listed.has(d) ? { sender: 'guest', reason: 'domain_listed' } : { sender: 'host', reason: 'domain_not_listed' };
-    }
-    case 'none':
-      return { sender: 'host', reason: 'limit_none' };
-    default: {
-      // A limit this build does not know (a newer database): the safe side.
-      return { sender: 'host', reason: 'limit_none' };
-    }
+  const limit = i.partnership.limit;
+  if (limit === 'anyone') return { sender: 'guest', reason: 'limit_anyone' };
+  if (limit !== 'contacts' && limit !== 'domains') {
+    // `none`, or a limit this build does not know (a newer database): the safe side.
+    return { sender: 'host', reason: 'limit_none' };
   }
+  if (i.channel === 'webhook') return { sender: 'host', reason: 'webhook_limited' };
+  if (i.channel === 'sms') {
+    if (limit === 'domains') return { sender: 'host', reason: 'number_has_no_domain' };
+    return i.knownToGuest && !!i.address && i.address.trim() !== '' ? { sender: 'guest', reason: 'known_contact' } : { sender: 'host', reason: 'not_a_contact' };
+  }
+  if (limit === 'contacts') {
+    return i.knownToGuest && !!emailDomain(i.address) ? { sender: 'guest', reason: 'known_contact' } : { sender: 'host', reason: 'not_a_contact' };
+  }
+  const d = emailDomain(i.address);
+  const listed = new Set(i.partnership.domains.map((x) => normaliseDomain(x)).filter((x): x is string => !!x));
+  return d && listed.has(d) ? { sender: 'guest', reason: 'domain_listed' } : { sender: 'host', reason: 'domain_not_listed' };
 }
 
 /**
@@ -160,6 +183,10 @@ export function describeSender(d: SenderDecision, guestName: string): string {
       return `in your own name: ${guestName} lets you write in its name only to its own contacts`;
     case 'domain_not_listed':
       return `in your own name: ${guestName} lets you write in its name only to addresses at the domains it listed`;
+    case 'number_has_no_domain':
+      return `in your own name: ${guestName} lets you write in its name only to addresses at the domains it listed, and a mobile number has no domain`;
+    case 'webhook_limited':
+      return `in your own name: ${guestName} lets webhooks go out in its name only when it lets you write to anyone in its name`;
     case 'limit_none':
       return `in your own name: ${guestName} does not let you write in its name`;
   }

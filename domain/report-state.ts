@@ -18,6 +18,7 @@
  * ("suppressed after 3 soft bounces within 7 days", {@link softBounceLimitReached}), and which event times a report
  * may carry ({@link parseRfc3339Instant}, {@link reportTimeProblem}).
  */
+import { ownEntry } from './lookup';
 import { deliveryTransitions } from './states';
 import type { DeliveryStatus, ReportKind, SuppressionReason } from './vocabulary';
 
@@ -304,7 +305,7 @@ export interface TwilioErrorClass {
  */
 export function classifyTwilioError(code: string | number | null | undefined): TwilioErrorClass {
   const c = code === null || code === undefined ? '' : String(code).trim();
-  const description = twilioErrorWords[c] ?? null;
+  const description = ownEntry(twilioErrorWords, c) ?? null;
   if (c === '21610') return { suppress: 'unsubscribed', description };
   if (['21211', '21614', '30005', '30006'].includes(c)) return { suppress: 'invalid_number', description };
   return { suppress: null, description };

@@ -52,10 +52,11 @@ export function verifyTwilioSignature(authToken: string, url: string, params: Tw
 
 /**
  * The parameters of a form body (`application/x-www-form-urlencoded`) as Twilio signs them: every name with its
- * value(s), `+` as space and percent-decoding per the WHATWG URL standard.
+ * value(s), `+` as space and percent-decoding per the WHATWG URL standard. The object has no prototype.
  */
 export function formParams(body: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // No prototype: a parameter named `constructor` or `__proto__` is just a parameter (issue #12).
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [k, v] of new URLSearchParams(body)) {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];

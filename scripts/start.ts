@@ -13,7 +13,7 @@
  *   always             → the built-in webhook receiver (server/webhook-catcher.ts); the seed points the demo
  *                        tenant's webhook at it (deliveries at /mailbox?channel=webhook). The worker may post to
  *                        http:// endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP defaults to true here) and links to the web
- *                        app (PUNCTUAL_PUBLIC_URL defaults to http://127.0.0.1:$PORT).
+ *                        app (PUNCTUAL_PUBLIC_URL defaults to http://127.0.0.1:$PORT; validated first).
  * Catcher ports: SMTP_CATCHER_PORT, SMS_CATCHER_PORT, WEBHOOK_CATCHER_PORT; unset → the last start's ports when
  * free, else any free port.
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
@@ -28,6 +28,7 @@ import { isFree, startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
 import { migrateDatabase } from '../db/migrate';
 import { startWorker, type RunningWorker } from '../jobs/worker';
 import { databaseNowMs } from '../db/queries/clock';
+import { publicBaseUrl } from '../domain/public-url';
 import { bounceAddressKey } from '../server/bounce-address';
 import { describeDsnOutcome, ingestDsn } from '../server/bounces';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
@@ -146,6 +147,8 @@ async function portIfFree(port: number | undefined): Promise<number | undefined>
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
+  // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule, before anything starts (domain/public-url.ts).
+  const publicUrl = publicBaseUrl({ PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL, PORT: String(port) });
   claimDataFolder();
   const ports = lastPorts();
   let databaseUrl = process.env.DATABASE_URL;
@@ -198,7 +201,6 @@ async function main() {
   const seeded = await seedDemo(appDb.db, seedClock.now(), { webhookCatcherUrl: webhookCatcher.url, publicUrl: process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}` });
   log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events around now, with the history of the day so far)` : 'demo data present');
   // The worker first: reminders already due go out while the web app builds.
-  const publicUrl = process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}`;
   // The demo's webhook catcher is http://127.0.0.1: both the sender (worker) and the settings form (web app)
   // must accept http endpoints, or an admin could not save the demo's own settings.
   const webhookAllowHttp = process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true';
@@ -233,7 +235,8 @@ async function main() {
       DATABASE_URL: databaseUrl,
       PUNCTUAL_MAILBOX: catcher ? '1' : '0',
       BETTER_AUTH_SECRET: authSecret(dataRoot),
-      PUNCTUAL_PUBLIC_URL: publicUrl,
+      // Only when set: unset, the web app trusts both http://127.0.0.1:$PORT and http://localhost:$PORT (domain/public-url.ts).
+      ...(process.env.PUNCTUAL_PUBLIC_URL ? { PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL } : {}),
       PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
       // The web app sends test alerts and the worker-heartbeat watchdog's alerts itself (server/watchdog.ts).
       SMTP_URL: smtpUrl,
@@ -260,7 +263,12 @@ async function main() {
   console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
   console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}/{secret}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
   // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
-  console.log(`  To run web and workers apart against this database: DATABASE_URL=${databaseUrl}${catcher ? ` SMTP_URL=${catcher.url}` : ''}\n`);
+  // The URLs carry this data folder's passwords, so they go to a 0600 file rather than the terminal (or a log).
+  const envFile = path.join(dataRoot, 'local.env');
+  fs.writeFileSync(envFile, `DATABASE_URL=${databaseUrl}\n${catcher ? `SMTP_URL=${catcher.url}\n` : ''}`, { mode: 0o600 });
+  fs.chmodSync(envFile, 0o600);
+  console.log(`  To run web and workers apart against this database: set -a; . ${path.relative(root, envFile)}; set +a; npm run worker`);
+  console.log(`    (${path.relative(root, envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''})\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
   for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
   console.log('\n  Ctrl-C stops it.\n');

@@ -95,6 +95,7 @@ import {
 import { messageIdFor } from '../domain/keys';
 import type { RetryPolicy } from '../domain/retry';
 import { parseWebhookUrl } from '../domain/webhook-url';
+import { publicBaseUrl } from '../domain/public-url';
 import { alertConditions, type AlertCondition, type AlertRoute, type EmailProvider, type Provider } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
 import { assertActorMay, recheckActor, refuseStaleSettings } from './versions';
@@ -122,9 +123,9 @@ export function alertTimingFromEnv(env: Record<string, string | undefined> = pro
   return { quietMs };
 }
 
-/** The base URL alert links are made absolute with: PUNCTUAL_PUBLIC_URL, else http://127.0.0.1:3000. */
+/** The base URL alert links are made absolute with: PUNCTUAL_PUBLIC_URL, else http://127.0.0.1:$PORT (domain/public-url.ts). */
 export function alertPublicUrl(env: Record<string, string | undefined> = process.env): string {
-  return env.PUNCTUAL_PUBLIC_URL || 'http://127.0.0.1:3000';
+  return publicBaseUrl(env);
 }
 
 /** The recipient id of a Slack webhook URL in message keys: `slack-` + 16 hex of its SHA-256 (the URL is a credential). */

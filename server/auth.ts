@@ -3,8 +3,9 @@
  *
  * - Accounts are created by the seed or an admin, never by sign-up (`disableSignUp`).
  * - The session lives in an httpOnly, SameSite=Lax cookie (`punctual.session_token`), 12 h, refreshed daily.
- * - better-auth refuses its own state-changing requests whose `Origin` is not trusted; the trusted origin is
- *   the request's own (`Host`), plus `PUNCTUAL_PUBLIC_URL` when the app sits behind a proxy.
+ * - better-auth refuses its own state-changing requests whose `Origin` is not trusted. Its base URL and trusted
+ *   origins come from `PUNCTUAL_PUBLIC_URL` (domain/public-url.ts; unset: http://127.0.0.1:$PORT and
+ *   http://localhost:$PORT), never from the request's `Host`/`X-Forwarded-Host`, which the client writes (issue #12).
  * - `BETTER_AUTH_SECRET` signs cookies. `npm start` generates one per data folder (`.data/auth-secret`).
  *
  * Built lazily: `next build` imports route modules without a database.
@@ -13,20 +14,13 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { getDb } from '../db/client';
+import { publicBaseUrl, trustedOrigins } from '../domain/public-url';
 import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '../db/schema';
 import { accountKey, checkOutcome, retryAfterSeconds } from '../domain/sign-in-limits';
 import { CLIENT_HEADER, clientKeyOfHeaders } from './client-address';
 import { appClock } from './clock';
 import { childLogger, errField } from './log';
 import { reservePasswordCheck, settlePasswordCheck, type PasswordCheck } from './sign-in-limits';
-
-/** Origin (`scheme://host[:port]`) a request was addressed to, from its Host header; null without one. */
-export function requestOrigin(headers: Headers): string | null {
-  const host = headers.get('x-forwarded-host') ?? headers.get('host');
-  if (!host) return null;
-  const proto = headers.get('x-forwarded-proto') ?? 'http';
-  return `${proto}://${host}`;
-}
 
 /**
  * better-auth endpoints that compare a password (checked against better-auth 1.7.25's routes: every caller of
@@ -47,10 +41,9 @@ async function checkedAccount(ctx: Parameters<Parameters<typeof createAuthMiddle
 }
 
 function createAuth() {
-  const publicUrl = process.env.PUNCTUAL_PUBLIC_URL?.replace(/\/$/, '');
   return betterAuth({
     appName: 'Punctual',
-    baseURL: publicUrl ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+    baseURL: publicBaseUrl(process.env),
     secret: process.env.BETTER_AUTH_SECRET,
     database: drizzleAdapter(getDb(), {
       provider: 'pg',
@@ -64,10 +57,7 @@ function createAuth() {
       },
     },
     session: { expiresIn: 12 * 60 * 60, updateAge: 24 * 60 * 60 },
-    trustedOrigins: async (request) => {
-      const own = request ? requestOrigin(request.headers) : null;
-      return [own, publicUrl].filter((o): o is string => !!o);
-    },
+    trustedOrigins: trustedOrigins(process.env),
     // Password checks are limited by our own token buckets in PostgreSQL (hooks below, domain/sign-in-limits.ts);
     // better-auth's limiter (in memory, per process, a window that resets only after a quiet minute) is kept as a
     // flood guard for its other endpoints, keyed by the client address we resolved (advanced.ipAddress below).

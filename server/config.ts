@@ -24,7 +24,8 @@
  *                                 app verifies X-Twilio-Signature over it (else over PUNCTUAL_PUBLIC_URL + /api/reports/sms)
  *   PUNCTUAL_RATE_SMS_API, PUNCTUAL_RETRY_SMS_API, PUNCTUAL_RETRY_WEBHOOK
  *   PUNCTUAL_PUBLIC_URL           base URL of the web app, for the signed preferences link in every message and
- *                                 the one-click unsubscribe link (List-Unsubscribe) in every non-essential email
+ *                                 the one-click unsubscribe link (List-Unsubscribe) in every non-essential email;
+ *                                 an absolute http(s) URL with no path beyond "/" (domain/public-url.ts)
  *   BETTER_AUTH_SECRET            the web app's session secret: both links are signed with keys derived from it
  *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
  *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
@@ -36,6 +37,7 @@
  *   SMS_AUTH_TOKEN                (above) also verifies the SMS status callbacks (POST /api/reports/sms); unset → 503
  */
 import { z } from 'zod';
+import { parsePublicUrl } from '../domain/public-url';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import type { Provider } from '../domain/vocabulary';
 import { bounceAddressKey } from './bounce-address';
@@ -75,7 +77,17 @@ const envSchema = z.object({
   PUNCTUAL_RATE_SMS_API: perMinute.optional(),
   PUNCTUAL_RETRY_SMS_API: retry.optional(),
   PUNCTUAL_RETRY_WEBHOOK: retry.optional(),
-  PUNCTUAL_PUBLIC_URL: z.url().optional(),
+  PUNCTUAL_PUBLIC_URL: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (!v) return;
+      try {
+        parsePublicUrl(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message.replace(/^PUNCTUAL_PUBLIC_URL: /, '') });
+      }
+    }),
   PUNCTUAL_WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).optional(),
 });
 

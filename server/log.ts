@@ -9,6 +9,11 @@
  * `reminderId` (or `deliveryId`) gives that message's whole story across processes.
  *
  * Level: PUNCTUAL_LOG_LEVEL = `fatal` | `error` | `warn` | `info` (default) | `debug` | `trace` | `silent`.
+ *
+ * Long values are cut (issue #12): every string in a line — fields at any depth, the message, an error's message —
+ * keeps its first {@link MAX_LOG_STRING} characters and ends with `…[cut N chars]`; an error's stack keeps its frames
+ * (only the message at its top is cut) up to {@link MAX_LOG_STACK} characters. A request that carried a megabyte
+ * of text therefore writes a line of a few kilobytes, not the megabyte.
  */
 import os from 'node:os';
 import pino, { type DestinationStream, type Logger } from 'pino';
@@ -29,6 +34,46 @@ export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel 
   throw new Error(`PUNCTUAL_LOG_LEVEL: "${env.PUNCTUAL_LOG_LEVEL}" is not one of ${LEVELS.join(', ')}`);
 }
 
+/** Longest string value in a log line, characters; longer ones are cut with a marker. */
+export const MAX_LOG_STRING = 1_000;
+/** Longest error stack in a log line, characters. */
+export const MAX_LOG_STACK = 8_000;
+
+/** `s` cut to `max` characters with the marker `…[cut N chars]`, or `s` itself when short enough. */
+export function cutString(s: string, max = MAX_LOG_STRING): string {
+  return s.length > max ? `${s.slice(0, max)}…[cut ${s.length - max} chars]` : s;
+}
+
+/**
+ * A copy of `value` with every string longer than {@link MAX_LOG_STRING} cut ({@link cutString}); plain objects
+ * and arrays are walked to depth 8 (deeper values are replaced by "[too deep]"), anything else is kept as it is.
+ */
+export function cutLongStrings(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return cutString(value);
+  if (Array.isArray(value)) return depth >= 8 ? '[too deep]' : value.map((v) => cutLongStrings(v, depth + 1));
+  if (value && typeof value === 'object' && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
+    if (depth >= 8) return '[too deep]';
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = cutLongStrings(v, depth + 1);
+    return out;
+  }
+  return value;
+}
+
+/** pino's error serializer, with the message cut and the stack's copy of the message cut too (frames kept). */
+function cutErr(e: unknown): unknown {
+  const x = pino.stdSerializers.err(e as Error) as unknown as Record<string, unknown>;
+  if (!x || typeof x !== 'object') return x;
+  const message = typeof x.message === 'string' ? x.message : '';
+  const out = cutLongStrings({ ...x, stack: undefined }) as Record<string, unknown>;
+  if (typeof x.stack === 'string') {
+    let stack = x.stack;
+    if (message.length > MAX_LOG_STRING && stack.includes(message)) stack = stack.replace(message, cutString(message));
+    out.stack = cutString(stack, MAX_LOG_STACK);
+  }
+  return out;
+}
+
 /**
  * A new JSON logger. `destination`: where the lines go (default: stdout, written synchronously so nothing is lost
  * at exit); tests pass a stream to read the lines back. `level` default: {@link logLevelFromEnv}.
@@ -39,7 +84,8 @@ export function createLogger(opts: { level?: LogLevel; destination?: Destination
       level: opts.level ?? logLevelFromEnv(),
       timestamp: pino.stdTimeFunctions.isoTime,
       base: { pid: process.pid, hostname: os.hostname(), service: 'punctual' },
-      serializers: { err: pino.stdSerializers.err },
+      serializers: { err: cutErr, msg: (m: unknown) => (typeof m === 'string' ? cutString(m) : m) },
+      formatters: { log: (o) => cutLongStrings(o) as Record<string, unknown> },
     },
     opts.destination ?? pino.destination({ dest: 1, sync: true }),
   );

@@ -4,8 +4,9 @@
  *
  * What an edit changes — the person, not only this booking. A booking points at a contact (db/schema.ts
  * `contacts`: one row per tenant and address, unique on lower(email)), and every one of these details lives on
- * the contact, which ALL of the person's bookings share: adding a participant with a known address already
- * updates that same row (server/scheduling.ts `addBooking`), and preferences are the person's too
+ * the contact, which ALL of the person's bookings share (adding a participant with a known address books that same
+ * contact and never changes it — server/scheduling.ts `addBooking`, domain/contact-kept.ts: this edit is the one
+ * way to change a person), and preferences are the person's too
  * (server/contact-preferences.ts). An edit therefore changes the contact, and so the person on every event
  * they are booked on; the dialog says so, with the other events listed, before anything is saved. (Changing
  * only this booking would need a second contact with the same address, which the unique index forbids, and
@@ -16,7 +17,9 @@
  * In ONE transaction (invariant 1), under the locks a send takes before re-reading the person:
  *  1. the person's live events FOR UPDATE in id order, then the contact FOR UPDATE (the order adding a booking and
  *     a preferences save use, so none of them deadlock); a send holds its event FOR SHARE while it re-reads the
- *     person, so it either went first or sees the new details;
+ *     person, so it either went first or sees the new details. The live events are read again under the contact
+ *     lock: a booking that committed in between (on an event not locked) rolls the try back and the edit runs
+ *     again with it (at most 3 tries);
  *  2. the version the editor saw is compared (invariant 11): a stale save is a 409 with the current details and
  *     writes nothing;
  *  3. the contact is written; when the zone or the mobile number changed, each of the person's live bookings is
@@ -202,6 +205,37 @@ export async function editParticipant(
     throw new AppError('validation', `${unknownKeys.join(', ')}: cannot be changed here (only ${FIELDS.join(', ')})`, unknownKeys[0]);
   }
   const f = parseInput(participantEditSchema, rest);
+  // The person's live events are read before any lock (the events must be locked before the contact). A booking
+  // committed between that read and the contact lock would be left out of the re-plan (review of issue #12): the
+  // set is read again under the contact lock, and when it grew the transaction is rolled back and run again with
+  // the new set — the lock order events → contact is kept. Bounded: a person booked onto yet another event at each
+  // of three tries is a 409 to try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await editOnce(db, ctx, bookingId, seen, f);
+    } catch (e) {
+      if (!(e instanceof LiveEventsGrew)) throw e;
+      if (attempt === MAX_EDIT_TRIES) {
+        throw new AppError('conflict', 'This participant was booked onto other events while you saved, three times over: nothing was saved — save again.', 'version');
+      }
+    }
+  }
+}
+
+/** Tries of {@link editParticipant} when the person's live events change under it. */
+const MAX_EDIT_TRIES = 3;
+
+/** Thrown inside the edit's transaction (rolling it back) when the person's live events grew after they were locked. */
+class LiveEventsGrew extends Error {}
+
+/** One try of {@link editParticipant}, in one transaction (module doc). */
+async function editOnce(
+  db: Db,
+  ctx: { tenantId: string; actor: string; actorId?: string; now: Date },
+  bookingId: string,
+  seen: number,
+  f: z.output<typeof participantEditSchema>,
+): Promise<EditParticipantResult> {
   return db.transaction(async (tx) => {
     if (ctx.actorId) await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: ctx.actorId }, 'operate');
     await setActor(tx, ctx.actor);
@@ -213,6 +247,10 @@ export async function editParticipant(
     await lockEventsInOrder(tx, ctx.tenantId, eventIds);
     const before = await lockContact(tx, ctx.tenantId, contactId);
     if (!before) throw new AppError('not_found', `participant ${bookingId} not found`, 'bookingId');
+    // Under the contact lock no booking of this person can commit any more (a booking locks the contact FOR SHARE,
+    // db/queries/scheduling.ts findOrCreateContact): one that committed since the read above shows here.
+    const locked = new Set(eventIds);
+    if ((await liveEventIdsOfContact(tx, ctx.tenantId, contactId)).some((id) => !locked.has(id))) throw new LiveEventsGrew();
     assertVersionIssued(before, seen);
     if (before.version !== seen) {
       await assertVersion(tx, ctx, before, seen, {

@@ -121,7 +121,8 @@ export async function setGuestLimitAction(
  */
 export async function senderOfNewBooking(db: DbOrTx, booking: Pick<Booking, 'role' | 'guestTenantId' | 'tenantId'>, email: string): Promise<{ decision: SenderDecision; text: string } | null> {
   if (booking.role !== 'external' || !booking.guestTenantId) return null;
-  const decision = await senderOf(db, booking, email, false);
+  // The booking form's words are about email (the address typed); each send decides again for its own channel and address.
+  const decision = await senderOf(db, booking, { channel: 'email', address: email }, false);
   const [g] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, booking.guestTenantId));
   return { decision, text: describeSender(decision, g?.name ?? 'the guest organisation') };
 }

@@ -40,6 +40,7 @@
 import { Webhook } from 'standardwebhooks';
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { ownEntry } from '../domain/lookup';
 import { classifyTwilioError, MAX_SMS_PARTS, parseRfc3339Instant, reportTimeProblem } from '../domain/report-state';
 import { formParams, verifyTwilioSignature } from '../domain/twilio-signature';
 import type { ReportKind } from '../domain/vocabulary';
@@ -131,7 +132,7 @@ export function parseEmailEvent(json: unknown, webhookId: string, now: Date): In
   if (!r.success) throw fromZodError(r.error);
   const e = r.data;
   const occurredAt = eventTime(e.created_at, 'created_at', now, parseRfc3339Instant, 'an RFC 3339 date-time with Z or an offset, e.g. 2027-03-01T12:05:00Z');
-  const mapped = emailKinds[e.type];
+  const mapped = ownEntry(emailKinds, e.type);
   if (!mapped) return 'ignored';
   let kind: ReportKind;
   if (mapped === 'bounce') {
@@ -251,7 +252,7 @@ export function parseSmsStatus(p: Record<string, string | string[]>, now: Date):
   const statusRaw = one(p, statusField);
   if (!statusRaw) throw new AppError('validation', 'MessageStatus: required', 'MessageStatus');
   const status = statusRaw.toLowerCase();
-  const kind = smsKinds[status];
+  const kind = ownEntry(smsKinds, status);
   if (!kind) {
     if (smsIgnoredStatuses.includes(status)) return 'ignored';
     const allowed = [...Object.keys(smsKinds), ...smsIgnoredStatuses].join(', ');

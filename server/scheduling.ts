@@ -20,11 +20,12 @@ import {
   insertPlannedReminders,
   liveBookedEmails,
   lockEvent,
-  upsertContact,
+  findOrCreateContact,
   upsertContacts,
   insertEvents,
 } from '../db/queries/scheduling';
 import { bookings, events, type Booking, type Event, type ReminderRule, type Tenant } from '../db/schema';
+import { keptDetails, type KeptDetail } from '../domain/contact-kept';
 import { DueInstantError } from '../domain/due-instant';
 import { remindersToCarry } from '../domain/carry-forward';
 import { wakeJobKey } from '../domain/keys';
@@ -88,11 +89,12 @@ export const addBookingSchema = z.object({
   role: z.enum(bookingRoles),
   contact: z.object({
     email: z.email(),
-    name: z.string().trim().default(''),
+    /** The name of a NEW contact ('' when omitted); a known person keeps theirs (domain/contact-kept.ts). */
+    name: z.string().trim().optional(),
     // No default: a known person keeps their language unless one is given (upsertContact inserts 'en' for a new one).
     locale: z.string().min(2).optional(),
     timeZone: zone.nullish(),
-    /** Mobile number for SMS: stored in E.164; '' or null clears it; omitted keeps a known person's number. */
+    /** Mobile number for SMS of a NEW contact, stored in E.164 ('' or null: none); a known person keeps theirs. */
     phone: phoneField.nullish(),
   }),
   guestTenantId: z.uuid().nullish(),
@@ -254,10 +256,13 @@ function eventRow(tenantId: string, data: z.output<typeof createEventSchema>) {
 }
 
 /**
- * Books a contact (found or created by email) onto an event and plans their reminders, in one transaction.
+ * Books a contact (found or created by email) onto an event and plans their reminders, in one transaction. A
+ * known person's details are never changed by a booking (db/queries/scheduling.ts `findOrCreateContact`,
+ * domain/contact-kept.ts): `kept` lists what the input said that differs from the stored details (empty for a
+ * new contact), so the caller can tell the staff member to edit the participant instead.
  * @throws AppError not_found (event), conflict (already booked), validation (field named), invalid_state (event cancelled).
  */
-export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookingInput, now: Date): Promise<Booking> {
+export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookingInput, now: Date): Promise<Booking & { kept: KeptDetail[] }> {
   const data = parseInput(addBookingSchema, input);
   if (data.role === 'external' && !data.guestTenantId) {
     throw new AppError('validation', 'guestTenantId: required for an external guest (their own tenant reminds them)', 'guestTenantId');
@@ -271,7 +276,9 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
       // The guest is reminded in their own organisation's name: that organisation must have agreed.
       if (!(await guestPartnershipExists(tx, data.guestTenantId, tenantId))) throw new AppError('forbidden', "guestTenantId: that organisation has not agreed to have its people booked as guests of yours", 'guestTenantId');
     }
-    const contactId = await upsertContact(tx, { tenantId, ...data.contact });
+    const contact = await findOrCreateContact(tx, { tenantId, ...data.contact });
+    const contactId = contact.id;
+    const kept = contact.created ? [] : keptDetails(contact, data.contact);
     const [b] = await tx
       .insert(bookings)
       .values({ tenantId, eventId: event.id, contactId, role: data.role, guestTenantId: data.guestTenantId ?? null, createdAt: now })
@@ -280,7 +287,7 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
     if (!b) throw new AppError('conflict', `${data.contact.email} is already booked on this event`, 'contact.email');
     await planAndEnqueue(tx, tenant, event, [b], now);
     await recordBookingConfirmed(tx, b, event, now);
-    return b;
+    return { ...b, kept };
   });
 }
 
@@ -294,7 +301,7 @@ const bulkRowSchema = addBookingSchema.omit({ eventId: true });
 
 /**
  * Books many people onto ONE event in one transaction, with exactly `addBooking`'s effects for each (contact
- * upserted by tenant + address, booking, reminders planned by the same planner with the same channel and
+ * found or created by tenant + address — a known person's details kept as stored, as `addBooking` keeps them —, booking, reminders planned by the same planner with the same channel and
  * quiet-hours handling, wake-ups, `booking_confirmed` / `participant_added_as_host` domain events and their
  * notify jobs) — but in bulk: per round of BULK_BOOKING_CHUNK people one statement each for the booked-check,
  * contacts, bookings, reminders, domain events and notify jobs; the wake-ups (one per rule) once at the end.

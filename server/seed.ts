@@ -43,7 +43,7 @@ import { DateTime } from 'luxon';
 import { newWebhookSecret } from '../channels/webhook';
 import type { Db } from '../db/client';
 import { setActor } from '../db/queries/actor';
-import { getTenantBySlug, upsertContact } from '../db/queries/scheduling';
+import { findOrCreateContact, getTenantBySlug } from '../db/queries/scheduling';
 import { alertSettings, contacts, events, notificationSettings, staffUsers } from '../db/schema';
 import { defaultPolicy } from '../domain/notification-policy';
 import type { ChannelPreferences } from '../domain/preferences';
@@ -155,7 +155,7 @@ async function seedDemoContacts(db: Db, tenantId: string): Promise<void> {
     await db.transaction(async (tx) => {
       await setActor(tx, 'seed');
       // Only tenant and email: a known contact keeps its name, zone and language.
-      const id = await upsertContact(tx, { tenantId, email: c.email });
+      const { id } = await findOrCreateContact(tx, { tenantId, email: c.email });
       await tx
         .update(contacts)
         .set({ name: c.name, timeZone: c.timeZone, phone: c.phone, preferences: c.preferences, quietHours: c.quietHours })

@@ -323,7 +323,9 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
     const d = await lockDelivery(tx, deliveryId);
     if (!d) return { stop: { status: 'missing' } as DeliverResult };
     if (d.status !== 'claimed' && d.status !== 'retrying') return { stop: { status: d.status, reason: 'not sendable' } };
-    const w = d.reminderId ? await loadReminderWorld(tx, d.reminderId, 'share') : null;
+    // Whose name it goes out in is decided for the address this delivery was claimed for (d.address), not the
+    // contact's current one (review of issue #12).
+    const w = d.reminderId ? await loadReminderWorld(tx, d.reminderId, 'share', { address: d.address }) : null;
     if (!w) return { stop: { status: d.status, reason: 'reminder missing' } };
     const now = clock.now();
     // The last re-read before the provider call (invariant 4). The reminder itself is `done` (it has this
@@ -367,13 +369,14 @@ type Prepared =
 async function prepareAttempt(
   deps: SendDeps,
   tx: Tx,
-  w: ReminderWorld,
+  world: ReminderWorld,
   d: Delivery,
   slotAt: Date | undefined,
   now: Date,
   /** Template data validated from this same world in this transaction (the inline send): not built twice. */
   validated?: TemplateDataResult,
 ): Promise<Prepared> {
+  let w = world;
   const deliveryId = d.id;
   const dead = async (repairOwner: RepairOwner, reason: string) => {
     await transitionDelivery(tx, deliveryId, 'dead', { statusReason: reason, lastError: reason, repairOwner, leaseExpiresAt: null, nextAttemptAt: null });
@@ -386,6 +389,14 @@ async function prepareAttempt(
   // Whose name it goes out in was re-decided on the partnership as it is now (loadReminderWorld, issue #12): a
   // limit narrowed since the claim moves the message to the host's own name (sender, suppression list, provider
   // kept); widened, to the guest's. Recorded first, so every end state below is listed under the right tenant.
+  // It must have been decided for the address this attempt goes to — the delivery's, which an edit of the contact
+  // does not change (review of issue #12: a retry to the old address went out in the partner's name because the
+  // contact's NEW address was judged). Any caller whose world was decided for another address is re-read here
+  // (rows already locked by this transaction: no new lock order).
+  if (d.channel !== 'webhook' && w.senderDecidedFor !== d.address && w.reminder.id === d.reminderId) {
+    const again = await loadReminderWorld(tx, d.reminderId, 'share', { address: d.address });
+    if (again) w = again;
+  }
   const senderChanged = (d.sendingTenantId ?? d.tenantId) !== w.sendingTenant.id;
   if (senderChanged) {
     await setDeliverySender(tx, deliveryId, w.sendingTenant.id);

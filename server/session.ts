@@ -5,7 +5,8 @@
  * - `getStaffSession()` / `requireStaff()` — server components: the session from the request's cookie,
  *   with the staff user's tenant. `requireStaff` redirects to /sign-in when there is none.
  * - `staffRoute(request, permission, handler)` — route handlers: same-origin check for anything but GET
- *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (an
+ *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (bounded: 413 over
+ *   PUNCTUAL_MAX_BODY_BYTES, 400 too deep or a string too long — server/request-body.ts; an
  *   `If-Match: "<version>"` header becomes the body's `version`, invariant 11), and AppError → 4xx
  *   `{ error, field, ...details }` (a stale save's 409 adds `current` and `version`).
  * - `staffCreateRoute(request, permission, handler)` — the same for a POST that creates, honouring an
@@ -21,10 +22,12 @@ import { can, refusalMessage, type Permission } from '../domain/permissions';
 import { versionFromIfMatch } from '../domain/edit-conflict';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
-import { getAuth, requestOrigin } from './auth';
+import { isTrustedOrigin } from '../domain/public-url';
+import { getAuth } from './auth';
 import { appClock } from './clock';
 import { AppError, retryOnTransactionConflict } from './errors';
 import { handleCreate } from './idempotency';
+import { BodyError, readJsonBody } from './request-body';
 
 export interface StaffSession {
   user: { id: string; email: string; name: string; role: StaffRole };
@@ -61,17 +64,17 @@ export function jsonError(status: number, error: string, field?: string, details
 }
 
 /**
- * True when a state-changing request comes from our own pages: its `Origin` equals the origin it was sent
- * to (or PUNCTUAL_PUBLIC_URL); without an `Origin`, only when `Sec-Fetch-Site: same-origin`. This is the
- * OWASP "verifying origin with standard headers" CSRF defence; the SameSite=Lax cookie is the second layer.
+ * True when a state-changing request comes from our own pages: its `Origin` is the configured public origin
+ * (domain/public-url.ts: PUNCTUAL_PUBLIC_URL, else http://127.0.0.1:$PORT and http://localhost:$PORT) — never
+ * an origin derived from `Host`/`X-Forwarded-Host`, which the client writes itself (issue #12); without an
+ * `Origin` (or with `Origin: null`), only when `Sec-Fetch-Site: same-origin`. This is the OWASP "verifying origin with standard
+ * headers" CSRF defence; the SameSite=Lax cookie is the second layer.
  */
 export function isSameOrigin(h: Headers): boolean {
   const origin = h.get('origin');
-  if (origin && origin !== 'null') {
-    const own = requestOrigin(h);
-    const publicUrl = process.env.PUNCTUAL_PUBLIC_URL?.replace(/\/$/, '');
-    return origin === own || (!!publicUrl && origin === publicUrl);
-  }
+  if (origin && origin !== 'null') return isTrustedOrigin(origin, process.env);
+  // `Origin: null` is what a browser sends for a POST from a page with `Referrer-Policy: no-referrer` (the
+  // preferences page, domain/security-headers.ts): then only the browser's own Sec-Fetch-Site can vouch.
   return h.get('sec-fetch-site') === 'same-origin';
 }
 
@@ -91,13 +94,13 @@ export async function staffRoute(
   if (!can(session.user.role, permission)) return jsonError(403, refusalMessage(session.user.role, permission));
   let body: unknown = undefined;
   if (mutating) {
-    const text = await request.text();
-    if (text) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return jsonError(400, 'request body: not valid JSON', 'body');
-      }
+    try {
+      body = await readJsonBody(request);
+    } catch (e) {
+      if (e instanceof BodyError) return jsonError(e.status, e.message, e.field);
+      throw e;
+    }
+    if (body !== undefined) {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) return jsonError(400, 'request body: must be a JSON object', 'body');
       const bad = unstorableText(body);
       if (bad) return jsonError(400, `${bad}: contains a character that cannot be stored (NUL or a broken surrogate pair)`, bad);

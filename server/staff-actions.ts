@@ -14,6 +14,7 @@
  * the current record, and writes nothing (server/versions.ts). Each transaction names its actor for the
  * row-version trigger (`setActor`).
  */
+import { describeKept } from '../domain/contact-kept';
 import { parsePhone } from '../domain/phone';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -26,6 +27,7 @@ import { alreadyRemovedMessage, sameValue } from '../domain/edit-conflict';
 import { canonicalLocale } from '../domain/locales';
 import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
 import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
+import { FIELD_LIMITS } from '../domain/request-limits';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema, suppressionChannelOf } from './tenants';
@@ -230,8 +232,12 @@ export type BookingForm = z.input<typeof bookingFormSchema>;
  * ("in Partner Collective’s name", or "in your own name: …" and why, server/partnerships.ts), for the host's
  * staff and the audit entry; the booking records its actor (`bookings.created_by`) for the guest
  * organisation's logs.
+ *
+ * A person already in the contacts keeps their stored details (review of issue #12: a booking overwrote a
+ * participant edit): `kept` words what the form said that differs ("kept: existing zone Europe/Berlin — edit the
+ * participant to change it"), also in the audit entry.
  */
-export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking & { sendsAs?: string }> {
+export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: string, input: BookingForm): Promise<Booking & { sendsAs?: string; kept?: string }> {
   assertId(eventId, 'eventId', 'event');
   const f = parseInput(bookingFormSchema, input);
   return db.transaction(async (tx) => {
@@ -246,7 +252,9 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
       const [g] = await tx.select().from(tenants).where(eq(tenants.slug, f.guestTenant));
       guestTenantId = g!.id;
     }
-    const b = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, name: f.name, ...(f.timeZone ? { timeZone: f.timeZone } : {}), ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
+    const { kept: keptList, ...b } = await addBooking(tx, ctx.tenantId, { eventId, role: f.role, contact: { email: f.email, ...(f.name ? { name: f.name } : {}), ...(f.timeZone ? { timeZone: f.timeZone } : {}), ...(f.locale ? { locale: f.locale } : {}), ...(f.phone ? { phone: f.phone } : {}) }, guestTenantId }, ctx.now);
+    // A known person keeps their details (domain/contact-kept.ts): say which typed ones were not applied.
+    const kept = describeKept(keptList);
     const previous = await previousCancelledBooking(tx, ctx.tenantId, b);
     const sender = await senderOfNewBooking(tx, b, f.email);
     await appendAudit(tx, {
@@ -254,9 +262,9 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
       actor: ctx.actor,
       action: 'booking_add',
       at: ctx.now,
-      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}), ...(sender ? { sendsAs: sender.text } : {}) },
+      details: { eventId, bookingId: b.id, email: f.email, role: f.role, ...(previous ? { rebook: true, previousBookingId: previous.id } : {}), ...(sender ? { sendsAs: sender.text } : {}), ...(kept ? { kept } : {}) },
     });
-    return sender ? { ...b, sendsAs: sender.text } : b;
+    return { ...b, ...(sender ? { sendsAs: sender.text } : {}), ...(kept ? { kept } : {}) };
   });
 }
 
@@ -292,7 +300,8 @@ export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId:
 
 export const suppressionFormSchema = z.object({
   /** An email address, or a mobile number (stored in E.164, as SMS deliveries address it). */
-  address: z.string().trim().transform((v, ctx) => {
+  // Bounded before anything else looks at it (issue #12: a 1 MB address reached the unique index and was a 500).
+  address: z.string().trim().max(FIELD_LIMITS.address, `at most ${FIELD_LIMITS.address} characters (an email address or a phone number)`).transform((v, ctx) => {
     if (z.email().safeParse(v).success) return v;
     if (/^[+\d][\d\s().-]{5,}$/.test(v)) {
       const r = parsePhone(v);

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../db/client';
 import { guestPartnerships, reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
 import { MAX_OFFSET_DAYS, offsetMagnitudeDays, parseOffset } from '../domain/due-instant';
 import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, reminderTemplateIds, type Channel } from '../domain/vocabulary';
+import { FIELD_LIMITS } from '../domain/request-limits';
 import { parseInput } from './errors';
 
 const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
@@ -82,7 +83,10 @@ export async function addSuppression(
   const data = parseInput(
     // An email address, or a mobile number in E.164 (SMS suppressions: invalid number, STOP at the carrier).
     z.object({
-      address: z.union([z.email(), z.string().regex(/^\+[1-9]\d{6,14}$/)], { error: 'must be an email address or a phone number in E.164 form (+31612345678)' }),
+      address: z
+        .string()
+        .max(FIELD_LIMITS.address, `at most ${FIELD_LIMITS.address} characters`)
+        .pipe(z.union([z.email(), z.string().regex(/^\+[1-9]\d{6,14}$/)], { error: 'must be an email address or a phone number in E.164 form (+31612345678)' })),
       reason: z.enum(suppressionReasons),
       source: z.string().default('manual'),
       channel: z.enum(channels).optional(),

@@ -6,6 +6,8 @@
  * comes from a database row or the address bar is HTML-escaped ({@link escapeHtml}).
  */
 
+import { UNSUBSCRIBE_PAGE_CSP } from '../domain/security-headers';
+
 /** `s` safe as HTML text and inside a double-quoted attribute. */
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -19,7 +21,7 @@ export const unsubscribePageHeaders: Record<string, string> = {
   'x-robots-tag': 'noindex, nofollow',
   'x-content-type-options': 'nosniff',
   // No script may run; the only form posts back here; nobody may frame the button (clickjacking).
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'content-security-policy': UNSUBSCRIBE_PAGE_CSP,
 };
 
 const css = `

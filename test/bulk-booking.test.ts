@@ -53,7 +53,7 @@ function people(guestId: string): BulkBookingInput[] {
   const out: BulkBookingInput[] = [
     { role: 'attendee', contact: { email: 'quiet@x.test', name: 'Quinn' } }, // zone and quiet hours stored: deferred
     { role: 'attendee', contact: { email: 'sms@x.test', name: 'Sam' } }, // email + SMS reminders
-    { role: 'attendee', contact: { email: 'MiXed@X.test', name: 'New Name', timeZone: null } }, // known (case), zone cleared, locale kept
+    { role: 'attendee', contact: { email: 'MiXed@X.test', name: 'New Name', timeZone: null } }, // known (case): every stored detail kept
     { role: 'host', contact: { email: 'host1@x.test', name: 'Hosta', locale: 'fr' } },
     { role: 'external', guestTenantId: guestId, contact: { email: 'guest1@y.test', name: 'Gus', timeZone: 'Asia/Tokyo' } },
     { role: 'attendee', contact: { email: 'phone@x.test', name: 'Pia', phone: '+44 7911 123456' } },
@@ -138,7 +138,9 @@ describe('addBookingsBulk', () => {
     expect(new Set(a.facts.map((f) => f.type))).toEqual(new Set(['booking_confirmed', 'participant_added_as_host']));
     expect(a.jobs.filter((j) => j.task_identifier === 'dispatch_due').map((j) => j.key).sort()).toEqual(['wake:EVENT:day before', 'wake:EVENT:room', 'wake:EVENT:two hours']);
     expect(a.jobs.filter((j) => j.task_identifier === 'notify')).toHaveLength(20);
-    expect(a.contacts.find((c) => c.email === 'mixed@x.test')).toMatchObject({ name: 'New Name', locale: 'de', time_zone: null });
+    // A known person keeps name, zone and language on both paths (review of issue #12: a booking overwriting a
+    // contact was a lost update of the participant edit and left their other bookings planned for the old zone).
+    expect(a.contacts.find((c) => c.email === 'mixed@x.test')).toMatchObject({ name: 'Old Name', locale: 'de', time_zone: 'Europe/Berlin', version: 1 });
   });
 
   it('a bad row writes nothing and its error names the row and field', async () => {

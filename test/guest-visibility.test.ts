@@ -8,15 +8,17 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmailChannel } from '../channels/types';
+import type { EmailChannel, OutgoingSms, SmsChannel } from '../channels/types';
 import { createSmtpChannel } from '../channels/smtp';
 import { listAudit } from '../db/queries/audit';
 import { getDeliveryStory, searchDeliveries } from '../db/queries/deliveries-log';
 import { loadReminderWorld } from '../db/queries/delivery';
 import { listCaughtMessages, mailboxScope } from '../db/queries/mailbox';
-import { upsertContact } from '../db/queries/scheduling';
-import { auditLog, deliveries, guestPartnerships, reminders, type Tenant } from '../db/schema';
+import { findOrCreateContact } from '../db/queries/scheduling';
+import { auditLog, contacts, deliveries, guestPartnerships, reminders, type Tenant } from '../db/schema';
+import { editParticipant } from '../server/participants';
 import { nudgeParticipant } from '../server/nudge';
+import { sendDeliveryAgain } from '../server/operator';
 import { readPartnerships, setGuestLimitAction } from '../server/partnerships';
 import { createEvent } from '../server/scheduling';
 import { addBookingAction } from '../server/staff-actions';
@@ -34,6 +36,7 @@ function flakyOnce(inner: EmailChannel): EmailChannel & { calls: number } {
       ch.calls++;
       if (flaky.on && !failed.has(opts.idempotencyKey)) {
         failed.add(opts.idempotencyKey);
+        if (flaky.ambiguous) return { class: 'ambiguous' as const, code: 'ETIMEDOUT', message: 'no answer after DATA (test)' };
         return { class: 'transient' as const, code: '421', message: 'try again later (test)' };
       }
       return inner.send(message, opts);
@@ -42,7 +45,19 @@ function flakyOnce(inner: EmailChannel): EmailChannel & { calls: number } {
   };
   return ch;
 }
-const flaky = { on: false };
+const flaky = { on: false, ambiguous: false };
+
+/** An SMS provider that accepts everything and keeps what it was given (the text carries the sender's name). */
+const texts: OutgoingSms[] = [];
+const smsProvider: SmsChannel = {
+  name: 'sms_api',
+  idempotent: false,
+  async send(m) {
+    texts.push(m);
+    return { class: 'accepted', providerId: `SM${texts.length}` };
+  },
+  close: async () => {},
+};
 
 let h: Harness;
 beforeAll(async () => {
@@ -53,12 +68,14 @@ beforeAll(async () => {
     send: (m, o) => inner!.send(m, o),
     close: async () => inner?.close(),
   };
-  h = await createHarness({ channel: flakyOnce(lazy), deps: { random: () => 0.5 } });
+  h = await createHarness({ channel: flakyOnce(lazy), deps: { random: () => 0.5, sms: smsProvider, smsFrom: '+3197010000000' } });
   inner = createSmtpChannel({ url: h.catcher.url });
 });
 afterAll(async () => h?.close());
 beforeEach(async () => {
   flaky.on = false;
+  flaky.ambiguous = false;
+  texts.length = 0;
   await h.tdb.reset();
 });
 const db = () => h.tdb.db;
@@ -204,7 +221,7 @@ describe('the partnership limits whom the host may write to in the partner’s n
 
   it('contacts: only addresses the partner already has as contacts (case-insensitive) go out in its name', async () => {
     const { host, partner, event, partnerAdmin } = await partners();
-    await upsertContact(db(), { tenantId: partner.id, email: 'Known@Anywhere.test', name: 'Kim' });
+    await findOrCreateContact(db(), { tenantId: partner.id, email: 'Known@Anywhere.test', name: 'Kim' });
     await limitTo(partnerAdmin, host.id, 'contacts');
     const known = await bookGuest(host, partner, event.id, 'known@anywhere.test');
     const stranger = await bookGuest(host, partner, event.id, 'stranger@anywhere.test');
@@ -252,8 +269,18 @@ describe('a limit narrowed after the booking', () => {
     expect(from(mail)).toContain('Host Studio');
     const [after] = await db().select().from(deliveries);
     expect(after).toMatchObject({ status: 'accepted', sendingTenantId: host.id, attemptCount: 2, messageKey: first.messageKey });
-    expect(await searchDeliveries(db(), partner.id, {}, { limit: 50, offset: 0 })).toMatchObject({ total: 0 });
+    // Its first attempt went out in the partner's name, so it stays in the partner's deliveries log (the issue: the
+    // partner sees every message sent in its name; review of issue #12 — it vanished once the sender switched).
+    const partnerLog = await searchDeliveries(db(), partner.id, {}, { limit: 50, offset: 0 });
+    expect(partnerLog.total).toBe(1);
+    expect(partnerLog.items[0]).toMatchObject({ delivery: { id: first.id, status: 'accepted', sendingTenantId: host.id }, sentBy: { tenantName: 'Host Studio', actor: 'hana@host.test' }, sentAs: null });
+    expect(await getDeliveryStory(db(), partner.id, first.id)).toBeNull();
     expect(await guestAudit(partner.id)).toHaveLength(1);
+    // The host's log lists it once, as its own now.
+    expect((await searchDeliveries(db(), host.id, {}, { limit: 50, offset: 0 })).items.map((i) => [i.delivery.id, i.sentAs])).toEqual([[first.id, null]]);
+    // A third organisation sees nothing of it.
+    const other = await createTenant(db(), { slug: `other-${n}`, name: 'Other Org', timeZone: 'UTC', senderEmail: 'x@other.test' });
+    expect((await searchDeliveries(db(), other.id, {}, { limit: 50, offset: 0 })).total).toBe(0);
   });
 
   it('a partnership removed altogether: the host writes in its own name', async () => {
@@ -285,6 +312,95 @@ describe('a limit narrowed after the booking', () => {
     await Promise.all([send, edit]);
     expect(saved).toBe(true);
     expect((await loadReminderWorld(db(), r.id, false))!.sendingTenant.id).toBe(host.id);
+  });
+});
+
+describe('review of issue #12: the decision follows the address the message actually goes to', () => {
+  it('the host edits the guest’s address to a listed one between two attempts: the retry to the OLD address still goes in the host’s name', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    await limitTo(partnerAdmin, host.id, 'domains', ['partner.test']);
+    const b = await bookGuest(host, partner, event.id, 'gus@elsewhere.test');
+    expect(b.sendsAs).toContain('in your own name');
+    flaky.on = true;
+    await h.tick('2027-06-15T07:00:00Z');
+    const [first] = await db().select().from(deliveries);
+    expect(first).toMatchObject({ status: 'retrying', address: 'gus@elsewhere.test', sendingTenantId: host.id, attemptCount: 1 });
+
+    // The host's staff change the person's address to one at the partner's listed domain.
+    const [c] = await db().select().from(contacts).where(eq(contacts.email, 'gus@elsewhere.test'));
+    await editParticipant(db(), { tenantId: host.id, actor: 'hana@host.test', now: new Date('2027-06-15T07:00:30Z') }, b.id, { email: 'ida@partner.test', version: c!.version });
+
+    // The claimed delivery keeps its address (it goes out once, under its key) — and so its sender: the host's.
+    await h.tick(new Date(first.nextAttemptAt!.getTime() + 1000));
+    const [mail] = await h.caught();
+    expect(mail.envelopeTo).toEqual(['gus@elsewhere.test']);
+    expect(mail.envelopeFrom).toBe('reminders@host.test');
+    expect(from(mail)).toContain('Host Studio');
+    expect(from(mail)).not.toContain('Partner Collective');
+    expect(mail.text).not.toContain('Partner Collective');
+    const [after] = await db().select().from(deliveries);
+    expect(after).toMatchObject({ status: 'accepted', address: 'gus@elsewhere.test', sendingTenantId: host.id, attemptCount: 2 });
+    expect(await guestAudit(partner.id)).toHaveLength(0);
+    expect((await searchDeliveries(db(), partner.id, {}, { limit: 50, offset: 0 })).total).toBe(0);
+  });
+
+  it('the same through “send again” on an unknown outcome: the resend to the old address keeps the host’s name', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    await limitTo(partnerAdmin, host.id, 'domains', ['partner.test']);
+    const b = await bookGuest(host, partner, event.id, 'gus@elsewhere.test');
+    flaky.on = true;
+    flaky.ambiguous = true;
+    await h.tick('2027-06-15T07:00:00Z');
+    const [first] = await db().select().from(deliveries);
+    expect(first).toMatchObject({ status: 'unknown', sendingTenantId: host.id });
+    const [c] = await db().select().from(contacts).where(eq(contacts.email, 'gus@elsewhere.test'));
+    await editParticipant(db(), { tenantId: host.id, actor: 'hana@host.test', now: new Date('2027-06-15T07:00:30Z') }, b.id, { email: 'ida@partner.test', version: c!.version });
+    await sendDeliveryAgain(db(), { tenantId: host.id, actor: 'hana@host.test', now: new Date('2027-06-15T07:01:00Z') }, first.id, 'checked: it never arrived');
+    await h.drain();
+    const [mail] = await h.caught();
+    expect(mail.envelopeTo).toEqual(['gus@elsewhere.test']);
+    expect(mail.envelopeFrom).toBe('reminders@host.test');
+    expect(from(mail)).not.toContain('Partner Collective');
+    expect((await db().select().from(deliveries))[0]).toMatchObject({ status: 'accepted', sendingTenantId: host.id });
+  });
+
+  /** Host staff book `email` (with mobile `phone`, SMS reminders only) as an external guest of the partner. */
+  async function bookTexter(host: Tenant, partner: Tenant, eventId: string, email: string, phone: string) {
+    await db().insert(contacts).values({ tenantId: host.id, email, name: 'Ida Guest', phone, preferences: { reminders: ['sms'], booking_updates: ['email'] } });
+    return bookGuest(host, partner, eventId, email);
+  }
+
+  it('SMS under a domains limit: a listed EMAIL domain does not let the host text any number in the partner’s name', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    await limitTo(partnerAdmin, host.id, 'domains', ['partner.test']);
+    await bookTexter(host, partner, event.id, 'ida@partner.test', '+31612345678');
+    await h.tick('2027-06-15T07:00:00Z');
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.to).toBe('+31612345678');
+    expect(texts[0]!.body).toContain('Host Studio');
+    expect(texts[0]!.body).not.toContain('Partner Collective');
+    const [d] = await db().select().from(deliveries);
+    expect(d).toMatchObject({ channel: 'sms', status: 'accepted', sendingTenantId: host.id });
+    expect(await guestAudit(partner.id)).toHaveLength(0);
+  });
+
+  it('SMS under a contacts limit: in the partner’s name only to a number one of its own contacts has (E.164), else the host’s', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    // The partner knows the person by this number (its contact's email address differs from the host's).
+    await db().insert(contacts).values({ tenantId: partner.id, email: 'ida.private@partner.test', name: 'Ida', phone: '+31612345678' });
+    // Known by email only: the host may not text another number in the partner's name.
+    await db().insert(contacts).values({ tenantId: partner.id, email: 'kim@partner.test', name: 'Kim', phone: '+31687654321' });
+    await limitTo(partnerAdmin, host.id, 'contacts');
+    await bookTexter(host, partner, event.id, 'ida@elsewhere.test', '+31612345678');
+    await bookTexter(host, partner, event.id, 'kim@partner.test', '+31611111111');
+    await h.tick('2027-06-15T07:00:00Z');
+    const byNumber = Object.fromEntries(texts.map((t) => [t.to, t.body]));
+    expect(Object.keys(byNumber).sort()).toEqual(['+31611111111', '+31612345678']);
+    expect(byNumber['+31612345678']).toContain('Partner Collective');
+    expect(byNumber['+31611111111']).toContain('Host Studio');
+    expect(byNumber['+31611111111']).not.toContain('Partner Collective');
+    const rows = await db().select().from(deliveries);
+    expect(Object.fromEntries(rows.map((r) => [r.address, r.sendingTenantId]))).toEqual({ '+31612345678': partner.id, '+31611111111': host.id });
   });
 });
 

@@ -310,10 +310,12 @@ describe('CLI: npx tsx scripts/import-ics.ts', () => {
     const port = new URL(tdb.url).port;
     // A postmaster.pid naming a live pid (this test process) and the test server's port.
     writeFileSync(path.join(dir, 'pg', 'postmaster.pid'), `${process.pid}\n${dir}\n0\n${port}\n`);
+    // The data folder's credentials (db/embedded.ts: beside the pg folder, 0600), here the test server's own user.
+    writeFileSync(path.join(dir, 'pg-credentials.json'), JSON.stringify({ superuser: { user: 'postgres', password: 'x' }, app: { user: 'postgres', password: 'x' } }), { mode: 0o600 });
     const r = await run([pyconPath, '--tenant', 'cli-org'], { DATABASE_URL: undefined, PUNCTUAL_DATA_DIR: dir });
-    // The embedded URL names the server's `postgres` database, which has no Punctual schema: the CLI reached
-    // that server, and reports the database's own words rather than a wrapped query dump.
-    expect(r.stderr).toBe('import failed: relation "tenants" does not exist\n');
+    // The embedded URL names the app's `punctual` database, which this test server does not have: the CLI reached
+    // that server with the folder's credentials, and reports the database's own words rather than a wrapped dump.
+    expect(r.stderr).toBe('import failed: database "punctual" does not exist\n');
     expect(r.code).toBe(1);
     rmSync(dir, { recursive: true, force: true });
   });

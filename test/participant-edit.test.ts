@@ -5,13 +5,14 @@
  * to a send are neither touched nor sent twice; a stale version is a 409 that writes nothing; bad input is a
  * 400 naming the field with nothing written; the contact is the person, shared by all their bookings.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, contacts, deliveries, reminders, reminderRules, tenants } from '../db/schema';
 import { dispatchDue } from '../server/dispatch';
 import { AppError } from '../server/errors';
 import { editParticipant, readParticipant } from '../server/participants';
 import { addBooking, createEvent } from '../server/scheduling';
+import { addBookingAction } from '../server/staff-actions';
 import { createTenant } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
 import { tenantWithRules } from './support/fixtures';
@@ -216,5 +217,84 @@ describe('editing a participant', () => {
     await db().update(contacts).set({ tenantId: t2.id }).where(eq(contacts.id, s.booking.contactId));
     await expect(editParticipant(db(), s.ctx('2027-03-10T09:00:00Z'), s.booking.id, { name: 'X', version: v })).rejects.toMatchObject({ code: 'forbidden', httpStatus: 403 });
     expect((await db().select({ id: tenants.id }).from(tenants)).length).toBeGreaterThan(1);
+  });
+});
+
+describe('booking a person who is already a contact (review of issue #12: no lost update of a participant edit)', () => {
+  it('keeps their stored name, zone, number and language — no version bump, their other reminders unmoved — and says what was kept', async () => {
+    const s = await scenario();
+    const seen = await s.version(); // a staff member opens Pat's edit dialog now
+    const before = await db().select().from(contacts).where(eq(contacts.id, s.booking.contactId));
+    const dayBefore0 = await s.reminderOf('day before');
+    const later = await createEvent(db(), s.tenant.id, { title: 'Summer workshop', startsAt: '2027-06-12T12:00:00Z', endsAt: '2027-06-12T13:00:00Z', timeZone: 'Europe/Amsterdam' });
+    const third = await createEvent(db(), s.tenant.id, { title: 'Autumn workshop', startsAt: '2027-09-11T12:00:00Z', endsAt: '2027-09-11T13:00:00Z', timeZone: 'Europe/Amsterdam' });
+
+    // Another staff member books Pat (the address in other case) with other details through the form/API.
+    const b2 = await addBookingAction(db(), { tenantId: s.tenant.id, actor: 'sam@example.test', now: BOOKED }, later.id, {
+      name: 'Patricia Doe',
+      email: 'PAT@example.test',
+      role: 'attendee',
+      timeZone: 'Asia/Tokyo',
+      phone: '+31612345678',
+      locale: 'fr',
+    });
+    expect(b2.contactId).toBe(s.booking.contactId);
+    expect(b2.kept).toBe('kept: existing name Pat Doe, existing zone Europe/Amsterdam, existing mobile number (none), existing language en — edit the participant to change them');
+    // Booking the known address without a name (the API's name is optional) does not wipe the name either.
+    const b3 = await addBooking(db(), s.tenant.id, { eventId: third.id, role: 'attendee', contact: { email: 'pat@example.test' } }, BOOKED);
+    expect(b3.kept).toEqual([]);
+
+    const after = await db().select().from(contacts).where(eq(contacts.id, s.booking.contactId));
+    expect(after).toEqual(before);
+    expect((await s.reminderOf('day before')).dueAt).toEqual(dayBefore0.dueAt);
+    const audit = await db().select().from(auditLog).where(and(eq(auditLog.tenantId, s.tenant.id), eq(auditLog.action, 'booking_add')));
+    expect(audit[0]!.details).toMatchObject({ kept: b2.kept });
+
+    // The dialog opened before the bookings saves without a 409: nothing it saw was overwritten.
+    const r = await editParticipant(db(), s.ctx('2027-03-02T09:00:00Z'), s.booking.id, { timeZone: 'America/New_York', version: seen });
+    expect(r.changes).toEqual({ timeZone: { from: 'Europe/Amsterdam', to: 'America/New_York' } });
+  });
+});
+
+describe('a booking committed while an edit takes its locks (review of issue #12)', () => {
+  it('is re-planned too: the edit sees the person’s events grew under the contact lock and runs again with them', async () => {
+    const s = await scenario();
+    // 11:00Z on Fri 9 Apr is 13:00 in Amsterdam (not quiet) but 07:00 in New York (quiet until 08:00 EDT = 12:00Z,
+    // before the day-before reminder's expiry at 13:00Z): a zone change moves it.
+    const second = await createEvent(db(), s.tenant.id, { title: 'April workshop', startsAt: '2027-04-10T11:00:00Z', endsAt: '2027-04-10T12:00:00Z', timeZone: 'Europe/Amsterdam' });
+    const v = await s.version();
+
+    // Another connection holds Pat's first event, so the edit stops right after reading Pat's live events.
+    let release!: () => void;
+    const held = new Promise<void>((res) => (release = res));
+    let holding!: () => void;
+    const holds = new Promise<void>((res) => (holding = res));
+    const blocker = db().transaction(async (tx) => {
+      await tx.execute(sql`select id from events where id = ${s.event.id} for update`);
+      holding();
+      await held;
+    });
+    await holds;
+    const edit = editParticipant(db(), s.ctx('2027-03-02T09:00:00Z'), s.booking.id, { timeZone: 'America/New_York', version: v });
+    for (let i = 0; ; i++) {
+      const [{ n }] = await h.tdb.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      if (n > 0) break;
+      if (i > 200) throw new Error('the edit never waited for the event lock');
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    // Pat is booked onto the second event now, committed before the edit locks the contact.
+    const b2 = await addBooking(db(), s.tenant.id, { eventId: second.id, role: 'attendee', contact: { email: 'pat@example.test' } }, BOOKED);
+    const dayBeforeOf = async (bookingId: string) =>
+      (await db().select().from(reminders).innerJoin(reminderRules, eq(reminderRules.id, reminders.ruleId)).where(and(eq(reminders.bookingId, bookingId), eq(reminderRules.name, 'day before'))))[0]!.reminders;
+    expect((await dayBeforeOf(b2.id)).dueAt.toISOString()).toBe('2027-04-09T11:00:00.000Z');
+    release();
+    await blocker;
+    const r = await edit;
+
+    expect(r.changes).toEqual({ timeZone: { from: 'Europe/Amsterdam', to: 'America/New_York' } });
+    expect(r.replans.map((x) => x.bookingId)).toContain(b2.id);
+    expect((await dayBeforeOf(b2.id)).dueAt.toISOString()).toBe('2027-04-09T12:00:00.000Z');
+    // One edit, one audit entry (the rolled-back try left nothing).
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.tenantId, s.tenant.id), eq(auditLog.action, 'participant_update')))).toHaveLength(1);
   });
 });

@@ -1,15 +1,18 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '../../components/SignInForm';
+import { safeReturnPath } from '../../domain/safe-redirect';
 import { getStaffSession } from '../../server/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
 
-/** Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a local path. */
+/**
+ * Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a path on this app
+ * (domain/safe-redirect.ts: anything that would leave the origin, such as `/\evil.example`, goes to the dashboard).
+ */
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
-  const raw = (await searchParams).next;
-  const next = typeof raw === 'string' && raw.startsWith('/') && !raw.startsWith('//') ? raw : '/';
+  const next = safeReturnPath((await searchParams).next);
   if (await getStaffSession()) redirect(next);
   return (
     <main className="signin">

@@ -32,7 +32,7 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
     setNotice(null);
     key.current ??= newIdempotencyKey();
     try {
-      const booked = await apiCall<{ id: string; sendsAs?: string }>(`/api/events/${eventId}/bookings`, 'POST', {
+      const booked = await apiCall<{ id: string; sendsAs?: string; kept?: string }>(`/api/events/${eventId}/bookings`, 'POST', {
         name: f.get('name'),
         email: f.get('email'),
         role: f.get('role'),
@@ -43,7 +43,11 @@ export function AddParticipantForm({ eventId, guestTenants, zones }: { eventId: 
       }, { idempotencyKey: key.current });
       key.current = newIdempotencyKey();
       // An external guest's messages go out in their organisation's name only where its partnership allows (issue #12).
-      setNotice(`${f.get('name')} is booked; their reminders are planned${booked.sendsAs ? ` and go out ${booked.sendsAs}` : ''}.`);
+      // A person already in the contacts keeps their details: the answer says which typed ones were not applied.
+      setNotice(
+        `${f.get('name')} is booked; their reminders are planned${booked.sendsAs ? ` and go out ${booked.sendsAs}` : ''}.` +
+          (booked.kept ? ` Already in your contacts with other details — ${booked.kept}.` : ''),
+      );
       formEl.reset();
       setFormKey((k) => k + 1);
       setRole('attendee');

@@ -47,11 +47,21 @@ const deliveryTenant = alias(tenants, 'delivery_tenant');
 const sendingTenant = alias(tenants, 'sending_tenant');
 
 /**
- * The deliveries `tenantId` sees in its log: its own, and those another tenant sent in its name (issue #12;
- * `sending_tenant_id <> tenant_id` matches the partial index `deliveries_sent_for_idx`).
+ * The deliveries `tenantId` sees in its log: its own, those another tenant sends in its name now (issue #12;
+ * `sending_tenant_id <> tenant_id` matches the partial index `deliveries_sent_for_idx`), and those of which any
+ * attempt went out in its name though a later one did not (review of issue #12: a partnership narrowed between two
+ * attempts moves the delivery to the host's name, yet the message already went out in the partner's — the issue
+ * asks that the partner see every message sent in its name). The last are found by the `guest_message` entries
+ * of its audit log, which the send path writes in the transaction that starts every attempt in its name after one
+ * in another name (domain/guest-sender.ts `auditsGuestMessage`) and which are never deleted: their message keys,
+ * as an array (an InitPlan), match the unique index on `deliveries.message_key`.
  */
 export function deliveriesOf(tenantId: string): SQL {
-  return or(eq(deliveries.tenantId, tenantId), and(eq(deliveries.sendingTenantId, tenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`))!;
+  return or(
+    eq(deliveries.tenantId, tenantId),
+    and(eq(deliveries.sendingTenantId, tenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`),
+    sql`${deliveries.messageKey} = any(array(select a.details->>'messageKey' from audit_log a where a.tenant_id = ${tenantId} and a.action = 'guest_message'))`,
+  )!;
 }
 
 /**

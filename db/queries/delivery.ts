@@ -45,6 +45,11 @@ export interface ReminderWorld {
   /** Whose name the message goes out in, and why (domain/guest-sender.ts, decided on the partnership as it is now). */
   sender: SenderDecision;
   /**
+   * The address {@link sender} was decided for: the one given to {@link loadReminderWorld} (a delivery's own
+   * address), else the contact's current address on the reminder's channel; null for a webhook.
+   */
+  senderDecidedFor: string | null;
+  /**
    * The tenant whose identity and suppression list apply: the guest's own organisation for an `external` booking
    * when its partnership allows this person ({@link sender}), else the event's (issue #12).
    */
@@ -64,20 +69,26 @@ const guestSettings = alias(notificationSettings, 'guest_settings');
 
 /**
  * Whose name a message to `booking`'s person goes out in (domain/guest-sender.ts): for an `external` booking that
- * names a guest organisation, decided on its partnership with the booking's tenant as it is now (one statement;
- * `lock`: FOR SHARE on the partnership row, see db/queries/guest-partnerships.ts `senderFactsFor`); anything else
- * is decided without a query (the host's own name).
+ * names a guest organisation, decided on its partnership with the booking's tenant as it is now and on `to` — the
+ * channel and the address the message is actually sent to (a delivery's own address, not the contact's current
+ * one: review of issue #12) — in one statement (`lock`: FOR SHARE on the partnership row, see
+ * db/queries/guest-partnerships.ts `senderFactsFor`); anything else is decided without a query (the host's own name).
  */
 export async function senderOf(
   db: DbOrTx,
   booking: Pick<Booking, 'role' | 'guestTenantId' | 'tenantId'>,
-  email: string | null,
+  to: { channel: Channel; address: string | null },
   lock: boolean,
 ): Promise<SenderDecision> {
-  const base = { role: booking.role, guestTenantId: booking.guestTenantId, email, partnership: null, knownToGuest: false };
+  const base = { role: booking.role, guestTenantId: booking.guestTenantId, channel: to.channel, address: to.address, partnership: null, knownToGuest: false };
   if (booking.role !== 'external' || !booking.guestTenantId) return decideSender(base);
-  const facts = await senderFactsFor(db, booking.guestTenantId, booking.tenantId, email, lock);
+  const facts = await senderFactsFor(db, booking.guestTenantId, booking.tenantId, to, lock);
   return decideSender({ ...base, ...facts });
+}
+
+/** The person's address a message on `channel` would go to now (email address, mobile number; none for a webhook). */
+function personalAddress(contact: Contact, channel: Channel): string | null {
+  return channel === 'email' ? contact.email || null : channel === 'sms' ? contact.phone : null;
 }
 
 /**
@@ -118,9 +129,15 @@ export async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promi
  * deadlock: for `'share'` the OF list orders them within the statement; for `'update'`
  * {@link lockEventAndBooking} takes the first two, then this select locks the reminder and reads every row
  * after those locks were granted.
+ *
+ * `opts.address`: the address the message is being sent to — a claimed delivery's own address, which stays what
+ * it was claimed for even when the contact is edited afterwards. Whose name it goes out in is decided for that
+ * address (review of issue #12: deciding it from the contact's CURRENT address let a host edit a guest's address
+ * to a listed one and have the retry go to the old, unlisted address in the partner's name). Without it (before
+ * the claim) the contact's current address on the reminder's channel, which is what the claim then records.
  * @returns null when the reminder does not exist or its booking is not in the reminder's tenant.
  */
-export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: false | 'share' | 'update'): Promise<ReminderWorld | null> {
+export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: false | 'share' | 'update', opts: { address?: string } = {}): Promise<ReminderWorld | null> {
   if (lock === 'update') await lockEventAndBooking(db, reminderId);
   const q = db
     .select({
@@ -152,14 +169,16 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
   const { guest, guestSettings: ofGuest, ...rest } = row;
   // Re-decided on every read (issue #12): a partnership narrowed since the booking or the claim applies now. The
   // partnership is read FOR SHARE after the event → booking → reminder locks (its edit locks only that row).
-  const sender = await senderOf(db, row.booking, row.contact.email, lock !== false);
+  const channel = row.reminder.channel;
+  const senderDecidedFor = channel === 'webhook' ? null : (opts.address ?? personalAddress(row.contact, channel));
+  const sender = await senderOf(db, row.booking, { channel, address: senderDecidedFor }, lock !== false);
   const sendingTenant = sender.sender === 'guest' && guest ? guest : row.tenant;
   let settings = sender.sender === 'guest' && guest ? ofGuest : row.settings;
   // The webhook endpoint is read FOR SHARE on a webhook send: an admin disabling it waits for, or is seen by, the send.
   if (lock && row.reminder.channel === 'webhook') {
     [settings = null] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, sendingTenant.id)).for('share');
   }
-  return { ...rest, guestTenant: guest, sender, sendingTenant, settings: row.reminder.channel === 'email' ? null : settings };
+  return { ...rest, guestTenant: guest, sender, senderDecidedFor, sendingTenant, settings: row.reminder.channel === 'email' ? null : settings };
 }
 
 /**
@@ -362,10 +381,11 @@ export async function finishAttempt(
 
 
 /** A booking with what its templates need: event, contact, tenant, sending tenant, participant count. */
-export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule' | 'domainEvent' | 'settings'>;
+export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule' | 'domainEvent' | 'settings' | 'senderDecidedFor'>;
 
 /**
- * Reads a booking's template context (no locks), in one joined select. Used by the send path and by the nudge dialog's preview.
+ * Reads a booking's template context (no locks), in one joined select. Used by the send path and by the nudge dialog's preview
+ * (whose name: decided for an email to the contact's current address).
  * @returns null when the booking is not in `tenantId`.
  */
 export async function loadBookingContext(db: DbOrTx, tenantId: string, bookingId: string): Promise<BookingContext | null> {
@@ -379,6 +399,6 @@ export async function loadBookingContext(db: DbOrTx, tenantId: string, bookingId
     .where(and(eq(bookings.id, bookingId), eq(bookings.tenantId, tenantId)));
   if (!row) return null;
   const { guest, ...ctx } = row;
-  const sender = await senderOf(db, row.booking, row.contact.email, false);
+  const sender = await senderOf(db, row.booking, { channel: 'email', address: row.contact.email }, false);
   return { ...ctx, guestTenant: guest, sender, sendingTenant: sender.sender === 'guest' && guest ? guest : row.tenant };
 }

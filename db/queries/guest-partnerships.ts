@@ -6,6 +6,8 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { guestPartnerships, tenants, type GuestPartnership } from '../schema';
 import type { GuestLimit, PartnershipLimit } from '../../domain/guest-sender';
+import { parsePhone } from '../../domain/phone';
+import type { Channel } from '../../domain/vocabulary';
 
 /** A partnership's limit plus whether the guest organisation knows the person's address (a contact of its own). */
 export interface SenderFacts {
@@ -14,20 +16,32 @@ export interface SenderFacts {
 }
 
 /**
- * The partnership `guestTenantId` → `hostTenantId` and whether the guest tenant has a contact with `email`
- * (case-insensitive, the `contacts_tenant_email_uq` index), in one statement. `lock`: FOR SHARE on the
- * partnership row, inside the send path's transaction — an admin narrowing the limit (which updates the row)
- * waits for a send being prepared under the old limit, and every send prepared after the change sees it.
+ * The partnership `guestTenantId` → `hostTenantId` and whether the guest tenant has a contact with the address a
+ * message is sent to, in one statement: on `email` a contact with that email address (case-insensitive, the
+ * `contacts_tenant_email_uq` index); on `sms` a contact whose mobile number is the same E.164 number (the address
+ * is normalised with domain/phone.ts; contacts' numbers are stored in E.164 by every writer); on `webhook` never
+ * (no person's address). `lock`: FOR SHARE on the partnership row, inside the send path's transaction — an admin
+ * narrowing the limit (which updates the row) waits for a send being prepared under the old limit, and every
+ * send prepared after the change sees it.
  */
-export async function senderFactsFor(db: DbOrTx, guestTenantId: string, hostTenantId: string, email: string | null, lock: boolean): Promise<SenderFacts> {
+export async function senderFactsFor(
+  db: DbOrTx,
+  guestTenantId: string,
+  hostTenantId: string,
+  to: { channel: Channel; address: string | null },
+  lock: boolean,
+): Promise<SenderFacts> {
+  const address = to.address?.trim() || null;
+  let known = sql<boolean>`false`;
+  if (address && to.channel === 'email') {
+    known = sql<boolean>`exists (select 1 from contacts c where c.tenant_id = ${guestPartnerships.guestTenantId} and lower(c.email) = lower(${address}))`;
+  } else if (address && to.channel === 'sms') {
+    const p = parsePhone(address);
+    const e164 = p.ok ? p.e164 : address;
+    known = sql<boolean>`exists (select 1 from contacts c where c.tenant_id = ${guestPartnerships.guestTenantId} and c.phone = ${e164})`;
+  }
   const q = db
-    .select({
-      limit: guestPartnerships.guestLimit,
-      domains: guestPartnerships.allowedDomains,
-      known: email
-        ? sql<boolean>`exists (select 1 from contacts c where c.tenant_id = ${guestPartnerships.guestTenantId} and lower(c.email) = lower(${email}))`
-        : sql<boolean>`false`,
-    })
+    .select({ limit: guestPartnerships.guestLimit, domains: guestPartnerships.allowedDomains, known })
     .from(guestPartnerships)
     .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
   const [row] = lock ? await q.for('share') : await q;

@@ -7,6 +7,7 @@ import { reminderFromStates } from '../../domain/states';
 import type { DbOrTx } from '../client';
 import {
   bookings,
+  contacts,
   guestPartnerships,
   events,
   reminderRules,
@@ -85,23 +86,48 @@ export async function previousCancelledBooking(db: DbOrTx, tenantId: string, boo
   return b;
 }
 
-/** Finds or creates the tenant's contact with this address (case-insensitive). Updates the name/locale/zone when given. */
-export async function upsertContact(
+/** A contact found or created by {@link findOrCreateContact}: its details as stored, and whether this call created it. */
+export interface FoundContact {
+  id: string;
+  created: boolean;
+  name: string;
+  locale: string;
+  timeZone: string | null;
+  phone: string | null;
+}
+
+/**
+ * Finds the tenant's contact with this address (case-insensitive) or creates it with the given details (name ''
+ * and language 'en' when not given). A KNOWN contact is never changed (domain/contact-kept.ts: a booking
+ * overwriting a person's details was a lost update of the participant edit and left their other bookings planned
+ * for the old zone/number; the participant edit is the one way to change a person). The known contact's row is
+ * locked FOR SHARE, so a participant edit or preferences save that is committing is waited for and seen (its
+ * new zone is what this booking is planned with), and one that starts later waits for this transaction; callers
+ * lock the event first (event → contact, the order the edit uses). Two statements at most (insert … on conflict
+ * do nothing; then the locked read), repeated if the address was inserted and is not yet visible (a concurrent
+ * insert committing).
+ */
+export async function findOrCreateContact(
   db: DbOrTx,
   c: { tenantId: string; email: string; name?: string; locale?: string; timeZone?: string | null; phone?: string | null },
-): Promise<string> {
-  // The unique index is on lower(email), an expression drizzle's conflict target cannot name: plain SQL.
-  const rows = await db.execute<{ id: string }>(sql`
-    insert into contacts (tenant_id, email, name, locale, time_zone, phone)
-    values (${c.tenantId}, ${c.email}, ${c.name ?? ''}, ${c.locale ?? 'en'}, ${c.timeZone ?? null}, ${c.phone ?? null})
-    on conflict (tenant_id, lower(email)) do update set
-      name = case when ${c.name !== undefined} then excluded.name else contacts.name end,
-      locale = case when ${c.locale !== undefined} then excluded.locale else contacts.locale end,
-      time_zone = case when ${c.timeZone !== undefined} then excluded.time_zone else contacts.time_zone end,
-      phone = case when ${c.phone !== undefined} then excluded.phone else contacts.phone end
-    returning id`);
-  const row = rows[0];
-  return row.id;
+): Promise<FoundContact> {
+  for (let round = 0; ; round++) {
+    // The unique index is on lower(email), an expression drizzle's conflict target cannot name: plain SQL.
+    const ins = await db.execute<{ id: string; name: string; locale: string; time_zone: string | null; phone: string | null }>(sql`
+      insert into contacts (tenant_id, email, name, locale, time_zone, phone)
+      values (${c.tenantId}, ${c.email}, ${c.name ?? ''}, ${c.locale ?? 'en'}, ${c.timeZone ?? null}, ${c.phone ?? null})
+      on conflict (tenant_id, lower(email)) do nothing
+      returning id, name, locale, time_zone, phone`);
+    const row = ins[0];
+    if (row) return { id: row.id, created: true, name: row.name, locale: row.locale, timeZone: row.time_zone, phone: row.phone };
+    const [known] = await db
+      .select({ id: contacts.id, name: contacts.name, locale: contacts.locale, timeZone: contacts.timeZone, phone: contacts.phone })
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, c.tenantId), sql`lower(${contacts.email}) = lower(${c.email})`))
+      .for('share');
+    if (known) return { ...known, created: false };
+    if (round === 2) throw new Error(`findOrCreateContact: ${c.email} neither inserted nor found three times`);
+  }
 }
 
 /**
@@ -298,7 +324,7 @@ export async function liveBookedEmails(db: DbOrTx, tenantId: string, eventId: st
   return new Set(rows.map((r) => r.e));
 }
 
-/** One contact as `upsertContact` takes it: `undefined` keeps a known person's value, `null` clears it. */
+/** One contact as {@link findOrCreateContact} takes it: the details of a NEW contact (a known one is never changed). */
 export interface ContactUpsert {
   email: string;
   name?: string;
@@ -318,14 +344,15 @@ export interface PlanningContact {
 }
 
 /**
- * `upsertContact` for many contacts in one statement: creates the unknown addresses and updates the known ones
- * field by field exactly as `upsertContact` does (a field given → set; `undefined` → kept). The addresses must be
- * distinct case-insensitively (the caller dedupes). Returns, per input position, the contact after the write.
+ * {@link findOrCreateContact} for many contacts in one statement: creates the unknown addresses with the given
+ * details and finds the known ones — which keep every detail as stored (name, zone, language, number: the
+ * participant edit changes a person, a booking does not), locked FOR SHARE as the single path locks them. The
+ * addresses must be distinct case-insensitively (the caller dedupes). Returns, per input position, the contact.
  *
- * One statement holds an INSERT … ON CONFLICT DO NOTHING for the new addresses and an UPDATE for the known ones
- * (one snapshot: the update does not see the rows the insert adds, the insert skips the rows the update
- * changes). An address another transaction inserts concurrently is in neither result; those rows are sent again
- * (then the update sees them).
+ * One statement holds an INSERT … ON CONFLICT DO NOTHING for the new addresses and a locking SELECT of the known
+ * ones (one snapshot: the select does not see the rows the insert adds, the insert skips the rows that exist). An
+ * address another transaction inserts concurrently is in neither result; those rows are sent again (then the
+ * select sees them).
  * @throws Error when a contact could not be resolved after 3 rounds (would take three concurrent racing writers).
  */
 export async function upsertContacts(db: DbOrTx, tenantId: string, input: ContactUpsert[]): Promise<PlanningContact[]> {
@@ -343,18 +370,13 @@ export async function upsertContacts(db: DbOrTx, tenantId: string, input: Contac
           locale: c.locale ?? 'en',
           time_zone: c.timeZone ?? null,
           phone: c.phone ?? null,
-          set_name: c.name !== undefined,
-          set_locale: c.locale !== undefined,
-          set_tz: c.timeZone !== undefined,
-          set_phone: c.phone !== undefined,
         };
       }),
     );
     const rows = await db.execute<{ ord: number; id: string; email: string; phone: string | null; time_zone: string | null; preferences: string; quiet_hours: string | null }>(sql`
       with x as materialized (
         select * from jsonb_to_recordset(${json}::jsonb) as x(
-          ord int, email text, name text, locale text, time_zone text, phone text,
-          set_name boolean, set_locale boolean, set_tz boolean, set_phone boolean)
+          ord int, email text, name text, locale text, time_zone text, phone text)
       ),
       ins as (
         insert into contacts (tenant_id, email, name, locale, time_zone, phone)
@@ -362,17 +384,12 @@ export async function upsertContacts(db: DbOrTx, tenantId: string, input: Contac
         on conflict (tenant_id, lower(email)) do nothing
         returning id, email, phone, time_zone, preferences, quiet_hours
       ),
-      upd as (
-        update contacts c set
-          name = case when x.set_name then x.name else c.name end,
-          locale = case when x.set_locale then x.locale else c.locale end,
-          time_zone = case when x.set_tz then x.time_zone else c.time_zone end,
-          phone = case when x.set_phone then x.phone else c.phone end
-        from x
-        where c.tenant_id = ${tenantId} and lower(c.email) = lower(x.email)
-        returning c.id, c.email, c.phone, c.time_zone, c.preferences, c.quiet_hours
+      known as (
+        select c.id, c.email, c.phone, c.time_zone, c.preferences, c.quiet_hours
+        from contacts c join x on c.tenant_id = ${tenantId} and lower(c.email) = lower(x.email)
+        for share of c
       ),
-      done as (select * from ins union all select * from upd)
+      done as (select * from ins union all select * from known)
       select x.ord, d.id, d.email, d.phone, d.time_zone, d.preferences::text as preferences, d.quiet_hours::text as quiet_hours
       from x join done d on lower(d.email) = lower(x.email)`);
     for (const r of rows) {

@@ -2,12 +2,16 @@ import { getDb } from '../../../db/client';
 import { categoryPhrase } from '../../../domain/preferences';
 import { appClock } from '../../../server/clock';
 import { AppError, retryOnTransactionConflict } from '../../../server/errors';
+import { BodyError, readFormBody } from '../../../server/request-body';
 import { preferencesSecret, signPreferenceToken } from '../../../server/preference-link';
 import { readUnsubscribeView, unsubscribeByToken, type UnsubscribeView } from '../../../server/unsubscribe';
 import { unsubscribeSecrets } from '../../../server/unsubscribe-link';
 import { confirmPage, donePage, problemPage, unsubscribePageHeaders, type UnsubscribePageSubject } from '../../../server/unsubscribe-page';
 
 export const dynamic = 'force-dynamic';
+
+/** Largest unsubscribe POST body read, bytes (the form is one field; multipart adds a boundary or two). */
+const UNSUBSCRIBE_MAX_BODY_BYTES = 16 * 1024;
 
 /**
  * `/u/:token` — one-click unsubscribe (issue #10 §5; RFC 8058 with RFC 2369), the URL in the `List-Unsubscribe`
@@ -47,8 +51,10 @@ export async function POST(request: Request, context: { params: Promise<{ token:
   }
   let form: FormData;
   try {
-    form = await request.formData();
-  } catch {
+    // The one field is ~26 bytes: a small cap (server/request-body.ts) keeps a provider's or anyone's post bounded.
+    form = await readFormBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);
+  } catch (e) {
+    if (e instanceof BodyError) return html(e.status, problemPage('This request was not understood', `List-Unsubscribe: ${e.message}; send List-Unsubscribe=One-Click.`));
     return html(400, problemPage('This request was not understood', 'List-Unsubscribe: the form body could not be read; send List-Unsubscribe=One-Click.'));
   }
   const value = form.get('List-Unsubscribe');

@@ -3,6 +3,7 @@ import { appClock } from '../../../../server/clock';
 import { preferencesInputFromForm, savePreferencesByToken } from '../../../../server/contact-preferences';
 import { AppError, retryOnTransactionConflict } from '../../../../server/errors';
 import { preferencesSecret } from '../../../../server/preference-link';
+import { BodyError, readFormBody, readJsonBody } from '../../../../server/request-body';
 import { isSameOrigin, jsonError } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -30,15 +31,16 @@ export async function POST(request: Request, context: { params: Promise<{ token:
   const isForm = type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data');
   try {
     let input: unknown;
-    if (isForm) {
-      input = preferencesInputFromForm(await request.formData());
-    } else {
-      try {
-        input = JSON.parse(await request.text());
-      } catch {
-        return jsonError(400, 'request body: not valid JSON', 'body');
-      }
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) return jsonError(400, 'request body: must be a JSON object', 'body');
+    try {
+      // Bounded: 413 over PUNCTUAL_MAX_BODY_BYTES, 400 too deep or a value too long (server/request-body.ts).
+      input = isForm ? preferencesInputFromForm(await readFormBody(request)) : await readJsonBody(request);
+    } catch (e) {
+      if (e instanceof BodyError) return isForm ? backToPage(request, token, { error: e.message, field: e.field }) : jsonError(e.status, e.message, e.field);
+      if (isForm && e instanceof TypeError) return backToPage(request, token, { error: 'body: the form could not be read', field: 'body' });
+      throw e;
+    }
+    if (!isForm && (input === null || typeof input !== 'object' || Array.isArray(input))) {
+      return jsonError(400, input === undefined ? 'request body: not valid JSON' : 'request body: must be a JSON object', 'body');
     }
     await appClock().ready;
     const r = await retryOnTransactionConflict(() => savePreferencesByToken(getDb(), token, preferencesSecret(), input, appClock().now()));

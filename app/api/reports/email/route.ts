@@ -2,6 +2,7 @@ import { getDb } from '../../../../db/client';
 import { appClock } from '../../../../server/clock';
 import { retryOnTransactionConflict } from '../../../../server/errors';
 import { intakeEmailEvent, MAX_REPORT_BODY_BYTES } from '../../../../server/report-intake';
+import { BodyError, readBodyText } from '../../../../server/request-body';
 import { jsonError } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -14,8 +15,14 @@ export const dynamic = 'force-dynamic';
  * Logic: server/report-intake.ts `intakeEmailEvent`.
  */
 export async function POST(request: Request) {
-  const rawBody = await request.text();
-  if (Buffer.byteLength(rawBody) > MAX_REPORT_BODY_BYTES) return jsonError(413, `body: larger than ${MAX_REPORT_BODY_BYTES} bytes`, 'body');
+  let rawBody: string;
+  try {
+    // Read with a byte cap: a larger body is refused without being read whole (server/request-body.ts).
+    rawBody = await readBodyText(request, MAX_REPORT_BODY_BYTES);
+  } catch (e) {
+    if (e instanceof BodyError) return jsonError(e.status, e.message, e.field);
+    throw e;
+  }
   const clock = appClock();
   await clock.ready;
   const a = await retryOnTransactionConflict(() =>

@@ -4,12 +4,18 @@ import { actionContext, jsonError, staffRoute } from '../../../../../server/sess
 
 export const dynamic = 'force-dynamic';
 
-const actions = {
-  replay: (ctx, id) => replayDelivery(getDb(), ctx, id),
-  discard: (ctx, id, reason) => discardDelivery(getDb(), ctx, id, reason),
-  'mark-sent': (ctx, id, reason) => markDeliverySent(getDb(), ctx, id, reason),
-  'send-again': (ctx, id, reason) => sendDeliveryAgain(getDb(), ctx, id, reason),
-} satisfies Record<string, (ctx: ReturnType<typeof actionContext>, id: string, reason: string) => Promise<void>>;
+type Action = (ctx: ReturnType<typeof actionContext>, id: string, reason: string) => Promise<void>;
+
+/**
+ * The actions by name. A Map, not an object literal: a name from the URL must never reach `Object.prototype`
+ * (`constructor`, `toString`, `__proto__`, `valueOf`, `hasOwnProperty` answered 200 doing nothing, or 500 — issue #12).
+ */
+const actions = new Map<string, Action>([
+  ['replay', (ctx, id) => replayDelivery(getDb(), ctx, id)],
+  ['discard', (ctx, id, reason) => discardDelivery(getDb(), ctx, id, reason)],
+  ['mark-sent', (ctx, id, reason) => markDeliverySent(getDb(), ctx, id, reason)],
+  ['send-again', (ctx, id, reason) => sendDeliveryAgain(getDb(), ctx, id, reason)],
+]);
 
 /**
  * POST /api/deliveries/:id/{replay|discard|mark-sent|send-again} `{ reason }` — operator actions on a dead
@@ -18,8 +24,8 @@ const actions = {
  */
 export async function POST(request: Request, context: { params: Promise<{ id: string; action: string }> }) {
   const { id, action } = await context.params;
-  const run = actions[action as keyof typeof actions];
-  if (!run) return jsonError(404, `unknown action "${action}"`);
+  const run = actions.get(action);
+  if (!run) return jsonError(404, `unknown action "${action.slice(0, 40)}": one of ${[...actions.keys()].join(', ')}`);
   return staffRoute(request, 'operate', async (s, body) => {
     const reason = typeof (body as { reason?: unknown })?.reason === 'string' ? (body as { reason: string }).reason : '';
     await run(actionContext(s), id, reason);

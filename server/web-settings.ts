@@ -1,0 +1,33 @@
+/**
+ * The web app's own settings (issue #12), checked once when the web server starts (instrumentation.ts) so that a
+ * bad value stops it with a line naming the variable, instead of failing requests later:
+ *
+ *   PUNCTUAL_PUBLIC_URL               the public origin (domain/public-url.ts): the Origin check, better-auth,
+ *                                     HSTS; unset → http://127.0.0.1:$PORT and http://localhost:$PORT
+ *   PUNCTUAL_MAX_BODY_BYTES           largest request body an API route reads (default 1 MiB; 413 above it,
+ *                                     server/request-body.ts)
+ *   PUNCTUAL_DB_STATEMENT_TIMEOUT_MS  every web query's time limit (default 15 000; 0 = off; db/client.ts)
+ */
+import { statementTimeoutFromEnv } from '../db/client';
+import { publicBaseUrl } from '../domain/public-url';
+import { maxBodyBytesFromEnv } from './request-body';
+
+/**
+ * Validates the web settings above.
+ * @throws Error whose message starts with the variable's name and says what it must be.
+ */
+export function checkWebSettings(env: Readonly<Record<string, string | undefined>>): void {
+  publicBaseUrl(env);
+  maxBodyBytesFromEnv(env);
+  statementTimeoutFromEnv(env);
+}
+
+/** {@link checkWebSettings} on `process.env`; a bad value is printed (`[punctual] PUNCTUAL_…: …`) and the process exits 2. */
+export function checkWebSettingsOrExit(): void {
+  try {
+    checkWebSettings(process.env);
+  } catch (e) {
+    console.error(`[punctual] ${(e as Error).message}`);
+    process.exit(2);
+  }
+}
