@@ -42,7 +42,13 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
     await expect(row).toHaveAttribute('data-sent-by', 'Punctual Demo Studio');
     await expect(row.getByTestId('sent-by')).toHaveText('Sent in your name by Punctual Demo Studio (admin@demo.punctual.local)');
     await expect(row.getByRole('link')).toHaveCount(0); // the host's delivery and event pages are not Partner's
-    await expect(row.locator('td[data-label="Status"]')).toContainText(/accepted|delivered/, { timeout: 30_000 });
+    // The page is rendered once: read it again until the send has finished (it may still be `sending` on first load).
+    await expect
+      .poll(async () => {
+        await p.goto(`/deliveries?q=${encodeURIComponent(email)}`);
+        return row.locator('td[data-label="Status"]').innerText();
+      }, { timeout: 30_000 })
+      .toMatch(/accepted|delivered/);
     await expectAccessible(p, 'deliveries (partner)');
     await bothWidths(p, 'guest-deliveries-partner');
 
