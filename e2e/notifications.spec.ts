@@ -85,7 +85,8 @@ test('an admin edits the policy matrix and reads the sentences change; staff rea
     const page = await ctx.newPage();
     await resetSettings(page.request);
     await page.goto('/');
-    await page.getByRole('link', { name: 'Notifications' }).click();
+    // The navigation's link (exact: the dashboard's "due" tiles, links too, mention notifications in their captions).
+    await page.getByRole('link', { name: 'Notifications', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Notifications' })).toBeVisible();
     await expect(sentence(page, 'When a booking is confirmed: nobody is notified.')).toBeVisible();
 
