@@ -592,7 +592,7 @@ describe('suppression removal is a soft delete (issue #10 §3)', () => {
       { offset: '-P2D', name: 'two days before' },
       { offset: '-P1D', name: 'a day before' },
     ]);
-    const staff = { tenantId: t.id, actor: 'ada@org.test', actorId: 'ada', now: new Date('2027-10-01T08:00:00Z') };
+    const staff = { tenantId: t.id, actor: 'ada@org.test', now: new Date('2027-10-01T08:00:00Z') }; // no actorId: not a staff account (the role re-check is covered by recheck-under-lock.test.ts)
     const { id } = await addSuppressionAction(db(), staff, { address: 'back@example.test', reason: 'manual', note: 'asked by phone' });
     await booked(t.id, '2027-10-05T09:00:00Z', { email: 'back@example.test' }, '2027-10-01T08:00:00Z');
     await h.tick('2027-10-03T09:00:00Z');
@@ -772,7 +772,7 @@ describe('review findings: repeats and soft bounces', () => {
     await bounceLatest(2, '2027-05-06T09:00:00Z');
     const [sup] = await liveSuppressions(t.id);
     expect(sup.reason).toBe('soft_bounces');
-    const staff = { tenantId: t.id, actor: 'ada@org.test', actorId: 'ada', now: new Date('2027-05-06T12:00:00Z') };
+    const staff = { tenantId: t.id, actor: 'ada@org.test', now: new Date('2027-05-06T12:00:00Z') }; // no actorId: not a staff account
     await removeSuppressionAction(db(), staff, sup.id, { reason: 'mailbox emptied', version: sup.version });
 
     await bounceLatest(3, '2027-05-07T09:00:00Z');

@@ -93,7 +93,10 @@ describe('embedded PostgreSQL (npm start)', () => {
       // Reading a server file is a superuser's (or pg_read_server_files') privilege.
       await expect(h.sql`select pg_read_file('PG_VERSION')`).rejects.toMatchObject({ code: '42501' });
       const seeded = await seedDemo(h.db, new Date());
-      expect(seeded.createdEvents).toBe(3);
+      // The demo's events were written as the app role (the count itself is test/seed.test.ts's business).
+      const [{ events: stored }] = await h.db.execute<{ events: number }>(sql`select count(*)::int as events from events`);
+      expect(seeded.createdEvents).toBeGreaterThan(0);
+      expect(stored).toBe(seeded.createdEvents);
       const [{ n }] = await h.db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs`);
       expect(n).toBeGreaterThan(0);
     } finally {

@@ -137,7 +137,7 @@ describe('field limits before the database (a 1 MB suppression address was a 500
 
   it('an address over 320 characters is a validation error naming `address`; nothing is stored', async () => {
     const tenant = await createTenant(t.db, { slug: 'limits', name: 'Limits', timeZone: 'Europe/Amsterdam' });
-    const ctx = { tenantId: tenant.id, actor: 'ada@org.test', actorId: 'ada', now: new Date() };
+    const ctx = { tenantId: tenant.id, actor: 'ada@org.test', now: new Date() }; // no actorId: not a staff account (role re-check: recheck-under-lock.test.ts)
     for (const address of [`${'a'.repeat(1_000_000)}@example.test`, `${'b'.repeat(309)}@example.test`]) {
       await expect(addSuppressionAction(t.db, ctx, { address, reason: 'manual' })).rejects.toMatchObject({
         code: 'validation',

@@ -25,7 +25,7 @@ const PASSWORD = 'idempotent-pass';
 let tdb: TestDatabase;
 let tenantId: string;
 let cookie: string;
-let savedEnv: { url?: string; secret?: string };
+let savedEnv: { url?: string; secret?: string; publicUrl?: string };
 let routes: {
   bookings: typeof import('../app/api/events/[id]/bookings/route');
   events: typeof import('../app/api/events/route');
@@ -37,8 +37,10 @@ const db = (): Db => tdb.db;
 beforeAll(async () => {
   tdb = await createTestDatabase();
   // The route handlers use the process-wide pool and better-auth instance: point them at this file's database.
-  savedEnv = { url: process.env.DATABASE_URL, secret: process.env.BETTER_AUTH_SECRET };
+  savedEnv = { url: process.env.DATABASE_URL, secret: process.env.BETTER_AUTH_SECRET, publicUrl: process.env.PUNCTUAL_PUBLIC_URL };
   process.env.DATABASE_URL = tdb.url;
+  // The Origin check trusts only the configured public URL (issue #12): these requests come from ORIGIN.
+  process.env.PUNCTUAL_PUBLIC_URL = ORIGIN;
   process.env.BETTER_AUTH_SECRET = 'test-secret-for-idempotency-routes-0123456789';
   const g = globalThis as { __punctualDb?: unknown; __punctualAuth?: unknown };
   delete g.__punctualDb;
@@ -65,6 +67,8 @@ afterAll(async () => {
   process.env.DATABASE_URL = savedEnv?.url;
   if (savedEnv?.secret === undefined) delete process.env.BETTER_AUTH_SECRET;
   else process.env.BETTER_AUTH_SECRET = savedEnv.secret;
+  if (savedEnv?.publicUrl === undefined) delete process.env.PUNCTUAL_PUBLIC_URL;
+  else process.env.PUNCTUAL_PUBLIC_URL = savedEnv.publicUrl;
   await tdb?.close();
 });
 

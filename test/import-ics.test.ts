@@ -307,11 +307,13 @@ describe('CLI: npx tsx scripts/import-ics.ts', () => {
   it('no DATABASE_URL but a running `npm start`: uses its embedded database', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'punctual-pid-'));
     mkdirSync(path.join(dir, 'pg'));
-    const port = new URL(tdb.url).port;
+    const server = new URL(tdb.url);
+    const port = server.port;
+    const login = { user: decodeURIComponent(server.username), password: decodeURIComponent(server.password) };
     // A postmaster.pid naming a live pid (this test process) and the test server's port.
     writeFileSync(path.join(dir, 'pg', 'postmaster.pid'), `${process.pid}\n${dir}\n0\n${port}\n`);
-    // The data folder's credentials (db/embedded.ts: beside the pg folder, 0600), here the test server's own user.
-    writeFileSync(path.join(dir, 'pg-credentials.json'), JSON.stringify({ superuser: { user: 'postgres', password: 'x' }, app: { user: 'postgres', password: 'x' } }), { mode: 0o600 });
+    // The data folder's credentials (db/embedded.ts: beside the pg folder, 0600), here the test server's own login.
+    writeFileSync(path.join(dir, 'pg-credentials.json'), JSON.stringify({ superuser: login, app: login }), { mode: 0o600 });
     const r = await run([pyconPath, '--tenant', 'cli-org'], { DATABASE_URL: undefined, PUNCTUAL_DATA_DIR: dir });
     // The embedded URL names the app's `punctual` database, which this test server does not have: the CLI reached
     // that server with the folder's credentials, and reports the database's own words rather than a wrapped dump.

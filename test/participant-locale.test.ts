@@ -22,7 +22,7 @@ const db = () => tdb.db;
 describe('the language of a participant’s messages', () => {
   it('is stored canonical; an empty choice keeps what is known; a malformed tag is a 400 naming locale and writes nothing', async () => {
     const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
-    const ctx = { tenantId: tenant.id, actor: 'staff@example.test', actorId: 'x', now: new Date('2027-06-01T00:00:00Z') };
+    const ctx = { tenantId: tenant.id, actor: 'staff@example.test', now: new Date('2027-06-01T00:00:00Z') }; // no actorId: not a staff account (role re-check: recheck-under-lock.test.ts)
     const e1 = await createEventAction(db(), ctx, { title: 'Kurs', timeZone: 'Europe/Berlin', start: '2027-06-15T10:00', end: '2027-06-15T11:00' });
     const e2 = await createEventAction(db(), ctx, { title: 'Kurs 2', timeZone: 'Europe/Berlin', start: '2027-06-16T10:00', end: '2027-06-16T11:00' });
     await addBookingAction(db(), ctx, e1.id, { name: 'Anna', email: 'anna@example.test', role: 'attendee', locale: 'DE-de' });

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
-import { startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
+import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
 import { migrateDatabase } from '../../db/migrate';
 import { databaseUrl } from './urls';
 
@@ -48,8 +48,12 @@ function removeStaleTestFolders(): void {
   }
   for (const name of names) {
     if (name !== 'pg-test' && !name.startsWith('pg-test-')) continue;
-    const dir = path.join(dataRoot, name);
-    if (!serverMayRun(dir)) fs.rmSync(dir, { recursive: true, force: true });
+    // A folder's credentials file (db/embedded.ts credentialsFileFor: `<folder>-credentials.json`) goes with it.
+    const dir = path.join(dataRoot, name.replace(/-credentials\.json$/, ''));
+    if (!serverMayRun(dir)) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(credentialsFileFor(dir), { force: true });
+    }
   }
 }
 
@@ -83,7 +87,10 @@ export default async function setup(project: TestProject) {
       await admin.end();
     } finally {
       await embedded?.stop();
-      if (embeddedDir) fs.rmSync(embeddedDir, { recursive: true, force: true });
+      if (embeddedDir) {
+        fs.rmSync(embeddedDir, { recursive: true, force: true });
+        fs.rmSync(credentialsFileFor(embeddedDir), { force: true });
+      }
     }
   };
 }
