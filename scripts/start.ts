@@ -262,13 +262,27 @@ async function main() {
   console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(58) : 'off (SMS_API_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=sms`);
   console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
   console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}/{secret}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
-  // What `npm run web` / `npm run worker` need to run against this instance (README "Alerts": the heartbeat demo).
-  // The URLs carry this data folder's passwords, so they go to a 0600 file rather than the terminal (or a log).
+  // What `npm run worker` needs to work like the built-in worker against this instance: the database and catchers
+  // (their URLs carry this data folder's passwords), the session secret its link and bounce-address keys derive from,
+  // the public URL links point at, and the SMS settings. Written to a 0600 file rather than the terminal (or a log).
+  const workerEnv: Record<string, string | undefined> = {
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: smtpUrl,
+    BETTER_AUTH_SECRET: authSecret(dataRoot),
+    PUNCTUAL_PUBLIC_URL: publicUrl,
+    SMS_API_URL: sms?.baseUrl ?? process.env.SMS_API_URL,
+    SMS_ACCOUNT_SID: sms?.accountSid ?? process.env.SMS_ACCOUNT_SID,
+    SMS_AUTH_TOKEN: sms?.authToken ?? process.env.SMS_AUTH_TOKEN,
+    SMS_FROM: smsFrom,
+    SMS_STATUS_CALLBACK_URL: smsStatusCallbackUrl,
+    PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
+  };
   const envFile = path.join(dataRoot, 'local.env');
-  fs.writeFileSync(envFile, `DATABASE_URL=${databaseUrl}\n${catcher ? `SMTP_URL=${catcher.url}\n` : ''}`, { mode: 0o600 });
+  const quoted = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(envFile, Object.entries(workerEnv).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${quoted(v!)}\n`).join(''), { mode: 0o600 });
   fs.chmodSync(envFile, 0o600);
-  console.log(`  To run web and workers apart against this database: set -a; . ${path.relative(root, envFile)}; set +a; npm run worker`);
-  console.log(`    (${path.relative(root, envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''})\n`);
+  console.log(`  To run more workers against this instance: set -a; . ${path.relative(root, envFile)}; set +a; npm run worker`);
+  console.log(`    (${path.relative(root, envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''}, the session secret, public URL and SMS settings)\n`);
   console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
   for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
   console.log('\n  Ctrl-C stops it.\n');

@@ -5,7 +5,7 @@
  */
 import './production-env';
 import { startWorker } from '../jobs/worker';
-import { readWorkerConfig } from '../server/config';
+import { readWorkerConfig, workerConfigGaps } from '../server/config';
 import { childLogger, errField } from '../server/log';
 import { requireEnv } from './lib';
 
@@ -21,6 +21,9 @@ try {
 }
 // A stray rejection inside a library (e.g. while PostgreSQL restarts) is logged; recovery is built in.
 process.on('unhandledRejection', (e) => log.error({ err: errField(e) }, 'unhandled rejection (continuing)'));
+// What this worker cannot do is said at start, not discovered later as dead letters or bare emails (a worker that
+// claims an SMS without a provider ends it as a configuration dead letter; DESIGN: it says why, it does not guess).
+for (const gap of workerConfigGaps(config)) log.warn(gap);
 const worker = await startWorker({ databaseUrl, config });
 log.info('running');
 let stopping = false;

@@ -167,3 +167,17 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     localQueueSize: e.WORKER_LOCAL_QUEUE_SIZE ?? 1,
   };
 }
+
+/**
+ * What a worker started with `config` will not do, one sentence each naming the variables that would fix it, for a
+ * warning at start: SMS without SMS_API_URL/SMS_ACCOUNT_SID/SMS_AUTH_TOKEN (an SMS it claims becomes a configuration
+ * dead letter), emails without unsubscribe and preferences links (no PUNCTUAL_PUBLIC_URL), and emails without a signed
+ * bounce address (no BETTER_AUTH_SECRET). Empty when nothing is missing. Pure.
+ */
+export function workerConfigGaps(config: Pick<WorkerConfig, 'sms' | 'links' | 'bounceKey'>): string[] {
+  const gaps: string[] = [];
+  if (!config.sms) gaps.push('no SMS provider (SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN): an SMS this worker claims becomes a dead letter owned by configuration');
+  if (!config.links) gaps.push('no PUNCTUAL_PUBLIC_URL: emails this worker sends carry no unsubscribe (List-Unsubscribe) or preferences links');
+  if (!config.bounceKey) gaps.push('no BETTER_AUTH_SECRET: emails this worker sends use the sender as return path, so bounces cannot be matched to deliveries');
+  return gaps;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readWorkerConfig } from '../../server/config';
+import { readWorkerConfig, workerConfigGaps } from '../../server/config';
 
 describe('readWorkerConfig', () => {
   it('defaults', () => {
@@ -27,5 +27,21 @@ describe('readWorkerConfig', () => {
     [{ WORKER_CONCURRENCY: '0' }, /^WORKER_CONCURRENCY: /],
   ])('rejects %j naming the variable', (env, msg) => {
     expect(() => readWorkerConfig(env)).toThrow(msg);
+  });
+});
+
+describe('workerConfigGaps', () => {
+  it('names what a bare worker (DATABASE_URL + SMTP_URL only) cannot do, and nothing for a full environment', () => {
+    const bare = workerConfigGaps(readWorkerConfig({ SMTP_URL: 'smtp://127.0.0.1:2525' }));
+    expect(bare).toHaveLength(3);
+    expect(bare[0]).toMatch(/SMS_API_URL.*dead letter/);
+    expect(bare[1]).toMatch(/PUNCTUAL_PUBLIC_URL.*unsubscribe/);
+    expect(bare[2]).toMatch(/BETTER_AUTH_SECRET.*bounces/);
+    const full = readWorkerConfig({
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      SMS_API_URL: 'http://127.0.0.1:9', SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 't',
+      PUNCTUAL_PUBLIC_URL: 'https://punctual.example', BETTER_AUTH_SECRET: 'a-session-secret-of-enough-length-0123456789',
+    });
+    expect(workerConfigGaps(full)).toEqual([]);
   });
 });
