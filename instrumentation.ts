@@ -13,21 +13,15 @@ import type { Instrumentation } from 'next';
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   if (process.env.NEXT_PHASE === 'phase-production-build') return;
-  // Sign-in limits (issue #12): a bad PUNCTUAL_TRUSTED_PROXIES stops the server here, naming the entry; every
-  // request is stamped with its socket peer before Next reads it (server/client-address.ts says why and how).
-  const { installPeerStamp, trustedProxiesFromEnv } = await import('./server/client-address');
-  try {
-    trustedProxiesFromEnv();
-  } catch (e) {
-    // Next would otherwise keep running and answer every request with a 500: stop, naming the entry.
-    console.error((e as Error).message);
-    process.exit(1);
-  }
-  installPeerStamp();
-  // A bad PUNCTUAL_PUBLIC_URL (or body limit) stops the web server at start, naming the rule, rather than failing
-  // every request later (domain/public-url.ts, server/request-body.ts).
+  // A bad PUNCTUAL_PUBLIC_URL, PUNCTUAL_TRUSTED_PROXIES or body limit stops the web server at start, naming the rule,
+  // rather than failing every request later (server/web-settings.ts). The exit itself lives there, in a Node-only
+  // module: Turbopack also compiles this file for the Edge runtime, which has no process.exit.
   const { checkWebSettingsOrExit } = await import('./server/web-settings');
   checkWebSettingsOrExit();
+  // Sign-in limits (issue #12): every request is stamped with its socket peer before Next reads it
+  // (server/client-address.ts says why and how).
+  const { installPeerStamp } = await import('./server/client-address');
+  installPeerStamp();
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }

@@ -7,9 +7,11 @@
  *   PUNCTUAL_MAX_BODY_BYTES           largest request body an API route reads (default 1 MiB; 413 above it,
  *                                     server/request-body.ts)
  *   PUNCTUAL_DB_STATEMENT_TIMEOUT_MS  every web query's time limit (default 15 000; 0 = off; db/client.ts)
+ *   PUNCTUAL_TRUSTED_PROXIES          reverse proxies whose X-Forwarded-For is believed (server/client-address.ts)
  */
 import { statementTimeoutFromEnv } from '../db/client';
 import { publicBaseUrl } from '../domain/public-url';
+import { trustedProxiesFromEnv } from './client-address';
 import { maxBodyBytesFromEnv } from './request-body';
 
 /**
@@ -20,6 +22,7 @@ export function checkWebSettings(env: Readonly<Record<string, string | undefined
   publicBaseUrl(env);
   maxBodyBytesFromEnv(env);
   statementTimeoutFromEnv(env);
+  trustedProxiesFromEnv(env);
 }
 
 /** {@link checkWebSettings} on `process.env`; a bad value is printed (`[punctual] PUNCTUAL_…: …`) and the process exits 2. */
