@@ -180,7 +180,7 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
                 <input name="name" defaultValue={defaults.name} maxLength={200} autoComplete="off" aria-invalid={invalid('name')} aria-describedby={described('name')} />
               </label>
               <label className="field">
-                <span>Email (required)</span>
+                <span>Email</span>
                 <input name="email" type="email" defaultValue={defaults.email} required autoComplete="off" aria-invalid={invalid('email')} aria-describedby={described('email')} />
               </label>
               <label className="field">

@@ -149,7 +149,7 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
       {d.status === 'unknown' ? (
         <p className="small reconcile-hint wrap-anywhere">
-          <strong>To reconcile:</strong> {d.provider === 'smtp' ? 'an SMTP server cannot be asked whether it took a message. ' : ''}
+          <strong>To reconcile:</strong> {d.provider === 'smtp' ? 'an SMTP server cannot be asked whether it took a message; ' : ''}
           {reconcileHint(d.channel, { messageId: messageIdFor(d.messageKey), messageKey: d.messageKey, address: d.address })}
         </p>
       ) : null}
