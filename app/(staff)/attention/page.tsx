@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { listDeliveryCases, webhookSwitchedOff, type DeliveryCase } from '../../../db/queries/operator';
 import { ChannelBadge } from '../../../components/ChannelBadge';
+import { ChannelFilter } from '../../../components/ChannelFilter';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { TimesInText } from '../../../components/TimesInText';
 import { channelLabels, reconcileHint } from '../../../domain/message-labels';
@@ -81,17 +82,7 @@ export default async function AttentionPage({ searchParams }: { searchParams: Pr
         </p>
       ) : null}
       <form className="filters" method="get" action="/attention">
-        <label>
-          Channel
-          <select name="channel" defaultValue={f.channel ?? ''}>
-            <option value="">any</option>
-            {channels.map((c) => (
-              <option key={c} value={c}>
-                {channelLabels[c]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChannelFilter value={f.channel} />
         <button type="submit">Filter</button>
       </form>
       <h2 className="section-title">

@@ -10,7 +10,7 @@ import { StatusBadge } from '../../../components/StatusBadge';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { localMidnight } from '../../../components/format';
 import { ChannelBadge } from '../../../components/ChannelBadge';
-import { channelLabels } from '../../../domain/message-labels';
+import { ChannelFilter } from '../../../components/ChannelFilter';
 import { channels, deliveryStatuses } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
 
@@ -67,17 +67,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
           Address or subject
           <input name="q" type="search" className="deliveries-search" defaultValue={f.q} placeholder="ada@…, +316… or Yoga" />
         </label>
-        <label>
-          Channel
-          <select name="channel" defaultValue={f.channel ?? ''}>
-            <option value="">any</option>
-            {channels.map((c) => (
-              <option key={c} value={c}>
-                {channelLabels[c]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChannelFilter value={f.channel} />
         <label>
           Status
           <select name="status" defaultValue={f.status ?? ''}>

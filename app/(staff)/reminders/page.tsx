@@ -5,6 +5,7 @@ import { getDb } from '../../../db/client';
 import { dashboardCounts } from '../../../db/queries/dashboard';
 import { listReminders, type ReminderListRow } from '../../../db/queries/reminders-list';
 import { ChannelBadge } from '../../../components/ChannelBadge';
+import { ChannelFilter } from '../../../components/ChannelFilter';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { StatusBadge } from '../../../components/StatusBadge';
@@ -12,7 +13,7 @@ import { TimesInText } from '../../../components/TimesInText';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { sameDayInZone } from '../../../components/format';
 import { dashboardWindows, isLatePlanned } from '../../../domain/dashboard';
-import { channelLabels, messageTitle } from '../../../domain/message-labels';
+import { messageTitle } from '../../../domain/message-labels';
 import {
   describeReminderList,
   reminderListQuery,
@@ -93,17 +94,7 @@ export default async function RemindersPage({ searchParams }: { searchParams: Pr
             ))}
           </select>
         </label>
-        <label>
-          Channel
-          <select name="channel" defaultValue={f.channel ?? ''}>
-            <option value="">any</option>
-            {channels.map((c) => (
-              <option key={c} value={c}>
-                {channelLabels[c]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChannelFilter value={f.channel} />
         <button type="submit">Filter</button>
       </form>
       {counts && counts.expiredDeliveries24h > 0 ? (
