@@ -7,6 +7,7 @@ import { describeLimit, guestLimits, type GuestLimit } from '../../domain/guest-
 import type { PartnershipView } from '../../server/partnerships';
 import { ApiError, apiCall } from './api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
+import { FormFeedback } from './FormFeedback';
 
 /** Each limit as the admin picks it (domain/guest-sender.ts). */
 const limitLabels: Record<GuestLimit, string> = {
@@ -108,16 +109,7 @@ export function PartnershipLimitForm({ partnership, canEdit }: { partnership: Pa
           Exact domains, separated by commas. A subdomain is listed on its own.
         </span>
       </label>
-      {error ? (
-        <p className="form-error" role="alert" id={errorId}>
-          {error.message}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <FormFeedback error={error} notice={notice} errorId={errorId} />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy || !dirty}>
           {busy ? 'Saving…' : 'Save'}

@@ -9,6 +9,7 @@ import { offsetToParts, partsToOffset, OffsetPartsError, type OffsetDirection, t
 import { anchors, bookingRoles, reminderTemplateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
 import { ApiError, apiCall } from './api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
+import { FormFeedback } from './FormFeedback';
 
 /** The rule as the edit page hands it over (plain JSON). */
 export interface RuleFormValue {
@@ -392,16 +393,7 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
         {!active ? <p className="small muted">Inactive: no reminders are planned from this rule.</p> : null}
       </div>
 
-      {error ? (
-        <p className="form-error" role="alert" id={errorId}>
-          {error.message}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <FormFeedback error={error} notice={notice} errorId={errorId} />
 
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
