@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect } from 'react';
+import { PageLoadError } from '../components/client/PageLoadError';
 
 /**
  * Error state for what the staff pages' own boundary (app/(staff)/error.tsx) cannot catch: an error in the staff
@@ -10,23 +10,9 @@ import { useEffect } from 'react';
  * a page that never loads or Next's bare "Application error". `digest` matches the server log line.
  */
 export default function AppError({ error, retry }: { error: unknown; retry: () => void }) {
-  useEffect(() => {
-    console.error(error);
-  }, [error]);
-  const digest = error && typeof error === 'object' && 'digest' in error ? String((error as { digest?: unknown }).digest ?? '') : '';
   return (
     <main className="signin">
-      <div className="signin-card" role="alert">
-        <h1>This page could not be loaded</h1>
-        <p>
-          The server did not answer as expected — usually the database is restarting, busy or did not answer in time. Nothing was changed or lost. Try
-          again in a moment.
-          {digest ? <span className="small muted"> (error {digest})</span> : null}
-        </p>
-        <button type="button" className="btn btn-primary" onClick={() => retry()}>
-          Try again
-        </button>
-      </div>
+      <PageLoadError error={error} retry={retry} className="signin-card" />
     </main>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect } from 'react';
+import { useLoggedErrorDigest } from '../../../components/client/PageLoadError';
 import '../../styles/audit.css';
 
 /**
@@ -8,10 +8,7 @@ import '../../styles/audit.css';
  * Server errors arrive without their message in production; `digest` matches the server log line.
  */
 export default function AuditError({ error, retry }: { error: unknown; retry: () => void }) {
-  useEffect(() => {
-    console.error(error);
-  }, [error]);
-  const digest = error && typeof error === 'object' && 'digest' in error ? String((error as { digest?: unknown }).digest ?? '') : '';
+  const digest = useLoggedErrorDigest(error);
   return (
     <>
       <div className="page-head">
