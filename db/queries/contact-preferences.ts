@@ -54,12 +54,16 @@ export async function lockEventsInOrder(db: DbOrTx, tenantId: string, eventIds: 
     .for('update');
 }
 
-/** Writes the contact's preference columns (the trigger bumps `version` and sets `updated_by`). */
-export async function updateContactPreferences(
+/**
+ * Writes some of the contact's editable columns and `updatedAt = at` (the row-version trigger bumps `version` and
+ * sets `updated_by`). Returns the row. The one write behind the preference edit (here) and the participant edit
+ * (updateContactDetails, db/queries/participants.ts).
+ */
+export async function updateContactColumns(
   db: DbOrTx,
   tenantId: string,
   contactId: string,
-  values: Partial<Pick<Contact, 'preferences' | 'quietHours' | 'phone'>>,
+  values: Partial<Pick<Contact, 'name' | 'email' | 'phone' | 'timeZone' | 'locale' | 'preferences' | 'quietHours'>>,
   at: Date,
 ): Promise<Contact> {
   const [row] = await db
@@ -69,3 +73,7 @@ export async function updateContactPreferences(
     .returning();
   return row;
 }
+
+/** Writes the contact's preference columns (the trigger bumps `version` and sets `updated_by`). */
+export const updateContactPreferences: (db: DbOrTx, tenantId: string, contactId: string, values: Partial<Pick<Contact, 'preferences' | 'quietHours' | 'phone'>>, at: Date) => Promise<Contact> =
+  updateContactColumns;

@@ -6,6 +6,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
 import { bookings, contacts, events, reminders, type Booking, type Contact } from '../schema';
+import { updateContactColumns } from './contact-preferences';
 
 /** A booking of `tenantId` with its contact row (whatever tenant holds the contact) and its event's zone and title. No lock. */
 export async function bookingWithContact(
@@ -55,20 +56,8 @@ export async function otherContactWithEmail(db: DbOrTx, tenantId: string, email:
 }
 
 /** Writes the contact's details (the row-version trigger bumps `version` and sets `updated_by`). Returns the row. */
-export async function updateContactDetails(
-  db: DbOrTx,
-  tenantId: string,
-  contactId: string,
-  values: Pick<Contact, 'name' | 'email' | 'phone' | 'timeZone' | 'locale'>,
-  at: Date,
-): Promise<Contact> {
-  const [row] = await db
-    .update(contacts)
-    .set({ ...values, updatedAt: at })
-    .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, contactId)))
-    .returning();
-  return row;
-}
+export const updateContactDetails: (db: DbOrTx, tenantId: string, contactId: string, values: Pick<Contact, 'name' | 'email' | 'phone' | 'timeZone' | 'locale'>, at: Date) => Promise<Contact> =
+  updateContactColumns;
 
 /** The contact's confirmed bookings on scheduled events of the tenant, among `eventIds` (the events already locked). */
 export async function liveBookingsOfContact(db: DbOrTx, tenantId: string, contactId: string, eventIds: string[]): Promise<Booking[]> {
