@@ -1,13 +1,14 @@
 'use client';
 
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
 import { messageLocales } from '../../domain/locales';
 import { zoneNames } from '../../domain/zones';
 import type { EditParticipantResult, ParticipantView } from '../../server/participants';
 import { ApiError, apiCall } from '../client/api';
 import { ConflictPanel, staleSave } from '../client/ConflictPanel';
+import { useDialogLoad } from '../client/useDialogLoad';
 import { FormFeedback } from '../client/FormFeedback';
 import { ZoneInput } from '../client/ZoneInput';
 import { formatInZone } from '../format';
@@ -61,7 +62,6 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
   const id = useId();
   const queryClient = useQueryClient();
   const [loaded, setLoaded] = useState<ParticipantView | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   /** What the form was opened with (after "apply", the latest details) and its version: the base of every diff. */
   const [base, setBase] = useState<{ fields: Fields; version: number } | null>(null);
   /** The inputs' starting values; a new `formKey` re-mounts the inputs with them. */
@@ -72,21 +72,11 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    ref.current?.showModal();
-    let stale = false;
-    apiCall<ParticipantView>(`/api/bookings/${encodeURIComponent(bookingId)}/participant`, 'GET')
-      .then((p) => {
-        if (stale) return;
-        setLoaded(p);
-        setBase({ fields: fieldsOf(p), version: p.version });
-        setDefaults(fieldsOf(p));
-      })
-      .catch((e: Error) => !stale && setLoadError(e.message));
-    return () => {
-      stale = true;
-    };
-  }, [bookingId]);
+  const loadError = useDialogLoad<ParticipantView>(ref, `/api/bookings/${encodeURIComponent(bookingId)}/participant`, (p) => {
+    setLoaded(p);
+    setBase({ fields: fieldsOf(p), version: p.version });
+    setDefaults(fieldsOf(p));
+  });
 
   function current(): Fields | null {
     if (!formRef.current) return null;

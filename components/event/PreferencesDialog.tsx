@@ -9,6 +9,7 @@ import { personalChannels, preferenceCategories, type PersonalChannel, type Pref
 import type { ContactPreferencesView } from '../../server/contact-preferences';
 import { ApiError, apiCall } from '../client/api';
 import { ConflictPanel, staleSave } from '../client/ConflictPanel';
+import { useDialogLoad } from '../client/useDialogLoad';
 
 export const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders', booking_updates: 'Booking updates' };
 export const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'SMS' };
@@ -66,7 +67,6 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
   const id = useId();
   const queryClient = useQueryClient();
   const [loaded, setLoaded] = useState<ContactPreferencesView | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [base, setBase] = useState<{ fields: Fields; version: number } | null>(null);
   const [fields, setFields] = useState<Fields | null>(null);
   const [conflict, setConflict] = useState<{ message: string; latest: ContactPreferencesView; changes: FieldChange[] } | null>(null);
@@ -75,21 +75,11 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
   const [busy, setBusy] = useState(false);
   const [consent, setConsent] = useState(false);
 
-  useEffect(() => {
-    ref.current?.showModal();
-    let stale = false;
-    apiCall<ContactPreferencesView>(`/api/contacts/${encodeURIComponent(contactId)}/preferences`, 'GET')
-      .then((p) => {
-        if (stale) return;
-        setLoaded(p);
-        setBase({ fields: fieldsOf(p), version: p.version });
-        setFields(fieldsOf(p));
-      })
-      .catch((e: Error) => !stale && setLoadError(e.message));
-    return () => {
-      stale = true;
-    };
-  }, [contactId]);
+  const loadError = useDialogLoad<ContactPreferencesView>(ref, `/api/contacts/${encodeURIComponent(contactId)}/preferences`, (p) => {
+    setLoaded(p);
+    setBase({ fields: fieldsOf(p), version: p.version });
+    setFields(fieldsOf(p));
+  });
   useEffect(() => setError(null), [fields]);
 
   function adopt(next: Fields, latest: ContactPreferencesView, message: string | null) {
