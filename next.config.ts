@@ -12,6 +12,9 @@ const nextConfig: NextConfig = {
   // <title> is in <head> when the page arrives, for screen readers, browser tabs and the axe checks (which saw
   // "document has no <title>" when they ran before the streamed title landed). Documented: next.config htmlLimitedBots.
   htmlLimitedBots: /.*/,
+  // No image in the app is resized: the optimiser (/_next/image) would only be a way to make the server fetch its own
+  // pages (it answered 500 for a local path that proxy.ts sends to sign-in).
+  images: { unoptimized: true },
   // The whole project (worker, scripts, tests) is type-checked by `npm test` (tsc --noEmit); the build
   // must not fail because a file the web app never imports is mid-edit.
   typescript: { ignoreBuildErrors: true },

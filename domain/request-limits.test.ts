@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDepthExceeds, MAX_JSON_DEPTH, MAX_TEXT_LENGTH, overlongText } from './request-limits';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, MAX_TEXT_LENGTH, overlongText, textWithNul } from './request-limits';
 
 const nested = (n: number, open = '[', close = ']') => open.repeat(n) + close.repeat(n);
 
@@ -44,5 +44,15 @@ describe('overlongText', () => {
   });
   it('accepts strings up to the limit and non-strings', () => {
     expect(overlongText({ a: 'x'.repeat(MAX_TEXT_LENGTH), n: 1e9, b: true, z: null })).toBeNull();
+  });
+});
+
+describe('textWithNul', () => {
+  it('names the first string (or key) holding U+0000, which PostgreSQL text cannot store; null otherwise', () => {
+    expect(textWithNul(JSON.parse('{"email":"a\\u0000@x.test","password":"x"}'))).toBe('email');
+    expect(textWithNul({ contact: { name: 'ok', tags: ['fine', 'b\u0000d'] } })).toBe('contact.tags.1');
+    expect(textWithNul({ ['k\u0000']: 'v' })).toBe('k\u0000');
+    expect(textWithNul('\u0000')).toBe('body');
+    expect(textWithNul({ email: 'a@x.test', n: 1, ok: true, none: null, list: ['\u0001 other controls are not NUL'] })).toBeNull();
   });
 });

@@ -61,3 +61,21 @@ export function overlongText(value: unknown, max = MAX_TEXT_LENGTH, path = ''): 
   }
   return null;
 }
+
+/**
+ * Path of the first string in `value` (parsed JSON) holding a NUL character (U+0000) — keys included — or null. PostgreSQL
+ * text cannot store NUL (error 22021, "invalid byte sequence for encoding UTF8: 0x00"), so such a value is refused as
+ * bad input naming its field before any query sees it, instead of surfacing as a 500.
+ */
+export function textWithNul(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'body' : null;
+  if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const at = path ? `${path}.${k}` : k;
+      if (k.includes('\u0000')) return at;
+      const hit = textWithNul(v, at);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}

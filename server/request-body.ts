@@ -15,7 +15,7 @@
  * Next.js buffers at most 10 MB of a body for its proxy (proxyClientMaxBodySize) and silently cuts the rest, so the
  * cap must stay below that: PUNCTUAL_MAX_BODY_BYTES is at most {@link MAX_BODY_BYTES_SETTING} (8 MiB).
  */
-import { jsonDepthExceeds, MAX_JSON_DEPTH, MAX_TEXT_LENGTH, overlongText } from '../domain/request-limits';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, MAX_TEXT_LENGTH, overlongText, textWithNul } from '../domain/request-limits';
 
 /** Default largest body, bytes (1 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
@@ -115,6 +115,8 @@ export function parseJsonText(text: string): unknown {
   }
   const long = overlongText(value, MAX_TEXT_LENGTH);
   if (long) throw new BodyError(400, `${long}: longer than ${MAX_TEXT_LENGTH} characters`, long);
+  const nul = textWithNul(value);
+  if (nul) throw new BodyError(400, `${nul}: contains a NUL character (U+0000)`, nul);
   return value;
 }
 

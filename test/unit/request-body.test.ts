@@ -93,3 +93,11 @@ describe('forms', () => {
     expect((await refusal(readFormBody(post(`a=${'b'.repeat(20_000)}`, { 'content-type': 'application/x-www-form-urlencoded' }), 16_384))).status).toBe(413);
   });
 });
+
+describe('NUL characters (adversary finding: a NUL in the sign-in email reached PostgreSQL as a 500)', () => {
+  it('a JSON string holding U+0000 is a 400 naming its field, before any query sees it', async () => {
+    const r = await refusal(readJsonBody(post('{"email":"a\\u0000@x.test","password":"x"}', { 'content-type': 'application/json' })));
+    expect(r).toMatchObject({ status: 400, field: 'email' });
+    expect(r.message).toBe('email: contains a NUL character (U+0000)');
+  });
+});
