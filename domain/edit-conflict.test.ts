@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alreadyRemovedMessage, conflictMessage, describeChanges, formatChangeTime, formatWallClock, mergeEdits, sameValue, versionFromIfMatch } from './edit-conflict';
+import { alreadyRemovedMessage, conflictMessage, describeChanges, formatChangeTime, formatWallClock, mergeEdits, onTopNotice, sameValue, versionFromIfMatch } from './edit-conflict';
 
 // The scenario as event-form values: A opened 15 June in Room A; B moved it to 16 June, Room B.
 const opened = { title: 'Pottery', description: '', location: 'Room A', roomUrl: '', timeZone: 'Europe/Amsterdam', allDay: false, start: '2027-06-15T10:00', end: '2027-06-15T11:00' };
@@ -164,4 +164,11 @@ describe('versionFromIfMatch (RFC 9110 §13.1.1)', () => {
     ['"0"', 'malformed'],
     ['"abc"', 'malformed'],
   ])('%o → %o', (h, v) => expect(versionFromIfMatch(h)).toBe(v));
+});
+
+describe('onTopNotice', () => {
+  it('names the fields where the user replaced a newer value, and what to check', () => {
+    expect(onTopNotice([])).toBe('Your changes are now on top of the latest version. Check them and save again.');
+    expect(onTopNotice(['time zone', 'name'], 'the form')).toBe('Your changes are now on top of the latest version (your time zone, name replaced theirs). Check the form and save again.');
+  });
 });

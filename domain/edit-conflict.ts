@@ -162,3 +162,12 @@ export function versionFromIfMatch(header: string | null | undefined): number | 
   const n = Number(m[1]);
   return n >= 1 ? n : 'malformed';
 }
+
+/**
+ * The notice after "Apply my changes on top" of a conflict (invariant 11): `kept` are the labels of the fields where
+ * the user's value replaced another person's newer one; `check` names what to look over before saving again
+ * ("them", "the form", "the rule"). Pure; one wording for every form.
+ */
+export function onTopNotice(kept: readonly string[], check = 'them'): string {
+  return `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check ${check} and save again.`;
+}

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
+import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import type { AlertSettingsView, TestAlertResult } from '../../server/alerts';
 import { ApiError, apiCall } from './api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
@@ -146,7 +146,7 @@ export function AlertSettingsForm({ settings, staff }: { settings: AlertSettings
           changes={conflict.changes}
           onApply={() => {
             const r = mergeEdits(base.fields, fields, fieldsOf(conflict.latest));
-            adopt(r.merged, conflict.latest, 'Your changes are now on top of the latest version. Check them and save again.');
+            adopt(r.merged, conflict.latest, onTopNotice([]));
           }}
           onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
         />

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
+import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import { describeLimit, guestLimits, type GuestLimit } from '../../domain/guest-sender';
 import type { PartnershipView } from '../../server/partnerships';
 import { ApiError, apiCall } from './api';
@@ -81,7 +81,7 @@ export function PartnershipLimitForm({ partnership, canEdit }: { partnership: Pa
         <ConflictPanel
           message={conflict.message}
           changes={conflict.changes}
-          onApply={() => adopt(mergeEdits(base.fields, fields, fieldsOf(conflict.latest)).merged, conflict.latest, 'Your changes are now on top of the latest version. Check them and save again.')}
+          onApply={() => adopt(mergeEdits(base.fields, fields, fieldsOf(conflict.latest)).merged, conflict.latest, onTopNotice([]))}
           onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'Showing the latest version.')}
         />
       ) : null}

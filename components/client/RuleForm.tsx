@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { describeRule } from '../../domain/describe-rule';
-import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
+import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import { offsetToParts, partsToOffset, OffsetPartsError, type OffsetDirection, type OffsetUnit } from '../../domain/rule-offset';
 import { anchors, bookingRoles, reminderTemplateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
 import { ApiError, apiCall } from './api';
@@ -175,7 +175,7 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
     if (!conflict) return;
     const r = mergeEdits(base.fields, mine(), ruleFields(conflict.latest));
     const kept = r.overlapping.map((k) => changeFields.find((f) => f.key === k)?.label ?? k);
-    adopt(r.merged, conflict.latest, `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check the rule and save again.`);
+    adopt(r.merged, conflict.latest, onTopNotice(kept, 'the rule'));
   }
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
+import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import { messageLocales } from '../../domain/locales';
 import { zoneNames } from '../../domain/zones';
 import type { EditParticipantResult, ParticipantView } from '../../server/participants';
@@ -142,7 +142,7 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
                   const mine = current() ?? base!.fields;
                   const r = mergeEdits(base!.fields, mine, fieldsOf(conflict.latest));
                   const kept = r.overlapping.map((k) => changeFields.find((c) => c.key === k)?.label ?? k);
-                  adopt(r.merged, conflict.latest, `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check them and save again.`);
+                  adopt(r.merged, conflict.latest, onTopNotice(kept));
                 }}
                 onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
               />

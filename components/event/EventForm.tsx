@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
-import { describeChanges, formatWallClock, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
+import { describeChanges, formatWallClock, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import { timingFromForm, type EventTimingForm } from '../../domain/event-form';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 import { ConflictPanel, staleSave } from '../client/ConflictPanel';
@@ -147,7 +147,7 @@ export function EventForm({
     adopt(
       r.merged,
       conflict.latest,
-      `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check the form and save again.`,
+      onTopNotice(kept, 'the form'),
     );
   }
 

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { describeChanges, mergeEdits, type FieldChange } from '../../domain/edit-conflict';
+import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import { dateInZone, describeContactPreferences, quietHoursFromForm, quietHoursZoneText } from '../../domain/preference-form';
 import { categoryPhrase, type ChannelPreferences } from '../../domain/preferences';
 import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '../../domain/vocabulary';
@@ -166,7 +166,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
                 onApply={() => {
                   const r = mergeEdits(base!.fields, fields, fieldsOf(conflict.latest));
                   const kept = r.overlapping.map((k) => changeFields.find((c) => c.key === k)?.label ?? k);
-                  adopt(r.merged, conflict.latest, `Your changes are now on top of the latest version${kept.length ? ` (your ${kept.join(', ')} replaced theirs)` : ''}. Check them and save again.`);
+                  adopt(r.merged, conflict.latest, onTopNotice(kept));
                 }}
                 onDiscard={() => adopt(fieldsOf(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
               />
