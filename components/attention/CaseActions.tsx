@@ -66,8 +66,8 @@ export function CaseActions({
       )}
       <ConfirmDialog open={open === 'replay'} title="Replay this dead letter?" confirmLabel="Replay now" onClose={() => setOpen(null)} onConfirm={run('replay')}>
         <p className="dialog-consequence">
-          The same message (same message key) is queued for {address} now, with a fresh retry budget. If its reminder&apos;s expiry instant has
-          passed, the server refuses: a reminder is never sent late.
+          The same message (same message key) is queued for {address} now, with a fresh retry budget. If its expiry instant has passed (a
+          reminder&apos;s late-send window, a booking notification&apos;s 24 hours), the server refuses: nothing is sent after it.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
