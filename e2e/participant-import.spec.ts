@@ -20,7 +20,7 @@ function csv(tag: string, bad: boolean): string {
 }
 
 async function choose(page: Page, name: string, text: string) {
-  await page.getByLabel('CSV file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${text}`, 'utf8') });
+  await page.getByLabel('CSV file', { exact: true }).setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${text}`, 'utf8') });
 }
 
 async function fitsPhone(page: Page, name: string) {
@@ -78,9 +78,15 @@ test('import participants from CSV: a bad row is shown with its problem and bloc
     for (const name of ['Zoë Łódź', 'Kowalski, Jan', 'Cara Bad', 'Dev Four']) await expect(page.getByRole('heading', { name, level: 3 })).toBeVisible();
     await screen(page, 'participant-import-event');
 
-    // The audit log has the one import entry.
     const tl = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { bookings: { role: string }[] };
     expect(tl.bookings.map((b) => b.role).sort()).toEqual(['attendee', 'attendee', 'attendee', 'host']);
+
+    // One audit entry for the import, with its count and file name.
+    await page.goto('/audit?action=participants_import');
+    const entry = page.locator('table tbody tr').first();
+    await expect(entry).toContainText('Imported participants from a CSV file');
+    await expect(entry).toContainText('file: people-fixed.csv');
+    await expect(entry).toContainText('count: 4');
   } finally {
     const tl = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { event: { version: number } };
     const res = await page.request.post(`/api/events/${eventId}/cancel`, { headers: sameOrigin(), data: { reason: 'e2e: participant import spec done', version: tl.event.version } });
