@@ -35,6 +35,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   unsubscribe: 'Unsubscribed (one-click link)',
   alert_settings_update: 'Changed where alerts go',
   participant_update: 'Edited a participant',
+  participants_import: 'Imported participants from a CSV file',
   guest_message: 'Sent in your name by a partner',
   partnership_update: 'Changed whom a partner may write to in your name',
 };

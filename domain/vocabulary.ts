@@ -185,6 +185,8 @@ export const auditActions = [
   'partnership_update',
   // Issue #12 (migration 0014): a participant's details edited on the event page.
   'participant_update',
+  // Issue #13 (migration 0018): participants booked from a CSV file, in one transaction (count and file name).
+  'participants_import',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -26,6 +26,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'events', path: '/events' },
   { name: 'event', path: '/events/:event' },
   { name: 'event-edit', path: '/events/:event/edit' },
+  { name: 'event-import', path: '/events/:event/import' },
   { name: 'event-new', path: '/events/new' },
   { name: 'deliveries', path: '/deliveries' },
   { name: 'delivery', path: '/deliveries/:delivery' },

@@ -4,7 +4,7 @@
  * better-auth's endpoints — reads it through here.
  *
  * - Size: at most PUNCTUAL_MAX_BODY_BYTES (default {@link DEFAULT_MAX_BODY_BYTES}, 1 MiB; routes may pass a smaller
- *   cap). A larger `Content-Length` is refused before reading; without one, the stream is read and given up on as
+ *   cap; the CSV import alone a larger one, {@link CSV_IMPORT_MAX_BODY_BYTES}). A larger `Content-Length` is refused before reading; without one, the stream is read and given up on as
  *   soon as it passes the cap. → 413 naming `body`.
  * - JSON: nesting deeper than {@link MAX_JSON_DEPTH} (32) is refused by a linear scan BEFORE parsing
  *   (domain/request-limits.ts) → 400; then `JSON.parse`; invalid → 400 "not valid JSON"; any string longer than
@@ -19,6 +19,12 @@ import { jsonDepthExceeds, MAX_JSON_DEPTH, MAX_TEXT_LENGTH, overlongText, textWi
 
 /** Default largest body, bytes (1 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
+/**
+ * The body cap of the participants CSV import (POST /api/events/:id/import-csv, issue #13), bytes: 5 MiB — the one
+ * route allowed more than the default, as a file of 5,000 participants (domain/participant-csv.ts MAX_IMPORT_ROWS)
+ * with long names and ignored extra columns can pass 1 MiB. A larger PUNCTUAL_MAX_BODY_BYTES applies there too.
+ */
+export const CSV_IMPORT_MAX_BODY_BYTES = 5 * 1_048_576;
 /** Largest accepted PUNCTUAL_MAX_BODY_BYTES, bytes (8 MiB: below Next's 10 MB proxy buffer). */
 export const MAX_BODY_BYTES_SETTING = 8 * 1_048_576;
 

@@ -24,9 +24,9 @@ import { appendAudit } from '../db/queries/audit';
 import { guestTenantsOf, lockEvent, previousCancelledBooking, reminderImpact } from '../db/queries/scheduling';
 import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '../db/schema';
 import { alreadyRemovedMessage, sameValue } from '../domain/edit-conflict';
-import { canonicalLocale } from '../domain/locales';
 import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-form';
-import { bookingRoles, suppressionReasons } from '../domain/vocabulary';
+import { suppressionReasons } from '../domain/vocabulary';
+import { bookingFormSchema, type BookingForm } from '../domain/booking-form';
 import { FIELD_LIMITS } from '../domain/request-limits';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
@@ -184,42 +184,8 @@ export async function cancelEventAction(db: Db, ctx: ActionContext, eventId: str
   });
 }
 
-export const bookingFormSchema = z.object({
-  // eslint-disable-next-line no-control-regex
-  name: z.string().trim().min(1, 'required').max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters'),
-  email: z.email({ message: 'must be an email address' }).max(254, 'at most 254 characters (RFC 5321)'),
-  role: z.enum(bookingRoles),
-  timeZone: z
-    .string()
-    .nullish()
-    .transform((v) => (v ? v : null)),
-  /** Mobile number for SMS (any common notation; stored in E.164); empty keeps a known person's number. */
-  phone: z
-    .string()
-    .nullish()
-    .transform((v, ctx) => {
-      if (!v || !v.trim()) return null;
-      const r = parsePhone(v);
-      if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
-      return r.ok ? r.e164 : null;
-    }),
-  /** For `external`: the slug of the guest's own tenant. */
-  guestTenant: z
-    .string()
-    .nullish()
-    .transform((v) => (v ? v : null)),
-  /** BCP 47 tag of the language their messages follow (dates and times); empty keeps a known person's. */
-  locale: z
-    .string()
-    .nullish()
-    .transform((v, ctx) => {
-      if (!v || !v.trim()) return null;
-      const tag = canonicalLocale(v);
-      if (!tag) ctx.addIssue({ code: 'custom', message: 'must be a language tag such as en, de or pt-BR' });
-      return tag;
-    }),
-});
-export type BookingForm = z.input<typeof bookingFormSchema>;
+// The booking form's rules are pure (domain/booking-form.ts): the CSV import checks its rows with the same schema.
+export { bookingFormSchema, type BookingForm } from '../domain/booking-form';
 
 /**
  * Books a person onto an event (their reminders are planned in the same transaction). A person whose earlier

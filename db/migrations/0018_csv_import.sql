@@ -1,2 +1,2 @@
--- Reserved for issue #13 (csv_import); filled in by that work, or left as a no-op.
-select 1;
+-- Issue #13 (csv_import): participants imported from a CSV file are audited as one entry per import.
+ALTER TYPE "public"."audit_action" ADD VALUE IF NOT EXISTS 'participants_import';

@@ -84,6 +84,14 @@ export function LiveEventPage({
         eventCancelled={event.status === 'cancelled'}
         event={event}
       />
+      {canOperate && active ? (
+        // Issue #13: many participants at once, from a CSV file (its own page: a preview before anything is written).
+        <p className="import-link">
+          <Link className="btn" href={`/events/${eventId}/import`}>
+            Import from CSV
+          </Link>
+        </p>
+      ) : null}
       {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
     </>
   );

@@ -1,0 +1,48 @@
+import { getDb } from '../../../../../db/client';
+import { handleCreate } from '../../../../../server/idempotency';
+import { commitParticipantImport, previewParticipantImport } from '../../../../../server/participant-import';
+import { AppError } from '../../../../../server/errors';
+import { CSV_IMPORT_MAX_BODY_BYTES, maxBodyBytesFromEnv } from '../../../../../server/request-body';
+import { actionContext, staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * POST /api/events/:id/import-csv?mode=preview|commit — participants from a CSV file (issue #13,
+ * server/participant-import.ts). The body is the file's text (UTF-8, up to 5 MiB: the one route with a larger cap,
+ * server/request-body.ts CSV_IMPORT_MAX_BODY_BYTES).
+ *
+ * - `mode=preview`: writes nothing; answers the preview `{ digest, total, ready, withProblems, known, keptDiffering,
+ *   columns, ignored, problemRows: [{ row, line, values, problems: [{ kind, field, message }] }], sample }`.
+ *   A file that cannot be imported as a whole (no email column, over 5,000 rows, …) is a 400 naming `file`.
+ * - `mode=commit&digest=<the preview's digest>&file=<file name>`: books everyone or no one, in one transaction with
+ *   one audit entry; answers `{ bookings, reminders, known, keptDiffering }`. A different text (digest) or rows
+ *   that have problems now are a 409 that writes nothing (`preview`: the fresh preview). Honours `Idempotency-Key`:
+ *   a double click imports once (the repeat gets the first answer).
+ */
+export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  const url = new URL(request.url);
+  const mode = url.searchParams.get('mode');
+  const maxBytes = Math.max(CSV_IMPORT_MAX_BODY_BYTES, maxBodyBytesFromEnv());
+  return staffRoute(
+    request,
+    'operate',
+    async (s, body) => {
+      const text = typeof body === 'string' ? body : '';
+      const ctx = actionContext(s);
+      if (mode === 'preview') return previewParticipantImport(getDb(), ctx, id, text);
+      if (mode !== 'commit') throw new AppError('validation', 'mode: must be preview or commit', 'mode');
+      const digest = url.searchParams.get('digest');
+      const fileName = url.searchParams.get('file');
+      const r = await handleCreate(
+        getDb(),
+        // The text is fingerprinted by its digest (the key's stored fingerprint is a hash of this body anyway).
+        { tenantId: s.tenant.id, actorId: s.user.id, route: `POST ${url.pathname}?mode=commit`, body: { digest, fileName }, keyHeader: request.headers.get('idempotency-key') },
+        (db) => commitParticipantImport(db, ctx, id, { text, digest, fileName }),
+      );
+      return Response.json(r.body, { status: r.status, headers: { 'cache-control': 'no-store', ...(r.replayed ? { 'idempotent-replayed': 'true' } : {}) } });
+    },
+    { textBody: { maxBytes } },
+  );
+}

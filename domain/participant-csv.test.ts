@@ -1,0 +1,260 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_IMPORT_ROWS,
+  PARTICIPANT_CSV_TEMPLATE,
+  checkRowValues,
+  csvDigest,
+  detectDelimiter,
+  importLocale,
+  previewParticipantCsv,
+  readParticipantCsv,
+  type CsvField,
+  type ImportContext,
+} from './participant-csv';
+
+const none: ImportContext = { booked: new Set(), known: new Map() };
+
+function read(text: string) {
+  const r = readParticipantCsv(text);
+  if (!r.ok) throw new Error(`expected a readable file, got: ${r.error}`);
+  return r;
+}
+function error(text: string): string {
+  const r = readParticipantCsv(text);
+  if (r.ok) throw new Error('expected an error for the file');
+  return r.error;
+}
+const kinds = (text: string) => read(text).rows.map((r) => r.problems.map((p) => p.kind));
+const values = (v: Partial<Record<CsvField, string>>) => ({ name: '', email: '', phone: '', role: '', timeZone: '', locale: '', ...v });
+
+describe('readParticipantCsv — the file', () => {
+  it('reads a comma file with every column, normalising the values (E.164, canonical tag, role)', () => {
+    const r = read('name,email,phone,role,time zone,locale\nZoë Nowak,zoe@example.com,+48 601 234 567,Host,Europe/Warsaw,EN-gb\n');
+    expect(r.delimiter).toBe(',');
+    expect(r.ignored).toEqual([]);
+    expect(r.rows).toEqual([
+      {
+        row: 1,
+        line: 2,
+        values: { name: 'Zoë Nowak', email: 'zoe@example.com', phone: '+48 601 234 567', role: 'Host', timeZone: 'Europe/Warsaw', locale: 'EN-gb' },
+        problems: [],
+        person: { role: 'host', contact: { email: 'zoe@example.com', name: 'Zoë Nowak', phone: '+48601234567', timeZone: 'Europe/Warsaw', locale: 'en-GB' } },
+      },
+    ]);
+  });
+
+  it('detects ";" (European spreadsheets) and tab from the header line; commas inside values do not fool it', () => {
+    expect(detectDelimiter('name;email;role\na,b;c;d')).toBe(';');
+    expect(detectDelimiter('"Name, full";email;role\n')).toBe(';');
+    expect(detectDelimiter('name\temail\n')).toBe('\t');
+    expect(detectDelimiter('email\n')).toBe(',');
+    expect(detectDelimiter('\uFEFF\n\nname,email\n')).toBe(',');
+    const r = read('Name;E-mail;Time zone\r\n"Nowak, Zoë";zoe@example.com;Europe/Warsaw\r\n');
+    expect(r.delimiter).toBe(';');
+    expect(r.rows[0]!.values).toMatchObject({ name: 'Nowak, Zoë', email: 'zoe@example.com', timeZone: 'Europe/Warsaw' });
+    expect(read('name\temail\nAnn\tann@example.com\n').rows[0]!.person?.contact).toEqual({ email: 'ann@example.com', name: 'Ann' });
+  });
+
+  it('accepts a UTF-8 byte-order mark; accents survive (Zoë, Łódź)', () => {
+    const r = read('\uFEFFname,email,time zone\nZoë Łódź-Wąsik,zoe@example.com,Europe/Warsaw\n');
+    expect(r.columns.map((c) => c.field)).toEqual(['name', 'email', 'timeZone']);
+    expect(r.rows[0]!.person?.contact.name).toBe('Zoë Łódź-Wąsik');
+  });
+
+  it('CRLF, LF, CR and a mix; quoted fields with delimiters, quotes and line breaks', () => {
+    for (const eol of ['\r\n', '\n', '\r']) {
+      const r = read(`name,email${eol}"Doe, ""JD"" Jane",jd@example.com${eol}Bo,bo@example.com`);
+      expect(r.rows.map((x) => [x.row, x.line, x.values.name])).toEqual([
+        [1, 2, 'Doe, "JD" Jane'],
+        [2, 3, 'Bo'],
+      ]);
+    }
+    const mixed = read('name,email\r\nA,a@example.com\nB,b@example.com\rC,c@example.com\r\n');
+    expect(mixed.rows.map((x) => [x.values.email, x.line])).toEqual([
+      ['a@example.com', 2],
+      ['b@example.com', 3],
+      ['c@example.com', 4],
+    ]);
+  });
+
+  it('numbers rows by participant and gives the line each starts on (multi-line fields, empty lines)', () => {
+    const r = read('name,email,notes\r\nAnn,ann@example.com,"one\r\ntwo\r\nthree"\r\n\r\n,,\r\nBo,bo@example.com,\n"Cy\nCyrus",cy@example.com,x\nDee,dee@example.com,');
+    expect(r.rows.map((x) => [x.row, x.line, x.values.email])).toEqual([
+      [1, 2, 'ann@example.com'],
+      [2, 7, 'bo@example.com'], // line 5 empty, line 6 all-empty fields: not participants
+      [3, 8, 'cy@example.com'],
+      [4, 10, 'dee@example.com'],
+    ]);
+    // A name over two lines is refused by the form's own rule.
+    expect(r.rows[2]!.problems.map((p) => p.kind)).toEqual(['bad_name']);
+    expect(r.ignored).toEqual(['notes']);
+  });
+
+  it('matches headers case-insensitively with aliases and lists unknown columns as ignored', () => {
+    const r = read('Full Name;E-Mail;Mobile number;ROLE;TZ;Language;Company;;Notes\nAnn;ann@example.com;;;;de;ACME;;x\n');
+    expect(r.columns).toEqual([
+      { field: 'name', header: 'Full Name' },
+      { field: 'email', header: 'E-Mail' },
+      { field: 'phone', header: 'Mobile number' },
+      { field: 'role', header: 'ROLE' },
+      { field: 'timeZone', header: 'TZ' },
+      { field: 'locale', header: 'Language' },
+    ]);
+    expect(r.ignored).toEqual(['Company', 'Notes']);
+    for (const h of ['email', 'Email', 'e-mail', 'E_mail', 'Email address', 'mail']) expect(read(`${h}\nann@example.com`).columns).toEqual([{ field: 'email', header: h }]);
+    for (const h of ['Time zone', 'timezone', 'time_zone', 'tz', 'Zone']) expect(read(`email,${h}\na@example.com,UTC`).rows[0]!.person?.contact.timeZone).toBe('UTC');
+    for (const h of ['locale', 'Language', 'lang']) expect(read(`email,${h}\na@example.com,fr`).rows[0]!.person?.contact.locale).toBe('fr');
+  });
+
+  it('a file without an email column is ONE clear error naming what it found', () => {
+    expect(error('name,phone\nAnn,+31612345678\n')).toBe('The file has no email column. The first line must name the columns, e.g. "name,email,phone,role,time zone,locale"; it names "name", "phone".');
+    expect(error('ann@example.com,Ann\nbo@example.com,Bo\n')).toMatch(/^The file has no email column/);
+  });
+
+  it('refuses files that cannot be imported as a whole, each in words', () => {
+    expect(error('')).toMatch(/^The file is empty/);
+    expect(error('\uFEFF  \r\n')).toMatch(/^The file is empty/);
+    expect(error('name,email\n')).toBe('The file has a header line but no participants.');
+    expect(error('name,email\nZo\uFFFD,z@example.com\n')).toBe('The file is not UTF-8 text (line 2 has a character that could not be read). Save it as "CSV UTF-8" and choose it again.');
+    expect(error('email,E-mail\na@example.com,a@example.com')).toBe('Two columns mean email: "email" and "E-mail". Keep one of them.');
+    expect(error('name,email\n"Ann,ann@example.com\nBo,bo@example.com\n')).toBe('The file has a quote (") that is never closed: look for a value that starts with a quote and check that it ends with one.');
+    expect(error('name,email\nA\u0000,a@example.com')).toMatch(/NUL/);
+  });
+
+  it(`caps a file at ${MAX_IMPORT_ROWS} participants and says so`, () => {
+    const lines = (n: number) => ['email', ...Array.from({ length: n }, (_, i) => `p${i}@example.com`)].join('\n');
+    expect(read(lines(MAX_IMPORT_ROWS)).rows).toHaveLength(MAX_IMPORT_ROWS);
+    expect(error(lines(MAX_IMPORT_ROWS + 1))).toBe('The file lists 5,001 participants; at most 5,000 can be imported at once. Split it into smaller files.');
+  });
+
+  it('a row with more fields than the header (an unquoted comma) is a problem of that row; fewer fields are empty values', () => {
+    const r = read('name,email\nDoe, Jane,jane@example.com\nBo\nCy,cy@example.com,\n');
+    expect(r.rows.map((x) => x.problems.map((p) => p.kind))).toEqual([['extra_fields', 'bad_address'], ['missing_address'], []]);
+    expect(r.rows[0]!.problems[0]!.message).toBe('has 3 fields but the header has 2 — a value holding "," must be in double quotes');
+  });
+
+  it('the template file reads back as one participant without problems', () => {
+    const r = read(PARTICIPANT_CSV_TEMPLATE);
+    expect(r.ignored).toEqual([]);
+    expect(r.columns.map((c) => c.field)).toEqual(['name', 'email', 'phone', 'role', 'timeZone', 'locale']);
+    expect(r.rows).toHaveLength(1);
+    expect(r.rows[0]!.problems).toEqual([]);
+  });
+});
+
+describe('checkRowValues — one row, the add-participant form’s rules', () => {
+  it('bad or missing address', () => {
+    expect(checkRowValues(values({ email: 'jane.example.com' })).problems).toEqual([{ kind: 'bad_address', field: 'email', message: 'email "jane.example.com": must be an email address' }]);
+    expect(checkRowValues(values({ email: `${'a'.repeat(250)}@x.io` })).problems[0]).toMatchObject({ kind: 'bad_address' });
+    expect(checkRowValues(values({ name: 'Ann' })).problems).toEqual([{ kind: 'missing_address', field: 'email', message: 'email: missing (every participant needs an email address)' }]);
+  });
+
+  it('unknown zone, with a suggestion when one is clear', () => {
+    expect(checkRowValues(values({ email: 'a@example.com', timeZone: 'Mars/Olympus' })).problems).toEqual([
+      { kind: 'unknown_zone', field: 'timeZone', message: 'time zone "Mars/Olympus": not a time zone — use a tz database name such as Europe/Amsterdam' },
+    ]);
+    expect(checkRowValues(values({ email: 'a@example.com', timeZone: 'europe/warsaw' })).problems[0]!.message).toContain('(did you mean Europe/Warsaw?)');
+    expect(checkRowValues(values({ email: 'a@example.com', timeZone: 'AET' })).problems[0]!.kind).toBe('unknown_zone'); // ICU-only id
+    expect(checkRowValues(values({ email: 'a@example.com', timeZone: 'Europe/Kiev' })).person?.contact.timeZone).toBe('Europe/Kiev'); // old name, stored as given
+  });
+
+  it('bad phone (domain/phone.ts), stored as E.164 when good', () => {
+    const p = checkRowValues(values({ email: 'a@example.com', phone: '06 1234' })).problems;
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatchObject({ kind: 'bad_phone', field: 'phone' });
+    expect(p[0]!.message).toMatch(/^phone: .*must be a phone number in international form/);
+    expect(checkRowValues(values({ email: 'a@example.com', phone: '+31 (0)6-1234 5678' })).person?.contact.phone).toBe('+31612345678');
+  });
+
+  it('role: attendee or host in any case, empty = attendee; external and others are problems', () => {
+    expect(checkRowValues(values({ email: 'a@example.com' })).person?.role).toBe('attendee');
+    expect(checkRowValues(values({ email: 'a@example.com', role: 'HOST' })).person?.role).toBe('host');
+    expect(checkRowValues(values({ email: 'a@example.com', role: 'speaker' })).problems).toEqual([
+      { kind: 'unknown_role', field: 'role', message: 'role "speaker": not a role — use attendee or host (empty means attendee)' },
+    ]);
+    expect(checkRowValues(values({ email: 'a@example.com', role: 'external' })).problems[0]!.message).toMatch(/needs their own organisation/);
+  });
+
+  it('unknown locale: malformed or a language nobody can name; a language name suggests its tag', () => {
+    expect(importLocale('pt-br')).toBe('pt-BR');
+    expect(importLocale('de')).toBe('de');
+    expect(importLocale('german')).toBeNull();
+    expect(importLocale('xx')).toBeNull();
+    expect(importLocale('en_US')).toBeNull();
+    expect(checkRowValues(values({ email: 'a@example.com', locale: 'German' })).problems).toEqual([
+      { kind: 'unknown_locale', field: 'locale', message: 'locale "German": not a language tag we know — use one such as en, de or pt-BR (did you mean de?)' },
+    ]);
+    expect(checkRowValues(values({ email: 'a@example.com', locale: 'Deutsch' })).problems[0]!.message).toContain('(did you mean de?)');
+  });
+
+  it('name: optional (a new person without one shows by address), but no line breaks and at most 200 characters', () => {
+    expect(checkRowValues(values({ email: 'a@example.com' })).person?.contact).toEqual({ email: 'a@example.com' });
+    expect(checkRowValues(values({ email: 'a@example.com', name: 'x'.repeat(201) })).problems[0]).toMatchObject({ kind: 'bad_name', field: 'name' });
+  });
+
+  it('several problems of one row are all listed, in column order', () => {
+    expect(checkRowValues(values({ email: 'nope', phone: 'abc', role: 'boss', timeZone: 'Nowhere', locale: '??' })).problems.map((p) => p.kind)).toEqual([
+      'bad_address',
+      'bad_phone',
+      'unknown_role',
+      'unknown_zone',
+      'unknown_locale',
+    ]);
+  });
+});
+
+describe('previewParticipantCsv — across rows and against the tenant', () => {
+  it('a duplicate address (any case) is a problem of the later row, naming both rows', () => {
+    const r = read('email\nann@example.com\nbo@example.com\nANN@Example.com\n');
+    const p = previewParticipantCsv(r.rows, none);
+    expect(p.rows.map((x) => x.problems.map((q) => q.kind))).toEqual([[], [], ['duplicate']]);
+    expect(p.rows[2]!.problems[0]!.message).toBe('email "ANN@Example.com": the same address as row 1 — row 1 and row 3 are one person; keep one of them');
+    expect([p.ready, p.withProblems, p.people.length]).toEqual([2, 1, 0]);
+  });
+
+  it('a person already booked on the event is a problem', () => {
+    const r = read('email\nann@example.com\nBo@example.com\n');
+    const p = previewParticipantCsv(r.rows, { booked: new Set(['bo@example.com']), known: new Map() });
+    expect(p.rows[1]!.problems).toEqual([{ kind: 'already_booked', field: 'email', message: 'email "Bo@example.com": already booked on this event' }]);
+  });
+
+  it('no problem → every person, in file order; known contacts are counted and what they keep is listed', () => {
+    const r = read('name,email,time zone\nAnn,ann@example.com,Europe/Berlin\nBo,bo@example.com,\nCy,CY@example.com,Asia/Tokyo\n');
+    const known = new Map([
+      ['bo@example.com', { name: 'Bo', locale: 'en', timeZone: null, phone: null }],
+      ['cy@example.com', { name: 'Cyrus', locale: 'en', timeZone: 'Asia/Tokyo', phone: null }],
+    ]);
+    const p = previewParticipantCsv(r.rows, { booked: new Set(), known });
+    expect([p.ready, p.withProblems, p.known, p.keptDiffering]).toEqual([3, 0, 2, 1]);
+    expect(p.rows.map((x) => [x.known, x.kept])).toEqual([
+      [false, []],
+      [true, []],
+      [true, [{ field: 'name', kept: 'Cyrus', given: 'Cy' }]],
+    ]);
+    expect(p.people.map((x) => x.contact.email)).toEqual(['ann@example.com', 'bo@example.com', 'CY@example.com']);
+  });
+
+  it('bad rows are named by participant number among 500 (the issue’s scenario in small)', () => {
+    const lines = ['name,email,time zone'];
+    for (let i = 1; i <= 500; i++) {
+      if (i === 17) lines.push(`P${i},p${i}.example.com,Europe/Paris`);
+      else if (i === 204) lines.push(`P${i},p${i}@example.com,Europe/Atlantis`);
+      else if (i === 499) lines.push(`P${i},P12@example.com,Europe/Paris`);
+      else lines.push(`P${i},p${i}@example.com,Europe/Paris`);
+    }
+    const p = previewParticipantCsv(read(lines.join('\r\n')).rows, none);
+    expect(p.rows.filter((x) => x.problems.length).map((x) => [x.row, x.problems.map((q) => q.kind)])).toEqual([
+      [17, ['bad_address']],
+      [204, ['unknown_zone']],
+      [499, ['duplicate']],
+    ]);
+    expect([p.ready, p.withProblems]).toEqual([497, 3]);
+  });
+});
+
+describe('csvDigest', () => {
+  it('is the SHA-256 of the UTF-8 text', () => {
+    expect(csvDigest('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(csvDigest('Zoë')).not.toBe(csvDigest('Zoe'));
+  });
+});
