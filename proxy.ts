@@ -25,6 +25,10 @@ import { securityHeaders } from './domain/security-headers';
 
 const PUBLIC = [
   /^\/sign-in$/,
+  // Issue #13: choosing a password with a one-time link (the token in the query is the credential, checked by
+  // better-auth's /reset-password) and asking for a reset link.
+  /^\/set-password$/,
+  /^\/forgot-password$/,
   /^\/api\/auth\//,
   /^\/api\/health$/,
   /^\/preferences\/[^/]+$/,

@@ -80,6 +80,8 @@ export const tenants = pgTable('tenants', {
   roomOpenLeadMinutes: integer('room_open_lead_minutes').notNull().default(30),
   /** From address for this tenant's mail. */
   senderEmail: text('sender_email').notNull().default('reminders@punctual.local'),
+  /** From display name of this tenant's mail; null = the tenant's `name` (issue #13, migration 0015). */
+  senderName: text('sender_name'),
   /** Which provider this tenant's mail goes through (credentials come from the environment). */
   emailProvider: emailProviderEnum('email_provider').notNull().default('smtp'),
   /**

@@ -38,6 +38,9 @@ export const auditActionLabels: Record<AuditAction, string> = {
   participants_import: 'Imported participants from a CSV file',
   guest_message: 'Sent in your name by a partner',
   partnership_update: 'Changed whom a partner may write to in your name',
+  tenant_create: 'Created the organisation',
+  sign_in_link: 'Issued a one-time sign-in link',
+  password_reset: 'Set a password through a link',
 };
 
 /**

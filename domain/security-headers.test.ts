@@ -35,10 +35,11 @@ describe('securityHeaders', () => {
   });
 
   it('no Referer from the pages and routes whose URL is a signed token', () => {
-    for (const path of ['/u/abc.def', '/preferences/abc.def', '/api/preferences/abc.def']) {
+    // Issue #13: /set-password carries a one-time password link's token in its query.
+    for (const path of ['/u/abc.def', '/preferences/abc.def', '/api/preferences/abc.def', '/set-password']) {
       expect(securityHeaders({ path, nonce: NONCE, https: false })['referrer-policy'], path).toBe('no-referrer');
     }
-    for (const path of ['/', '/events/1', '/preferences', '/api/events']) {
+    for (const path of ['/', '/events/1', '/preferences', '/api/events', '/forgot-password', '/set-password/x']) {
       expect(securityHeaders({ path, nonce: NONCE, https: false })['referrer-policy'], path).toBe('strict-origin-when-cross-origin');
     }
   });

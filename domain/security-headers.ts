@@ -17,7 +17,8 @@
  *   - `/u/…` (the one-click unsubscribe pages, no script at all): {@link UNSUBSCRIBE_PAGE_CSP}.
  * - `X-Content-Type-Options: nosniff` and `X-Frame-Options: DENY` (for browsers without `frame-ancestors`).
  * - `Referrer-Policy`: `no-referrer` on the pages and routes whose URL is a credential — `/u/<token>`,
- *   `/preferences/<token>`, `/api/preferences/<token>` — so the signed token never leaves in a Referer header;
+ *   `/preferences/<token>`, `/api/preferences/<token>`, and `/set-password?token=…` (issue #13: a one-time password
+ *   link's token in the query) — so the token never leaves in a Referer header;
  *   `strict-origin-when-cross-origin` elsewhere (other sites learn at most the origin).
  * - `Strict-Transport-Security: max-age=31536000` (one year, this host only) only when the app is served over
  *   HTTPS (PUNCTUAL_PUBLIC_URL is https://): over plain http a browser ignores it, and on a local http setup it
@@ -34,7 +35,7 @@ export const NON_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'n
 export const HSTS_VALUE = 'max-age=31536000';
 
 /** Paths whose URL carries a signed token (a credential): never sent on as a Referer. */
-const TOKEN_PATH = /^\/(?:u|preferences|api\/preferences)\/[^/]+\/?$/;
+const TOKEN_PATH = /^\/(?:(?:u|preferences|api\/preferences)\/[^/]+|set-password)\/?$/;
 
 export interface SecurityHeaderInput {
   /** The request path (`URL.pathname`). */

@@ -89,3 +89,25 @@ describe('keys, accounts and messages', () => {
     expect(tooManyAttemptsMessage('accountClient', 180_000)).toBe('Too many wrong passwords for this account from your network. Try again in 3 minutes.');
   });
 });
+
+describe('password reset requests (issue #13)', () => {
+  it('3 per address in a burst, then one every 20 minutes — from any client; the client bucket is shared with sign-in', async () => {
+    const { reserveResetRequest, RESET_REQUEST_LIMIT, tooManyResetsMessage } = await import('./sign-in-limits');
+    let address: number | null = null;
+    const t0 = Date.UTC(2027, 0, 1);
+    const allowed: boolean[] = [];
+    for (let i = 0; i < 5; i++) {
+      // A fresh client every time: spreading requests over many addresses does not help.
+      const d = reserveResetRequest({ client: null, address }, t0);
+      allowed.push(d.allowed);
+      if (d.allowed) address = d.states.address;
+      else expect(d).toMatchObject({ bucket: 'address', retryAfterMs: RESET_REQUEST_LIMIT.refillMs });
+    }
+    expect(allowed).toEqual([true, true, true, false, false]);
+    expect(reserveResetRequest({ client: null, address }, t0 + RESET_REQUEST_LIMIT.refillMs).allowed).toBe(true);
+    // An empty client bucket (20 wrong passwords) refuses a reset request too.
+    const d = reserveResetRequest({ client: t0 + 20 * 60_000, address: null }, t0);
+    expect(d).toMatchObject({ allowed: false, bucket: 'client' });
+    expect(tooManyResetsMessage('address', 20 * 60_000)).toBe('Too many reset emails were asked for this address. Try again in 20 minutes, or ask an admin for a sign-in link.');
+  });
+});

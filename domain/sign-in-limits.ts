@@ -111,3 +111,40 @@ export function tooManyAttemptsMessage(bucket: SignInBucket, retryAfterMs: numbe
   const what = bucket === 'client' ? 'from your network' : 'for this account from your network';
   return `Too many wrong passwords ${what}. Try again in ${waitText(retryAfterMs)}.`;
 }
+
+/**
+ * Password reset requests (issue #13, `/request-password-reset`): each one — for any address, with an account or
+ * not, so a 429 never tells whether an account exists — takes one token from the client's bucket above (shared
+ * with wrong passwords: a client cannot ask for more than 20 mails in a burst, then one a minute) AND one from a
+ * bucket per ADDRESS across all clients: 3 mails, one more every 20 minutes — nobody, from however many addresses,
+ * can fill someone's inbox with reset mails (at most 3 + 3 an hour). Tokens are never given back: a request is a
+ * sent mail. An owner who hits the limit waits, or asks an admin for a link (`npm run tenant -- link`).
+ */
+export const RESET_REQUEST_LIMIT = { capacity: 3, refillMs: 20 * 60_000 } as const satisfies BucketPolicy;
+
+/** The storage keys of a reset request's two buckets (the client's is the sign-in one). */
+export function resetBucketKeys(account: string, clientKey: string): { client: string; address: string } {
+  return { client: `signin:client:${clientKey}`, address: `signin:reset:${account}` };
+}
+
+/** What a reset request is allowed: take from both (store these TATs) or neither. */
+export type ResetDecision =
+  | { allowed: true; states: { client: number; address: number } }
+  | { allowed: false; bucket: 'client' | 'address'; retryAfterMs: number };
+
+/** Takes one token from the client's sign-in bucket and the address's reset bucket, or from neither. */
+export function reserveResetRequest(states: { client: number | null; address: number | null }, nowMs: number): ResetDecision {
+  const client = takeToken(states.client, nowMs, SIGN_IN_LIMITS.client);
+  const address = takeToken(states.address, nowMs, RESET_REQUEST_LIMIT);
+  if (client.allowed && address.allowed) return { allowed: true, states: { client: client.tat, address: address.tat } };
+  const waitClient = client.allowed ? 0 : client.retryAfterMs;
+  const waitAddress = address.allowed ? 0 : address.retryAfterMs;
+  return waitAddress > waitClient ? { allowed: false, bucket: 'address', retryAfterMs: waitAddress } : { allowed: false, bucket: 'client', retryAfterMs: waitClient };
+}
+
+/** The sentence a refused reset request carries (shown as is by the form). */
+export function tooManyResetsMessage(bucket: 'client' | 'address', retryAfterMs: number): string {
+  return bucket === 'client'
+    ? `Too many attempts from your network. Try again in ${waitText(retryAfterMs)}.`
+    : `Too many reset emails were asked for this address. Try again in ${waitText(retryAfterMs)}, or ask an admin for a sign-in link.`;
+}

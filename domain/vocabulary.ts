@@ -185,6 +185,11 @@ export const auditActions = [
   'partnership_update',
   // Issue #12 (migration 0014): a participant's details edited on the event page.
   'participant_update',
+  // Issue #13 (migration 0015): an organisation created with `npm run tenant -- create` (its first admin with it);
+  // a one-time sign-in link issued from the command line; a password set through a one-time or reset link.
+  'tenant_create',
+  'sign_in_link',
+  'password_reset',
   // Issue #13 (migration 0018): participants booked from a CSV file, in one transaction (count and file name).
   'participants_import',
 ] as const;

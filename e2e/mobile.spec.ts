@@ -45,6 +45,9 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'mailbox-webhooks', path: '/mailbox?channel=webhook' },
   { name: 'message', path: '/mailbox/:message' },
   { name: 'sign-in', path: '/sign-in', public: true },
+  // Issue #13: asking for a reset link, and a set-password link that cannot be used (its plain refusal).
+  { name: 'forgot-password', path: '/forgot-password', public: true },
+  { name: 'set-password', path: '/set-password?token=not-a-link', public: true },
   { name: 'preferences', path: '/preferences/:preferences', public: true },
   { name: 'unsubscribe', path: '/u/:unsubscribe', public: true },
 ];

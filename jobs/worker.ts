@@ -53,6 +53,8 @@ import { ALERTS_CHECK_TASK, SEND_ALERT_TASK, workerAlertSweep } from '../server/
 import { makeAlertRuntime } from './alert-runtime';
 import { alertsCheckTask } from './tasks/alerts-check';
 import { sendAlertTask } from './tasks/send-alert';
+import { SEND_PASSWORD_RESET_TASK } from '../server/password-links';
+import { sendPasswordResetTask } from './tasks/send-password-reset';
 import { childLogger, errField } from '../server/log';
 import { createWorkerMetrics, publishWorkerMetrics } from '../server/metrics';
 
@@ -99,6 +101,7 @@ export function taskList(ctx: WorkerContext): TaskList {
     [NOTIFY_TASK]: notifyTask(ctx),
     [SEND_ALERT_TASK]: sendAlertTask(ctx),
     [ALERTS_CHECK_TASK]: alertsCheckTask(ctx),
+    [SEND_PASSWORD_RESET_TASK]: sendPasswordResetTask(ctx),
   };
 }
 

@@ -186,3 +186,18 @@ export function errorMessage(e: unknown): string {
   if (cause instanceof Error && /^Failed query/.test(e.message)) return cause.message;
   return e.message;
 }
+
+/**
+ * The public URL of the `npm start` running in `$PUNCTUAL_DATA_DIR` (default `.data`): PUNCTUAL_PUBLIC_URL from the
+ * `local.env` it writes (scripts/start.ts, mode 0600), or null when there is none. Used by CLI commands that print
+ * links (`npm run tenant`) when neither PUNCTUAL_PUBLIC_URL nor DATABASE_URL is set — they then talk to that instance.
+ */
+export function runningAppPublicUrl(): string | null {
+  try {
+    const text = fs.readFileSync(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data', 'local.env'), 'utf8');
+    const m = /^PUNCTUAL_PUBLIC_URL='([^'\n]*)'$/m.exec(text);
+    return m ? m[1] : null;
+  } catch {
+    return null;
+  }
+}

@@ -18,6 +18,8 @@
  * free, else any free port.
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
  * let in-flight sends finish, stop the web app, the catchers and PostgreSQL, exit.
+ *   PUNCTUAL_DEMO=0     → no demo seed and no demo accounts (issue #13): an empty instance for your own organisation;
+ *                        the banner prints the `npm run tenant -- create …` command instead. Default: the demo.
  */
 import './production-env';
 import fs from 'node:fs';
@@ -147,6 +149,8 @@ async function portIfFree(port: number | undefined): Promise<number | undefined>
 
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
+  // PUNCTUAL_DEMO=0 (issue #13): an empty instance, no demo seed or accounts. Anything else, or unset: the demo.
+  const demo = !['0', 'false', 'no', 'off'].includes((process.env.PUNCTUAL_DEMO ?? '1').trim().toLowerCase());
   // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule, before anything starts (domain/public-url.ts).
   const publicUrl = publicBaseUrl({ PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL, PORT: String(port) });
   claimDataFolder();
@@ -195,11 +199,15 @@ async function main() {
   const smsFrom = process.env.SMS_FROM ?? (smsCatcher ? 'Punctual' : undefined);
   webhookCatcher = await startWebhookCatcher({ db: appDb.db, port: Number(process.env.WEBHOOK_CATCHER_PORT ?? 0) || (await portIfFree(ports.webhook)) || 0 });
   log(`built-in webhook receiver listening on ${webhookCatcher.url}/hooks/{tenant}`);
-  const seedClock = databaseClock(appDb.db);
-  await seedClock.ready;
-  seedClock.stop();
-  const seeded = await seedDemo(appDb.db, seedClock.now(), { webhookCatcherUrl: webhookCatcher.url, publicUrl: process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}` });
-  log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events around now, with the history of the day so far)` : 'demo data present');
+  if (demo) {
+    const seedClock = databaseClock(appDb.db);
+    await seedClock.ready;
+    seedClock.stop();
+    const seeded = await seedDemo(appDb.db, seedClock.now(), { webhookCatcherUrl: webhookCatcher.url, publicUrl: process.env.PUNCTUAL_PUBLIC_URL ?? `http://127.0.0.1:${port}` });
+    log(seeded.createdEvents ? `demo data seeded (${seeded.createdEvents} events around now, with the history of the day so far)` : 'demo data present');
+  } else {
+    log('PUNCTUAL_DEMO=0: no demo data');
+  }
   // The worker first: reminders already due go out while the web app builds.
   // The demo's webhook catcher is http://127.0.0.1: both the sender (worker) and the settings form (web app)
   // must accept http endpoints, or an admin could not save the demo's own settings.
@@ -283,8 +291,17 @@ async function main() {
   fs.chmodSync(envFile, 0o600);
   console.log(`  To run more workers against this instance: set -a; . ${path.relative(root, envFile)}; set +a; npm run worker`);
   console.log(`    (${path.relative(root, envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''}, the session secret, public URL and SMS settings)\n`);
-  console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
-  for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
+  if (demo) {
+    console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
+    for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
+  } else {
+    // Issue #13: an empty instance — say how to create the first organisation (in another terminal, while this runs).
+    console.log('  No demo (PUNCTUAL_DEMO=0). Create your organisation and its first admin (in another terminal):');
+    console.log('    npm run tenant -- create --slug acme --name "Acme Events" --time-zone Europe/Dublin \\');
+    console.log('      --sender reminders@acme.example --admin-email you@acme.example');
+    console.log('  It prints a one-time link where the admin chooses a password. Then import events:');
+    console.log('    npm run import:ics -- FILE.ics --tenant acme');
+  }
   console.log('\n  Ctrl-C stops it.\n');
 }
 

@@ -2,6 +2,9 @@
  * Staff authentication with better-auth (email + password, database sessions through its drizzle adapter).
  *
  * - Accounts are created by the seed or an admin, never by sign-up (`disableSignUp`).
+ * - Passwords chosen through a link (issue #13): `npm run tenant` prints one (24 h) for an account without a
+ *   password; "Forgot your password?" mails one (1 h, sent by the worker). Both are better-auth's own reset tokens,
+ *   spent on /set-password; a reset signs the account out everywhere (server/password-links.ts).
  * - The session lives in an httpOnly, SameSite=Lax cookie (`punctual.session_token`), 12 h, refreshed daily.
  * - better-auth refuses its own state-changing requests whose `Origin` is not trusted. Its base URL and trusted
  *   origins come from `PUNCTUAL_PUBLIC_URL` (domain/public-url.ts; unset: http://127.0.0.1:$PORT and
@@ -20,7 +23,9 @@ import { accountKey, checkOutcome, retryAfterSeconds } from '../domain/sign-in-l
 import { CLIENT_HEADER, clientKeyOfHeaders } from './client-address';
 import { appClock } from './clock';
 import { childLogger, errField } from './log';
-import { reservePasswordCheck, settlePasswordCheck, type PasswordCheck } from './sign-in-limits';
+import { reservePasswordCheck, reserveResetMail, settlePasswordCheck, type PasswordCheck } from './sign-in-limits';
+import { RESET_LINK_TTL_SECONDS, setPasswordUrl } from '../domain/tenant-setup';
+import { auditPasswordReset, enqueuePasswordResetMail } from './password-links';
 
 /**
  * better-auth endpoints that compare a password (checked against better-auth 1.7.25's routes: every caller of
@@ -40,6 +45,24 @@ async function checkedAccount(ctx: Parameters<Parameters<typeof createAuthMiddle
   return accountKey(session?.user.email);
 }
 
+/** better-auth's endpoint that mails a password reset link (issue #13). */
+const RESET_REQUEST_PATH = '/request-password-reset';
+
+/**
+ * Issue #13: a password reset request takes a token from the client's sign-in bucket and from the address's reset
+ * bucket (server/sign-in-limits.ts reserveResetMail) before better-auth looks the address up — for every address,
+ * so neither the answer nor a 429 tells whether an account exists. A body without an address is left to
+ * better-auth's validation.
+ */
+async function resetRequestLimit(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<void> {
+  const account = accountKey((ctx.body as { email?: unknown } | undefined)?.email);
+  if (!account || !ctx.headers) return;
+  const clock = appClock();
+  await clock.ready;
+  const r = await reserveResetMail(getDb(), { account, clientKey: clientKeyOfHeaders(ctx.headers) }, clock.now());
+  if (!r.allowed) throw new APIError('TOO_MANY_REQUESTS', { message: r.message, code: 'TOO_MANY_ATTEMPTS' }, { 'Retry-After': String(retryAfterSeconds(r.retryAfterMs)) });
+}
+
 function createAuth() {
   return betterAuth({
     appName: 'Punctual',
@@ -49,7 +72,24 @@ function createAuth() {
       provider: 'pg',
       schema: { user: staffUsers, session: staffSessions, account: staffAccounts, verification: staffVerifications },
     }),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8 },
+    emailAndPassword: {
+      enabled: true,
+      disableSignUp: true,
+      minPasswordLength: 8,
+      // Issue #13 — one-time links (`npm run tenant`, 24 h) and password reset by email (1 h) are better-auth's own
+      // reset tokens; the page is /set-password. The web app only enqueues the email: the worker sends it through
+      // the tenant's provider (server/password-links.ts). The request is limited in resetRequestLimit below.
+      resetPasswordTokenExpiresIn: RESET_LINK_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        await enqueuePasswordResetMail(getDb(), { userId: user.id, url: setPasswordUrl(publicBaseUrl(process.env), token) });
+      },
+      onPasswordReset: async ({ user }) => {
+        const clock = appClock();
+        await clock.ready;
+        await auditPasswordReset(getDb(), user, clock.now());
+      },
+    },
     user: {
       additionalFields: {
         tenantId: { type: 'string', required: true, input: false },
@@ -61,9 +101,12 @@ function createAuth() {
     // Password checks are limited by our own token buckets in PostgreSQL (hooks below, domain/sign-in-limits.ts);
     // better-auth's limiter (in memory, per process, a window that resets only after a quiet minute) is kept as a
     // flood guard for its other endpoints, keyed by the client address we resolved (advanced.ipAddress below).
-    rateLimit: { enabled: true, window: 60, max: 200, customRules: Object.fromEntries([...PASSWORD_CHECK_PATHS].map((p) => [p, false])) },
+    // Reset requests (issue #13) likewise: our per-client and per-address buckets (resetRequestLimit) replace
+    // better-auth's in-memory 3 a minute.
+    rateLimit: { enabled: true, window: 60, max: 200, customRules: Object.fromEntries([...PASSWORD_CHECK_PATHS, RESET_REQUEST_PATH].map((p) => [p, false])) },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === RESET_REQUEST_PATH) return resetRequestLimit(ctx);
         if (!PASSWORD_CHECK_PATHS.has(ctx.path) || !ctx.headers) return;
         const account = await checkedAccount(ctx);
         if (!account) return; // refused by validation or for want of a session, before any password is compared

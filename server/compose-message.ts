@@ -182,7 +182,7 @@ export async function composeMessage(
     channel: 'email',
     subject: rendered.subject,
     email: {
-      from: { name: w.sendingTenant.name, address: w.sendingTenant.senderEmail },
+      from: { name: w.sendingTenant.senderName ?? w.sendingTenant.name, address: w.sendingTenant.senderEmail },
       to: { name: w.contact.name, address },
       subject: rendered.subject,
       html: rendered.html,

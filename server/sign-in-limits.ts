@@ -10,7 +10,7 @@
  */
 import type { Db } from '../db/client';
 import { lockLimiter, pruneFullSignInBuckets, storeLimiter } from '../db/queries/rate-limit';
-import { reserveCheck, settleCheck, signInBucketKeys, tooManyAttemptsMessage, type CheckOutcome, type SignInBucket } from '../domain/sign-in-limits';
+import { reserveCheck, reserveResetRequest, resetBucketKeys, settleCheck, signInBucketKeys, tooManyAttemptsMessage, tooManyResetsMessage, type CheckOutcome, type SignInBucket } from '../domain/sign-in-limits';
 
 /** One password check: the account it is for (domain `accountKey`) and the client's limit key (domain `clientLimitKey`). */
 export interface PasswordCheck {
@@ -62,4 +62,24 @@ export async function settlePasswordCheck(db: Db, check: PasswordCheck, outcome:
     });
   }
   await pruneFullSignInBuckets(db, now);
+}
+
+/**
+ * A password reset request (issue #13): takes one token from the client's sign-in bucket and one from the address's
+ * reset bucket (domain/sign-in-limits.ts RESET_REQUEST_LIMIT), or from neither — never given back. Locks the client
+ * row first, as every other step does (no deadlock).
+ */
+export async function reserveResetMail(db: Db, check: PasswordCheck, now: Date): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number; message: string }> {
+  const keys = resetBucketKeys(check.account, check.clientKey);
+  const r = await db.transaction(async (tx) => {
+    const client = await lockLimiter(tx, keys.client, now);
+    const d = reserveResetRequest({ client, address: await lockLimiter(tx, keys.address, now) }, now.getTime());
+    if (d.allowed) {
+      await storeLimiter(tx, keys.client, d.states.client);
+      await storeLimiter(tx, keys.address, d.states.address);
+    }
+    return d;
+  });
+  await pruneFullSignInBuckets(db, now);
+  return r.allowed ? { allowed: true } : { allowed: false, retryAfterMs: r.retryAfterMs, message: tooManyResetsMessage(r.bucket, r.retryAfterMs) };
 }

@@ -6,16 +6,19 @@ import { guestPartnerships, reminderRules, suppressions, tenants, type ReminderR
 import { MAX_OFFSET_DAYS, offsetMagnitudeDays, parseOffset } from '../domain/due-instant';
 import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, reminderTemplateIds, type Channel } from '../domain/vocabulary';
 import { FIELD_LIMITS } from '../domain/request-limits';
+import { TENANT_SLUG_PATTERN, TENANT_SLUG_RULE } from '../domain/tenant-setup';
 import { parseInput } from './errors';
 
 const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
 
 export const createTenantSchema = z.object({
-  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'lowercase letters, digits and dashes'),
+  slug: z.string().regex(TENANT_SLUG_PATTERN, TENANT_SLUG_RULE),
   name: z.string().trim().min(1, 'required'),
   timeZone: zone,
   roomOpenLeadMinutes: z.number().int().min(0).max(1440).default(30),
   senderEmail: z.email().default('reminders@punctual.local'),
+  /** From display name of the tenant's mail; null = its name (issue #13, `npm run tenant -- create --sender-name`). */
+  senderName: z.string().trim().min(1).max(200).nullish(),
   emailProvider: z.enum(emailProviders).default('smtp'),
 });
 

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { SignInForm } from '../../components/SignInForm';
 import { safeReturnPath } from '../../domain/safe-redirect';
@@ -11,8 +12,10 @@ export const metadata: Metadata = { title: 'Sign in' };
  * Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a path on this app
  * (domain/safe-redirect.ts: anything that would leave the origin, such as `/\evil.example`, goes to the dashboard).
  */
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
-  const next = safeReturnPath((await searchParams).next);
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; password?: string | string[] }> }) {
+  const sp = await searchParams;
+  const next = safeReturnPath(sp.next);
+  // Set by /set-password when the password was set but signing in with it straight away did not work.
   if (await getStaffSession()) redirect(next);
   return (
     <main className="signin">
@@ -24,7 +27,15 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Punctual
         </h1>
         <p className="muted">Sign in to run your events and their reminders.</p>
+        {sp.password === 'set' ? (
+          <p className="notice" role="status">
+            Your password is set — sign in with it.
+          </p>
+        ) : null}
         <SignInForm next={next} />
+        <p className="small">
+          <Link href="/forgot-password">Forgot your password?</Link>
+        </p>
         <p className="muted small">
           Running the demo? <code>npm start</code> prints the demo accounts.
         </p>

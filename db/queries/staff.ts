@@ -6,12 +6,14 @@ import { staffAccounts, staffUsers, type StaffUser } from '../schema';
 import type { StaffRole } from '../../domain/vocabulary';
 
 /**
- * Inserts a staff user with an email+password credential (`passwordHash` from better-auth's hashPassword).
+ * Inserts a staff user with an email+password credential (`passwordHash` from better-auth's hashPassword), or with
+ * no credential at all when `passwordHash` is null (issue #13: a first admin chooses a password through a one-time
+ * link; better-auth's reset-password creates the credential then).
  * @returns the new id, or null when the email already has an account (nothing written).
  */
 export async function insertStaffUser(
   db: DbOrTx,
-  u: { tenantId: string; email: string; name: string; role: StaffRole; passwordHash: string },
+  u: { tenantId: string; email: string; name: string; role: StaffRole; passwordHash: string | null },
 ): Promise<string | null> {
   const id = randomUUID();
   return db.transaction(async (tx) => {
@@ -21,6 +23,7 @@ export async function insertStaffUser(
       .onConflictDoNothing()
       .returning({ id: staffUsers.id });
     if (!row) return null;
+    if (u.passwordHash === null) return id;
     await tx.insert(staffAccounts).values({ id: randomUUID(), accountId: id, providerId: 'credential', userId: id, password: u.passwordHash });
     return id;
   });

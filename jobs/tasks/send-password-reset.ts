@@ -1,0 +1,15 @@
+/** Task `send_password_reset` { userId, url }: mails one password reset link (server/password-links.ts). */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { sendPasswordResetMail } from '../../server/password-links';
+import { alertRuntimeOf } from '../alert-runtime';
+import type { WorkerContext } from '../context';
+
+export const sendPasswordResetPayloadSchema = z.object({ userId: z.string().min(1).max(200), url: z.url() });
+
+export const sendPasswordResetTask = (ctx: WorkerContext): Task => async (payload) => {
+  const p = sendPasswordResetPayloadSchema.parse(payload);
+  // The same email channels as alert emails (the tenant's own provider); a transient outcome throws, and
+  // graphile-worker tries again with backoff.
+  await sendPasswordResetMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now());
+};

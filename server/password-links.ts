@@ -1,0 +1,147 @@
+/**
+ * Password reset by email (issue #13 part 5) and the audit of every password set through a link.
+ *
+ * - The web app never sends mail itself: better-auth's `/request-password-reset` stores its token (1 hour,
+ *   domain/tenant-setup.ts RESET_LINK_TTL_SECONDS) and calls `sendResetPassword`, which only ENQUEUES a
+ *   `send_password_reset` job ({@link enqueuePasswordResetMail}). The worker sends it ({@link sendPasswordResetMail})
+ *   through the account's tenant's email provider — the same channels alert emails use (server/alerts.ts
+ *   AlertSenders) — from the tenant's sender address. A link that was used or replaced by the time the job runs is
+ *   not sent.
+ * - The job payload holds the link (the token is also in the `verification` row of the same database); neither is
+ *   logged. The message key (Message-ID, a provider's idempotency key) holds a hash of the token, never the token.
+ * - Abuse: every request — for any address, with an account or not — first takes a token from the client's
+ *   sign-in bucket (shared with wrong passwords) and from a bucket per address (domain/sign-in-limits.ts
+ *   RESET_REQUEST_LIMIT), so nobody can mail-bomb an address and a 429 never tells whether an account exists.
+ * - {@link auditPasswordReset}: better-auth's `onPasswordReset` (after /reset-password set the password, whether
+ *   the link came from `npm run tenant` or from the email) writes a `password_reset` audit entry in the account's
+ *   tenant.
+ */
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { EmailChannel, Outcome } from '../channels/types';
+import type { Db, DbOrTx } from '../db/client';
+import { appendAudit } from '../db/queries/audit';
+import { enqueueJob } from '../db/queries/jobs';
+import { resetTokenRow } from '../db/queries/tenant-setup';
+import { staffUsers, tenants } from '../db/schema';
+import { alertEmailHtml } from '../domain/alerts';
+import { messageIdFor } from '../domain/keys';
+import { passwordResetEmail } from '../domain/tenant-setup';
+import type { EmailProvider } from '../domain/vocabulary';
+import { childLogger } from './log';
+
+/** graphile-worker task that mails one password reset link (payload `{ userId, url }`). */
+export const SEND_PASSWORD_RESET_TASK = 'send_password_reset';
+
+/** Attempts before the job is left failed in the queue (transient provider trouble, 1 hour of link life). */
+const MAX_ATTEMPTS = 5;
+
+/** The job's payload: whose link, and the whole link (`<public URL>/set-password?token=…`). */
+export interface PasswordResetPayload {
+  userId: string;
+  url: string;
+}
+
+/** Adds the `send_password_reset` job (called by better-auth's `sendResetPassword`, server/auth.ts). */
+export async function enqueuePasswordResetMail(db: DbOrTx, p: PasswordResetPayload): Promise<void> {
+  await enqueueJob(db, SEND_PASSWORD_RESET_TASK, { userId: p.userId, url: p.url }, { maxAttempts: MAX_ATTEMPTS });
+}
+
+/** What became of one job. */
+export type PasswordResetSendResult =
+  | { status: 'sent' }
+  /** Nothing sent, for good: the account or its link is gone (used, replaced, expired), or the provider refused. */
+  | { status: 'skipped'; reason: string };
+
+/** Thrown for an outcome worth another attempt (graphile-worker retries the job with backoff). */
+export class PasswordResetRetry extends Error {}
+
+/**
+ * Sends the reset email of one job (module doc) through `channels[tenant.email_provider]`. `now`: the database's
+ * clock (a link past its expiry is not sent).
+ * @throws PasswordResetRetry for a transient, rate-limited or ambiguous outcome (an ambiguous one may arrive twice;
+ *   both carry the same link).
+ */
+export async function sendPasswordResetMail(db: Db, p: PasswordResetPayload, channels: Partial<Record<EmailProvider, EmailChannel>>, now: Date): Promise<PasswordResetSendResult> {
+  const log = childLogger({ role: 'worker', task: SEND_PASSWORD_RESET_TASK });
+  let token: string | null = null;
+  try {
+    token = new URL(p.url).searchParams.get('token');
+  } catch {
+    token = null;
+  }
+  if (!token) return { status: 'skipped', reason: 'the link carries no token' };
+  const row = await resetTokenRow(db, token);
+  if (!row || row.userId !== p.userId || row.expiresAt.getTime() <= now.getTime()) {
+    log.info({ userId: p.userId }, 'password reset email not sent: the link was used, replaced or has expired');
+    return { status: 'skipped', reason: 'the link was used, replaced or has expired' };
+  }
+  const [found] = await db.select({ user: staffUsers, tenant: tenants }).from(staffUsers).innerJoin(tenants, eq(tenants.id, staffUsers.tenantId)).where(eq(staffUsers.id, p.userId));
+  if (!found) return { status: 'skipped', reason: 'the account no longer exists' };
+  const { user, tenant } = found;
+  const channel = channels[tenant.emailProvider];
+  if (!channel) {
+    log.error({ userId: p.userId, provider: tenant.emailProvider }, 'password reset email not sent: no channel for the tenant’s email provider');
+    return { status: 'skipped', reason: `no ${tenant.emailProvider} email channel in this worker` };
+  }
+  const mail = passwordResetEmail({ personName: user.name, orgName: tenant.name, url: p.url, expiresAt: row.expiresAt, zone: tenant.timeZone });
+  const messageKey = `password_reset:${user.id}:${createHash('sha256').update(token).digest('hex').slice(0, 24)}`;
+  let outcome: Outcome;
+  try {
+    outcome = await channel.send(
+      {
+        from: { name: tenant.senderName ?? tenant.name, address: tenant.senderEmail },
+        to: { name: user.name, address: user.email },
+        subject: mail.subject,
+        text: mail.text,
+        html: alertEmailHtml(mail.text, p.url),
+        messageId: messageIdFor(messageKey),
+        headers: { 'X-Punctual-Message': 'password-reset', 'Auto-Submitted': 'auto-generated' },
+      },
+      { idempotencyKey: messageKey, signal: AbortSignal.timeout(20_000) },
+    );
+  } catch (e) {
+    outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
+  }
+  if (outcome.class === 'accepted') return { status: 'sent' };
+  if (outcome.class === 'rejected') {
+    log.warn({ userId: user.id, code: outcome.code }, 'password reset email refused by the provider');
+    return { status: 'skipped', reason: `refused by the provider: ${outcome.message}` };
+  }
+  throw new PasswordResetRetry(`password reset email not sent (${outcome.class}: ${outcome.message}); trying again`);
+}
+
+/**
+ * Audits a password set through a one-time or reset link (better-auth `onPasswordReset`): a `password_reset` entry
+ * in the account's tenant, actor the account's own address. Never throws (the password is set already; a failure
+ * is logged).
+ */
+export async function auditPasswordReset(db: Db, user: { id: string; email: string; tenantId?: unknown }, now: Date): Promise<void> {
+  try {
+    const [u] = await db.select({ tenantId: staffUsers.tenantId, email: staffUsers.email }).from(staffUsers).where(eq(staffUsers.id, user.id));
+    if (!u) return;
+    await appendAudit(db, { tenantId: u.tenantId, actor: u.email, action: 'password_reset', at: now, details: { email: u.email } });
+  } catch (e) {
+    childLogger({ role: 'web' }).error({ err: e, userId: user.id }, 'password reset: the audit entry could not be written');
+  }
+}
+
+/** What the set-password page may show for a link: whose it is, or that it cannot be used. */
+export type PasswordLinkView = { usable: true; email: string; name: string; orgName: string; hasPassword: boolean } | { usable: false };
+
+/**
+ * Looks a link's token up for the set-password page (read only: the token is spent by better-auth's
+ * /reset-password, not here). Used, replaced, expired (by `now`, the database's clock) and unknown links all read
+ * as `{ usable: false }`.
+ */
+export async function passwordLinkView(db: Db, token: string, now: Date): Promise<PasswordLinkView> {
+  if (!token || token.length > 200) return { usable: false };
+  const row = await resetTokenRow(db, token);
+  if (!row || row.expiresAt.getTime() <= now.getTime()) return { usable: false };
+  const [found] = await db
+    .select({ email: staffUsers.email, name: staffUsers.name, orgName: tenants.name, hasPassword: sql<boolean>`exists (select 1 from staff_accounts a where a.user_id = staff_users.id and a.provider_id = 'credential' and a.password is not null)` })
+    .from(staffUsers)
+    .innerJoin(tenants, eq(tenants.id, staffUsers.tenantId))
+    .where(eq(staffUsers.id, row.userId));
+  return found ? { usable: true, ...found, hasPassword: Boolean(found.hasPassword) } : { usable: false };
+}
