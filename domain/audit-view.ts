@@ -37,6 +37,12 @@ export const auditActionLabels: Record<AuditAction, string> = {
   participant_update: 'Edited a participant',
   guest_message: 'Sent in your name by a partner',
   partnership_update: 'Changed whom a partner may write to in your name',
+  settings_update: 'Changed the organisation settings',
+  settings_test_message: 'Asked for a test message',
+  partnership_propose: 'Proposed a guest partnership',
+  partnership_accept: 'Accepted a guest partnership',
+  partnership_decline: 'Declined a guest partnership',
+  partnership_end: 'Ended a guest partnership',
 };
 
 /**

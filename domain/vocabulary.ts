@@ -185,6 +185,14 @@ export const auditActions = [
   'partnership_update',
   // Issue #12 (migration 0014): a participant's details edited on the event page.
   'participant_update',
+  // Issue #13 (migration 0016): the organisation settings page — a settings change, a test message asked for, and
+  // each step of a guest partnership both sides agree to (written to both organisations' logs).
+  'settings_update',
+  'settings_test_message',
+  'partnership_propose',
+  'partnership_accept',
+  'partnership_decline',
+  'partnership_end',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
