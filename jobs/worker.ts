@@ -53,6 +53,8 @@ import { ALERTS_CHECK_TASK, SEND_ALERT_TASK, workerAlertSweep } from '../server/
 import { makeAlertRuntime } from './alert-runtime';
 import { alertsCheckTask } from './tasks/alerts-check';
 import { sendAlertTask } from './tasks/send-alert';
+import { sendTestMessageTask } from './tasks/send-test-message';
+import { SEND_TEST_MESSAGE_TASK } from '../server/org-settings';
 import { childLogger, errField } from '../server/log';
 import { createWorkerMetrics, publishWorkerMetrics } from '../server/metrics';
 
@@ -99,6 +101,7 @@ export function taskList(ctx: WorkerContext): TaskList {
     [NOTIFY_TASK]: notifyTask(ctx),
     [SEND_ALERT_TASK]: sendAlertTask(ctx),
     [ALERTS_CHECK_TASK]: alertsCheckTask(ctx),
+    [SEND_TEST_MESSAGE_TASK]: sendTestMessageTask(ctx),
   };
 }
 

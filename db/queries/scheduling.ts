@@ -193,22 +193,26 @@ export async function reminderImpact(
   return row ?? { pending: 0, done: 0 };
 }
 
-/** Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema.ts guestPartnerships). */
+/**
+ * Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema.ts guestPartnerships):
+ * only an `active` partnership does — a pending one (not yet accepted by the other side), a declined or an ended one
+ * does not (issue #13).
+ */
 export async function guestPartnershipExists(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<boolean> {
   const [row] = await db
     .select({ g: guestPartnerships.guestTenantId })
     .from(guestPartnerships)
-    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId), eq(guestPartnerships.status, 'active')));
   return !!row;
 }
 
-/** The tenants that let `hostTenantId` book their people as external guests (slug and name), by name. */
+/** The tenants that let `hostTenantId` book their people as external guests (slug and name; `active` partnerships only), by name. */
 export async function guestTenantsOf(db: DbOrTx, hostTenantId: string): Promise<{ slug: string; name: string }[]> {
   return db
     .select({ slug: tenants.slug, name: tenants.name })
     .from(guestPartnerships)
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
-    .where(eq(guestPartnerships.hostTenantId, hostTenantId))
+    .where(and(eq(guestPartnerships.hostTenantId, hostTenantId), eq(guestPartnerships.status, 'active')))
     .orderBy(tenants.name);
 }
 
