@@ -1,0 +1,105 @@
+/**
+ * Issue #13, the organisation settings page: an admin changes the sender name and sees it saved (after a reload
+ * too), sends a test message and sees the answer of the dev mail catcher verbatim (a worker sends it), at 1360 px and
+ * at 375 px; a viewer reads the settings without a form. The demo tenant's settings are put back at the end (other
+ * specs read its sender). Screenshots: settings, settings-375, settings-viewer.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { authFile, expectAccessible, sameOrigin, screen, unique } from './support';
+
+interface Settings {
+  name: string;
+  timeZone: string;
+  senderName: string | null;
+  senderEmail: string;
+  replyTo: string | null;
+  locale: string;
+  emailProvider: string;
+  version: number;
+}
+
+/** The settings as they were before this spec, put back in afterAll. */
+let original: Settings | null = null;
+/** When the last test message was asked for (ms): one per 10 s per organisation. */
+let lastTestAt = 0;
+
+test.use({ storageState: authFile('admin') });
+
+test.beforeAll(async ({ browser }) => {
+  const ctx = await browser.newContext({ storageState: authFile('admin') });
+  original = (await (await ctx.request.get('/api/settings')).json()) as Settings;
+  await ctx.close();
+});
+
+test.afterAll(async ({ browser }) => {
+  if (!original) return;
+  const ctx = await browser.newContext({ storageState: authFile('admin') });
+  try {
+    const now = (await (await ctx.request.get('/api/settings')).json()) as Settings;
+    const { name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider } = original;
+    const r = await ctx.request.put('/api/settings', { headers: sameOrigin(), data: { name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider, version: now.version } });
+    expect(r.status(), await r.text()).toBe(200);
+  } finally {
+    await ctx.close();
+  }
+});
+
+async function changeSenderAndSendTest(page: Page, shot: string) {
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Organisation settings' });
+  const sender = unique('Demo Desk');
+  await form.getByLabel('Sender name').fill(sender);
+  await form.getByLabel('Reply-to address').fill('desk@demo.punctual.local');
+  await expect(form.getByTestId('from-preview')).toHaveText(`Mail reads: From “${sender}” <reminders@demo.punctual.local>, Reply-To desk@demo.punctual.local`);
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(form.getByRole('status')).toHaveText(`Saved. Mail now comes from “${sender}” <reminders@demo.punctual.local>, replies go to desk@demo.punctual.local.`);
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Organisation settings' }).getByLabel('Sender name')).toHaveValue(sender);
+
+  // A test message: a worker sends it through the dev mail catcher, whose answer is shown verbatim.
+  const wait = lastTestAt + 10_500 - Date.now();
+  if (wait > 0) await page.waitForTimeout(wait);
+  const panel = page.getByRole('form', { name: 'Send a test message' });
+  const to = `${unique('settings-test')}@example.test`;
+  await panel.getByLabel('Send a test message to').fill(to);
+  await panel.getByRole('button', { name: 'Send a test message' }).click();
+  lastTestAt = Date.now();
+  const result = panel.getByTestId('test-message-result');
+  await expect(result).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+  await expect(result).toContainText(`Accepted by the provider · ${to}`);
+  await expect(panel.getByTestId('provider-answer')).toHaveText(/^250 /);
+  await expectAccessible(page, `settings (${shot})`);
+  await screen(page, shot);
+
+  // The catcher has it, from the new sender name.
+  await page.goto('/mailbox');
+  await expect(page.locator('main')).toContainText(`Test message from ${sender}`);
+}
+
+test('an admin changes the sender name and sends a test message (1360 px)', async ({ page }) => {
+  await changeSenderAndSendTest(page, 'settings');
+  // A second test message within 10 s is refused with a sentence.
+  await page.goto('/settings');
+  const panel = page.getByRole('form', { name: 'Send a test message' });
+  await panel.getByRole('button', { name: 'Send a test message' }).click();
+  await expect(panel.getByRole('alert')).toContainText('One test message per 10 seconds');
+});
+
+test('the same at 375 px', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await changeSenderAndSendTest(page, 'settings-375');
+});
+
+test.describe('as viewer', () => {
+  test.use({ storageState: authFile('viewer') });
+  test('a viewer reads the settings and cannot change them', async ({ page }) => {
+    await page.goto('/settings');
+    await expect(page.getByText('Your role (viewer) can read the settings; only an admin can change them.')).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Organisation settings' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send a test message' })).toHaveCount(0);
+    const r = await page.request.put('/api/settings', { headers: sameOrigin(), data: { name: 'Hijacked', version: 1 } });
+    expect(r.status()).toBe(403);
+    await screen(page, 'settings-viewer');
+  });
+});
