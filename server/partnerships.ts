@@ -197,8 +197,8 @@ const stepInput = z.object({
  * One agreement step by an admin of this tenant (domain/partnership.ts): `{ step, org, side, version? }` — `propose`
  * with `side: 'host'` asks `org` to let us book its people as guests, with `side: 'guest'` lets `org` book ours; the
  * partnership is `pending` until an admin of `org` accepts (`accept`); either side may `decline` a pending one or
- * `end` an active one. `version` (the row version the admin saw) is required for accept, decline and end, and for a
- * proposal that re-opens a declined or ended partnership; a stale one is a 409 with `current` that writes nothing.
+ * `end` an active one. `version` (the row version the admin saw) is required for accept, decline and end (optional
+ * for a proposal, checked when given); a stale one is a 409 with `current` that writes nothing.
  * One transaction: the actor re-checked under lock, the row locked, the step, and an audit entry in BOTH
  * organisations' logs (`partnership_propose` | `_accept` | `_decline` | `_end`, with both names, the side that acted
  * and the status before and after).
@@ -227,15 +227,14 @@ export async function partnershipStepAction(db: Db, ctx: { tenantId: string; act
       row = (await lockPartnershipPair(tx, guestId, hostId))!;
     } else {
       row ??= await lockPartnershipPair(tx, guestId, hostId); // a concurrent proposal inserted it: decide on it
-      const live = row && (row.status === 'active' || row.status === 'pending');
       if (row && v.version !== undefined) {
         assertVersionIssued(row, v.version);
         await assertVersion(tx, ctx, row, v.version, { what: `The partnership with ${other.name}`, current: agreementOf(row, me.id) });
       } else if (row && v.step !== 'propose') {
         parseVersion({});
-      } else if (row && !live && v.step === 'propose') {
-        throw new AppError('validation', `version: the partnership with ${other.name} was ${row.status}; send the version you saw to propose it again`, 'version');
       }
+      // A proposal without a version may re-open a declined or ended partnership: it only makes it pending, which
+      // lets nobody do anything until the other side accepts (with the version it saw).
       const d = decidePartnershipStep(row, v.side, v.step, other.name);
       if (!d.ok) throw new AppError(d.code, d.message, d.code === 'not_found' ? 'org' : 'step');
       recorded = d.recorded;

@@ -256,6 +256,8 @@ describe('guest partnerships, each side agreeing', () => {
     const declined = await partnershipStepAction(db(), hostAdmin, { step: 'decline', org: guest.slug, side: 'host', version: seenByHost.version });
     expect(declined.status).toBe('declined');
     expect((await auditOf(guest.id)).map((e) => e.action)).toEqual(['partnership_propose', 'partnership_decline']);
+    // A declined partnership may be proposed again (pending once more; the booking stays refused until accepted).
+    expect(await partnershipStepAction(db(), guestAdmin, { step: 'propose', org: host.slug, side: 'guest' })).toMatchObject({ status: 'pending', proposedBy: 'guest' });
     const unknown = await refusal(partnershipStepAction(db(), hostAdmin, { step: 'propose', org: 'no-such-org', side: 'host' }));
     expect([unknown.httpStatus, unknown.field]).toEqual([404, 'org']);
     const staff = await admin(host.id, 'staff');

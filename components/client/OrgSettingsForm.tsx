@@ -10,9 +10,7 @@ import { ApiError, apiCall } from './api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
 import { FormFeedback } from './FormFeedback';
 import { ZoneInput } from './ZoneInput';
-
-/** The email providers in staff words. */
-export const providerLabels: Record<EmailProvider, string> = { smtp: 'SMTP server', http_api: 'HTTP email API' };
+import { providerLabels, settingsLabels } from '../settings-labels';
 
 type Fields = { name: string; timeZone: string; senderName: string; senderEmail: string; replyTo: string; locale: string; emailProvider: EmailProvider };
 const fieldsOf = (s: OrgSettingsView): Fields => ({
@@ -25,17 +23,6 @@ const fieldsOf = (s: OrgSettingsView): Fields => ({
   emailProvider: s.emailProvider,
 });
 
-/** The labels of the fields (error lines and the conflict panel). */
-export const settingsLabels: Record<keyof Fields | 'version', string> = {
-  name: 'Organisation name',
-  timeZone: 'Default time zone',
-  senderName: 'Sender name',
-  senderEmail: 'Sender address',
-  replyTo: 'Reply-to address',
-  locale: 'Default language',
-  emailProvider: 'Email provider',
-  version: 'Version',
-};
 const changeFields: { key: keyof Fields & string; label: string; format?: (v: string) => string }[] = [
   { key: 'name', label: settingsLabels.name },
   { key: 'timeZone', label: settingsLabels.timeZone },

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { getDb } from '../../../db/client';
 import { PartnershipLimitForm } from '../../../components/client/GuestPartnerships';
-import { OrgSettingsForm, providerLabels, settingsLabels } from '../../../components/client/OrgSettingsForm';
+import { OrgSettingsForm } from '../../../components/client/OrgSettingsForm';
+import { providerLabels, settingsLabels } from '../../../components/settings-labels';
 import { PartnershipSteps, ProposePartnership } from '../../../components/client/PartnershipAgreements';
 import { TestMessagePanel } from '../../../components/client/TestMessagePanel';
 import { ZonedTime } from '../../../components/ZonedTime';
