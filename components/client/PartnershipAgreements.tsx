@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { PartnershipSide, PartnershipStep } from '../../domain/partnership';
 import type { AgreementView } from '../../server/partnerships';
 import { ApiError, apiCall } from './api';
+import { ConfirmDialog } from './ConfirmDialog';
 import { staleSave } from './ConflictPanel';
 import { FormFeedback } from './FormFeedback';
 
@@ -79,6 +80,7 @@ export function PartnershipSteps({ agreement }: { agreement: AgreementView }) {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState<PartnershipStep | null>(null);
   async function take(step: PartnershipStep) {
     setBusy(true);
     setError(null);
@@ -100,12 +102,37 @@ export function PartnershipSteps({ agreement }: { agreement: AgreementView }) {
     <div className="partnership-steps">
       <div className="actions">
         {agreement.steps.map((s) => (
-          <button key={s} type="button" className={s === 'accept' ? 'btn btn-primary' : 'btn'} disabled={busy} onClick={() => void take(s)} aria-label={`${stepLabels[s]}: ${agreement.otherName}`}>
+          <button
+            key={s}
+            type="button"
+            className={s === 'accept' ? 'btn btn-primary' : 'btn'}
+            disabled={busy}
+            onClick={() => (s === 'accept' ? void take(s) : setConfirming(s))}
+            aria-label={`${stepLabels[s]}: ${agreement.otherName}`}
+          >
             {stepLabels[s]}
           </button>
         ))}
       </div>
       <FormFeedback error={error ? { message: error } : null} notice={notice} />
+      <ConfirmDialog
+        open={confirming !== null}
+        title={confirming === 'end' ? `End the partnership with ${agreement.otherName}?` : `Decline the partnership with ${agreement.otherName}?`}
+        confirmLabel={confirming ? stepLabels[confirming] : 'Confirm'}
+        tone="danger"
+        onClose={() => setConfirming(null)}
+        onConfirm={async () => {
+          if (confirming) await take(confirming);
+        }}
+      >
+        <p className="dialog-consequence">
+          {confirming === 'end'
+            ? agreement.side === 'host'
+              ? `You can no longer book ${agreement.otherName}’s people as guests, and messages to those already booked go out in your own name. Starting again needs their agreement.`
+              : `${agreement.otherName} can no longer book our people as guests, and its messages to those already booked go out in its own name. Starting again needs both sides to agree.`
+            : 'Nothing changes for either organisation; either side can propose it again later.'}
+        </p>
+      </ConfirmDialog>
     </div>
   );
 }
