@@ -103,3 +103,38 @@ test.describe('as viewer', () => {
     await screen(page, 'settings-viewer');
   });
 });
+
+test('guest partnerships are agreed by both sides: the partner asks, the demo studio sees it pending and declines', async ({ page, browser }) => {
+  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const p = await partner.newPage();
+  try {
+    // Partner Collective asks to book the demo studio's people (the other direction of the seeded partnership).
+    await p.goto('/settings');
+    const propose = p.getByRole('form', { name: 'Propose a guest partnership' });
+    await propose.getByRole('radio', { name: 'Ask them to let us book their people as guests' }).check();
+    await propose.getByLabel('Their organisation’s short name').fill('demo');
+    await propose.getByRole('button', { name: 'Propose' }).click();
+    await expect(propose.getByRole('status')).toHaveText('Proposed: waiting for Punctual Demo Studio to accept.');
+    const asked = p.locator('.partnership-host-list li.partnership[data-partner="Punctual Demo Studio"]');
+    await expect(asked).toHaveAttribute('data-status', 'pending');
+    await expect(asked.getByRole('button', { name: 'Accept: Punctual Demo Studio' })).toHaveCount(0); // only the other side accepts
+
+    // The demo studio's admin sees the request, pending, and declines it after confirming.
+    await page.goto('/settings');
+    const card = page.locator('.partnership-list li.partnership[data-partner="Partner Collective"][data-status="pending"]');
+    await expect(card.getByTestId('partnership-state')).toContainText('Partner Collective asks to book our people as guests');
+    await expectAccessible(page, 'settings with a pending partnership');
+    await screen(page, 'settings-partnership-pending');
+    await card.getByRole('button', { name: 'Decline: Partner Collective' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Decline' }).click();
+    await expect(page.locator('li.partnership[data-partner="Partner Collective"][data-status="pending"]')).toHaveCount(0);
+    await expect(page.locator('.partnership-past')).toContainText('Partner Collective (they would book our people): declined');
+    // Both organisations' audit logs have both steps.
+    await page.goto('/audit');
+    await expect(page.locator('table.audit-table tbody tr', { hasText: 'Declined a guest partnership' }).first()).toBeVisible();
+    await p.goto('/audit');
+    await expect(p.locator('table.audit-table tbody tr', { hasText: 'Proposed a guest partnership' }).first()).toBeVisible();
+  } finally {
+    await partner.close();
+  }
+});
