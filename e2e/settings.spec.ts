@@ -84,6 +84,12 @@ async function changeSenderAndSendTest(page: Page, shot: string) {
 
 test('an admin changes the sender name and sends a test message (1360 px)', async ({ page }) => {
   await changeSenderAndSendTest(page, 'settings');
+  // The change is in the audit log, before → after.
+  await page.goto('/audit?action=settings_update');
+  const entry = page.locator('table.audit-table tbody tr').first();
+  await expect(entry.locator('td[data-label="Action"]')).toHaveText('Changed the organisation settings');
+  await expect(entry.locator('td[data-label="Details"]')).toContainText('Demo Desk-');
+  await screen(page, 'settings-audit');
 });
 
 test('the same at 375 px', async ({ page }) => {

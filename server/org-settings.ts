@@ -5,7 +5,7 @@
  *
  * A save is one transaction: the actor re-checked under lock (server/versions.ts recheckActor), the tenant row
  * locked, the version the admin opened compared (a stale save is a 409 with `current` that writes nothing,
- * invariant 11), the update, and an audit entry `settings_update` naming each changed field before and after.
+ * invariant 11), the update, and an audit entry `settings_update` with `{ from, to }` holding the changed fields only.
  *
  * The web app never sends mail itself: the provider credentials live in the worker's environment (SMTP_URL;
  * HTTP_EMAIL_API_URL + HTTP_EMAIL_API_KEY). A test message is a row in `org_test_messages` plus a job
@@ -99,7 +99,10 @@ export async function saveOrgSettings(db: Db, ctx: { tenantId: string; actor: st
     const changes = changedSettings(before, next);
     if (Object.keys(changes).length === 0) return before;
     const saved = await updateTenantSettings(tx, ctx.tenantId, next, ctx.now);
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_update', at: ctx.now, details: { changes } });
+    // Before and after of the changed fields only, in the `{ from, to }` shape the audit page shows as "field: a → b".
+    const from = Object.fromEntries(Object.entries(changes).map(([k, c]) => [k, c.from]));
+    const to = Object.fromEntries(Object.entries(changes).map(([k, c]) => [k, c.to]));
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_update', at: ctx.now, details: { from, to } });
     return settingsView(saved);
   });
 }

@@ -89,8 +89,8 @@ describe('saving the settings', () => {
 
     const entries = (await auditOf(tenant.id)).filter((e) => e.action === 'settings_update');
     expect(entries.map((e) => [e.actor, e.details])).toEqual([
-      [ann.actor, { changes: { senderName: { from: null, to: 'Test Org Front Desk' }, replyTo: { from: null, to: 'desk@test-org.example' } } }],
-      [bob.actor, { changes: { locale: { from: 'en', to: 'nl-NL' } } }],
+      [ann.actor, { from: { senderName: null, replyTo: null }, to: { senderName: 'Test Org Front Desk', replyTo: 'desk@test-org.example' } }],
+      [bob.actor, { from: { locale: 'en' }, to: { locale: 'nl-NL' } }],
     ]);
 
     // An unchanged save writes nothing and is not audited.
