@@ -1,7 +1,7 @@
 /**
  * HTTP email API channel for a provider that deduplicates on an `Idempotency-Key` request header and can
  * look a message up by that key (the style of Resend's and Postmark's APIs):
- *   POST {baseUrl}/emails  { from, to, subject, html, text, headers }  → 2xx { id }
+ *   POST {baseUrl}/emails  { from, to, reply_to?, subject, html, text, headers }  → 2xx { id }
  *   GET  {baseUrl}/emails?idempotency_key=K                              → 200 { id } | 404
  * Because the provider deduplicates, an ambiguous call (timeout or reset after the request was written) may
  * be retried with the same key: the retry returns the first message's id instead of sending a second one.
@@ -94,6 +94,8 @@ export function createHttpEmailChannel(opts: HttpEmailChannelOptions): EmailChan
       const payload = JSON.stringify({
         from: `${m.from.name} <${m.from.address}>`,
         to: m.to.address,
+        // Resend/Postmark-style Reply-To (issue #13: the organisation's reply-to setting).
+        ...(m.replyTo ? { reply_to: m.replyTo } : {}),
         subject: m.subject,
         html: m.html,
         text: m.text,

@@ -67,6 +67,7 @@ export async function composeMessage(m: OutgoingEmail): Promise<Buffer> {
   const composer = new MailComposer({
     from: m.from,
     to: m.to,
+    ...(m.replyTo ? { replyTo: m.replyTo } : {}),
     subject: m.subject,
     html: m.html,
     text: m.text,

@@ -6,6 +6,12 @@
 export interface OutgoingEmail {
   from: { name: string; address: string };
   to: { name: string; address: string };
+  /**
+   * The Reply-To address (RFC 5322 §3.6.2): where a reader's reply goes instead of `from.address` — the
+   * organisation's reply-to setting (issue #13); unset = no Reply-To header. SMTP writes the header; the HTTP API
+   * channel sends it as `reply_to`.
+   */
+  replyTo?: string;
   subject: string;
   html: string;
   text: string;

@@ -42,6 +42,8 @@ import {
   alertRoutes,
 } from '../domain/vocabulary';
 import { guestLimits } from '../domain/guest-sender';
+import { partnershipSides, partnershipStatuses } from '../domain/partnership';
+import { testMessageStatuses } from '../domain/org-settings';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -69,6 +71,12 @@ export const alertConditionEnum = pgEnum('alert_condition', alertConditions);
 export const alertRouteEnum = pgEnum('alert_route', alertRoutes);
 /** How far a guest partnership lets the host write in the guest organisation's name (domain/guest-sender.ts). */
 export const guestLimitEnum = pgEnum('guest_limit', guestLimits);
+/** A guest partnership's agreement (domain/partnership.ts): pending until the other side accepts (migration 0016). */
+export const partnershipStatusEnum = pgEnum('partnership_status', partnershipStatuses);
+/** Which side of a partnership proposed it: the guest organisation (offer) or the host (request). */
+export const partnershipSideEnum = pgEnum('partnership_side', partnershipSides);
+/** What became of a "send a test message" request (org_test_messages). */
+export const testMessageStatusEnum = pgEnum('test_message_status', testMessageStatuses);
 
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -80,8 +88,6 @@ export const tenants = pgTable('tenants', {
   roomOpenLeadMinutes: integer('room_open_lead_minutes').notNull().default(30),
   /** From address for this tenant's mail. */
   senderEmail: text('sender_email').notNull().default('reminders@punctual.local'),
-  /** From display name of this tenant's mail; null = the tenant's `name` (issue #13, migration 0015). */
-  senderName: text('sender_name'),
   /** Which provider this tenant's mail goes through (credentials come from the environment). */
   emailProvider: emailProviderEnum('email_provider').notNull().default('smtp'),
   /**
@@ -89,7 +95,17 @@ export const tenants = pgTable('tenants', {
    * sender (Return-Path) of this tenant's mail; null = the domain of `sender_email`.
    */
   bounceDomain: text('bounce_domain'),
+  /** The display name of this tenant's mail (`From: "<sender name>" <sender_email>`); null = the tenant's `name` (migrations 0015 and 0016: `npm run tenant -- create --sender-name`, the settings page). */
+  senderName: text('sender_name'),
+  /** Reply-To address of this tenant's mail; null = none (replies go to `sender_email`). */
+  replyTo: text('reply_to'),
+  /** Default BCP 47 locale (domain/locales.ts canonicalLocale) of contacts added without one. */
+  locale: text('locale').notNull().default('en'),
+  /** Row version (trigger `punctual_bump_row_version`, migration 0016): the settings page sends the version it saw (invariant 11). */
+  version: integer('version').notNull().default(1),
+  updatedBy: text('updated_by'),
   createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
 export const contacts = pgTable(
@@ -595,6 +611,16 @@ export const guestPartnerships = pgTable(
     guestLimit: guestLimitEnum('guest_limit').notNull().default('anyone'),
     /** For `domains`: lower-case ASCII (punycode) domains, matched exactly against the address's domain. */
     allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * Both sides agree (issue #13, migration 0016): `pending` until an admin of the side that did not propose it
+     * accepts; `active` is the only status that lets the host book or write as the guest organisation; `declined`
+     * (a pending one refused) and `ended` stay as history. Rows from before migration 0016 are `active`.
+     */
+    status: partnershipStatusEnum('status').notNull().default('pending'),
+    /** Who proposed it (`guest`: an offer; `host`: a request); null for rows from before migration 0016. */
+    proposedBy: partnershipSideEnum('proposed_by'),
+    /** When the status last changed (proposal, acceptance, decline, end). */
+    statusChangedAt: ts('status_changed_at').notNull().defaultNow(),
     /** Row version: bumped by a trigger on every UPDATE (migration 0011); an edit carries the version it saw (invariant 11). */
     version: integer('version').notNull().default(1),
     updatedBy: text('updated_by'),
@@ -602,6 +628,29 @@ export const guestPartnerships = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('guest_partnerships_pair_uq').on(t.guestTenantId, t.hostTenantId)],
+);
+
+/**
+ * "Send a test message" requests of the settings page (issue #13): written by the web app with the job that sends
+ * it, finished by the worker with the provider's answer verbatim (migration 0016).
+ */
+export const orgTestMessages = pgTable(
+  'org_test_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    to: text('to').notNull(),
+    /** The admin's email. */
+    requestedBy: text('requested_by').notNull(),
+    /** The tenant's email provider when it was asked for (the worker sends through it). */
+    provider: emailProviderEnum('provider').notNull(),
+    status: testMessageStatusEnum('status').notNull().default('pending'),
+    /** The provider's answer, verbatim (`250 2.0.0 Ok: queued as …`, or the refusal); null while pending. */
+    providerAnswer: text('provider_answer'),
+    createdAt: createdAt(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('org_test_messages_tenant_created_idx').on(t.tenantId, t.createdAt)],
 );
 
 /** Every operator action (replay, discard, mark as sent, send again): who, when, why. Append-only. */
@@ -760,6 +809,7 @@ export type DeliveryAttempt = typeof deliveryAttempts.$inferSelect;
 export type Suppression = typeof suppressions.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type GuestPartnership = typeof guestPartnerships.$inferSelect;
+export type OrgTestMessage = typeof orgTestMessages.$inferSelect;
 export type CaughtMessage = typeof caughtMessages.$inferSelect;
 export type DomainEvent = typeof domainEvents.$inferSelect;
 export type NotificationSettings = typeof notificationSettings.$inferSelect;

@@ -41,6 +41,12 @@ export const auditActionLabels: Record<AuditAction, string> = {
   tenant_create: 'Created the organisation',
   sign_in_link: 'Issued a one-time sign-in link',
   password_reset: 'Set a password through a link',
+  settings_update: 'Changed the organisation settings',
+  settings_test_message: 'Asked for a test message',
+  partnership_propose: 'Proposed a guest partnership',
+  partnership_accept: 'Accepted a guest partnership',
+  partnership_decline: 'Declined a guest partnership',
+  partnership_end: 'Ended a guest partnership',
 };
 
 /**

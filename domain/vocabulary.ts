@@ -192,6 +192,14 @@ export const auditActions = [
   'password_reset',
   // Issue #13 (migration 0018): participants booked from a CSV file, in one transaction (count and file name).
   'participants_import',
+  // Issue #13 (migration 0016): the organisation settings page — a settings change, a test message asked for, and
+  // each step of a guest partnership both sides agree to (written to both organisations' logs).
+  'settings_update',
+  'settings_test_message',
+  'partnership_propose',
+  'partnership_accept',
+  'partnership_decline',
+  'partnership_end',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

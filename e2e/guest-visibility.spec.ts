@@ -1,8 +1,8 @@
 /**
  * Issue #12, mail sent in a guest organisation's name: the demo studio books a person as an external guest of
  * Partner Collective and nudges them; Partner's admin sees that message in its own deliveries log (who of the demo
- * studio sent what to whom) and audit log, and on its staff page limits the partnership to a domain — after which
- * the demo studio is told a guest outside it is written to in its own name. The limit is put back to "anyone" at the
+ * studio sent what to whom) and audit log, and on its settings page limits the partnership to a domain — after which
+ * the demo studio is told a guest outside it is written to in its own name (partnerships are on the settings page since issue #13). The limit is put back to "anyone" at the
  * end (other specs book demo guests of Partner). Screenshots: guest-deliveries-partner(-375), guest-audit-partner,
  * guest-partnerships-partner(-375), guest-partnerships-host.
  */
@@ -62,22 +62,23 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
     await expect(entry.locator('td[data-label="Details"]')).toContainText('message: Manual reminder');
     await screen(p, 'guest-audit-partner');
 
-    // Its staff page: the partnership and its limit; an admin narrows it to its own domain.
-    await p.goto('/staff');
+    // Its settings page (the partnerships moved there from the staff page, issue #13): the partnership and its
+    // limit; an admin narrows it to its own domain.
+    await p.goto('/settings');
     const card = p.locator('li.partnership[data-partner="Punctual Demo Studio"]');
     await expect(card.getByRole('radio', { name: 'Anyone they book as our guest' })).toBeChecked();
     await card.getByRole('radio', { name: 'Only addresses at these domains' }).check();
     await card.getByLabel('Domains (required)').fill('partner.punctual.local');
     await card.getByRole('button', { name: 'Save' }).click();
     await expect(card.getByRole('status')).toHaveText('Saved: Punctual Demo Studio may write in our name to only addresses at partner.punctual.local.');
-    await expectAccessible(p, 'staff page with partnerships (partner)');
+    await expectAccessible(p, 'settings page with partnerships (partner)');
     await bothWidths(p, 'guest-partnerships-partner');
 
     // The demo studio is told at once: a guest outside that domain is written to in its own name.
     const outside = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { name: 'Otto Outside', email: `${unique('otto')}@example.test`, role: 'external', guestTenant: 'partner' } });
     expect(((await outside.json()) as { sendsAs: string }).sendsAs).toBe('in your own name: Partner Collective lets you write in its name only to addresses at the domains it listed');
-    // … and its staff page names the limit, read-only.
-    await page.goto('/staff');
+    // … and its settings page names the limit, read-only.
+    await page.goto('/settings');
     await expect(page.locator('.partnership-host-list')).toContainText('Partner Collective: messages go out in their name to only addresses at partner.punctual.local; to anyone else in your own name.');
     await screen(page, 'guest-partnerships-host');
   } finally {

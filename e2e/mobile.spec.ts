@@ -38,6 +38,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'rule', path: '/rules/:rule' },
   { name: 'notifications', path: '/notifications' },
   { name: 'alerts', path: '/alerts' },
+  { name: 'settings', path: '/settings' },
   { name: 'staff', path: '/staff' },
   { name: 'templates', path: '/templates' },
   { name: 'mailbox', path: '/mailbox' },

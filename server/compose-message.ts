@@ -12,6 +12,7 @@ import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '../channels/ty
 import type { ReminderWorld } from '../db/queries/delivery';
 import { buildCalendarInvite, calendarInviteFilename } from '../domain/calendar-invite';
 import { webhookPayload } from '../domain/webhook-payload';
+import { senderNameOf } from '../domain/org-settings';
 import { categoryOf, isEssential } from '../domain/preferences';
 import type { Channel, DomainEventType, PreferenceCategory, TemplateId } from '../domain/vocabulary';
 import { renderReminderEmail, type ReminderTemplateData } from '../emails';
@@ -113,7 +114,7 @@ export function calendarFor(w: ReminderWorld, stamp: Date): OutgoingEmail['calen
     endsAt: w.event.endsAt,
     allDay: w.event.allDay,
     timeZone: w.event.timeZone,
-    organizer: { name: w.sendingTenant.name, email: w.sendingTenant.senderEmail },
+    organizer: { name: senderNameOf(w.sendingTenant), email: w.sendingTenant.senderEmail },
     attendee: { name: w.contact.name, email: w.contact.email },
     stamp,
   });
@@ -182,8 +183,10 @@ export async function composeMessage(
     channel: 'email',
     subject: rendered.subject,
     email: {
-      from: { name: w.sendingTenant.senderName ?? w.sendingTenant.name, address: w.sendingTenant.senderEmail },
+      // The organisation's sender name (its name when none is set) and reply-to (issue #13, the settings page).
+      from: { name: senderNameOf(w.sendingTenant), address: w.sendingTenant.senderEmail },
       to: { name: w.contact.name, address },
+      ...(w.sendingTenant.replyTo ? { replyTo: w.sendingTenant.replyTo } : {}),
       subject: rendered.subject,
       html: rendered.html,
       text: rendered.text,

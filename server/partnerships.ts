@@ -19,6 +19,9 @@ import { lockPartnershipOfGuest, partnershipsOfGuest, partnershipsOfHost, update
 import { tenants, type Booking } from '../db/schema';
 import { describeLimit, describeSender, guestLimits, MAX_GUEST_DOMAINS, parseDomainList, type GuestLimit, type SenderDecision } from '../domain/guest-sender';
 import { eq } from 'drizzle-orm';
+import { decidePartnershipStep, describePartnershipState, partnershipSides, partnershipSteps, type PartnershipSide, type PartnershipStatus, type PartnershipStep } from '../domain/partnership';
+import { getTenant, getTenantBySlug } from '../db/queries/scheduling';
+import { insertProposedPartnership, lockPartnershipPair, partnershipsInvolving, setPartnershipStatus, type PartnershipPair } from '../db/queries/guest-partnerships';
 import { AppError, assertId, parseInput } from './errors';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
 
@@ -27,6 +30,8 @@ export interface PartnershipView {
   hostTenantId: string;
   hostName: string;
   limit: GuestLimit;
+  /** `active`, or `pending` (not agreed yet: it lets the host do nothing until it is, issue #13). */
+  status: PartnershipStatus;
   /** Listed domains (lower-case ASCII), kept when another limit is chosen so switching back restores them. */
   domains: string[];
   /** Row version to send with the next edit (invariant 11). */
@@ -44,6 +49,7 @@ function view(p: PartnershipOfGuest): PartnershipView {
     hostTenantId: p.hostTenantId,
     hostName: p.hostName,
     limit: p.limit,
+    status: p.status,
     domains: p.domains,
     version: p.version,
     description: describeLimit({ limit: p.limit, domains: p.domains }),
@@ -96,7 +102,7 @@ export async function setGuestLimitAction(
     await setActor(tx, ctx.actor);
     await assertActorMay(tx, ctx, 'configure');
     const p = await lockPartnershipOfGuest(tx, ctx.tenantId, hostTenantId);
-    if (!p) throw new AppError('not_found', `partnership with organisation ${hostTenantId} not found`, 'hostTenantId');
+    if (!p || (p.status !== 'active' && p.status !== 'pending')) throw new AppError('not_found', `partnership with organisation ${hostTenantId} not found`, 'hostTenantId');
     assertVersionIssued(p, seen);
     await assertVersion(tx, ctx, p, seen, { what: `The partnership with ${p.hostName}`, current: view(p) });
     const same = p.limit === v.limit && p.domains.length === parsed.domains.length && p.domains.every((d, i) => d === parsed.domains[i]);
@@ -125,4 +131,120 @@ export async function senderOfNewBooking(db: DbOrTx, booking: Pick<Booking, 'rol
   const decision = await senderOf(db, booking, { channel: 'email', address: email }, false);
   const [g] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, booking.guestTenantId));
   return { decision, text: describeSender(decision, g?.name ?? 'the guest organisation') };
+}
+
+// =============================================================== agreement: both sides agree (issue #13)
+
+/** A partnership as one side's admins see it on the settings page. */
+export interface AgreementView {
+  /** The side this tenant is on: `guest` (its people are booked) or `host` (it books the other's people). */
+  side: PartnershipSide;
+  otherTenantId: string;
+  otherName: string;
+  otherSlug: string;
+  status: PartnershipStatus;
+  proposedBy: PartnershipSide | null;
+  /** The state in this side's words (domain/partnership.ts describePartnershipState). */
+  description: string;
+  /** What this side's admins may do now: `accept` (the other side proposed it), `decline` (pending), `end` (active). */
+  steps: PartnershipStep[];
+  /** Row version to send with the next step (invariant 11). */
+  version: number;
+  /** ISO instant (UTC) of the last status change. */
+  statusChangedAt: string;
+  /** The limit view (guest side, active or pending) for the limit control; null otherwise. */
+  limit: PartnershipView | null;
+}
+
+function agreementOf(p: PartnershipPair, tenantId: string): AgreementView {
+  const side: PartnershipSide = p.guestTenantId === tenantId ? 'guest' : 'host';
+  const other = side === 'guest' ? { id: p.hostTenantId, name: p.hostName, slug: p.hostSlug } : { id: p.guestTenantId, name: p.guestName, slug: p.guestSlug };
+  const steps: PartnershipStep[] = p.status === 'active' ? ['end'] : p.status === 'pending' ? (p.proposedBy === side ? ['decline'] : ['accept', 'decline']) : [];
+  const live = p.status === 'active' || p.status === 'pending';
+  return {
+    side,
+    otherTenantId: other.id,
+    otherName: other.name,
+    otherSlug: other.slug,
+    status: p.status,
+    proposedBy: p.proposedBy,
+    description: describePartnershipState(p, side, other.name),
+    steps,
+    version: p.version,
+    statusChangedAt: p.statusChangedAt.toISOString(),
+    limit:
+      side === 'guest' && live
+        ? view({ hostTenantId: p.hostTenantId, hostName: p.hostName, hostSlug: p.hostSlug, limit: p.limit, domains: p.domains, status: p.status, proposedBy: p.proposedBy, version: p.version, updatedBy: p.updatedBy, updatedAt: p.updatedAt, createdAt: p.createdAt })
+        : null,
+  };
+}
+
+/** Every partnership `tenantId` is a side of, in any status (settings page), newest status change first. */
+export async function readAgreements(db: DbOrTx, tenantId: string): Promise<AgreementView[]> {
+  return (await partnershipsInvolving(db, tenantId)).map((p) => agreementOf(p, tenantId));
+}
+
+const stepInput = z.object({
+  step: z.enum(partnershipSteps, { error: `must be one of ${partnershipSteps.join(', ')}` }),
+  /** The other organisation's slug, e.g. `partner`. */
+  org: z.string({ error: 'required: the other organisation’s short name (slug)' }).trim().min(1, 'required: the other organisation’s short name (slug)').max(100, 'at most 100 characters'),
+  /** The side THIS organisation is on: `host` asks to book the other's people; `guest` lets the other book its people. */
+  side: z.enum(partnershipSides, { error: 'must be host (we book their people) or guest (they book our people)' }),
+  version: z.number().int().min(1).optional(),
+});
+
+/**
+ * One agreement step by an admin of this tenant (domain/partnership.ts): `{ step, org, side, version? }` — `propose`
+ * with `side: 'host'` asks `org` to let us book its people as guests, with `side: 'guest'` lets `org` book ours; the
+ * partnership is `pending` until an admin of `org` accepts (`accept`); either side may `decline` a pending one or
+ * `end` an active one. `version` (the row version the admin saw) is required for accept, decline and end (optional
+ * for a proposal, checked when given); a stale one is a 409 with `current` that writes nothing.
+ * One transaction: the actor re-checked under lock, the row locked, the step, and an audit entry in BOTH
+ * organisations' logs (`partnership_propose` | `_accept` | `_decline` | `_end`, with both names, the side that acted
+ * and the status before and after).
+ * @returns the partnership as this tenant sees it now.
+ * @throws AppError validation (field `step`, `org`, `side`, `version`), not_found (no organisation with that slug,
+ *   field `org`; nothing to accept/decline/end), invalid_state (e.g. accepting one's own proposal), forbidden,
+ *   conflict (stale version).
+ */
+export async function partnershipStepAction(db: Db, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, input: unknown): Promise<AgreementView> {
+  const v = parseInput(stepInput, input);
+  if (v.step !== 'propose' && v.version === undefined) parseVersion(input); // throws the standard `version` message
+  return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
+    await assertActorMay(tx, ctx, 'configure');
+    const me = await getTenant(tx, ctx.tenantId);
+    const other = await getTenantBySlug(tx, v.org.toLowerCase());
+    if (!me) throw new AppError('not_found', 'this organisation no longer exists');
+    if (!other) throw new AppError('not_found', `org: no organisation has the short name “${v.org.slice(0, 60)}”`, 'org');
+    if (other.id === me.id) throw new AppError('validation', 'org: that is this organisation — a partnership is with another one', 'org');
+    const [guestId, hostId] = v.side === 'guest' ? [me.id, other.id] : [other.id, me.id];
+    let row = await lockPartnershipPair(tx, guestId, hostId);
+    let recorded: PartnershipStep;
+    const before = row ? row.status : null;
+    if (!row && v.step === 'propose' && (await insertProposedPartnership(tx, guestId, hostId, v.side, ctx.now))) {
+      recorded = 'propose';
+      row = (await lockPartnershipPair(tx, guestId, hostId))!;
+    } else {
+      row ??= await lockPartnershipPair(tx, guestId, hostId); // a concurrent proposal inserted it: decide on it
+      if (row && v.version !== undefined) {
+        assertVersionIssued(row, v.version);
+        await assertVersion(tx, ctx, row, v.version, { what: `The partnership with ${other.name}`, current: agreementOf(row, me.id) });
+      } else if (row && v.step !== 'propose') {
+        parseVersion({});
+      }
+      // A proposal without a version may re-open a declined or ended partnership: it only makes it pending, which
+      // lets nobody do anything until the other side accepts (with the version it saw).
+      const d = decidePartnershipStep(row, v.side, v.step, other.name);
+      if (!d.ok) throw new AppError(d.code, d.message, d.code === 'not_found' ? 'org' : 'step');
+      recorded = d.recorded;
+      await setPartnershipStatus(tx, guestId, hostId, d.next, ctx.now);
+      row = (await lockPartnershipPair(tx, guestId, hostId))!;
+    }
+    const details = { guest: row.guestName, host: row.hostName, by: me.name, side: v.side, from: before, to: row.status };
+    for (const tenantId of [me.id, other.id]) {
+      await appendAudit(tx, { tenantId, actor: ctx.actor, action: `partnership_${recorded}`, at: ctx.now, details: { ...details, partner: tenantId === me.id ? other.name : me.name } });
+    }
+    return agreementOf(row, me.id);
+  });
 }

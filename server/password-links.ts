@@ -28,6 +28,7 @@ import { alertEmailHtml } from '../domain/alerts';
 import { messageIdFor } from '../domain/keys';
 import { passwordResetEmail } from '../domain/tenant-setup';
 import type { EmailProvider } from '../domain/vocabulary';
+import { senderNameOf } from '../domain/org-settings';
 import { childLogger } from './log';
 
 /** graphile-worker task that mails one password reset link (payload `{ userId, url }`). */
@@ -90,7 +91,7 @@ export async function sendPasswordResetMail(db: Db, p: PasswordResetPayload, cha
   try {
     outcome = await channel.send(
       {
-        from: { name: tenant.senderName ?? tenant.name, address: tenant.senderEmail },
+        from: { name: senderNameOf(tenant), address: tenant.senderEmail },
         to: { name: user.name, address: user.email },
         subject: mail.subject,
         text: mail.text,

@@ -117,8 +117,9 @@ export async function addSuppression(
 
 /**
  * Records that `guestTenantId` lets `hostTenantId` book its people as external guests (reminded in the guest
- * tenant's name, invariant 9). Idempotent.
+ * tenant's name, invariant 9), agreed on both sides at once (`active`: the seed and tests speak for both; staff use
+ * the settings page, where one side proposes and the other accepts — server/partnerships.ts). Idempotent.
  */
 export async function allowGuestsFrom(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<void> {
-  await db.insert(guestPartnerships).values({ guestTenantId, hostTenantId }).onConflictDoNothing();
+  await db.insert(guestPartnerships).values({ guestTenantId, hostTenantId, status: 'active' }).onConflictDoNothing();
 }

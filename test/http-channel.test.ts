@@ -47,6 +47,15 @@ describe('HTTP email channel', () => {
     expect(peer.messages).toHaveLength(0);
   });
 
+  it('carries the sender name in `from` and the Reply-To as `reply_to` (issue #13); none without one', async () => {
+    await channel().send({ ...mail(), from: { name: 'Front Desk', address: 'r@org.test' }, replyTo: 'desk@org.test' }, { idempotencyKey: 'k-reply' });
+    await channel().send(mail('bo@example.test'), { idempotencyKey: 'k-noreply' });
+    expect(peer.messages.map((m) => [m.from, m.replyTo])).toEqual([
+      ['Front Desk <r@org.test>', 'desk@org.test'],
+      ['Org <r@org.test>', null],
+    ]);
+  });
+
   it('a wrong API key is a permission rejection', async () => {
     expect(await channel(2000, 'wrong').send(mail(), { idempotencyKey: 'k' })).toMatchObject({ class: 'rejected', kind: 'permission' });
   });

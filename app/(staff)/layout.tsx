@@ -45,6 +45,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/rules">Reminder rules</NavLink>
           <NavLink href="/notifications">Notifications</NavLink>
           <NavLink href="/alerts">Alerts</NavLink>
+          <NavLink href="/settings">Settings</NavLink>
           <NavLink href="/staff">Staff</NavLink>
           <NavLink href="/templates">Templates</NavLink>
           <NavLink href="/mailbox">Mailbox</NavLink>

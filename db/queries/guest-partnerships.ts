@@ -2,10 +2,12 @@
  * SQL of guest partnerships (issue #12): what the send path needs to decide whose name a message to an external
  * guest goes out in (domain/guest-sender.ts), and the guest organisation's view and edit of its partnerships.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../client';
 import { guestPartnerships, tenants, type GuestPartnership } from '../schema';
 import type { GuestLimit, PartnershipLimit } from '../../domain/guest-sender';
+import type { PartnershipSide, PartnershipStatus } from '../../domain/partnership';
 import { parsePhone } from '../../domain/phone';
 import type { Channel } from '../../domain/vocabulary';
 
@@ -22,7 +24,8 @@ export interface SenderFacts {
  * is normalised with domain/phone.ts; contacts' numbers are stored in E.164 by every writer); on `webhook` never
  * (no person's address). `lock`: FOR SHARE on the partnership row, inside the send path's transaction — an admin
  * narrowing the limit (which updates the row) waits for a send being prepared under the old limit, and every
- * send prepared after the change sees it.
+ * send prepared after the change sees it. A partnership that is not `active` (pending, declined, ended: issue #13)
+ * counts as none.
  */
 export async function senderFactsFor(
   db: DbOrTx,
@@ -43,7 +46,8 @@ export async function senderFactsFor(
   const q = db
     .select({ limit: guestPartnerships.guestLimit, domains: guestPartnerships.allowedDomains, known })
     .from(guestPartnerships)
-    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
+    // Only an agreed (`active`) partnership lets the host write in the guest organisation's name (issue #13).
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId), eq(guestPartnerships.status, 'active')));
   const [row] = lock ? await q.for('share') : await q;
   if (!row) return { partnership: null, knownToGuest: false };
   return { partnership: { limit: row.limit, domains: row.domains }, knownToGuest: row.known };
@@ -56,6 +60,8 @@ export interface PartnershipOfGuest {
   hostSlug: string;
   limit: GuestLimit;
   domains: string[];
+  status: PartnershipStatus;
+  proposedBy: PartnershipSide | null;
   version: number;
   updatedBy: string | null;
   updatedAt: Date;
@@ -68,19 +74,21 @@ const ofGuestColumns = {
   hostSlug: tenants.slug,
   limit: guestPartnerships.guestLimit,
   domains: guestPartnerships.allowedDomains,
+  status: guestPartnerships.status,
+  proposedBy: guestPartnerships.proposedBy,
   version: guestPartnerships.version,
   updatedBy: guestPartnerships.updatedBy,
   updatedAt: guestPartnerships.updatedAt,
   createdAt: guestPartnerships.createdAt,
 };
 
-/** The host tenants that may book `guestTenantId`'s people as guests, by host name. */
+/** The host tenants that may book `guestTenantId`'s people as guests (`active`), or are agreeing to (`pending`), by host name. */
 export async function partnershipsOfGuest(db: DbOrTx, guestTenantId: string): Promise<PartnershipOfGuest[]> {
   return db
     .select(ofGuestColumns)
     .from(guestPartnerships)
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.hostTenantId))
-    .where(eq(guestPartnerships.guestTenantId, guestTenantId))
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), inArray(guestPartnerships.status, ['active', 'pending'])))
     .orderBy(asc(tenants.name), asc(tenants.id));
 }
 
@@ -111,12 +119,95 @@ export async function updatePartnershipLimit(
   return row;
 }
 
-/** The guest organisations `hostTenantId` may book people of, with their limits (the host's read-only view), by name. */
+/** The guest organisations `hostTenantId` may book people of (`active` partnerships), with their limits (the host's read-only view), by name. */
 export async function partnershipsOfHost(db: DbOrTx, hostTenantId: string): Promise<{ guestName: string; guestSlug: string; limit: GuestLimit; domains: string[] }[]> {
   return db
     .select({ guestName: tenants.name, guestSlug: tenants.slug, limit: guestPartnerships.guestLimit, domains: guestPartnerships.allowedDomains })
     .from(guestPartnerships)
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
-    .where(eq(guestPartnerships.hostTenantId, hostTenantId))
+    .where(and(eq(guestPartnerships.hostTenantId, hostTenantId), eq(guestPartnerships.status, 'active')))
     .orderBy(asc(tenants.name), asc(tenants.id));
+}
+
+// ------------------------------------------------------------------------------ agreement (issue #13)
+
+const guestOrg = alias(tenants, 'guest_org');
+const hostOrg = alias(tenants, 'host_org');
+
+/** A partnership with both organisations' names, as the agreement steps and the settings page read it. */
+export interface PartnershipPair {
+  guestTenantId: string;
+  guestName: string;
+  guestSlug: string;
+  hostTenantId: string;
+  hostName: string;
+  hostSlug: string;
+  status: PartnershipStatus;
+  proposedBy: PartnershipSide | null;
+  limit: GuestLimit;
+  domains: string[];
+  version: number;
+  updatedBy: string | null;
+  updatedAt: Date;
+  statusChangedAt: Date;
+  createdAt: Date;
+}
+
+const pairColumns = {
+  guestTenantId: guestPartnerships.guestTenantId,
+  guestName: guestOrg.name,
+  guestSlug: guestOrg.slug,
+  hostTenantId: guestPartnerships.hostTenantId,
+  hostName: hostOrg.name,
+  hostSlug: hostOrg.slug,
+  status: guestPartnerships.status,
+  proposedBy: guestPartnerships.proposedBy,
+  limit: guestPartnerships.guestLimit,
+  domains: guestPartnerships.allowedDomains,
+  version: guestPartnerships.version,
+  updatedBy: guestPartnerships.updatedBy,
+  updatedAt: guestPartnerships.updatedAt,
+  statusChangedAt: guestPartnerships.statusChangedAt,
+  createdAt: guestPartnerships.createdAt,
+};
+
+/** Every partnership `tenantId` is a side of (as guest or as host), in any status, newest status change first. */
+export async function partnershipsInvolving(db: DbOrTx, tenantId: string): Promise<PartnershipPair[]> {
+  return db
+    .select(pairColumns)
+    .from(guestPartnerships)
+    .innerJoin(guestOrg, eq(guestOrg.id, guestPartnerships.guestTenantId))
+    .innerJoin(hostOrg, eq(hostOrg.id, guestPartnerships.hostTenantId))
+    .where(or(eq(guestPartnerships.guestTenantId, tenantId), eq(guestPartnerships.hostTenantId, tenantId)))
+    .orderBy(sql`${guestPartnerships.statusChangedAt} desc`, asc(guestPartnerships.guestTenantId), asc(guestPartnerships.hostTenantId));
+}
+
+/** The partnership guest → host locked FOR UPDATE (the agreement step's row lock), or null when there is none. */
+export async function lockPartnershipPair(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<PartnershipPair | null> {
+  const [row] = await db
+    .select(pairColumns)
+    .from(guestPartnerships)
+    .innerJoin(guestOrg, eq(guestOrg.id, guestPartnerships.guestTenantId))
+    .innerJoin(hostOrg, eq(hostOrg.id, guestPartnerships.hostTenantId))
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)))
+    .for('update', { of: guestPartnerships });
+  return row ?? null;
+}
+
+/** Inserts a new `pending` partnership proposed by `side`; false when the pair exists already (a concurrent proposal). */
+export async function insertProposedPartnership(db: DbOrTx, guestTenantId: string, hostTenantId: string, side: PartnershipSide, now: Date): Promise<boolean> {
+  const rows = await db
+    .insert(guestPartnerships)
+    .values({ guestTenantId, hostTenantId, status: 'pending', proposedBy: side, statusChangedAt: now, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ g: guestPartnerships.guestTenantId });
+  return rows.length > 0;
+}
+
+/** Writes a partnership's status (the row-version trigger bumps `version` and sets `updated_by`). */
+export async function setPartnershipStatus(db: DbOrTx, guestTenantId: string, hostTenantId: string, next: { status: PartnershipStatus; proposedBy: PartnershipSide | null }, now: Date): Promise<void> {
+  await db
+    .update(guestPartnerships)
+    .set({ status: next.status, proposedBy: next.proposedBy, statusChangedAt: now, updatedAt: now })
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
 }

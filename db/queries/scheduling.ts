@@ -98,7 +98,7 @@ export interface FoundContact {
 
 /**
  * Finds the tenant's contact with this address (case-insensitive) or creates it with the given details (name ''
- * and language 'en' when not given). A KNOWN contact is never changed (domain/contact-kept.ts: a booking
+ * and the tenant's default locale — `tenants.locale`, issue #13 — when not given). A KNOWN contact is never changed (domain/contact-kept.ts: a booking
  * overwriting a person's details was a lost update of the participant edit and left their other bookings planned
  * for the old zone/number; the participant edit is the one way to change a person). The known contact's row is
  * locked FOR SHARE, so a participant edit or preferences save that is committing is waited for and seen (its
@@ -115,7 +115,10 @@ export async function findOrCreateContact(
     // The unique index is on lower(email), an expression drizzle's conflict target cannot name: plain SQL.
     const ins = await db.execute<{ id: string; name: string; locale: string; time_zone: string | null; phone: string | null }>(sql`
       insert into contacts (tenant_id, email, name, locale, time_zone, phone)
-      values (${c.tenantId}, ${c.email}, ${c.name ?? ''}, ${c.locale ?? 'en'}, ${c.timeZone ?? null}, ${c.phone ?? null})
+      values (${c.tenantId}, ${c.email}, ${c.name ?? ''},
+        -- No locale given: the organisation's default locale (its settings page, issue #13).
+        coalesce(${c.locale ?? null}::text, (select t.locale from tenants t where t.id = ${c.tenantId}), 'en'),
+        ${c.timeZone ?? null}, ${c.phone ?? null})
       on conflict (tenant_id, lower(email)) do nothing
       returning id, name, locale, time_zone, phone`);
     const row = ins[0];
@@ -193,22 +196,26 @@ export async function reminderImpact(
   return row ?? { pending: 0, done: 0 };
 }
 
-/** Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema.ts guestPartnerships). */
+/**
+ * Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema.ts guestPartnerships):
+ * only an `active` partnership does — a pending one (not yet accepted by the other side), a declined or an ended one
+ * does not (issue #13).
+ */
 export async function guestPartnershipExists(db: DbOrTx, guestTenantId: string, hostTenantId: string): Promise<boolean> {
   const [row] = await db
     .select({ g: guestPartnerships.guestTenantId })
     .from(guestPartnerships)
-    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
+    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId), eq(guestPartnerships.status, 'active')));
   return !!row;
 }
 
-/** The tenants that let `hostTenantId` book their people as external guests (slug and name), by name. */
+/** The tenants that let `hostTenantId` book their people as external guests (slug and name; `active` partnerships only), by name. */
 export async function guestTenantsOf(db: DbOrTx, hostTenantId: string): Promise<{ slug: string; name: string }[]> {
   return db
     .select({ slug: tenants.slug, name: tenants.name })
     .from(guestPartnerships)
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.guestTenantId))
-    .where(eq(guestPartnerships.hostTenantId, hostTenantId))
+    .where(and(eq(guestPartnerships.hostTenantId, hostTenantId), eq(guestPartnerships.status, 'active')))
     .orderBy(tenants.name);
 }
 
@@ -367,7 +374,7 @@ export async function upsertContacts(db: DbOrTx, tenantId: string, input: Contac
           ord: i,
           email: c.email,
           name: c.name ?? '',
-          locale: c.locale ?? 'en',
+          locale: c.locale ?? null,
           time_zone: c.timeZone ?? null,
           phone: c.phone ?? null,
         };
@@ -380,7 +387,8 @@ export async function upsertContacts(db: DbOrTx, tenantId: string, input: Contac
       ),
       ins as (
         insert into contacts (tenant_id, email, name, locale, time_zone, phone)
-        select ${tenantId}, x.email, x.name, x.locale, x.time_zone, x.phone from x
+        -- No locale given: the organisation's default locale (issue #13).
+        select ${tenantId}, x.email, x.name, coalesce(x.locale, (select t.locale from tenants t where t.id = ${tenantId}), 'en'), x.time_zone, x.phone from x
         on conflict (tenant_id, lower(email)) do nothing
         returning id, email, phone, time_zone, preferences, quiet_hours
       ),

@@ -28,6 +28,9 @@ export interface StoredMessage {
   messageKey: string | null;
   to: string;
   subject: string;
+  /** The body's `from` and `reply_to` as sent (issue #13: the organisation's sender name and reply-to). */
+  from: string | null;
+  replyTo: string | null;
   receivedAt: Date;
 }
 
@@ -82,7 +85,7 @@ export async function startHttpPeer(
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
-      let body: { to?: string; subject?: string; headers?: Record<string, string> };
+      let body: { to?: string; subject?: string; from?: string; reply_to?: string; headers?: Record<string, string> };
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
@@ -119,6 +122,8 @@ export async function startHttpPeer(
           messageKey: body.headers?.['X-Punctual-Message-Key'] ?? null,
           to: body.to ?? '',
           subject: body.subject ?? '',
+          from: body.from ?? null,
+          replyTo: body.reply_to ?? null,
           receivedAt: new Date(clockNow()),
         };
         messages.push(m);

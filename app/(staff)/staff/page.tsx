@@ -1,9 +1,6 @@
 import type { Metadata } from 'next';
 import { getDb } from '../../../db/client';
 import { AddStaffForm, RoleSelect } from '../../../components/client/StaffAdmin';
-import { PartnershipLimitForm } from '../../../components/client/GuestPartnerships';
-import { readGuestOrganisations, readPartnerships } from '../../../server/partnerships';
-import '../../styles/partnerships.css';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { can } from '../../../domain/permissions';
 import { listStaff } from '../../../db/queries/staff';
@@ -13,17 +10,13 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Staff' };
 
 /**
- * The tenant's staff accounts and roles; admins add accounts and change roles (never their own). Below them, the
- * tenant's guest partnerships (issue #12): the organisations that may book its people as their guests — and, per
- * organisation, whom they may write to in this tenant's name (admins edit it) — and the organisations whose
- * people this tenant may book. The section is left out when there are none.
+ * The tenant's staff accounts and roles; admins add accounts and change roles (never their own). The guest
+ * partnerships that were below them (issue #12) are on the Settings page since issue #13; a line points there.
  */
 export default async function StaffPage() {
   const { tenant, user } = await requireStaff();
   const admin = can(user.role, 'configure');
   const staff = await listStaff(getDb(), tenant.id);
-  const asGuest = await readPartnerships(getDb(), tenant.id);
-  const asHost = await readGuestOrganisations(getDb(), tenant.id);
   return (
     <>
       <div className="page-head">
@@ -58,46 +51,9 @@ export default async function StaffPage() {
         </tbody>
       </table>
       {admin ? <AddStaffForm /> : null}
-      {asGuest.length > 0 || asHost.length > 0 ? (
-        <section className="partnerships" aria-labelledby="partnerships-title">
-          <h2 id="partnerships-title">Guest partnerships</h2>
-          {asGuest.length > 0 ? (
-            <>
-              <p className="muted">
-                These organisations may book {tenant.name}’s people as guests of their events. Their messages to a guest go out in {tenant.name}’s name only
-                for the people allowed here, and every one of them is listed in <a href="/deliveries">Deliveries</a> and the <a href="/audit">Audit log</a>;
-                anyone else gets them in the host’s own name.
-              </p>
-              <ul className="partnership-list">
-                {asGuest.map((p) => (
-                  <li key={p.hostTenantId} className="card partnership" data-partner={p.hostName}>
-                    <h3>{p.hostName}</h3>
-                    <p className="small muted">
-                      {p.version > 1 ? 'Limit changed ' : 'Partner since '}
-                      <ZonedTime instant={p.version > 1 ? p.updatedAt : p.createdAt} zone={tenant.timeZone} />
-                      {p.version > 1 && p.updatedBy ? ` by ${p.updatedBy}` : ''}
-                    </p>
-                    <PartnershipLimitForm partnership={p} canEdit={admin} />
-                  </li>
-                ))}
-              </ul>
-              {admin ? null : <p className="small muted">Only admins change these.</p>}
-            </>
-          ) : null}
-          {asHost.length > 0 ? (
-            <>
-              <p className={asGuest.length > 0 ? 'partnerships-subtitle' : 'muted'}>Organisations whose people {tenant.name} may book as guests of its events:</p>
-              <ul className="partnership-host-list">
-                {asHost.map((g) => (
-                  <li key={g.slug}>
-                    <strong>{g.name}</strong>: messages go out in their name to {g.description}; to anyone else in your own name.
-                  </li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-        </section>
-      ) : null}
+      <p className="muted small staff-partnerships-moved">
+        Guest partnerships — which organisations may book {tenant.name}’s people, and whose people it may book — are on the <a href="/settings">Settings</a> page.
+      </p>
     </>
   );
 }

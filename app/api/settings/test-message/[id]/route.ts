@@ -1,0 +1,14 @@
+import { getDb } from '../../../../../db/client';
+import { readTestMessage } from '../../../../../server/org-settings';
+import { staffRoute } from '../../../../../server/session';
+
+export const dynamic = 'force-dynamic';
+
+/**
+ * GET /api/settings/test-message/:id — one test message of the organisation: `{ id, to, provider, status: 'pending' |
+ * 'sent' | 'failed' | 'unknown', providerAnswer, createdAt, finishedAt }`; 404 for another organisation's.
+ */
+export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
+  const { id } = await context.params;
+  return staffRoute(request, 'read', (s) => readTestMessage(getDb(), s.tenant.id, id));
+}

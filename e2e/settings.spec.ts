@@ -1,0 +1,146 @@
+/**
+ * Issue #13, the organisation settings page: an admin changes the sender name and sees it saved (after a reload
+ * too), sends a test message and sees the answer of the dev mail catcher verbatim (a worker sends it), at 1360 px and
+ * at 375 px; a viewer reads the settings without a form. The demo tenant's settings are put back at the end (other
+ * specs read its sender). Screenshots: settings, settings-375, settings-viewer.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { authFile, expectAccessible, sameOrigin, screen, unique } from './support';
+
+interface Settings {
+  name: string;
+  timeZone: string;
+  senderName: string | null;
+  senderEmail: string;
+  replyTo: string | null;
+  locale: string;
+  emailProvider: string;
+  version: number;
+}
+
+/** The settings as they were before this spec, put back in afterAll. */
+let original: Settings | null = null;
+/** When the last test message was asked for (ms): one per 10 s per organisation. */
+let lastTestAt = 0;
+
+test.use({ storageState: authFile('admin') });
+
+test.beforeAll(async ({ browser }) => {
+  const ctx = await browser.newContext({ storageState: authFile('admin') });
+  original = (await (await ctx.request.get('/api/settings')).json()) as Settings;
+  await ctx.close();
+});
+
+test.afterAll(async ({ browser }) => {
+  if (!original) return;
+  const ctx = await browser.newContext({ storageState: authFile('admin') });
+  try {
+    const now = (await (await ctx.request.get('/api/settings')).json()) as Settings;
+    const { name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider } = original;
+    const r = await ctx.request.put('/api/settings', { headers: sameOrigin(), data: { name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider, version: now.version } });
+    expect(r.status(), await r.text()).toBe(200);
+  } finally {
+    await ctx.close();
+  }
+});
+
+async function changeSenderAndSendTest(page: Page, shot: string) {
+  await page.goto('/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Organisation settings' });
+  const sender = unique('Demo Desk');
+  await form.getByLabel('Sender name').fill(sender);
+  await form.getByLabel('Reply-to address').fill('desk@demo.punctual.local');
+  await expect(form.getByTestId('from-preview')).toHaveText(`Mail reads: From “${sender}” <reminders@demo.punctual.local>, Reply-To desk@demo.punctual.local`);
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(form.getByRole('status')).toHaveText(`Saved. Mail now comes from “${sender}” <reminders@demo.punctual.local>, replies go to desk@demo.punctual.local.`);
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Organisation settings' }).getByLabel('Sender name')).toHaveValue(sender);
+
+  // A test message: a worker sends it through the dev mail catcher, whose answer is shown verbatim.
+  const wait = lastTestAt + 10_500 - Date.now();
+  if (wait > 0) await page.waitForTimeout(wait);
+  const panel = page.getByRole('form', { name: 'Send a test message' });
+  const to = `${unique('settings-test')}@example.test`;
+  await panel.getByLabel('Send a test message to').fill(to);
+  await panel.getByRole('button', { name: 'Send a test message' }).click();
+  lastTestAt = Date.now();
+  const result = panel.getByTestId('test-message-result');
+  await expect(result).toBeVisible(); // the request was answered: pending (or already sent)
+  // Another one within 10 s is refused with a sentence (asked at once, so well inside the 10 s).
+  const again = await page.request.post('/api/settings/test-message', { headers: sameOrigin(), data: { to } });
+  expect(again.status()).toBe(429);
+  expect(((await again.json()) as { error: string }).error).toMatch(/^One test message per 10 seconds: the last one was asked for moments ago — try again in \d+ s\.$/);
+  await expect(result).toHaveAttribute('data-status', 'sent', { timeout: 30_000 });
+  await expect(result).toContainText(`Accepted by the provider · ${to}`);
+  await expect(panel.getByTestId('provider-answer')).toHaveText(/^250 /);
+  await expectAccessible(page, `settings (${shot})`);
+  await screen(page, shot);
+
+  // The catcher has it, from the new sender name.
+  await page.goto('/mailbox');
+  await expect(page.locator('main')).toContainText(`Test message from ${sender}`);
+}
+
+test('an admin changes the sender name and sends a test message (1360 px)', async ({ page }) => {
+  await changeSenderAndSendTest(page, 'settings');
+  // The change is in the audit log, before → after.
+  await page.goto('/audit?action=settings_update');
+  const entry = page.locator('table.audit-table tbody tr').first();
+  await expect(entry.locator('td[data-label="Action"]')).toHaveText('Changed the organisation settings');
+  await expect(entry.locator('td[data-label="Details"]')).toContainText('Demo Desk-');
+  await screen(page, 'settings-audit');
+});
+
+test('the same at 375 px', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await changeSenderAndSendTest(page, 'settings-375');
+});
+
+test.describe('as viewer', () => {
+  test.use({ storageState: authFile('viewer') });
+  test('a viewer reads the settings and cannot change them', async ({ page }) => {
+    await page.goto('/settings');
+    await expect(page.getByText('Your role (viewer) can read the settings; only an admin can change them.')).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Organisation settings' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send a test message' })).toHaveCount(0);
+    const r = await page.request.put('/api/settings', { headers: sameOrigin(), data: { name: 'Hijacked', version: 1 } });
+    expect(r.status()).toBe(403);
+    await screen(page, 'settings-viewer');
+  });
+});
+
+test('guest partnerships are agreed by both sides: the partner asks, the demo studio sees it pending and declines', async ({ page, browser }) => {
+  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const p = await partner.newPage();
+  try {
+    // Partner Collective asks to book the demo studio's people (the other direction of the seeded partnership).
+    await p.goto('/settings');
+    const propose = p.getByRole('form', { name: 'Propose a guest partnership' });
+    await propose.getByRole('radio', { name: 'Ask them to let us book their people as guests' }).check();
+    await propose.getByLabel('Their organisation’s short name').fill('demo');
+    await propose.getByRole('button', { name: 'Propose' }).click();
+    await expect(propose.getByRole('status')).toHaveText('Proposed: waiting for Punctual Demo Studio to accept.');
+    const asked = p.locator('.partnership-host-list li.partnership[data-partner="Punctual Demo Studio"]');
+    await expect(asked).toHaveAttribute('data-status', 'pending');
+    await expect(asked.getByRole('button', { name: 'Accept: Punctual Demo Studio' })).toHaveCount(0); // only the other side accepts
+
+    // The demo studio's admin sees the request, pending, and declines it after confirming.
+    await page.goto('/settings');
+    const card = page.locator('.partnership-list li.partnership[data-partner="Partner Collective"][data-status="pending"]');
+    await expect(card.getByTestId('partnership-state')).toContainText('Partner Collective asks to book our people as guests');
+    await expectAccessible(page, 'settings with a pending partnership');
+    await screen(page, 'settings-partnership-pending');
+    await card.getByRole('button', { name: 'Decline: Partner Collective' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Decline' }).click();
+    await expect(page.locator('li.partnership[data-partner="Partner Collective"][data-status="pending"]')).toHaveCount(0);
+    await expect(page.locator('.partnership-past')).toContainText('Partner Collective (they would book our people): declined');
+    // Both organisations' audit logs have both steps.
+    await page.goto('/audit');
+    await expect(page.locator('table.audit-table tbody tr', { hasText: 'Declined a guest partnership' }).first()).toBeVisible();
+    await p.goto('/audit');
+    await expect(p.locator('table.audit-table tbody tr', { hasText: 'Proposed a guest partnership' }).first()).toBeVisible();
+  } finally {
+    await partner.close();
+  }
+});

@@ -1,0 +1,12 @@
+/** Task `send_test_message` { id }: sends one "send a test message" request of the settings page (server/org-settings.ts sendTestMessage). */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { sendTestMessage } from '../../server/org-settings';
+import type { WorkerContext } from '../context';
+
+export const sendTestMessagePayloadSchema = z.object({ id: z.uuid() });
+
+export const sendTestMessageTask = (ctx: WorkerContext): Task => async (payload) => {
+  const { id } = sendTestMessagePayloadSchema.parse(payload);
+  await sendTestMessage(ctx.db, id, { smtp: ctx.channel, ...ctx.sendDeps.channels }, () => ctx.clock.now());
+};
