@@ -185,6 +185,9 @@ export const auditActions = [
   'partnership_update',
   // Issue #12 (migration 0014): a participant's details edited on the event page.
   'participant_update',
+  // Issue #13 (migration 0019): a CSV export (an event's participants, the deliveries log, the audit log) with
+  // what was exported and the filters it carried.
+  'export',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
