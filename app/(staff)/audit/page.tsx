@@ -12,6 +12,7 @@ import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } fro
 import { auditActions } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
 import '../../styles/audit.css';
+import '../../styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit log' };

@@ -11,6 +11,7 @@ import { ChannelFilter } from '../../../components/ChannelFilter';
 import { deliveryStatuses } from '../../../domain/vocabulary';
 import { deliveriesParams, deliveryFilterOf, parseDeliveriesQuery, withQuery } from '../../../domain/log-filters';
 import { requireStaff } from '../../../server/session';
+import '../../styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Deliveries' };
