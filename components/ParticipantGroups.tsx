@@ -105,10 +105,10 @@ export function ParticipantCard({
             />
           ) : null}
           <div>
-          <h3 className="participant-name">{name}</h3>
-          {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
-          {booking.contact?.phone ? <div className="muted small participant-phone">{booking.contact.phone}</div> : null}
-          {event && booking.contact ? <ParticipantZoneLine ownZone={booking.ownZone} zone={zone} startsAt={event.startsAt} allDay={event.allDay} /> : null}
+            <h3 className="participant-name">{name}</h3>
+            {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
+            {booking.contact?.phone ? <div className="muted small participant-phone">{booking.contact.phone}</div> : null}
+            {event && booking.contact ? <ParticipantZoneLine ownZone={booking.ownZone} zone={zone} startsAt={event.startsAt} allDay={event.allDay} /> : null}
           </div>
         </div>
         <div className="participant-status">
