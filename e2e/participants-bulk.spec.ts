@@ -6,7 +6,8 @@
  *  - "Cancel selected": both cancelled in one request; a stale selection (one cancelled from elsewhere) → the
  *    dialog names who changed and nothing is cancelled;
  *  - the participants CSV downloads and starts with the UTF-8 BOM; accents intact;
- *  - at 375 px the cards' checkboxes and the bar are reachable by keyboard and nothing is wider than the window.
+ * *  - at 375 px the cards' checkboxes and the bar are reachable by keyboard and nothing is wider than the window;
+ *  - /deliveries and /audit link an export carrying exactly their filters; it answers text/csv, UTF-8, with a BOM.
  * Screenshots: bulk-selected-desktop, bulk-nudge-results, bulk-cancel-stale, bulk-cancelled, bulk-selected-375,
  * bulk-nudge-dialog-375.
  */
@@ -142,4 +143,22 @@ test('at 375 px the checkboxes and the bar are reachable by keyboard; nothing is
   // Select all ticks all three.
   await page.getByTestId('select-all').check();
   await expect(bar).toContainText('3 selected:');
+});
+
+test('the deliveries and audit pages link an export carrying exactly their filters; the download is UTF-8 CSV with a BOM', async ({ page }) => {
+  await page.goto('/deliveries?status=accepted&channel=email&page=1');
+  const link = page.getByTestId('export-deliveries');
+  await expect(link).toHaveAttribute('href', '/api/exports/deliveries?channel=email&status=accepted');
+  const res = await page.request.get((await link.getAttribute('href'))!);
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  expect(res.headers()['content-disposition']).toMatch(/^attachment; filename="demo-deliveries-\d{4}-\d{2}-\d{2}\.csv"/);
+  const body = await res.body();
+  expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const lines = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body).split('\r\n');
+  expect(lines[0]).toMatch(/^Created at \(UTC\),Created at \(Europe\/Amsterdam\),Channel,To/);
+  // Every row is an accepted email (the filters went with the link).
+  for (const l of lines.slice(1).filter((x) => /^\d{4}-/.test(x))) expect(l).toMatch(/,email,.*,accepted,/);
+  await page.goto('/audit?action=nudge&from=2026-01-01');
+  await expect(page.getByTestId('export-audit')).toHaveAttribute('href', '/api/exports/audit?action=nudge&from=2026-01-01');
 });
