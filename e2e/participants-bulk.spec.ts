@@ -6,7 +6,7 @@
  *  - "Cancel selected": both cancelled in one request; a stale selection (one cancelled from elsewhere) → the
  *    dialog names who changed and nothing is cancelled;
  *  - the participants CSV downloads and starts with the UTF-8 BOM; accents intact;
- * *  - at 375 px the cards' checkboxes and the bar are reachable by keyboard and nothing is wider than the window;
+ *  - at 375 px the cards' checkboxes and the bar are reachable by keyboard and nothing is wider than the window;
  *  - /deliveries and /audit link an export carrying exactly their filters; it answers text/csv, UTF-8, with a BOM.
  * Screenshots: bulk-selected-desktop, bulk-nudge-results, bulk-cancel-stale, bulk-cancelled, bulk-selected-375,
  * bulk-nudge-dialog-375.
