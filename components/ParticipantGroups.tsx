@@ -64,6 +64,7 @@ export function ParticipantCard({
   preferences = null,
   eventCancelled = false,
   event = null,
+  selection = null,
 }: {
   booking: BookingView;
   zone: string;
@@ -77,22 +78,38 @@ export function ParticipantCard({
   eventCancelled?: boolean;
   /** The event's start and room (the person's zone line; which nudge templates can render). */
   event?: ParticipantEventFacts | null;
+  /** Bulk selection (staff/admin on a scheduled event): a checkbox on every live booking. */
+  selection?: ParticipantSelection | null;
 }) {
   const name = booking.contact?.name || booking.contact?.email || 'Unknown contact';
   const history = booking.rebookedAs !== null;
+  const selectable = !!selection && isSelectable(booking);
+  const checked = selectable && selection!.selected.has(booking.id);
   return (
     <article
-      className={`participant${booking.status === 'cancelled' ? ' is-cancelled' : ''}${history ? ' is-history' : ''}`}
+      className={`participant${booking.status === 'cancelled' ? ' is-cancelled' : ''}${history ? ' is-history' : ''}${checked ? ' is-selected' : ''}`}
       data-booking-id={booking.id}
       data-role={booking.role}
       data-rebooked-as={booking.rebookedAs ?? undefined}
     >
       <header className="participant-header">
-        <div>
-          <h3 className="participant-name">{name}</h3>
-          {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
-          {booking.contact?.phone ? <div className="muted small participant-phone">{booking.contact.phone}</div> : null}
-          {event && booking.contact ? <ParticipantZoneLine ownZone={booking.ownZone} zone={zone} startsAt={event.startsAt} allDay={event.allDay} /> : null}
+        <div className={selection ? 'participant-ident' : undefined}>
+          {selectable ? (
+            <input
+              type="checkbox"
+              className="participant-select"
+              checked={checked}
+              onChange={(e) => selection!.toggle(booking.id, e.target.checked)}
+              aria-label={`Select ${name}`}
+              data-testid="participant-select"
+            />
+          ) : null}
+          <div>
+            <h3 className="participant-name">{name}</h3>
+            {booking.contact?.email ? <div className="muted small">{booking.contact.email}</div> : null}
+            {booking.contact?.phone ? <div className="muted small participant-phone">{booking.contact.phone}</div> : null}
+            {event && booking.contact ? <ParticipantZoneLine ownZone={booking.ownZone} zone={zone} startsAt={event.startsAt} allDay={event.allDay} /> : null}
+          </div>
         </div>
         <div className="participant-status">
           {history ? (
@@ -120,6 +137,20 @@ export function ParticipantCard({
   );
 }
 
+/**
+ * The participants ticked for a bulk action (issue #13), by booking id. Only live bookings can be ticked: a
+ * cancelled one, or an earlier booking of someone booked again, has nothing left to cancel or remind.
+ */
+export interface ParticipantSelection {
+  selected: ReadonlySet<string>;
+  toggle: (bookingId: string, on: boolean) => void;
+}
+
+/** A booking a bulk action can apply to (see {@link ParticipantSelection}). */
+export function isSelectable(b: BookingView): boolean {
+  return b.status !== 'cancelled' && b.rebookedAs === null;
+}
+
 /** What a participant card needs to know of its event. */
 export interface ParticipantEventFacts {
   /** ISO-8601 UTC. */
@@ -141,6 +172,7 @@ export function ParticipantGroups({
   preferences = null,
   eventCancelled = false,
   event = null,
+  selection = null,
 }: {
   bookings: BookingView[];
   zone: string;
@@ -153,6 +185,8 @@ export function ParticipantGroups({
   eventCancelled?: boolean;
   /** The event's start and room, for each card (zone line, nudge templates). */
   event?: ParticipantEventFacts | null;
+  /** Bulk selection: a checkbox on each selectable card (components/event/BulkParticipantBar.tsx acts on it). */
+  selection?: ParticipantSelection | null;
 }) {
   return (
     <div className="participant-groups">
@@ -168,7 +202,7 @@ export function ParticipantGroups({
               <p className="muted group-empty">{g.empty}</p>
             ) : (
               members.map((b) => (
-                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} eventCancelled={eventCancelled} event={event} />
+                <ParticipantCard key={b.id} booking={b} zone={zone} currentVersion={currentVersion} eventId={eventId} canOperate={canOperate} preferences={preferences} eventCancelled={eventCancelled} event={event} selection={selection} />
               ))
             )}
           </section>

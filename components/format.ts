@@ -4,7 +4,6 @@
  * Pure functions of their inputs: the same output on the server and in the browser.
  */
 import { DateTime } from 'luxon';
-import { z } from 'zod';
 import { formatStaffTime, staffZoneAbbreviation } from '../domain/staff-time';
 
 type Instant = string | Date;
@@ -65,27 +64,8 @@ export function sameDayInZone(a: Instant, b: Instant, zone: string): boolean {
   return toDateTime(a, zone).hasSame(toDateTime(b, zone), 'day');
 }
 
-/**
- * Local midnight of `date` (YYYY-MM-DD, from a filter form) in `zone`, plus `plusDays`, as a UTC instant;
- * undefined for a date that does not exist or lies outside 1900–2199 (year 0000 would not reach PostgreSQL
- * intact). Used for inclusive date-range filters: [localMidnight(from), localMidnight(to, 1)).
- */
-export function localMidnight(date: string | undefined, zone: string, plusDays = 0): Date | undefined {
-  if (!date) return undefined;
-  const d = DateTime.fromISO(date, { zone });
-  return d.isValid && d.year >= 1900 && d.year <= 2199 ? d.plus({ days: plusDays }).toJSDate() : undefined;
-}
-
-/**
- * A search box's text from the query string: trimmed, at most 200 characters, control characters removed
- * (PostgreSQL text cannot hold NUL); anything malformed becomes ''.
- */
-export const searchText = z
-  .string()
-  // eslint-disable-next-line no-control-regex
-  .transform((v) => v.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200))
-  .catch('')
-  .default('');
+// Moved to domain/log-filters.ts (issue #13: the log pages and their CSV exports parse the same filters there).
+export { localMidnight, searchText } from '../domain/log-filters';
 
 /**
  * A byte count for people: "826 bytes", "1 byte", "1.2 KB", "3.4 MB" (binary units: 1 KB = 1024 bytes; one

@@ -20,6 +20,9 @@ describe('auditActionLabel', () => {
     ['rebook on another action is ignored', 'booking_cancel', { rebook: true }, 'Cancelled a booking'],
     ['a non-boolean rebook is ignored', 'booking_add', { rebook: 'yes' }, 'Added a booking'],
     ['no details', 'booking_add', undefined, 'Added a booking'],
+    ['an audit-log export', 'export', { what: 'audit', filters: { action: 'nudge' } }, 'Exported the audit log (CSV)'],
+    ['a participants export', 'export', { what: 'participants', eventId: EVENT }, "Exported an event's participants (CSV)"],
+    ['an export of something unknown', 'export', { what: 'x' }, 'Exported a CSV file'],
   ])('%s → %s', (_name, action, details, label) => {
     expect(auditActionLabel(action, details)).toBe(label);
   });

@@ -47,15 +47,28 @@ export const auditActionLabels: Record<AuditAction, string> = {
   partnership_accept: 'Accepted a guest partnership',
   partnership_decline: 'Declined a guest partnership',
   partnership_end: 'Ended a guest partnership',
+  export: 'Exported a CSV file',
+};
+
+/** What an `export` entry's `details.what` (server/csv-exports.ts) reads as. */
+const exportLabels: Record<string, string> = {
+  participants: "Exported an event's participants (CSV)",
+  deliveries: 'Exported the deliveries log (CSV)',
+  audit: 'Exported the audit log (CSV)',
 };
 
 /**
  * The wording of `action`; an action this build does not know reads as itself with spaces. With the entry's
  * `details`, a `booking_add` that re-booked a person after a cancellation (`rebook: true`, written by
- * server/staff-actions.ts) reads "Booked a participant again".
+ * server/staff-actions.ts) reads "Booked a participant again"; an `export` names what was exported ("Exported the
+ * audit log (CSV)").
  */
 export function auditActionLabel(action: string, details?: unknown): string {
   if (action === 'booking_add' && asDetails(details).rebook === true) return 'Booked a participant again';
+  if (action === 'export') {
+    const what = asDetails(details).what;
+    if (typeof what === 'string' && what in exportLabels) return exportLabels[what];
+  }
   return (auditActionLabels as Record<string, string>)[action] ?? action.replace(/_/g, ' ');
 }
 

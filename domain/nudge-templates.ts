@@ -59,3 +59,12 @@ export function nudgeTemplateRefusal(template: string, ctx: NudgeTemplateContext
   if (a.ok) return null;
   return `template: ${template} cannot be used here — ${a.reason} (${a.field})`;
 }
+
+/**
+ * The template a nudge to this role uses unless staff pick another — the "Remind now" dialog's first choice and
+ * every nudge of a bulk "Nudge selected": `host-reminder` for hosts, `attendee-reminder` for everyone else. Both
+ * render for their role whatever the event ({@link nudgeTemplateAvailability}).
+ */
+export function defaultNudgeTemplate(role: BookingRole): ReminderTemplateId {
+  return role === 'host' ? 'host-reminder' : 'attendee-reminder';
+}

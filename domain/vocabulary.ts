@@ -200,6 +200,9 @@ export const auditActions = [
   'partnership_accept',
   'partnership_decline',
   'partnership_end',
+  // Issue #13 (migration 0019): a CSV export (an event's participants, the deliveries log, the audit log) with
+  // what was exported and the filters it carried.
+  'export',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -44,7 +44,8 @@ export type NudgeResult = { reminderId: string; messageKey: string; requestedAt:
  * @throws AppError validation (naming the field; `template` when it cannot render for this participant and event,
  *   domain/nudge-templates.ts), not_found (booking not in this tenant), invalid_state
  *   (booking or event cancelled), conflict (idempotency key already used for another participant),
- *   rate_limited (a nudge to this participant less than a minute ago; the message says when to retry).
+ *   rate_limited (a nudge to this participant less than a minute ago; the message says when to retry, `details.retryAt`
+ *   is that instant in UTC ISO 8601).
  */
 export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: string; actorId?: string; now: Date }, input: NudgeInput): Promise<NudgeResult> {
   assertId(input.bookingId, 'bookingId', 'participant');
@@ -82,7 +83,10 @@ export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: s
     const sinceMs = last?.requestedAt ? ctx.now.getTime() - last.requestedAt.getTime() : Infinity;
     if (sinceMs < NUDGE_INTERVAL_MS) {
       const wait = Math.ceil((NUDGE_INTERVAL_MS - sinceMs) / 1000);
-      throw new AppError('rate_limited', `This participant was reminded ${Math.max(0, Math.floor(sinceMs / 1000))} s ago: at most one manual reminder per minute. Try again in ${wait} s.`, 'bookingId');
+      // `retryAt`: the first instant (UTC ISO 8601) a nudge to this participant is accepted again (bulk nudges word it).
+      throw new AppError('rate_limited', `This participant was reminded ${Math.max(0, Math.floor(sinceMs / 1000))} s ago: at most one manual reminder per minute. Try again in ${wait} s.`, 'bookingId', {
+        retryAt: new Date(last!.requestedAt!.getTime() + NUDGE_INTERVAL_MS).toISOString(),
+      });
     }
     const [r] = await tx
       .insert(reminders)

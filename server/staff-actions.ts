@@ -160,7 +160,8 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
   });
 }
 
-const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500) });
+/** A cancellation's reason (3–500 characters, trimmed): the single and the bulk cancels share it. */
+export const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500) });
 
 /**
  * Cancels an event and its waiting reminders. `input.version`: the event's row version the page showed.
@@ -236,9 +237,10 @@ export async function addBookingAction(db: DbOrTx, ctx: ActionContext, eventId: 
 
 /**
  * Cancels one booking and its waiting reminders. `input.version`: the booking's row version the page showed.
+ * `db` may be an open transaction (a bulk cancel runs one per selected booking inside its own, server/bulk-participants.ts).
  * @throws AppError validation (`reason`, `version`), not_found, conflict (stale version, nothing written).
  */
-export async function cancelBookingAction(db: Db, ctx: ActionContext, bookingId: string, input: { reason?: unknown; version?: unknown }): Promise<Booking> {
+export async function cancelBookingAction(db: DbOrTx, ctx: ActionContext, bookingId: string, input: { reason?: unknown; version?: unknown }): Promise<Booking> {
   assertId(bookingId, 'bookingId', 'booking');
   const seen = parseVersion(input);
   const { reason } = parseInput(reasonSchema, input);

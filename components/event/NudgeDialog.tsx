@@ -3,16 +3,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
-import { nudgeTemplateAvailability } from '../../domain/nudge-templates';
+import { defaultNudgeTemplate, nudgeTemplateAvailability } from '../../domain/nudge-templates';
 import type { TemplateId } from '../../domain/vocabulary';
 import { templateTitles } from '../template-labels';
 import { ZonedTime } from '../ZonedTime';
 import { ApiError, apiCall, newIdempotencyKey } from '../client/api';
 
-/** Template a nudge to this role uses unless staff pick another. */
-export function defaultNudgeTemplate(role: BookingView['role']): TemplateId {
-  return role === 'host' ? 'host-reminder' : 'attendee-reminder';
-}
+/** Template a nudge to this role uses unless staff pick another (domain/nudge-templates.ts, shared with bulk nudges). */
+export { defaultNudgeTemplate };
 
 type Preview = { subject: string; html: string; text: string; to: string; from: string; suppressed: { reason: string; source: string; since: string | null } | null;
   optedOut: { reason: string; unsubscribedAt: string | null; zone: string } | null;

@@ -1,5 +1,5 @@
 /** The deliveries log for staff: search and filter one tenant's deliveries; one delivery's full story. */
-import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../client';
 import { auditLog, bookings, deliveries, deliveryAttempts, domainEvents, events, reminderRules, reminders, tenants, type Delivery } from '../schema';
@@ -64,16 +64,8 @@ export function deliveriesOf(tenantId: string): SQL {
   )!;
 }
 
-/**
- * One page of a tenant's deliveries (every channel unless `f.channel`), newest first, with the event and the title
- * of each — its own and the messages other tenants sent in its name ({@link deliveriesOf}).
- */
-export async function searchDeliveries(
-  db: DbOrTx,
-  tenantId: string,
-  f: DeliveryFilter,
-  page: { limit: number; offset: number },
-): Promise<{ items: DeliveryLogRow[]; total: number }> {
+/** The WHERE of the deliveries log for `tenantId` and filter `f` (the page and its CSV export share it). */
+function deliveriesWhere(tenantId: string, f: DeliveryFilter): SQL {
   const conds: SQL[] = [deliveriesOf(tenantId)];
   if (f.q) {
     const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -83,11 +75,27 @@ export async function searchDeliveries(
   if (f.channel) conds.push(eq(deliveries.channel, f.channel));
   if (f.from) conds.push(gte(deliveries.createdAt, f.from));
   if (f.to) conds.push(lt(deliveries.createdAt, f.to));
-  const where = and(...conds);
-  const [{ total }] = await db.select({ total: count() }).from(deliveries).where(where);
+  return and(...conds)!;
+}
+
+/**
+ * Where a keyset page of a newest-first list ends: the last row's `created_at` at full (microsecond) precision,
+ * as UTC text — a JS Date would round it to milliseconds and skip or repeat rows — and its id (the tie-break).
+ */
+export interface KeysetCursor {
+  at: string;
+  id: string;
+}
+
+/** `created_at` of a table as exact UTC text, for a {@link KeysetCursor}. */
+export const cursorText = (col: AnyColumn) => sql<string>`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The log rows for `where`, newest first (ties by id), with the event and title of each, mapped for the viewer `tenantId`. */
+async function deliveryLogRows(db: DbOrTx, tenantId: string, where: SQL, page: { limit: number; offset?: number }): Promise<(DeliveryLogRow & { cursor: KeysetCursor })[]> {
   const rows = await db
     .select({
       delivery: deliveries,
+      cursorAt: cursorText(deliveries.createdAt),
       eventId: events.id,
       eventTitle: events.title,
       eventZone: events.timeZone,
@@ -112,17 +120,44 @@ export async function searchDeliveries(
     .where(where)
     .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
     .limit(page.limit)
-    .offset(page.offset);
-  const items = rows.map(({ kind, notificationType, ruleName, requestedBy, changeActor, bookedBy, deliveryTenantName, sendingTenantName, ...r }): DeliveryLogRow => {
+    .offset(page.offset ?? 0);
+  return rows.map(({ kind, notificationType, ruleName, requestedBy, changeActor, bookedBy, deliveryTenantName, sendingTenantName, cursorAt, ...r }) => {
     const byOther = r.delivery.tenantId !== tenantId;
     return {
       ...r,
       title: kind ? messageTitle({ kind, ruleName, notificationType }) : null,
       sentBy: byOther ? { tenantName: deliveryTenantName, actor: kind ? hostActorOf({ kind, requestedBy, changeActor, bookedBy }) : 'system' } : null,
       sentAs: !byOther && sendingTenantName ? sendingTenantName : null,
+      cursor: { at: cursorAt, id: r.delivery.id },
     };
   });
+}
+
+/**
+ * One page of a tenant's deliveries (every channel unless `f.channel`), newest first, with the event and the title
+ * of each — its own and the messages other tenants sent in its name ({@link deliveriesOf}).
+ */
+export async function searchDeliveries(
+  db: DbOrTx,
+  tenantId: string,
+  f: DeliveryFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: DeliveryLogRow[]; total: number }> {
+  const where = deliveriesWhere(tenantId, f);
+  const [{ total }] = await db.select({ total: count() }).from(deliveries).where(where);
+  const items = (await deliveryLogRows(db, tenantId, where, page)).map(({ cursor: _c, ...r }) => r);
   return { items, total };
+}
+
+/**
+ * The next `limit` rows of the deliveries log after `after` (null: from the newest), same rows, order and filter
+ * as {@link searchDeliveries} — a keyset page for the CSV export (server/csv-exports.ts): however long the log,
+ * each page is one index-ordered read of `limit` rows, never an OFFSET past everything before it.
+ */
+export async function deliveriesAfter(db: DbOrTx, tenantId: string, f: DeliveryFilter, after: KeysetCursor | null, limit: number) {
+  const where = deliveriesWhere(tenantId, f);
+  const keyset = after ? and(where, sql`(${deliveries.createdAt}, ${deliveries.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`)! : where;
+  return deliveryLogRows(db, tenantId, keyset, { limit });
 }
 
 /**

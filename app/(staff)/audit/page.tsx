@@ -1,29 +1,23 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { z } from 'zod';
 import { getDb } from '../../../db/client';
 import { listAudit, type AuditRow } from '../../../db/queries/audit';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { TimesInText } from '../../../components/TimesInText';
-import { formatInZone, localMidnight } from '../../../components/format';
+import { formatInZone } from '../../../components/format';
+import { auditFilterOf, auditParams, parseAuditQuery, withQuery } from '../../../domain/log-filters';
 import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from '../../../domain/audit-view';
 import { auditActions } from '../../../domain/vocabulary';
 import { requireStaff } from '../../../server/session';
 import '../../styles/audit.css';
+import '../../styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit log' };
 
 const PAGE_SIZE = 50;
-const filterSchema = z.object({
-  page: z.coerce.number().int().min(1).catch(1),
-  action: z.enum(auditActions).optional().catch(undefined),
-  /** Local dates (YYYY-MM-DD) in the tenant zone; `to` is inclusive. */
-  from: z.iso.date().optional().catch(undefined),
-  to: z.iso.date().optional().catch(undefined),
-});
 
 /**
  * The tenant's audit log (issue #4 item 7): every operator and staff action, newest first, filterable by
@@ -31,20 +25,12 @@ const filterSchema = z.object({
  * filters kept.
  */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const raw = await searchParams;
-  const f = filterSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
+  // The same parsing as the CSV export (domain/log-filters.ts): the export link carries exactly these filters.
+  const f = parseAuditQuery(await searchParams);
   const tenant = (await requireStaff()).tenant;
   const zone = tenant.timeZone;
-  /** Local midnight starting `d` (+ `plus` days) in the tenant zone, as a UTC instant. */
-  const day = (d: string | undefined, plus = 0) => localMidnight(d, zone, plus);
-  const { items, total } = await listAudit(
-    getDb(),
-    tenant.id,
-    { action: f.action, from: day(f.from), to: day(f.to, 1) },
-    { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE },
-  );
-  const params: Record<string, string> = {};
-  for (const k of ['action', 'from', 'to'] as const) if (f[k]) params[k] = String(f[k]);
+  const { items, total } = await listAudit(getDb(), tenant.id, auditFilterOf(f, zone), { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE });
+  const params = auditParams(f);
   const filtered = Object.keys(params).length > 0;
   const backwards = !!f.from && !!f.to && f.from > f.to;
   return (
@@ -54,6 +40,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <p className="muted">
           Every action taken in {tenant.name}: who, when and why · newest first · times in {zone}
         </p>
+        {total > 0 ? (
+          <p className="export-line">
+            <a className="btn btn-small" href={withQuery('/api/exports/audit', params)} download data-testid="export-audit">
+              Export CSV
+            </a>{' '}
+            <span className="muted small">
+              {filtered ? `the ${total} entries matching these filters` : `all ${total} entries`} (UTF-8, up to 100,000 rows; the export is itself recorded here)
+            </span>
+          </p>
+        ) : null}
       </div>
       <form className="filters audit-filters" method="get" action="/audit">
         <label>

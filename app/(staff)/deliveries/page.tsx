@@ -1,31 +1,22 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { z } from 'zod';
-import { searchText } from '../../../components/format';
 import { getDb } from '../../../db/client';
 import { searchDeliveries } from '../../../db/queries/deliveries-log';
 import { EmptyState } from '../../../components/EmptyState';
 import { Pager } from '../../../components/Pager';
 import { StatusBadge } from '../../../components/StatusBadge';
 import { ZonedTime } from '../../../components/ZonedTime';
-import { localMidnight } from '../../../components/format';
 import { ChannelBadge } from '../../../components/ChannelBadge';
 import { ChannelFilter } from '../../../components/ChannelFilter';
-import { channels, deliveryStatuses } from '../../../domain/vocabulary';
+import { deliveryStatuses } from '../../../domain/vocabulary';
+import { deliveriesParams, deliveryFilterOf, parseDeliveriesQuery, withQuery } from '../../../domain/log-filters';
 import { requireStaff } from '../../../server/session';
+import '../../styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Deliveries' };
 
 const PAGE_SIZE = 50;
-const filterSchema = z.object({
-  page: z.coerce.number().int().min(1).catch(1),
-  q: searchText,
-  status: z.enum(deliveryStatuses).optional().catch(undefined),
-  channel: z.enum(channels).optional().catch(undefined),
-  from: z.iso.date().optional().catch(undefined),
-  to: z.iso.date().optional().catch(undefined),
-});
 
 /** Longest SMS text or subject shown in a list cell (the delivery's page shows it whole), in characters. */
 const CELL_TEXT_MAX = 90;
@@ -41,19 +32,12 @@ const isE164 = (address: string) => /^\+[1-9]\d{1,14}$/.test(address);
  * host's, so they link nowhere.
  */
 export default async function DeliveriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const raw = await searchParams;
-  const f = filterSchema.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])));
+  // The same parsing as the CSV export (domain/log-filters.ts): the export link carries exactly these filters.
+  const f = parseDeliveriesQuery(await searchParams);
   const db = getDb();
   const tenant = (await requireStaff()).tenant;
-  const day = (d: string | undefined, plus = 0) => localMidnight(d, tenant.timeZone, plus);
-  const { items, total } = await searchDeliveries(
-    db,
-    tenant.id,
-    { q: f.q || undefined, status: f.status, channel: f.channel, from: day(f.from), to: day(f.to, 1) },
-    { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE },
-  );
-  const params: Record<string, string> = {};
-  for (const k of ['q', 'channel', 'status', 'from', 'to'] as const) if (f[k]) params[k] = String(f[k]);
+  const { items, total } = await searchDeliveries(db, tenant.id, deliveryFilterOf(f, tenant.timeZone), { limit: PAGE_SIZE, offset: (f.page - 1) * PAGE_SIZE });
+  const params = deliveriesParams(f);
   return (
     <>
       <div className="page-head">
@@ -61,6 +45,17 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
         <p className="muted">
           Every message {tenant.name} sent or tried to send, and every message a partner sent in its name · newest first · times in {tenant.timeZone}
         </p>
+        {total > 0 ? (
+          <p className="export-line">
+            {/* A plain link: the browser downloads the file (Content-Disposition: attachment). */}
+            <a className="btn btn-small" href={withQuery('/api/exports/deliveries', params)} download data-testid="export-deliveries">
+              Export CSV
+            </a>{' '}
+            <span className="muted small">
+              {Object.keys(params).length ? `the ${total} deliveries matching these filters` : `all ${total} deliveries`} (UTF-8, up to 100,000 rows)
+            </span>
+          </p>
+        ) : null}
       </div>
       <form className="filters" method="get" action="/deliveries">
         <label>

@@ -2,9 +2,11 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EventPage } from '../../../../db/queries/views';
 import { EventHeader } from '../../../../components/EventHeader';
-import { ParticipantGroups } from '../../../../components/ParticipantGroups';
+import { isSelectable, ParticipantGroups } from '../../../../components/ParticipantGroups';
+import { BulkParticipantBar } from '../../../../components/event/BulkParticipantBar';
 import { formatClockInZone } from '../../../../components/format';
 import { AddParticipantForm } from '../../../../components/event/AddParticipantForm';
 import { CoverageLine } from '../../../../components/event/CoverageLine';
@@ -54,6 +56,20 @@ export function LiveEventPage({
   const all = bookings.flatMap((b) => b.reminders.map((r) => ({ ...r, deliveryStatus: r.delivery?.status ?? null, bookingCancelled: b.status === 'cancelled' })));
   const coverage = eventCoverage(all, event.scheduleVersion);
   const active = event.status === 'scheduled';
+  // Bulk selection (issue #13), by booking id; a booking that stopped being selectable (cancelled meanwhile,
+  // seen on the next refresh) silently drops out of it.
+  const bulk = canOperate && active;
+  const selectable = bookings.filter(isSelectable);
+  const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set());
+  const selected = selectable.filter((b) => picked.has(b.id));
+  const toggle = useCallback((id: string, on: boolean) => {
+    setPicked((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
 
   return (
     <>
@@ -74,7 +90,21 @@ export function LiveEventPage({
           <span className="muted">· updated {formatClockInZone(new Date(query.dataUpdatedAt), event.timeZone)}</span>
         ) : null}
       </div>
+      <div className="participants-toolbar">
+        {bulk && selectable.length > 0 ? (
+          <SelectAll
+            count={selectable.length}
+            selected={selected.length}
+            onChange={(on) => setPicked(on ? new Set(selectable.map((b) => b.id)) : new Set())}
+          />
+        ) : null}
+        {/* A plain link: the browser downloads the file (server/csv-exports.ts; Content-Disposition: attachment). */}
+        <a className="btn btn-small" href={`/api/exports/participants/${encodeURIComponent(eventId)}`} download data-testid="export-participants">
+          Export participants (CSV)
+        </a>
+      </div>
       <ParticipantGroups
+        selection={bulk ? { selected: new Set(selected.map((b) => b.id)), toggle } : null}
         bookings={bookings}
         zone={event.timeZone}
         currentVersion={event.scheduleVersion}
@@ -84,6 +114,7 @@ export function LiveEventPage({
         eventCancelled={event.status === 'cancelled'}
         event={event}
       />
+      {bulk ? <BulkParticipantBar eventId={eventId} selected={selected} onClear={() => setPicked(new Set())} /> : null}
       {canOperate && active ? (
         // Issue #13: many participants at once, from a CSV file (its own page: a preview before anything is written).
         <p className="import-link">
@@ -94,5 +125,19 @@ export function LiveEventPage({
       ) : null}
       {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
     </>
+  );
+}
+
+/** "Select all (N)": ticks every live participant; shows a dash (indeterminate) while only some are ticked. */
+function SelectAll({ count, selected, onChange }: { count: number; selected: number; onChange: (on: boolean) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = selected > 0 && selected < count;
+  }, [selected, count]);
+  return (
+    <label className="select-all">
+      <input ref={ref} type="checkbox" checked={selected > 0 && selected === count} onChange={(e) => onChange(e.target.checked)} data-testid="select-all" />
+      Select all ({count})
+    </label>
   );
 }

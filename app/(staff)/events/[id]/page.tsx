@@ -10,6 +10,7 @@ import { LiveEventPage } from './live-event-page';
 import { zoneNames } from '../../../../domain/zones';
 import '../../../styles/preferences.css';
 import '../../../styles/participants.css';
+import '../../../styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 
