@@ -37,6 +37,11 @@ export const auditActionLabels: Record<AuditAction, string> = {
   participant_update: 'Edited a participant',
   guest_message: 'Sent in your name by a partner',
   partnership_update: 'Changed whom a partner may write to in your name',
+  password_change: 'Changed their password',
+  two_factor_on: 'Turned on two-factor sign-in',
+  two_factor_off: 'Turned off two-factor sign-in',
+  staff_disable: 'Disabled a staff account',
+  staff_enable: 'Re-enabled a staff account',
 };
 
 /**

@@ -185,6 +185,13 @@ export const auditActions = [
   'partnership_update',
   // Issue #12 (migration 0014): a participant's details edited on the event page.
   'participant_update',
+  // Issue #13 (migration 0020): accounts — a password change (never the password), TOTP two-factor switched on or
+  // off by its owner, an admin disabling or re-enabling an account.
+  'password_change',
+  'two_factor_on',
+  'two_factor_off',
+  'staff_disable',
+  'staff_enable',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { staffAccounts, staffUsers, type StaffUser } from '../schema';
+import { staffAccounts, staffSessions, staffUsers, type StaffUser } from '../schema';
 import type { StaffRole } from '../../domain/vocabulary';
 
 /**
@@ -32,10 +32,26 @@ export async function staffEmailTaken(db: DbOrTx, email: string): Promise<boolea
   return !!row;
 }
 
-/** A tenant's staff accounts (no secrets) with their row version (a role change carries it), by name. */
-export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<StaffUser, 'id' | 'name' | 'email' | 'role' | 'version' | 'createdAt'>[]> {
+/**
+ * A tenant's staff accounts (no secrets) with their row version (a role change or disabling carries it), by name;
+ * with whether each is disabled (when, by whom) and has two-factor on (issue #13).
+ */
+export async function listStaff(
+  db: DbOrTx,
+  tenantId: string,
+): Promise<Pick<StaffUser, 'id' | 'name' | 'email' | 'role' | 'version' | 'createdAt' | 'disabledAt' | 'disabledBy' | 'twoFactorEnabled'>[]> {
   return db
-    .select({ id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role, version: staffUsers.version, createdAt: staffUsers.createdAt })
+    .select({
+      id: staffUsers.id,
+      name: staffUsers.name,
+      email: staffUsers.email,
+      role: staffUsers.role,
+      version: staffUsers.version,
+      createdAt: staffUsers.createdAt,
+      disabledAt: staffUsers.disabledAt,
+      disabledBy: staffUsers.disabledBy,
+      twoFactorEnabled: staffUsers.twoFactorEnabled,
+    })
     .from(staffUsers)
     .where(eq(staffUsers.tenantId, tenantId))
     .orderBy(staffUsers.name);
@@ -44,4 +60,18 @@ export async function listStaff(db: DbOrTx, tenantId: string): Promise<Pick<Staf
 /** Sets an account's role. */
 export async function setStaffRole(db: DbOrTx, userId: string, role: StaffRole, now: Date): Promise<void> {
   await db.update(staffUsers).set({ role, updatedAt: now }).where(eq(staffUsers.id, userId));
+}
+
+/** Disables an account (`disabled`: when, by which admin's email) or re-enables it (null). */
+export async function setStaffDisabled(db: DbOrTx, userId: string, disabled: { at: Date; by: string } | null, now: Date): Promise<void> {
+  await db
+    .update(staffUsers)
+    .set({ disabledAt: disabled?.at ?? null, disabledBy: disabled?.by ?? null, updatedAt: now })
+    .where(eq(staffUsers.id, userId));
+}
+
+/** Deletes every session of an account (each of its browsers is signed out on its next request). @returns how many. */
+export async function deleteStaffSessions(db: DbOrTx, userId: string): Promise<number> {
+  const rows = await db.delete(staffSessions).where(eq(staffSessions.userId, userId)).returning({ id: staffSessions.id });
+  return rows.length;
 }
