@@ -38,6 +38,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'notifications', path: '/notifications' },
   { name: 'alerts', path: '/alerts' },
   { name: 'staff', path: '/staff' },
+  { name: 'account', path: '/account' },
   { name: 'templates', path: '/templates' },
   { name: 'mailbox', path: '/mailbox' },
   { name: 'mailbox-sms', path: '/mailbox?channel=sms' },

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { SignInForm } from '../../components/SignInForm';
 import { safeReturnPath } from '../../domain/safe-redirect';
 import { getStaffSession } from '../../server/session';
+import { ACCOUNT_DISABLED_MESSAGE } from '../../server/accounts-auth';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
@@ -10,9 +11,11 @@ export const metadata: Metadata = { title: 'Sign in' };
 /**
  * Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a path on this app
  * (domain/safe-redirect.ts: anything that would leave the origin, such as `/\evil.example`, goes to the dashboard).
+ * `?disabled=1` (a page request of a disabled account, server/session.ts) says the account has been disabled.
  */
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
-  const next = safeReturnPath((await searchParams).next);
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; disabled?: string | string[] }> }) {
+  const params = await searchParams;
+  const next = safeReturnPath(params.next);
   if (await getStaffSession()) redirect(next);
   return (
     <main className="signin">
@@ -24,6 +27,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Punctual
         </h1>
         <p className="muted">Sign in to run your events and their reminders.</p>
+        {params.disabled ? (
+          <p className="notice notice-warn" role="status">
+            {ACCOUNT_DISABLED_MESSAGE}
+          </p>
+        ) : null}
         <SignInForm next={next} />
         <p className="muted small">
           Running the demo? <code>npm start</code> prints the demo accounts.

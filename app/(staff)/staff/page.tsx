@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { getDb } from '../../../db/client';
-import { AddStaffForm, RoleSelect } from '../../../components/client/StaffAdmin';
+import { AddStaffForm, DisableAccountButton, RoleSelect } from '../../../components/client/StaffAdmin';
 import { PartnershipLimitForm } from '../../../components/client/GuestPartnerships';
 import { readGuestOrganisations, readPartnerships } from '../../../server/partnerships';
 import '../../styles/partnerships.css';
@@ -13,7 +13,8 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Staff' };
 
 /**
- * The tenant's staff accounts and roles; admins add accounts and change roles (never their own). Below them, the
+ * The tenant's staff accounts and roles, who has two-factor sign-in on, and which accounts are disabled; admins add
+ * accounts, change roles and disable / re-enable accounts (never their own). Below them, the
  * tenant's guest partnerships (issue #12): the organisations that may book its people as their guests — and, per
  * organisation, whom they may write to in this tenant's name (admins edit it) — and the organisations whose
  * people this tenant may book. The section is left out when there are none.
@@ -39,6 +40,8 @@ export default async function StaffPage() {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Since</th>
+            <th scope="col">Two-factor</th>
+            <th scope="col">Status</th>
           </tr>
         </thead>
         <tbody>
@@ -52,6 +55,25 @@ export default async function StaffPage() {
               <td data-label="Role">{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} version={s.version} /> : s.role}</td>
               <td className="nowrap" data-label="Since">
                 <ZonedTime instant={s.createdAt.toISOString()} zone={tenant.timeZone} />
+              </td>
+              <td data-label="Two-factor" data-testid="two-factor">
+                {s.twoFactorEnabled ? <span className="badge badge-ok">on</span> : <span className="muted">off</span>}
+              </td>
+              <td data-label="Status" data-testid="account-status">
+                <span className="staff-status">
+                  {s.disabledAt ? (
+                    <span>
+                      <span className="badge badge-bad">disabled</span>{' '}
+                      <span className="small muted">
+                        <ZonedTime instant={s.disabledAt.toISOString()} zone={tenant.timeZone} />
+                        {s.disabledBy ? ` by ${s.disabledBy}` : ''}
+                      </span>
+                    </span>
+                  ) : (
+                    <span className="muted">active</span>
+                  )}
+                  {admin && s.id !== user.id ? <DisableAccountButton userId={s.id} name={s.name} disabled={!!s.disabledAt} version={s.version} /> : null}
+                </span>
               </td>
             </tr>
           ))}
