@@ -14,6 +14,7 @@
  *   `Idempotency-Key` header (server/idempotency.ts): 400 for a malformed key, the first answer again for a
  *   repeat, 422 for the key reused with another body.
  */
+import { getSessionCookie } from 'better-auth/cookies';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { eq } from 'drizzle-orm';
@@ -24,6 +25,7 @@ import { versionFromIfMatch } from '../domain/edit-conflict';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { isTrustedOrigin } from '../domain/public-url';
+import { sessionEndedByDisabling } from '../db/queries/staff';
 import { getAuth } from './auth';
 import { appClock } from './clock';
 import { AppError, retryOnTransactionConflict } from './errors';
@@ -38,11 +40,12 @@ export interface StaffSession {
 /**
  * The staff session for these request headers: the session, or why there is none — `signed_out` (no cookie,
  * expired, ended, unknown tenant) or `disabled` (issue #13: the account was disabled by an admin; its sessions
- * are deleted by that change, so this is the backstop for one found anyway). Read on every request, never cached.
+ * are deleted by that change, and their cookies are recognised by a marker it leaves; a session of a disabled
+ * account found anyway is refused too). Read on every request, never cached.
  */
 export async function sessionStateFromHeaders(h: Headers): Promise<{ session: StaffSession } | { session: null; refused: 'signed_out' | 'disabled' }> {
   const s = await getAuth().api.getSession({ headers: h });
-  if (!s) return { session: null, refused: 'signed_out' };
+  if (!s) return { session: null, refused: (await endedByDisabling(h)) ? 'disabled' : 'signed_out' };
   const u = s.user as typeof s.user & { tenantId: string; role: StaffRole };
   const [row] = await getDb()
     .select({ tenant: tenants, disabledAt: staffUsers.disabledAt })
@@ -52,6 +55,25 @@ export async function sessionStateFromHeaders(h: Headers): Promise<{ session: St
   if (!row) return { session: null, refused: 'signed_out' };
   if (row.disabledAt) return { session: null, refused: 'disabled' };
   return { session: { user: { id: u.id, email: u.email, name: u.name, role: u.role }, tenant: row.tenant } };
+}
+
+/**
+ * Whether the request's session cookie names a session that was deleted because an admin disabled its account
+ * (db/queries/staff.ts keeps a marker — a hash of the token — until the session would have expired). Only asked
+ * when a cookie is there but its session is not.
+ */
+async function endedByDisabling(h: Headers): Promise<boolean> {
+  const cookie = getSessionCookie(h, { cookiePrefix: 'punctual' });
+  if (!cookie) return false;
+  let token: string;
+  try {
+    token = decodeURIComponent(cookie).split('.')[0];
+  } catch {
+    return false;
+  }
+  if (!token) return false;
+  await appClock().ready;
+  return sessionEndedByDisabling(getDb(), token, appClock().now());
 }
 
 /** The staff session for these request headers, or null (no cookie, expired, unknown tenant, or a disabled account). */

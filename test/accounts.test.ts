@@ -208,20 +208,25 @@ describe('disabling an account', () => {
 
     // The very next request with Sam's cookie is refused, and every session row of the account is gone.
     const next = await samJar.call('GET', '/api/alert-settings');
-    expect([next.status, next.json.error]).toEqual([401, 'not signed in']);
+    expect([next.status, next.json.error]).toEqual([401, 'This account has been disabled']);
     expect((await samPhone.call('GET', '/api/alert-settings')).status).toBe(401);
     expect(await sessionsOf(sam.id)).toEqual([]);
     // The page side (server components' requireStaff) decides from the same lookup: signed out → /sign-in.
     const { sessionStateFromHeaders, signInPathFor } = await import('../server/session');
     const state = await sessionStateFromHeaders(new Headers({ cookie: samJar.header }));
-    expect(state).toEqual({ session: null, refused: 'signed_out' });
+    expect(state).toEqual({ session: null, refused: 'disabled' });
     expect(signInPathFor('disabled')).toBe('/sign-in?disabled=1');
+    expect(await sessionStateFromHeaders(new Headers({ cookie: 'punctual.session_token=made-up.sig' }))).toEqual({ session: null, refused: 'signed_out' });
 
     const [entry] = await auditOf('staff_disable', sam.email);
     expect(entry).toMatchObject({ actor: admin.email, details: { email: sam.email, sessionsEnded: 2 } });
     const [row] = await db().select().from(staffUsers).where(eq(staffUsers.id, sam.id));
     expect(row.disabledBy).toBe(admin.email);
     expect(row.disabledAt).toBeInstanceOf(Date);
+    // Re-enabled, the account signs in afresh; its old cookies stay signed out (and no longer say "disabled").
+    expect((await adminJar.call('PUT', `/api/staff/${sam.id}/disabled`, { disabled: false, version: await versionOf(sam.id) })).status).toBe(200);
+    expect(await sessionStateFromHeaders(new Headers({ cookie: samJar.header }))).toEqual({ session: null, refused: 'signed_out' });
+    expect((await samJar.call('GET', '/api/alert-settings')).json.error).toBe('not signed in');
   });
 
   it('a disabled account cannot sign in (403, a clear message, no sign-in budget spent); re-enabled it can', async () => {

@@ -1,8 +1,8 @@
 /** SQL of staff accounts (better-auth's `user` and `account` models, db/schema.ts). */
-import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, gt, like } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { staffAccounts, staffSessions, staffUsers, type StaffUser } from '../schema';
+import { staffAccounts, staffSessions, staffUsers, staffVerifications, type StaffUser } from '../schema';
 import type { StaffRole } from '../../domain/vocabulary';
 
 /**
@@ -70,8 +70,36 @@ export async function setStaffDisabled(db: DbOrTx, userId: string, disabled: { a
     .where(eq(staffUsers.id, userId));
 }
 
-/** Deletes every session of an account (each of its browsers is signed out on its next request). @returns how many. */
+const DISABLED_SESSION = 'disabled-session:';
+
+/** The `staff_verifications.identifier` remembering that the session with this token ended because its account was disabled (a SHA-256 of the token, never the token). */
+function disabledSessionMarker(token: string): string {
+  return DISABLED_SESSION + createHash('sha256').update(token).digest('base64url');
+}
+
+/**
+ * Deletes every session of an account (each of its browsers is signed out on its next request), leaving for each a
+ * marker until the session would have expired, so that its next request can be told why (server/session.ts).
+ * @returns how many sessions were ended.
+ */
 export async function deleteStaffSessions(db: DbOrTx, userId: string): Promise<number> {
-  const rows = await db.delete(staffSessions).where(eq(staffSessions.userId, userId)).returning({ id: staffSessions.id });
+  const rows = await db.delete(staffSessions).where(eq(staffSessions.userId, userId)).returning({ token: staffSessions.token, expiresAt: staffSessions.expiresAt });
+  if (rows.length) {
+    await db.insert(staffVerifications).values(rows.map((r) => ({ id: randomUUID(), identifier: disabledSessionMarker(r.token), value: userId, expiresAt: r.expiresAt })));
+  }
   return rows.length;
+}
+
+/** Forgets the markers of an account's sessions ended by disabling it (it was re-enabled). */
+export async function forgetDisabledSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db.delete(staffVerifications).where(and(eq(staffVerifications.value, userId), like(staffVerifications.identifier, `${DISABLED_SESSION}%`)));
+}
+
+/** Whether the session with this token was ended by disabling its account (and would not have expired yet). */
+export async function sessionEndedByDisabling(db: DbOrTx, token: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ id: staffVerifications.id })
+    .from(staffVerifications)
+    .where(and(eq(staffVerifications.identifier, disabledSessionMarker(token)), gt(staffVerifications.expiresAt, now)));
+  return !!row;
 }
