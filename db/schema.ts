@@ -762,14 +762,19 @@ export const staffAccounts = pgTable('staff_accounts', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-export const staffVerifications = pgTable('staff_verifications', {
-  id: text('id').primaryKey(),
-  identifier: text('identifier').notNull(),
-  value: text('value').notNull(),
-  expiresAt: ts('expires_at').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});
+export const staffVerifications = pgTable(
+  'staff_verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  // Issue #13: looked up by identifier — two-factor challenges, and the markers of sessions ended by disabling.
+  (t) => [index('staff_verifications_identifier_idx').on(t.identifier)],
+);
 
 export type StaffUser = typeof staffUsers.$inferSelect;
 export type Tenant = typeof tenants.$inferSelect;

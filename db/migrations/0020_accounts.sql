@@ -15,6 +15,8 @@ CREATE TABLE IF NOT EXISTS "staff_two_factors" (
 );--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "staff_two_factors_user_idx" ON "staff_two_factors" ("user_id");--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "staff_two_factors_secret_idx" ON "staff_two_factors" ("secret");--> statement-breakpoint
+-- Looked up by identifier: two-factor sign-in challenges, and the markers of sessions ended by disabling an account.
+CREATE INDEX IF NOT EXISTS "staff_verifications_identifier_idx" ON "staff_verifications" ("identifier");--> statement-breakpoint
 ALTER TYPE "public"."audit_action" ADD VALUE IF NOT EXISTS 'password_change';--> statement-breakpoint
 ALTER TYPE "public"."audit_action" ADD VALUE IF NOT EXISTS 'two_factor_on';--> statement-breakpoint
 ALTER TYPE "public"."audit_action" ADD VALUE IF NOT EXISTS 'two_factor_off';--> statement-breakpoint
