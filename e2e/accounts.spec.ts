@@ -114,7 +114,7 @@ for (const width of [1360, 375]) {
     const right = await totpNow(secret);
     await code.fill(String((Number(right) + 500_000) % 1_000_000).padStart(6, '0'));
     await otherPage.getByRole('button', { name: 'Sign in' }).click();
-    await expect(otherPage.getByRole('alert')).toContainText('That code is not right');
+    await expect(otherPage.locator('.form-error')).toContainText('That code is not right');
     await code.fill(await totpNow(secret));
     await otherPage.getByRole('button', { name: 'Sign in' }).click();
     await expect(otherPage.getByTestId('current-role')).toHaveText('staff');
@@ -143,7 +143,7 @@ for (const width of [1360, 375]) {
     const api = await page.request.get('/api/alert-settings');
     expect(api.status()).toBe(401);
     await signInForm(page, email, SECOND);
-    await expect(page.getByRole('alert')).toHaveText('This account has been disabled. Ask an admin of your organisation to turn it back on.');
+    await expect(page.locator('.form-error')).toHaveText('This account has been disabled. Ask an admin of your organisation to turn it back on.');
 
     await adminPage.goto('/audit?action=staff_disable');
     await expect(adminPage.locator('tr[data-action="staff_disable"]', { hasText: email })).toHaveCount(1);
