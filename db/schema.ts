@@ -749,7 +749,34 @@ export const staffUsers = pgTable('staff_users', {
   updatedBy: text('updated_by'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  /** Issue #13: when an admin disabled the account (null: active). A disabled account cannot sign in and has no sessions. */
+  disabledAt: ts('disabled_at'),
+  /** Issue #13: the admin (email) who disabled it; null when active. */
+  disabledBy: text('disabled_by'),
+  /** Issue #13: TOTP two-factor is on (better-auth `twoFactor` plugin's user field `twoFactorEnabled`). */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
 });
+
+/**
+ * Issue #13: better-auth's `twoFactor` model (plugin `twoFactor`, better-auth 1.7.25): one row per account that set
+ * up TOTP — the secret and backup codes, both encrypted by better-auth with BETTER_AUTH_SECRET; `verified` false until
+ * the first code confirmed the setup; its own failed-code counter and lock.
+ */
+export const staffTwoFactors = pgTable(
+  'staff_two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+  },
+  (t) => [index('staff_two_factors_user_idx').on(t.userId), index('staff_two_factors_secret_idx').on(t.secret)],
+);
 
 export const staffSessions = pgTable(
   'staff_sessions',
@@ -786,14 +813,19 @@ export const staffAccounts = pgTable('staff_accounts', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-export const staffVerifications = pgTable('staff_verifications', {
-  id: text('id').primaryKey(),
-  identifier: text('identifier').notNull(),
-  value: text('value').notNull(),
-  expiresAt: ts('expires_at').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});
+export const staffVerifications = pgTable(
+  'staff_verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  // Issue #13: looked up by identifier — two-factor challenges, and the markers of sessions ended by disabling.
+  (t) => [index('staff_verifications_identifier_idx').on(t.identifier)],
+);
 
 export type StaffUser = typeof staffUsers.$inferSelect;
 export type Tenant = typeof tenants.$inferSelect;

@@ -48,6 +48,11 @@ export const auditActionLabels: Record<AuditAction, string> = {
   partnership_decline: 'Declined a guest partnership',
   partnership_end: 'Ended a guest partnership',
   export: 'Exported a CSV file',
+  password_change: 'Changed their password',
+  two_factor_on: 'Turned on two-factor sign-in',
+  two_factor_off: 'Turned off two-factor sign-in',
+  staff_disable: 'Disabled a staff account',
+  staff_enable: 'Re-enabled a staff account',
 };
 
 /** What an `export` entry's `details.what` (server/csv-exports.ts) reads as. */

@@ -66,6 +66,13 @@ describe('checkOutcome', () => {
     expect(checkOutcome({ ok: false, code: 'SESSION_NOT_FRESH' })).toBe('not_checked');
     expect(checkOutcome({ ok: false })).toBe('not_checked');
   });
+
+  it('a wrong two-factor code (TOTP or backup code) counts like a wrong password; a disabled account does not (issue #13)', () => {
+    expect(checkOutcome({ ok: false, code: 'INVALID_CODE' })).toBe('wrong_password');
+    expect(checkOutcome({ ok: false, code: 'INVALID_BACKUP_CODE' })).toBe('wrong_password');
+    expect(checkOutcome({ ok: false, code: 'INVALID_TWO_FACTOR_COOKIE' })).toBe('not_checked');
+    expect(checkOutcome({ ok: false, code: 'ACCOUNT_DISABLED' })).toBe('not_checked');
+  });
 });
 
 describe('keys, accounts and messages', () => {

@@ -69,13 +69,17 @@ export function reserveCheck(states: SignInBucketStates, nowMs: number): Reserve
 /** How a password check that was let through ended. */
 export type CheckOutcome = 'wrong_password' | 'accepted' | 'not_checked';
 
-/** better-auth's error codes for a password that was compared and did not match. */
-const WRONG_PASSWORD_CODES = new Set(['INVALID_EMAIL_OR_PASSWORD', 'INVALID_PASSWORD']);
+/**
+ * better-auth's error codes for a secret that was compared and did not match: a password, or (issue #13) a
+ * two-factor code — `INVALID_CODE` (TOTP) and `INVALID_BACKUP_CODE` from the `twoFactor` plugin's verify endpoints.
+ */
+const WRONG_PASSWORD_CODES = new Set(['INVALID_EMAIL_OR_PASSWORD', 'INVALID_PASSWORD', 'INVALID_CODE', 'INVALID_BACKUP_CODE']);
 
 /**
  * Classifies the endpoint's answer: success → `accepted`; an error whose code says the password did not match
- * (`INVALID_EMAIL_OR_PASSWORD` from sign-in, `INVALID_PASSWORD` from verify/change-password) → `wrong_password`;
- * any other refusal (validation, no session, not fresh) → `not_checked`.
+ * (`INVALID_EMAIL_OR_PASSWORD` from sign-in, `INVALID_PASSWORD` from verify/change-password and the two-factor
+ * enable/disable) or a two-factor code did not (`INVALID_CODE`, `INVALID_BACKUP_CODE`) → `wrong_password`;
+ * any other refusal (validation, no session, not fresh, account disabled) → `not_checked`.
  */
 export function checkOutcome(result: { ok: true } | { ok: false; code?: string | null }): CheckOutcome {
   if (result.ok) return 'accepted';

@@ -203,6 +203,13 @@ export const auditActions = [
   // Issue #13 (migration 0019): a CSV export (an event's participants, the deliveries log, the audit log) with
   // what was exported and the filters it carried.
   'export',
+  // Issue #13 (migration 0020): accounts — a password change (never the password), TOTP two-factor switched on or
+  // off by its owner, an admin disabling or re-enabling an account.
+  'password_change',
+  'two_factor_on',
+  'two_factor_off',
+  'staff_disable',
+  'staff_enable',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

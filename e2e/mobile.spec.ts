@@ -40,6 +40,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'alerts', path: '/alerts' },
   { name: 'settings', path: '/settings' },
   { name: 'staff', path: '/staff' },
+  { name: 'account', path: '/account' },
   { name: 'templates', path: '/templates' },
   { name: 'mailbox', path: '/mailbox' },
   { name: 'mailbox-sms', path: '/mailbox?channel=sms' },

@@ -14,11 +14,12 @@
  * Built lazily: `next build` imports route modules without a database.
  */
 import { betterAuth } from 'better-auth';
+import { twoFactor } from 'better-auth/plugins';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api';
 import { getDb } from '../db/client';
 import { publicBaseUrl, trustedOrigins } from '../domain/public-url';
-import { staffAccounts, staffSessions, staffUsers, staffVerifications } from '../db/schema';
+import { staffAccounts, staffSessions, staffTwoFactors, staffUsers, staffVerifications } from '../db/schema';
 import { accountKey, checkOutcome, retryAfterSeconds } from '../domain/sign-in-limits';
 import { CLIENT_HEADER, clientKeyOfHeaders } from './client-address';
 import { appClock } from './clock';
@@ -26,6 +27,7 @@ import { childLogger, errField } from './log';
 import { reservePasswordCheck, reserveResetMail, settlePasswordCheck, type PasswordCheck } from './sign-in-limits';
 import { RESET_LINK_TTL_SECONDS, setPasswordUrl } from '../domain/tenant-setup';
 import { auditPasswordReset, enqueuePasswordResetMail } from './password-links';
+import { punctualAccounts } from './accounts-auth';
 
 /**
  * better-auth endpoints that compare a password (checked against better-auth 1.7.25's routes: every caller of
@@ -33,7 +35,21 @@ import { auditPasswordReset, enqueuePasswordResetMail } from './password-links';
  * use). Each counts against the sign-in limits (domain/sign-in-limits.ts): `/sign-in/email` for the account it
  * names, the other two — which need a session — for the signed-in account.
  */
-const PASSWORD_CHECK_PATHS = new Set(['/sign-in/email', '/verify-password', '/change-password']);
+const PASSWORD_CHECK_PATHS = new Set([
+  '/sign-in/email',
+  '/verify-password',
+  '/change-password',
+  // Issue #13, better-auth's `twoFactor` plugin: switching it on or off asks for the password; the sign-in's second
+  // step (and a signed-in setup's first code) compares a TOTP or backup code — a wrong code counts like a wrong
+  // password, for the account being signed in to (its two-factor cookie) or the signed-in one.
+  '/two-factor/enable',
+  '/two-factor/disable',
+  '/two-factor/verify-totp',
+  '/two-factor/verify-backup-code',
+]);
+
+/** The two-factor plugin's code checks: during sign-in they have no session, only the signed `two_factor` cookie. */
+const TWO_FACTOR_CODE_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code']);
 
 /** A check let through by the before-hook, for the after-hook to settle (keyed by the call's request headers). */
 const pendingChecks = new WeakMap<Headers, PasswordCheck>();
@@ -42,7 +58,13 @@ const pendingChecks = new WeakMap<Headers, PasswordCheck>();
 async function checkedAccount(ctx: Parameters<Parameters<typeof createAuthMiddleware>[0]>[0]): Promise<string | null> {
   if (ctx.path === '/sign-in/email') return accountKey((ctx.body as { email?: unknown } | undefined)?.email);
   const session = await getSessionFromCtx(ctx).catch(() => null);
-  return accountKey(session?.user.email);
+  if (session || !TWO_FACTOR_CODE_PATHS.has(ctx.path)) return accountKey(session?.user.email);
+  // The sign-in's second step: the account its signed two-factor cookie names (better-auth's own lookup).
+  const identifier = await ctx.getSignedCookie(ctx.context.createAuthCookie('two_factor').name, ctx.context.secret).catch(() => null);
+  if (!identifier) return null;
+  const pendingSignIn = await ctx.context.internalAdapter.findVerificationValue(identifier).catch(() => null);
+  const user = pendingSignIn ? await ctx.context.internalAdapter.findUserById(pendingSignIn.value).catch(() => null) : null;
+  return accountKey(user?.email);
 }
 
 /** better-auth's endpoint that mails a password reset link (issue #13). */
@@ -70,7 +92,7 @@ function createAuth() {
     secret: process.env.BETTER_AUTH_SECRET,
     database: drizzleAdapter(getDb(), {
       provider: 'pg',
-      schema: { user: staffUsers, session: staffSessions, account: staffAccounts, verification: staffVerifications },
+      schema: { user: staffUsers, session: staffSessions, account: staffAccounts, verification: staffVerifications, twoFactor: staffTwoFactors },
     }),
     emailAndPassword: {
       enabled: true,
@@ -135,8 +157,22 @@ function createAuth() {
     // from the socket peer and trusted proxies (server/client-address.ts), never taken from the client.
     advanced: { cookiePrefix: 'punctual', ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
     telemetry: { enabled: false },
-    // Accounts are managed by admins: no self-service profile, email or account changes.
-    disabledPaths: ['/update-user', '/change-email', '/delete-user', '/sign-up/email'],
+    // Issue #13: optional TOTP two-factor (better-auth's plugin; its table is staff_two_factors, db/schema.ts), and our
+    // accounts rules — disabled accounts, password-change and two-factor audit (server/accounts-auth.ts).
+    plugins: [twoFactor({ issuer: 'Punctual' }), punctualAccounts()],
+    // Accounts are managed by admins: no self-service profile, email or account changes. Of the two-factor
+    // plugin only TOTP is used: its email/SMS codes are not set up, and the URI and new backup codes are shown
+    // once, when two-factor is switched on (turn it off and on again for new ones).
+    disabledPaths: [
+      '/update-user',
+      '/change-email',
+      '/delete-user',
+      '/sign-up/email',
+      '/two-factor/send-otp',
+      '/two-factor/verify-otp',
+      '/two-factor/get-totp-uri',
+      '/two-factor/generate-backup-codes',
+    ],
   });
 }
 

@@ -3,7 +3,8 @@
  * from another tenant therefore finds nothing and the page answers 404 (never the data).
  *
  * - `getStaffSession()` / `requireStaff()` — server components: the session from the request's cookie,
- *   with the staff user's tenant. `requireStaff` redirects to /sign-in when there is none.
+ *   with the staff user's tenant. `requireStaff` redirects to /sign-in when there is none. A disabled account
+ *   (issue #13) is signed out on its next request: no session, whatever its cookie says (`?disabled=1` / a 401).
  * - `staffRoute(request, permission, handler)` — route handlers: same-origin check for anything but GET
  *   (cross-site requests answer 403), session (401), role (403 naming the role), JSON body (bounded: 413 over
  *   PUNCTUAL_MAX_BODY_BYTES, 400 too deep or a string too long — server/request-body.ts; an
@@ -13,16 +14,18 @@
  *   `Idempotency-Key` header (server/idempotency.ts): 400 for a malformed key, the first answer again for a
  *   repeat, 422 for the key reused with another body.
  */
+import { getSessionCookie } from 'better-auth/cookies';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { eq } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '../db/client';
-import { tenants, type Tenant } from '../db/schema';
+import { staffUsers, tenants, type Tenant } from '../db/schema';
 import { can, refusalMessage, type Permission } from '../domain/permissions';
 import { versionFromIfMatch } from '../domain/edit-conflict';
 import { unstorableText } from '../domain/text';
 import type { StaffRole } from '../domain/vocabulary';
 import { isTrustedOrigin } from '../domain/public-url';
+import { sessionEndedByDisabling } from '../db/queries/staff';
 import { getAuth } from './auth';
 import { appClock } from './clock';
 import { AppError, retryOnTransactionConflict } from './errors';
@@ -34,14 +37,53 @@ export interface StaffSession {
   tenant: Tenant;
 }
 
-/** The staff session for these request headers, or null (no cookie, expired, or unknown tenant). */
-export async function sessionFromHeaders(h: Headers): Promise<StaffSession | null> {
+/**
+ * The staff session for these request headers: the session, or why there is none — `signed_out` (no cookie,
+ * expired, ended, unknown tenant) or `disabled` (issue #13: the account was disabled by an admin; its sessions
+ * are deleted by that change, and their cookies are recognised by a marker it leaves; a session of a disabled
+ * account found anyway is refused too). Read on every request, never cached.
+ */
+export async function sessionStateFromHeaders(h: Headers): Promise<{ session: StaffSession } | { session: null; refused: 'signed_out' | 'disabled' }> {
   const s = await getAuth().api.getSession({ headers: h });
-  if (!s) return null;
+  if (!s) return { session: null, refused: (await endedByDisabling(h)) ? 'disabled' : 'signed_out' };
   const u = s.user as typeof s.user & { tenantId: string; role: StaffRole };
-  const [tenant] = await getDb().select().from(tenants).where(eq(tenants.id, u.tenantId));
-  if (!tenant) return null;
-  return { user: { id: u.id, email: u.email, name: u.name, role: u.role }, tenant };
+  const [row] = await getDb()
+    .select({ tenant: tenants, disabledAt: staffUsers.disabledAt })
+    .from(staffUsers)
+    .innerJoin(tenants, eq(tenants.id, staffUsers.tenantId))
+    .where(eq(staffUsers.id, u.id));
+  if (!row) return { session: null, refused: 'signed_out' };
+  if (row.disabledAt) return { session: null, refused: 'disabled' };
+  return { session: { user: { id: u.id, email: u.email, name: u.name, role: u.role }, tenant: row.tenant } };
+}
+
+/**
+ * Whether the request's session cookie names a session that was deleted because an admin disabled its account
+ * (db/queries/staff.ts keeps a marker — a hash of the token — until the session would have expired). Only asked
+ * when a cookie is there but its session is not.
+ */
+async function endedByDisabling(h: Headers): Promise<boolean> {
+  const cookie = getSessionCookie(h, { cookiePrefix: 'punctual' });
+  if (!cookie) return false;
+  let token: string;
+  try {
+    token = decodeURIComponent(cookie).split('.')[0];
+  } catch {
+    return false;
+  }
+  if (!token) return false;
+  await appClock().ready;
+  return sessionEndedByDisabling(getDb(), token, appClock().now());
+}
+
+/** The staff session for these request headers, or null (no cookie, expired, unknown tenant, or a disabled account). */
+export async function sessionFromHeaders(h: Headers): Promise<StaffSession | null> {
+  return (await sessionStateFromHeaders(h)).session;
+}
+
+/** The sign-in page's address for a refused session: `?disabled=1` makes it say the account has been disabled. */
+export function signInPathFor(refused: 'signed_out' | 'disabled'): string {
+  return refused === 'disabled' ? '/sign-in?disabled=1' : '/sign-in';
 }
 
 /** The current request's staff session, or null. Server components and route handlers only. */
@@ -49,11 +91,11 @@ export async function getStaffSession(): Promise<StaffSession | null> {
   return sessionFromHeaders(await headers());
 }
 
-/** The current request's staff session; redirects to /sign-in when signed out. */
+/** The current request's staff session; redirects to /sign-in when signed out (saying so when the account is disabled). */
 export async function requireStaff(): Promise<StaffSession> {
-  const s = await getStaffSession();
-  if (!s) redirect('/sign-in');
-  return s;
+  const s = await sessionStateFromHeaders(await headers());
+  if (!s.session) redirect(signInPathFor(s.refused));
+  return s.session;
 }
 
 const noStore = { 'cache-control': 'no-store' };
@@ -92,8 +134,9 @@ export async function staffRoute(
 ): Promise<Response> {
   const mutating = request.method !== 'GET' && request.method !== 'HEAD';
   if (mutating && !isSameOrigin(request.headers)) return jsonError(403, 'cross-site request refused: this action must come from the Punctual app itself');
-  const session = await sessionFromHeaders(request.headers);
-  if (!session) return jsonError(401, 'not signed in');
+  const state = await sessionStateFromHeaders(request.headers);
+  if (!state.session) return jsonError(401, state.refused === 'disabled' ? 'This account has been disabled' : 'not signed in');
+  const session = state.session;
   if (!can(session.user.role, permission)) return jsonError(403, refusalMessage(session.user.role, permission));
   let body: unknown = undefined;
   if (mutating && opts.textBody) {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../db/queries/audit';
 import { lockTenantStaff, setActor } from '../db/queries/actor';
-import { insertStaffUser, setStaffRole, staffEmailTaken } from '../db/queries/staff';
+import { deleteStaffSessions, forgetDisabledSessions, insertStaffUser, setStaffDisabled, setStaffRole, staffEmailTaken } from '../db/queries/staff';
 import { can, refusalMessage } from '../domain/permissions';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
@@ -75,18 +75,75 @@ export async function setStaffRoleAction(db: Db, ctx: { tenantId: string; actor:
   await db.transaction(async (tx) => {
     await setActor(tx, ctx.actor);
     const staff = await lockTenantStaff(tx, ctx.tenantId);
-    const me = staff.find((s) => s.id === ctx.actorId);
-    if (!me || !can(me.role, 'configure')) {
-      throw new AppError('forbidden', me ? `${refusalMessage(me.role, 'configure')} (your role was changed while this request was on its way)` : 'Your account no longer exists in this organisation.');
-    }
+    lockedActorMay(staff, ctx.actorId);
     const u = staff.find((s) => s.id === userId);
     if (!u) throw new AppError('not_found', `staff account ${userId.slice(0, 80)} not found`, 'userId');
-    await assertVersion(tx, ctx, u, seen, { what: `${u.name}'s account`, current: { id: u.id, version: u.version, name: u.name, email: u.email, role: u.role } });
+    await assertVersion(tx, ctx, u, seen, { what: `${u.name}'s account`, current: staffCurrent(u) });
     if (u.role === role) return;
-    const adminsAfter = staff.filter((s) => (s.id === userId ? role : s.role) === 'admin').length;
+    // A disabled admin is no way in (issue #13): only active admins count.
+    const adminsAfter = staff.filter((s) => !s.disabledAt && (s.id === userId ? role : s.role) === 'admin').length;
     if (adminsAfter === 0) throw new AppError('conflict', `role: ${u.name} is the last admin of this organisation — make someone else admin first`, 'role');
     await setStaffRole(tx, userId, role, ctx.now);
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_role', at: ctx.now, details: { email: u.email, from: { role: u.role }, to: { role } } });
+  });
+}
+
+type LockedStaff = Awaited<ReturnType<typeof lockTenantStaff>>;
+
+/**
+ * The actor among the tenant's locked staff rows must be an active admin (the check {@link setStaffRoleAction} and
+ * {@link setStaffDisabledAction} make under their lock). @throws AppError('forbidden').
+ */
+function lockedActorMay(staff: LockedStaff, actorId: string): void {
+  const me = staff.find((s) => s.id === actorId);
+  if (!me) throw new AppError('forbidden', 'Your account no longer exists in this organisation.');
+  if (me.disabledAt) throw new AppError('forbidden', 'This account has been disabled (while this request was on its way).');
+  if (!can(me.role, 'configure')) throw new AppError('forbidden', `${refusalMessage(me.role, 'configure')} (your role was changed while this request was on its way)`);
+}
+
+/** A staff row as a stale save's 409 hands it back (no secrets). */
+function staffCurrent(u: LockedStaff[number]) {
+  return { id: u.id, version: u.version, name: u.name, email: u.email, role: u.role, disabled: !!u.disabledAt };
+}
+
+/**
+ * An admin disables (`disabled: true`) or re-enables (`false`) a staff account of their own tenant (issue #13;
+ * audited `staff_disable` / `staff_enable` with `{ email, sessionsEnded }`). Disabling ends every session of the
+ * account in the same transaction — each of its browsers is signed out on its next request — and it cannot sign
+ * in until re-enabled (server/accounts-auth.ts refuses its new sessions). `input.version` is the account's row
+ * version the staff page showed (invariant 11). Under the same lock as {@link setStaffRoleAction}: the tenant's
+ * staff rows FOR UPDATE in id order, so "the actor is still an active admin" and "an active admin remains" are
+ * decided on rows nobody can change meanwhile. Disabling an account that is already disabled (or enabling an
+ * active one) changes nothing and writes no audit entry.
+ * @returns how many sessions were ended (0 for a re-enable).
+ * @throws AppError not_found (not this tenant's account), validation (disabled, version), invalid_state (own
+ *   account), forbidden (the actor is no longer an active admin), conflict (stale version; the last active admin).
+ */
+export async function setStaffDisabledAction(
+  db: Db,
+  ctx: { tenantId: string; actor: string; actorId: string; now: Date },
+  userId: string,
+  input: { disabled?: unknown; version?: unknown },
+): Promise<{ sessionsEnded: number }> {
+  const { disabled } = parseInput(z.object({ disabled: z.boolean({ error: 'must be true (disable) or false (re-enable)' }) }), input);
+  const seen = parseVersion(input);
+  if (userId === ctx.actorId) throw new AppError('invalid_state', 'disabled: you cannot disable your own account — ask another admin', 'disabled');
+  return db.transaction(async (tx) => {
+    await setActor(tx, ctx.actor);
+    const staff = await lockTenantStaff(tx, ctx.tenantId);
+    lockedActorMay(staff, ctx.actorId);
+    const u = staff.find((s) => s.id === userId);
+    if (!u) throw new AppError('not_found', `staff account ${userId.slice(0, 80)} not found`, 'userId');
+    await assertVersion(tx, ctx, u, seen, { what: `${u.name}'s account`, current: staffCurrent(u) });
+    if (!!u.disabledAt === disabled) return { sessionsEnded: 0 };
+    if (disabled && u.role === 'admin' && !staff.some((s) => s.id !== userId && s.role === 'admin' && !s.disabledAt)) {
+      throw new AppError('conflict', `disabled: ${u.name} is the last active admin of this organisation — make someone else admin first`, 'disabled');
+    }
+    await setStaffDisabled(tx, userId, disabled ? { at: ctx.now, by: ctx.actor } : null, ctx.now);
+    const sessionsEnded = disabled ? await deleteStaffSessions(tx, userId) : 0;
+    if (!disabled) await forgetDisabledSessions(tx, userId);
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: disabled ? 'staff_disable' : 'staff_enable', at: ctx.now, details: { email: u.email, sessionsEnded } });
+    return { sessionsEnded };
   });
 }
 

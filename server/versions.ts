@@ -99,12 +99,14 @@ export function assertVersionIssued(row: { version: number }, seen: number): voi
 /**
  * Re-checks, under a lock, that the acting staff member may still do this: their row is read FOR SHARE, so
  * a request that began while they were an admin cannot complete after another admin demoted them (the
- * demotion locks the row FOR UPDATE; whichever commits first decides). Call inside the writing transaction,
- * before the write. @throws AppError('forbidden') naming the role they hold now.
+ * demotion locks the row FOR UPDATE; whichever commits first decides). A disabled account (issue #13) may do
+ * nothing. Call inside the writing transaction, before the write. @throws AppError('forbidden') naming the role
+ * they hold now, or saying the account was disabled.
  */
 export async function assertActorMay(tx: Tx, ctx: { tenantId: string; actorId: string }, permission: Permission): Promise<void> {
   const me = await lockActorForShare(tx, ctx.tenantId, ctx.actorId);
   if (!me) throw new AppError('forbidden', 'Your account no longer exists in this organisation.');
+  if (me.disabledAt) throw new AppError('forbidden', 'This account has been disabled (while this request was on its way).');
   if (!can(me.role, permission)) throw new AppError('forbidden', `${refusalMessage(me.role, permission)} (your role was changed while this request was on its way)`);
 }
 

@@ -8,12 +8,14 @@ import { requireStaff } from '../../server/session';
 import '../styles/channels.css';
 import '../styles/alerts.css';
 import '../styles/shell.css';
+import '../styles/account.css';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * Signed-in app shell: a skip link to the page's content (the first thing a keyboard reaches), navigation, who
- * is signed in (name, role, tenant) and sign-out, beside the page; on a phone the navigation and the signed-in
+ * is signed in (name, role, tenant), a link to their own account (/account: password, two-factor) and sign-out,
+ * beside the page; on a phone the navigation and the signed-in
  * block fold behind a "Menu" button (components/NavMenu.tsx). The polite notice region
  * (components/client/Announcer.tsx) says what a nudge or a replay did, even when the row it acted on has gone.
  */
@@ -55,6 +57,9 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <div className="sidebar-user-meta">
             <span data-testid="current-role">{user.role}</span> · {tenant.name}
           </div>
+          <Link href="/account" className="sidebar-account-link">
+            Your account
+          </Link>
           <SignOutButton />
         </div>
       </aside>

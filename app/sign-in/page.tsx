@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { SignInForm } from '../../components/SignInForm';
 import { safeReturnPath } from '../../domain/safe-redirect';
 import { getStaffSession } from '../../server/session';
+import { ACCOUNT_DISABLED_MESSAGE } from '../../server/accounts-auth';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
@@ -11,11 +12,12 @@ export const metadata: Metadata = { title: 'Sign in' };
 /**
  * Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a path on this app
  * (domain/safe-redirect.ts: anything that would leave the origin, such as `/\evil.example`, goes to the dashboard).
+ * `?disabled=1` (a page request of a disabled account, server/session.ts) says the account has been disabled.
  */
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; password?: string | string[] }> }) {
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; password?: string | string[]; disabled?: string | string[] }> }) {
   const sp = await searchParams;
   const next = safeReturnPath(sp.next);
-  // Set by /set-password when the password was set but signing in with it straight away did not work.
+  // `password=set`: set by /set-password when the password was set but signing in with it straight away did not work.
   if (await getStaffSession()) redirect(next);
   return (
     <main className="signin">
@@ -27,6 +29,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Punctual
         </h1>
         <p className="muted">Sign in to run your events and their reminders.</p>
+        {sp.disabled ? (
+          <p className="notice notice-warn" role="status">
+            {ACCOUNT_DISABLED_MESSAGE}
+          </p>
+        ) : null}
         {sp.password === 'set' ? (
           <p className="notice" role="status">
             Your password is set — sign in with it.

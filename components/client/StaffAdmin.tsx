@@ -4,6 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { staffRoles, type StaffRole } from '../../domain/vocabulary';
 import { ApiError, apiCall, newIdempotencyKey } from './api';
+import { ConfirmDialog } from './ConfirmDialog';
 import { FormFeedback } from './FormFeedback';
 
 const roleHelp: Record<StaffRole, string> = {
@@ -120,5 +121,52 @@ export function AddStaffForm() {
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * An admin's "Disable" / "Re-enable" for another account (issue #13): a confirmation stating the consequence, then
+ * PUT /api/staff/:id/disabled `{ disabled, version }` and a refresh. Disabling signs the account out everywhere at
+ * once and stops it signing in until re-enabled. The server's refusal (own account, last active admin, a stale
+ * version — then the page is refreshed so the next try carries the latest version) stays in the dialog.
+ */
+export function DisableAccountButton({ userId, name, disabled, version }: { userId: string; name: string; disabled: boolean; version: number }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className={disabled ? 'btn btn-small' : 'btn btn-small btn-danger'} onClick={() => setOpen(true)} aria-label={`${disabled ? 'Re-enable' : 'Disable'} ${name}`}>
+        {disabled ? 'Re-enable' : 'Disable'}
+      </button>
+      <ConfirmDialog
+        open={open}
+        title={disabled ? `Re-enable ${name}?` : `Disable ${name}?`}
+        confirmLabel={disabled ? 'Re-enable account' : 'Disable account'}
+        tone={disabled ? 'primary' : 'danger'}
+        onClose={() => setOpen(false)}
+        onConfirm={async () => {
+          try {
+            await apiCall(`/api/staff/${userId}/disabled`, 'PUT', { disabled: !disabled, version });
+          } catch (err) {
+            if (err instanceof ApiError && (err.status === 409 || err.status === 403)) router.refresh();
+            throw err;
+          }
+          router.refresh();
+        }}
+      >
+        <p className="dialog-consequence">
+          {disabled ? (
+            <>
+              <strong>{name}</strong> can sign in again with their password (and two-factor code, if they use one).
+            </>
+          ) : (
+            <>
+              <strong>{name}</strong> is signed out everywhere at once and cannot sign in until an admin re-enables the account. Nothing they did is undone; the
+              change is in the audit log.
+            </>
+          )}
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }

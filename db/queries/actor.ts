@@ -33,11 +33,12 @@ export async function actorDisplayName(db: DbOrTx, tenantId: string, updatedBy: 
 /**
  * The acting staff member's row, read FOR SHARE: a concurrent role change of that person (which takes
  * FOR UPDATE) waits for this transaction, and this one waits for a role change already under way — so the
- * role read here is the role when the write commits. Undefined when the account is gone or in another tenant.
+ * role read here is the role when the write commits. Undefined when the account is gone or in another tenant;
+ * `disabledAt` set when an admin disabled it (issue #13).
  */
-export async function lockActorForShare(db: DbOrTx, tenantId: string, userId: string): Promise<{ id: string; role: StaffRole; email: string } | undefined> {
+export async function lockActorForShare(db: DbOrTx, tenantId: string, userId: string): Promise<{ id: string; role: StaffRole; email: string; disabledAt: Date | null } | undefined> {
   const [row] = await db
-    .select({ id: staffUsers.id, role: staffUsers.role, email: staffUsers.email })
+    .select({ id: staffUsers.id, role: staffUsers.role, email: staffUsers.email, disabledAt: staffUsers.disabledAt })
     .from(staffUsers)
     .where(and(eq(staffUsers.tenantId, tenantId), eq(staffUsers.id, userId)))
     .for('share');

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { getDb } from '../../../db/client';
-import { AddStaffForm, RoleSelect } from '../../../components/client/StaffAdmin';
+import { AddStaffForm, DisableAccountButton, RoleSelect } from '../../../components/client/StaffAdmin';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { can } from '../../../domain/permissions';
 import { listStaff } from '../../../db/queries/staff';
@@ -10,8 +10,9 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Staff' };
 
 /**
- * The tenant's staff accounts and roles; admins add accounts and change roles (never their own). The guest
- * partnerships that were below them (issue #12) are on the Settings page since issue #13; a line points there.
+ * The tenant's staff accounts and roles, who has two-factor sign-in on, and which accounts are disabled; admins add
+ * accounts, change roles and disable / re-enable accounts (never their own). The guest partnerships that were below
+ * them (issue #12) are on the Settings page since issue #13; a line points there.
  */
 export default async function StaffPage() {
   const { tenant, user } = await requireStaff();
@@ -32,6 +33,8 @@ export default async function StaffPage() {
             <th scope="col">Email</th>
             <th scope="col">Role</th>
             <th scope="col">Since</th>
+            <th scope="col">Two-factor</th>
+            <th scope="col">Status</th>
           </tr>
         </thead>
         <tbody>
@@ -45,6 +48,25 @@ export default async function StaffPage() {
               <td data-label="Role">{admin && s.id !== user.id ? <RoleSelect userId={s.id} name={s.name} role={s.role} version={s.version} /> : s.role}</td>
               <td className="nowrap" data-label="Since">
                 <ZonedTime instant={s.createdAt.toISOString()} zone={tenant.timeZone} />
+              </td>
+              <td data-label="Two-factor" data-testid="two-factor">
+                {s.twoFactorEnabled ? <span className="badge badge-ok">on</span> : <span className="muted">off</span>}
+              </td>
+              <td data-label="Status" data-testid="account-status">
+                <span className="staff-status">
+                  {s.disabledAt ? (
+                    <span>
+                      <span className="badge badge-bad">disabled</span>{' '}
+                      <span className="small muted">
+                        <ZonedTime instant={s.disabledAt.toISOString()} zone={tenant.timeZone} />
+                        {s.disabledBy ? ` by ${s.disabledBy}` : ''}
+                      </span>
+                    </span>
+                  ) : (
+                    <span className="muted">active</span>
+                  )}
+                  {admin && s.id !== user.id ? <DisableAccountButton userId={s.id} name={s.name} disabled={!!s.disabledAt} version={s.version} /> : null}
+                </span>
               </td>
             </tr>
           ))}
