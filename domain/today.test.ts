@@ -8,6 +8,7 @@ import {
   parseReminderWindowHours,
   reminderWindow,
   remindersDueText,
+  startsIn,
   todayHeading,
 } from './today';
 
@@ -81,13 +82,15 @@ describe('reminder windows', () => {
     expect(parseReminderWindowHours('24')).toBe(3);
     expect(parseReminderWindowHours('abc')).toBe(3);
   });
-  it('the window is elapsed time from now', () => {
+  it('the window is elapsed time: 15 minutes back (just sent), N hours ahead — across a DST change too', () => {
+    // 2027-03-28 00:30 UTC: Amsterdam springs forward at 01:00 UTC inside the window; it stays 3 h of elapsed time.
     const w = reminderWindow(new Date('2027-03-28T00:30:00Z'), 3);
-    expect([iso(w.from), iso(w.to)]).toEqual(['2027-03-28T00:30:00.000Z', '2027-03-28T03:30:00.000Z']);
+    expect([iso(w.from), iso(w.to)]).toEqual(['2027-03-28T00:15:00.000Z', '2027-03-28T03:30:00.000Z']);
+    expect(iso(reminderWindow(new Date('2027-03-28T00:30:00Z'), 12).to)).toBe('2027-03-28T12:30:00.000Z');
   });
-  it('the count line', () => {
-    expect(remindersDueText(1, 1)).toBe('1 message due in the next hour');
-    expect(remindersDueText(12, 3)).toBe('12 messages due in the next 3 hours');
+  it('the count line says what it counts', () => {
+    expect(remindersDueText(1, 1)).toBe('1 message due between 15 minutes ago and 1 hour from now');
+    expect(remindersDueText(12, 3)).toBe('12 messages due between 15 minutes ago and 3 hours from now');
   });
 });
 
@@ -142,5 +145,17 @@ describe('texts', () => {
   });
   it('empty events', () => {
     expect(noEventsTitle('Europe/Amsterdam')).toBe('No events today in Europe/Amsterdam.');
+  });
+});
+
+describe('startsIn', () => {
+  const now = new Date('2027-06-15T09:00:00Z');
+  it.each<[string, string]>([
+    ['2027-06-15T09:00:30Z', 'now'],
+    ['2027-06-15T09:25:59Z', 'in 25 min'],
+    ['2027-06-15T11:00:00Z', 'in 2 h'],
+    ['2027-06-15T11:05:00Z', 'in 2 h 5 min'],
+  ])('%s → %s', (start, want) => {
+    expect(startsIn(now, new Date(start))).toBe(want);
   });
 });

@@ -65,9 +65,18 @@ export function parseReminderWindowHours(raw: string | null | undefined): Remind
   return (reminderWindowHours as readonly number[]).includes(n) ? (n as ReminderWindowHours) : DEFAULT_REMINDER_WINDOW_HOURS;
 }
 
-/** [now, now + hours) as UTC instants: the reminders section's window. */
+/**
+ * How far back the reminders section looks (minutes): what fell due just now is listed too, so the desk sees
+ * it go from "waiting" to "claimed" to "sent" instead of watching it vanish at its due instant.
+ */
+export const RECENT_MINUTES = 15;
+
+/**
+ * [now − {@link RECENT_MINUTES}, now + hours) as UTC instants: the reminders section's window (elapsed time,
+ * not wall-clock: a DST change inside it does not stretch it).
+ */
 export function reminderWindow(now: Date, hours: ReminderWindowHours): { from: Date; to: Date } {
-  return { from: now, to: new Date(now.getTime() + hours * 3_600_000) };
+  return { from: new Date(now.getTime() - RECENT_MINUTES * 60_000), to: new Date(now.getTime() + hours * 3_600_000) };
 }
 
 /**
@@ -138,7 +147,25 @@ export function noEventsTitle(zone: string): string {
   return `No events today in ${zone}.`;
 }
 
-/** "1 reminder due in the next hour" / "12 reminders due in the next 3 hours" (what the reminders section counts). */
+/**
+ * What the reminders section counts: "1 message due between 15 minutes ago and 1 hour from now" /
+ * "12 messages due between 15 minutes ago and 3 hours from now".
+ */
 export function remindersDueText(count: number, hours: ReminderWindowHours): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? 'message' : 'messages'} due in the next ${hours === 1 ? 'hour' : `${hours} hours`}`;
+  return `${count.toLocaleString('en')} ${count === 1 ? 'message' : 'messages'} due between ${RECENT_MINUTES} minutes ago and ${hours === 1 ? '1 hour' : `${hours} hours`} from now`;
 }
+
+/**
+ * How long until `start`, for "Next up": "now" (under a minute), "in 25 min", "in 2 h", "in 2 h 5 min".
+ * Elapsed time, rounded down to the minute.
+ */
+export function startsIn(now: Date, start: Date): string {
+  const min = Math.floor((start.getTime() - now.getTime()) / 60_000);
+  if (min < 1) return 'now';
+  const h = Math.floor(min / 60);
+  const m = min % 60;
+  return h === 0 ? `in ${m} min` : m === 0 ? `in ${h} h` : `in ${h} h ${m} min`;
+}
+
+/** How a booking role reads beside a participant's name at the desk. */
+export const deskRoleLabels: Record<'attendee' | 'external' | 'host', string> = { attendee: 'attendee', external: 'guest of another tenant', host: 'host' };
