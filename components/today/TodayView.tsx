@@ -124,16 +124,21 @@ function NowNext({ data }: { data: TodayData }) {
       )}
       <h3 className="today-subtitle">Next up</h3>
       {next ? (
-        <p className="today-next" data-event-id={next.id}>
-          <strong>
-            <ZonedTime instant={next.startsAt} zone={data.zone} variant="time" />
-          </strong>{' '}
-          <span className="muted">({startsIn(new Date(data.now), new Date(next.startsAt))})</span>{' '}
+        <div className="today-now-item today-next" data-event-id={next.id}>
+          <span>
+            <strong>
+              <ZonedTime instant={next.startsAt} zone={data.zone} variant="time" />
+            </strong>{' '}
+            <span className="muted">({startsIn(new Date(data.now), new Date(next.startsAt))})</span>
+          </span>
           <Link href={`/events/${next.id}`} className="today-tap today-title">
             {next.title}
           </Link>
-          <span className="muted small"> · {next.participants} booked</span>
-        </p>
+          <span className="muted small">
+            {next.location ? `${next.location} · ` : ''}
+            {next.participants} booked
+          </span>
+        </div>
       ) : (
         <p className="muted" data-testid="today-nothing-next">
           Nothing more starts today.{' '}
