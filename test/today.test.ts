@@ -193,5 +193,11 @@ describe('bounded', () => {
     expect(p!.items[0]!.contact?.name).toBe('C 0000');
     // The whole answer stays small (a few kB per 50 people), not 2,000 rows.
     expect(JSON.stringify(p).length).toBeLessThan(20_000);
+    // Counting an event's bookings, cancelled ones included, can read an index (migration 0021), not the whole table.
+    const plan = await tdb.sql.begin(async (tx) => {
+      await tx`set local enable_seqscan = off`;
+      return tx<{ 'QUERY PLAN': string }[]>`explain select count(*) filter (where status = 'cancelled') from bookings where tenant_id = ${tenant.id} and event_id = ${e.id}`;
+    });
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('bookings_event_status_idx');
   });
 });

@@ -7,8 +7,8 @@
  *
  * Instants in and out are UTC `Date`s; the caller derives the windows (domain/today.ts dayWindow, reminderWindow).
  *
- * Performance: today's events read `events_tenant_starts_idx` (tenant_id, starts_at); participants read bookings
- * by event (`bookings_event_contact_live_uq` leads with event_id) and count them per event in one grouped pass;
+ * Performance: today's events read `events_tenant_starts_idx` (tenant_id, starts_at); participants are read and
+ * counted per event through `bookings_event_status_idx` (event_id, status; migration 0021 — cancelled ones too);
  * the attention list reads deliveries through `deliveries_attention_idx` for dead/unknown.
  */
 import { sql } from 'drizzle-orm';
