@@ -5,11 +5,11 @@
  * window, 44 px tap targets): the heading names the day and the tenant's zone, the four sections show, an event
  * expands to its participants (host first; email and phone links; the person's own zone when it differs) with the
  * event page's "Remind now" dialog, the reminders window can be changed, and a viewer reads the page without
- * controls. Screenshots: today.png, today-mobile.png, today-mobile-expanded.png. Changes nothing in the demo
+ * controls; axe finds nothing serious. Screenshots: today.png, today-mobile.png, today-mobile-expanded.png. Changes nothing in the demo
  * (the nudge dialog is opened and cancelled).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { authFile, contextAs, screen } from './support';
+import { authFile, contextAs, expectAccessible, screen } from './support';
 
 const HEADING = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} [A-Z][a-z]+ · Europe\/Amsterdam$/;
 const EVENT = 'Clay & Coffee (online)';
@@ -65,6 +65,7 @@ test.describe('desktop, 1360 px', () => {
     expect(reminders.x).toBeGreaterThan(events.x + events.width - 1);
 
     const { people } = await expandEvent(page);
+    await expectAccessible(page, 'today, an event expanded');
     // The event page's nudge dialog, opened from here and cancelled (nothing is sent).
     await people.filter({ hasText: 'Ada Lovelace' }).getByRole('button', { name: 'Remind now — Ada Lovelace' }).click();
     const dialog = page.getByRole('dialog', { name: 'Remind Ada Lovelace now' });
