@@ -200,6 +200,8 @@ export const bookings = pgTable(
     // One live booking per person and event; a cancelled booking stays as history and the person may be
     // booked again (a new row, planned afresh).
     uniqueIndex('bookings_event_contact_live_uq').on(t.eventId, t.contactId).where(sql`status <> 'cancelled'`),
+    // The today view (issue #13, migration 0021): every booking of an event by status, cancelled ones included.
+    index('bookings_event_status_idx').on(t.eventId, t.status),
   ],
 );
 

@@ -5,7 +5,7 @@ const base: ImportIcsSummary = {
   created: 0, updated: 0, rescheduled: 0, unchanged: 0, cancelled: 0, total: 0,
   read: { vevents: 0, occurrences: 0 }, withoutUid: 0, repeatedUids: 0,
   window: { start: new Date('2026-11-02T09:00:00Z'), end: new Date('2027-12-02T09:00:00Z') },
-  outsideWindow: { before: 0, after: 0, seriesContinuing: 0 }, beyondLimit: 0, duplicates: 0, skipped: [],
+  outsideWindow: { before: 0, after: 0, seriesContinuing: 0 }, beyondLimit: 0, duplicates: 0, skipped: [], past: 0,
 };
 
 describe('formatImportSummary', () => {
@@ -32,6 +32,21 @@ describe('formatImportSummary', () => {
       '  skipped 2 occurrences beyond the limit per recurring series',
       '  skipped 1 duplicate VEVENT (same identity as an earlier one)',
       '  skipped "Open Space" (u#c-0123456789ab): ambiguous',
+    ]],
+    ['past one-off events are said to be past (pyconuk-2015: 162)', { created: 162, total: 162, read: { vevents: 162, occurrences: 162 }, past: 162 }, [
+      'imported f.ics into acme: 162 events (162 created, 0 updated, 0 rescheduled, 0 unchanged, 0 cancelled)',
+      '  read 162 VEVENTs → 162 occurrences',
+      '  162 events are in the past: imported, no reminders planned',
+    ]],
+    ['some of the events past', { created: 5, total: 5, read: { vevents: 5, occurrences: 5 }, past: 2 }, [
+      'imported f.ics into acme: 5 events (5 created, 0 updated, 0 rescheduled, 0 unchanged, 0 cancelled)',
+      '  read 5 VEVENTs → 5 occurrences',
+      '  2 events are in the past: imported, no reminders planned',
+    ]],
+    ['one past event of several', { created: 1, unchanged: 2, total: 3, read: { vevents: 3, occurrences: 3 }, past: 1 }, [
+      'imported f.ics into acme: 3 events (1 created, 0 updated, 0 rescheduled, 2 unchanged, 0 cancelled)',
+      '  read 3 VEVENTs → 3 occurrences',
+      '  1 event is in the past: imported, no reminders planned',
     ]],
     ['an empty calendar', {}, [
       'imported f.ics into acme: 0 events (0 created, 0 updated, 0 rescheduled, 0 unchanged, 0 cancelled)',

@@ -42,6 +42,12 @@ export interface ImportIcsSummary {
   duplicates: number;
   /** Events not imported, each with why (e.g. a changed session that matches more than one stored event). */
   skipped: ImportSkip[];
+  /**
+   * Of `total`, the events not cancelled in the file that started before the import instant: one-off events are
+   * imported whatever their age (a recurring series is windowed instead), but no reminder is worth sending for them
+   * (domain/planning.ts stores what a past event would get as `expired`), so the report says how many there are.
+   */
+  past: number;
 }
 
 const n = (v: number) => v.toLocaleString('en');
@@ -49,8 +55,16 @@ const plural = (v: number, one: string, many = `${one}s`) => `${n(v)} ${v === 1 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
+ * "162 events are in the past: imported, no reminders planned" ("1 event is …"): `past` of the imported events
+ * started before the import instant.
+ */
+export function pastLine(past: number): string {
+  return `${past === 1 ? '1 event is' : `${n(past)} events are`} in the past: imported, no reminders planned`;
+}
+
+/**
  * The CLI's report: the first line `imported FILE into TENANT: N events (… created, … updated, …)`, then one
- * indented line per non-empty bucket, and — when nothing was imported — a line that says why.
+ * indented line per non-empty bucket (including how many imported events lie in the past), and — when nothing was imported — a line that says why.
  */
 export function formatImportSummary(file: string, tenant: string, s: ImportIcsSummary): string[] {
   const lines = [
@@ -70,6 +84,7 @@ export function formatImportSummary(file: string, tenant: string, s: ImportIcsSu
   if (s.beyondLimit > 0) lines.push(`  skipped ${plural(s.beyondLimit, 'occurrence')} beyond the limit per recurring series`);
   if (s.duplicates > 0) lines.push(`  skipped ${plural(s.duplicates, 'duplicate VEVENT')} (same identity as an earlier one)`);
   for (const k of s.skipped) lines.push(`  skipped "${k.title}" (${k.uid}): ${k.reason}`);
+  if (s.past > 0) lines.push(`  ${pastLine(s.past)}`);
   if (s.total === 0) {
     lines.push(
       s.read.vevents === 0

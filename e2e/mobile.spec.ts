@@ -23,6 +23,7 @@ test.use({ storageState: authFile('admin'), viewport: { width: 375, height: 812 
  */
 const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'dashboard', path: '/' },
+  { name: 'today', path: '/today' },
   { name: 'events', path: '/events' },
   { name: 'event', path: '/events/:event' },
   { name: 'event-edit', path: '/events/:event/edit' },

@@ -100,6 +100,7 @@ export async function importIcs(
     beyondLimit: stats.beyondLimit,
     duplicates: stats.duplicates,
     skipped: [],
+    past: 0,
   };
   await db.transaction(async (tx) => {
     // Two imports into one tenant at once would both miss a new identity and collide on its unique index:
@@ -166,6 +167,9 @@ export async function importIcs(
     }
   });
   summary.total = summary.created + summary.updated + summary.rescheduled + summary.unchanged + summary.cancelled;
+  // One-off events are imported whatever their age (only recurring series are windowed): say how many are past.
+  const notImported = new Set(summary.skipped.map((k) => k.uid));
+  summary.past = parsed.filter((e) => !e.cancelled && !notImported.has(e.uid) && e.startsAt.getTime() < now.getTime()).length;
   return summary;
 }
 

@@ -83,7 +83,9 @@ describe('fixtures', () => {
 
   it('pyconuk-2015: exactly 162 events, UTC instants, planned in the tenant zone', async () => {
     const tenant = await newTenant('pycon', 'Europe/London');
-    await importIcs(db(), 'pycon', fixture('pyconuk-2015-schedule.ics'), new Date('2026-01-01T00:00:00Z'));
+    const summary = await importIcs(db(), 'pycon', fixture('pyconuk-2015-schedule.ics'), new Date('2026-01-01T00:00:00Z'));
+    // Every one of them is from 2015: imported all the same, and the summary says they are past.
+    expect(summary).toMatchObject({ total: 162, past: 162 });
     const rows = await eventsOf(tenant.id);
     expect(rows).toHaveLength(162);
     expect(new Set(rows.map((r) => r.externalUid)).size).toBe(162);
@@ -288,7 +290,7 @@ describe('CLI: npx tsx scripts/import-ics.ts', () => {
     expect(first.stderr).not.toContain('import failed');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^imported .*pyconuk-2015-schedule\.ics into cli-org: 162 events \(162 created, 0 updated, 0 rescheduled, 0 unchanged, 0 cancelled\)\n  read 162 VEVENTs → 162 occurrences\n  1 UID used by several VEVENTs: each identified by UID, start, title and location\n$/,
+      /^imported .*pyconuk-2015-schedule\.ics into cli-org: 162 events \(162 created, 0 updated, 0 rescheduled, 0 unchanged, 0 cancelled\)\n  read 162 VEVENTs → 162 occurrences\n  1 UID used by several VEVENTs: each identified by UID, start, title and location\n  162 events are in the past: imported, no reminders planned\n$/,
     );
     const second = await run([pyconPath, '--tenant', 'cli-org'], { DATABASE_URL: tdb.url });
     expect(second.stdout).toContain('162 events (0 created, 0 updated, 0 rescheduled, 162 unchanged, 0 cancelled)');

@@ -38,6 +38,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/" exact>
             Dashboard
           </NavLink>
+          <NavLink href="/today">Today</NavLink>
           <NavLink href="/events">Events</NavLink>
           <NavLink href="/reminders">Reminders</NavLink>
           <NavLink href="/deliveries">Deliveries</NavLink>

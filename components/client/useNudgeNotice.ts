@@ -2,8 +2,14 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import type { BookingView } from '../../db/queries/views';
-import { nudgeNotice } from '../../domain/action-notices';
+import { nudgeNotice, type NudgeRecord } from '../../domain/action-notices';
 import { announce } from './Announcer';
+
+/**
+ * What the notice needs of a participant: their contact and their messages as last read (the event page's
+ * booking with its whole timeline, or the today view's participant with today's nudges).
+ */
+export type NudgeTracked = Pick<BookingView, 'contact'> & { reminders: readonly (NudgeRecord & { id: string })[] };
 
 /**
  * The notice after a nudge, kept up to date from the participant's live timeline (`booking`, refreshed by the
@@ -11,7 +17,7 @@ import { announce } from './Announcer';
  * (domain/action-notices.ts). Returns the callback the nudge dialog calls with the API's answer
  * (`reminderId` of the nudge, POST /api/bookings/:id/nudge).
  */
-export function useNudgeNotice(booking: BookingView): (sent: { reminderId: string }) => void {
+export function useNudgeNotice(booking: NudgeTracked): (sent: { reminderId: string }) => void {
   const [reminderId, setReminderId] = useState<string | null>(null);
   const record = reminderId ? (booking.reminders.find((r) => r.id === reminderId) ?? null) : null;
   const notice = reminderId ? nudgeNotice(record, booking.contact?.email || booking.contact?.name || 'this participant') : null;

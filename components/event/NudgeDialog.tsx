@@ -23,8 +23,23 @@ type Preview = { subject: string; html: string; text: string; to: string; from: 
  * Only templates that can render for this participant and event are offered (domain/nudge-templates.ts: no
  * room-opening without an online room, host-reminder for hosts only); the ones left out are named with why.
  * `onSent` gets the API's answer once the nudge is queued (the page's notice follows it: components/client/useNudgeNotice.ts).
+ * After sending it refreshes every query under ['event-timeline', eventId] (the event page's timeline; the today
+ * view keeps its participant list under that key too).
  */
-export function NudgeDialog({ booking, eventId, hasRoom, onClose, onSent }: { booking: BookingView; eventId: string; hasRoom: boolean; onClose: () => void; onSent?: (sent: { reminderId: string }) => void }) {
+export function NudgeDialog({
+  booking,
+  eventId,
+  hasRoom,
+  onClose,
+  onSent,
+}: {
+  /** The participant: their booking id, role and contact (the event page's booking, or the today view's participant). */
+  booking: Pick<BookingView, 'id' | 'role' | 'contact'>;
+  eventId: string;
+  hasRoom: boolean;
+  onClose: () => void;
+  onSent?: (sent: { reminderId: string }) => void;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   const [key] = useState(newIdempotencyKey);
   const [template, setTemplate] = useState<TemplateId>(defaultNudgeTemplate(booking.role));
