@@ -190,8 +190,6 @@ export const auditActions = [
   'tenant_create',
   'sign_in_link',
   'password_reset',
-  // Issue #13 (migration 0018): participants booked from a CSV file, in one transaction (count and file name).
-  'participants_import',
   // Issue #13 (migration 0016): the organisation settings page — a settings change, a test message asked for, and
   // each step of a guest partnership both sides agree to (written to both organisations' logs).
   'settings_update',
@@ -200,6 +198,8 @@ export const auditActions = [
   'partnership_accept',
   'partnership_decline',
   'partnership_end',
+  // Issue #13 (migration 0018): participants booked from a CSV file, in one transaction (count and file name).
+  'participants_import',
   // Issue #13 (migration 0019): a CSV export (an event's participants, the deliveries log, the audit log) with
   // what was exported and the filters it carried.
   'export',
