@@ -26,7 +26,8 @@ import { securityHeaders } from './domain/security-headers';
 const PUBLIC = [
   /^\/sign-in$/,
   /^\/api\/auth\//,
-  /^\/api\/health$/,
+  // Liveness and readiness (issue #13 part 7): supervisors and load balancers have no session.
+  /^\/api\/health(?:\/live|\/ready)?$/,
   /^\/preferences\/[^/]+$/,
   /^\/api\/preferences\/[^/]+$/,
   // Delivery reports from the providers (issue #10): server to server, the webhook signature is the credential.
