@@ -35,6 +35,7 @@ import { createSmtpChannel } from '../channels/smtp';
 import { createWebhookChannel } from '../channels/webhook';
 import type { EmailChannel } from '../channels/types';
 import { createDb } from '../db/client';
+import { pgPoolConfig } from '../db/url';
 import { quietLogger } from '../db/migrate';
 import type { EmailProvider } from '../domain/vocabulary';
 import { previewData, renderReminderEmail } from '../emails';
@@ -166,7 +167,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   await workerAlertSweep(handle.db, ctx.alerts!, clock.now()).catch((e: Error) => log.error({ err: e }, 'alert sweep failed'));
   // Our own pool, so a PostgreSQL restart is an error we log and survive rather than an unhandled 'error'
   // event that kills the process; graphile-worker reconnects.
-  const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: QUEUE_POOL_SIZE });
+  const pgPool = new pg.Pool(pgPoolConfig(opts.databaseUrl, { max: QUEUE_POOL_SIZE }));
   pgPool.on('error', (e) => log.error({ err: e }, 'database connection lost'));
   pgPool.on('connect', (client) => client.on('error', (e) => log.error({ err: e }, 'database client error')));
   // Off unless WORKER_LOCAL_QUEUE_SIZE > 1 (see the module doc); graphile-worker wants it ≥ the concurrency.

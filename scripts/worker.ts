@@ -12,13 +12,16 @@ import './production-env';
 import { createDb } from '../db/client';
 import { buildJournal } from '../db/journal';
 import { lastAppliedMigrationWhen } from '../db/queries/migrations';
-import { redactedUrl } from '../db/url';
+import { describeConnectionError, redactedUrl } from '../db/url';
 import { schemaBehindLine, schemaStatus } from '../domain/schema-version';
 import { startWorker } from '../jobs/worker';
 import { readWorkerConfig, workerConfigGaps } from '../server/config';
 import { childLogger, errField } from '../server/log';
 import { startWorkerHealthServer, workerHealthAddress } from '../server/worker-health';
-import { errorMessage, requireEnv } from './lib';
+import { requireEnv } from './lib';
+
+/** The driver's error inside drizzle's "Failed query" wrapper. */
+const unwrap = (e: unknown) => (e instanceof Error && e.cause instanceof Error ? e.cause : e);
 
 const databaseUrl = requireEnv('DATABASE_URL', 'point it at the PostgreSQL that `npm start` or your deployment uses');
 requireEnv('SMTP_URL', 'the standalone worker needs a mail server (smtp://host:port); `npm start` runs a built-in catcher');
@@ -40,7 +43,13 @@ for (const gap of workerConfigGaps(config)) log.warn(gap);
 // The schema must be at this version's migration (or newer): a worker whose queries name columns the database does
 // not have yet would fail every send. A deploy runs `npm run migrate` before starting the new version.
 // A small pool of its own (1 connection, 2 s statement timeout) also answers the health port's /ready.
-const probe = createDb(databaseUrl, { max: 1, statementTimeoutMs: 2_000 });
+let probe: ReturnType<typeof createDb>;
+try {
+  probe = createDb(databaseUrl, { max: 1, statementTimeoutMs: 2_000 });
+} catch (e) {
+  log.fatal({ err: errField(e) }, (e as Error).message); // a bad sslmode or certificate file (db/url.ts)
+  process.exit(2);
+}
 try {
   const status = schemaStatus(buildJournal, await lastAppliedMigrationWhen(probe.db));
   if (status.state === 'behind') {
@@ -50,7 +59,7 @@ try {
   }
   if (status.state === 'ahead') log.info('the database schema is newer than this version (a newer version migrated it): running on it');
 } catch (e) {
-  log.fatal({ err: errField(e) }, `cannot reach the database at ${redactedUrl(databaseUrl)}: ${errorMessage(e)}`);
+  log.fatal({ err: errField(e) }, `cannot reach the database at ${redactedUrl(databaseUrl)}: ${describeConnectionError(unwrap(e), databaseUrl)}`);
   await probe.close().catch(() => {});
   process.exit(4);
 }
