@@ -24,7 +24,9 @@ export async function migrateDatabase(url: string): Promise<void> {
       await migrate(handle.db, { migrationsFolder });
       // graphile-worker's own schema, over a `pg` pool with the same TLS as ours (db/url.ts).
       const pgPool = new pg.Pool(pgPoolConfig(url, { max: 1 }));
-      pgPool.on('error', () => {}); // an idle connection lost: the next query reports it
+      // A connection lost while idle: the next query reports it (graphile-worker wants both handlers).
+      pgPool.on('error', () => {});
+      pgPool.on('connect', (client) => client.on('error', () => {}));
       try {
         await runMigrations({ pgPool, logger: quietLogger() });
       } finally {

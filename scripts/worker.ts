@@ -42,7 +42,7 @@ process.on('unhandledRejection', (e) => log.error({ err: errField(e) }, 'unhandl
 for (const gap of workerConfigGaps(config)) log.warn(gap);
 // The schema must be at this version's migration (or newer): a worker whose queries name columns the database does
 // not have yet would fail every send. A deploy runs `npm run migrate` before starting the new version.
-// A small pool of its own (1 connection, 2 s statement timeout) also answers the health port's /ready.
+// A small pool of its own (1 connection, 2 s statement timeout), kept to answer the health port's /ready when there is one.
 let probe: ReturnType<typeof createDb>;
 try {
   probe = createDb(databaseUrl, { max: 1, statementTimeoutMs: 2_000 });
@@ -58,15 +58,25 @@ try {
     process.exit(3);
   }
   if (status.state === 'ahead') log.info('the database schema is newer than this version (a newer version migrated it): running on it');
+  if (!healthAddr) await probe.close(); // kept only to answer /ready
 } catch (e) {
   log.fatal({ err: errField(e) }, `cannot reach the database at ${redactedUrl(databaseUrl)}: ${describeConnectionError(unwrap(e), databaseUrl)}`);
   await probe.close().catch(() => {});
   process.exit(4);
 }
 let stopping = false;
-const health = healthAddr ? await startWorkerHealthServer(healthAddr, { db: () => probe.db, stopping: () => stopping || !worker }) : undefined;
-if (healthAddr) log.info(`health: http://${healthAddr.host}:${healthAddr.port}/live and /ready`);
 let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+let health: Awaited<ReturnType<typeof startWorkerHealthServer>> | undefined;
+if (healthAddr) {
+  try {
+    // Not ready until the worker runs.
+    health = await startWorkerHealthServer(healthAddr, { db: () => probe.db, stopping: () => stopping || !worker });
+  } catch (e) {
+    log.fatal({ err: errField(e) }, `PUNCTUAL_WORKER_HEALTH_PORT: cannot listen on ${healthAddr.host}:${healthAddr.port} (${(e as Error).message})`);
+    process.exit(2);
+  }
+  log.info(`health: http://${healthAddr.host}:${healthAddr.port}/live and /ready`);
+}
 worker = await startWorker({ databaseUrl, config });
 log.info('running');
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
@@ -78,8 +88,10 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     log.info(`${sig}: finishing in-flight work`);
     await worker!.stop();
     log.info('stopped: in-flight work finished');
-    health?.close();
-    await probe.close();
+    if (health) {
+      health.close();
+      await probe.close();
+    }
     process.exit(0);
   });
 }

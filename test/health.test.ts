@@ -54,7 +54,7 @@ describe('web: /api/health/live', () => {
     const r = GET();
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual({ ok: true });
-    expect(Date.now() - t0).toBeLessThan(100);
+    expect(Date.now() - t0).toBeLessThan(1_000); // no database round trip (generous: the machine may be busy)
     // …while readiness, against the same missing database, is 503.
     const ready = await (await import('../app/api/health/ready/route')).GET();
     expect(ready.status).toBe(503);
