@@ -8,11 +8,13 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildJournal } from '../db/journal';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { spawnWorker, waitFor, type WorkerProcess } from './support/processes';
+import { databaseUrl } from './support/urls';
 
 const root = path.resolve(import.meta.dirname, '..');
 const g = globalThis as { __punctualDb?: { close(): Promise<void> }; __punctualShuttingDown?: boolean };
@@ -107,6 +109,39 @@ describe('web: /api/health/ready and /api/health', () => {
   });
 });
 
+describe('a database `npm run migrate` never ran on', () => {
+  it('ready is 503 listing every migration, oldest first; the worker refuses with exit 3', async () => {
+    const server = inject('pgServerUrl');
+    const name = `punctual_t_${inject('runId')}_empty_${Date.now().toString(36)}`;
+    const admin = postgres(server, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database "${name}"`);
+    await admin.end();
+    const url = databaseUrl(server, name);
+    await useDatabase(url);
+    const r = await (await import('../app/api/health/ready/route')).GET();
+    expect(r.status).toBe(503);
+    const first = [...buildJournal].sort((a, b) => a.when - b.when)[0];
+    expect((await r.json()).error).toMatch(new RegExp(`^database schema is behind this version: run npm run migrate \\(pending: ${first.tag}, `));
+    const w = await runWorker(url);
+    expect(w.code).toBe(3);
+    expect(w.out).toContain(`database schema is behind this version: run npm run migrate (pending: ${first.tag}, `);
+  });
+});
+
+/** Runs scripts/worker.ts against `url` until it exits (for the refusals). */
+async function runWorker(url: string): Promise<{ code: number | null; out: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, SMTP_URL: 'smtp://127.0.0.1:1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (b) => (out += b));
+  child.stderr.on('data', (b) => (out += b));
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  return { code, out };
+}
+
 describe('worker', () => {
   const workers: WorkerProcess[] = [];
   const catchers: MailCatcher[] = [];
@@ -118,15 +153,7 @@ describe('worker', () => {
   it('refuses to start while a migration is pending: exit 3 and a line naming `npm run migrate`', async () => {
     const restore = await forgetNewestMigration();
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'worker.ts')], {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: t.url, SMTP_URL: 'smtp://127.0.0.1:1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (b) => (out += b));
-      child.stderr.on('data', (b) => (out += b));
-      const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      const { code, out } = await runWorker(t.url);
       expect(code).toBe(3);
       expect(out).toContain(`database schema is behind this version: run npm run migrate (pending: ${newest.tag})`);
       expect(out).not.toContain('"msg":"running"');
