@@ -207,7 +207,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (stopped) return;
       stopped = true;
       if (sweep) clearInterval(sweep);
-      await runner.stop();
+      // A runner that already stopped by itself (seen with PostgreSQL refusing connections: "too many clients")
+      // rejects stop(); its promise still settles once its jobs are done.
+      await runner.stop().catch(async (e: Error) => {
+        if (!/already stopped/i.test(e.message)) throw e;
+        await runner.promise.catch(() => {});
+      });
       await publisher.stop();
       ownClock?.stop();
       // A channel handed in by the caller (opts.channel) is the caller's to close: the SMTP channel refuses sends

@@ -79,6 +79,22 @@ if (healthAddr) {
 }
 worker = await startWorker({ databaseUrl, config });
 log.info('running');
+// graphile-worker's runner can stop by itself (its pool or cron ended); a worker that takes no jobs must not look
+// alive: exit 1 so the supervisor starts a fresh one.
+worker.runner.promise.then(
+  () => {
+    if (!stopping) void exitUnexpectedly(null);
+  },
+  (e: unknown) => {
+    if (!stopping) void exitUnexpectedly(e);
+  },
+);
+async function exitUnexpectedly(e: unknown) {
+  stopping = true;
+  log.fatal(e ? { err: errField(e) } : {}, 'the job runner stopped by itself: exiting (code 1) so a supervisor starts a new worker');
+  await worker!.stop().catch(() => {});
+  process.exit(1);
+}
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, async () => {
     if (stopping) return;
@@ -86,7 +102,12 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     // graphile-worker stops fetching jobs at once and waits for the running ones — a send in flight finishes and
     // records its outcome; jobs not started stay in the queue for the other workers (jobs/worker.ts).
     log.info(`${sig}: finishing in-flight work`);
-    await worker!.stop();
+    try {
+      await worker!.stop();
+    } catch (e) {
+      log.error({ err: errField(e) }, 'stopping failed');
+      process.exit(1);
+    }
     log.info('stopped: in-flight work finished');
     if (health) {
       health.close();
