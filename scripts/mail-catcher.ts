@@ -16,6 +16,10 @@ const catcher = await startMailCatcher({
   auth: { user: 'punctual', pass: randomBytes(12).toString('base64url') },
 });
 console.log(`mail catcher listening; give the workers SMTP_URL='${catcher.url}'`);
+// SIGINT/SIGTERM: close (an SMTP client's idle pooled connection may hold that up: exit after 3 s regardless).
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(sig, () => void catcher.close().then(() => handle.close()).then(() => process.exit(0)));
+  process.on(sig, () => {
+    setTimeout(() => process.exit(0), 3_000).unref();
+    void catcher.close().then(() => handle.close()).then(() => process.exit(0));
+  });
 }
