@@ -22,6 +22,9 @@ export async function register(): Promise<void> {
   // (server/client-address.ts says why and how).
   const { installPeerStamp } = await import('./server/client-address');
   installPeerStamp();
+  // SIGTERM: answer "not ready" for PUNCTUAL_SHUTDOWN_DRAIN_MS, then exit (server/web-shutdown.ts, issue #13 part 7).
+  const { installWebShutdown } = await import('./server/web-shutdown');
+  installWebShutdown();
   const { startWatchdog } = await import('./server/watchdog');
   startWatchdog();
 }

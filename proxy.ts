@@ -30,7 +30,8 @@ const PUBLIC = [
   /^\/set-password$/,
   /^\/forgot-password$/,
   /^\/api\/auth\//,
-  /^\/api\/health$/,
+  // Liveness and readiness (issue #13 part 7): supervisors and load balancers have no session.
+  /^\/api\/health(?:\/live|\/ready)?$/,
   /^\/preferences\/[^/]+$/,
   /^\/api\/preferences\/[^/]+$/,
   // Delivery reports from the providers (issue #10): server to server, the webhook signature is the credential.

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { Logger, runMigrations } from 'graphile-worker';
+import pg from 'pg';
 import { createDb } from './client';
+import { pgPoolConfig } from './url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const migrationsFolder = path.join(here, 'migrations');
@@ -20,7 +22,16 @@ export async function migrateDatabase(url: string): Promise<void> {
     await handle.sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
     try {
       await migrate(handle.db, { migrationsFolder });
-      await runMigrations({ connectionString: url, logger: quietLogger() });
+      // graphile-worker's own schema, over a `pg` pool with the same TLS as ours (db/url.ts).
+      const pgPool = new pg.Pool(pgPoolConfig(url, { max: 1 }));
+      // A connection lost while idle: the next query reports it (graphile-worker wants both handlers).
+      pgPool.on('error', () => {});
+      pgPool.on('connect', (client) => client.on('error', () => {}));
+      try {
+        await runMigrations({ pgPool, logger: quietLogger() });
+      } finally {
+        await pgPool.end();
+      }
     } finally {
       await handle.sql`select pg_advisory_unlock(${MIGRATION_LOCK})`;
     }

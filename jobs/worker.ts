@@ -35,6 +35,7 @@ import { createSmtpChannel } from '../channels/smtp';
 import { createWebhookChannel } from '../channels/webhook';
 import type { EmailChannel } from '../channels/types';
 import { createDb } from '../db/client';
+import { pgPoolConfig } from '../db/url';
 import { quietLogger } from '../db/migrate';
 import type { EmailProvider } from '../domain/vocabulary';
 import { previewData, renderReminderEmail } from '../emails';
@@ -172,7 +173,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   await workerAlertSweep(handle.db, ctx.alerts!, clock.now()).catch((e: Error) => log.error({ err: e }, 'alert sweep failed'));
   // Our own pool, so a PostgreSQL restart is an error we log and survive rather than an unhandled 'error'
   // event that kills the process; graphile-worker reconnects.
-  const pgPool = new pg.Pool({ connectionString: opts.databaseUrl, max: QUEUE_POOL_SIZE });
+  const pgPool = new pg.Pool(pgPoolConfig(opts.databaseUrl, { max: QUEUE_POOL_SIZE }));
   pgPool.on('error', (e) => log.error({ err: e }, 'database connection lost'));
   pgPool.on('connect', (client) => client.on('error', (e) => log.error({ err: e }, 'database client error')));
   // Off unless WORKER_LOCAL_QUEUE_SIZE > 1 (see the module doc); graphile-worker wants it ≥ the concurrency.
@@ -212,7 +213,12 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       if (stopped) return;
       stopped = true;
       if (sweep) clearInterval(sweep);
-      await runner.stop();
+      // A runner that already stopped by itself (seen with PostgreSQL refusing connections: "too many clients")
+      // rejects stop(); its promise still settles once its jobs are done.
+      await runner.stop().catch(async (e: Error) => {
+        if (!/already stopped/i.test(e.message)) throw e;
+        await runner.promise.catch(() => {});
+      });
       await publisher.stop();
       ownClock?.stop();
       // A channel handed in by the caller (opts.channel) is the caller's to close: the SMTP channel refuses sends

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runningAppUrl } from '../db/embedded';
 import { parseTrustedProxies } from '../domain/client-address';
+import { SCHEMA_BEHIND_MESSAGE } from '../domain/schema-version';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -105,19 +106,22 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
 }
 
 /**
- * Starts `next start` as a child on 127.0.0.1:`port` and resolves once it answers HTTP.
+ * Starts `next start` as a child on `host` (default 127.0.0.1):`port` and resolves once `/api/health` answers below
+ * 500 — or answers 503 because the database schema is behind this build (then it logs that the app is up but not
+ * ready, and resolves: readiness turns 200 once `npm run migrate` has run).
  * @throws Error naming PUNCTUAL_TRUSTED_PROXIES and the bad entry when that setting does not parse (checked
  *   before anything is spawned; the web process checks it again at start, instrumentation.ts).
  */
-export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void): Promise<ChildProcess> {
+export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void, host = '127.0.0.1'): Promise<ChildProcess> {
   parseTrustedProxies(env.PUNCTUAL_TRUSTED_PROXIES ?? process.env.PUNCTUAL_TRUSTED_PROXIES);
   // Idle keep-alive sockets stay open 65 s (Node's default is 5 s): a client (a proxy, a browser, Playwright's request
   // context) that reuses a socket just as the server closes it gets ECONNRESET. Proxies commonly keep idle upstream
   // connections for up to 60 s, so the server must outlast them (the usual advice for Node behind a load balancer).
   const keepAliveMs = Number(process.env.PUNCTUAL_KEEP_ALIVE_MS ?? 65_000);
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', '127.0.0.1', '--keepAliveTimeout', String(keepAliveMs)], {
+  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', host, '--keepAliveTimeout', String(keepAliveMs)], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' },
+    // NEXT_MANUAL_SIG_HANDLE: the app handles SIGTERM itself — not ready, drain, exit (server/web-shutdown.ts).
+    env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (b) => process.env.PUNCTUAL_VERBOSE && process.stdout.write(`[web] ${b}`));
@@ -126,8 +130,15 @@ export async function startNext(port: number, env: Record<string, string>, log: 
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const res = await Promise.race([fetch(`http://127.0.0.1:${port}/api/health`), exited]);
+      const res = await Promise.race([fetch(`http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host}:${port}/api/health`), exited]);
       if (res.status < 500) break;
+      // Up, but the database schema is behind this build: it stays not ready (503 on /api/health/ready) until
+      // `npm run migrate` has run — say so rather than wait out the minute.
+      const body = (await res.json().catch(() => ({}))) as { error?: string };
+      if (body.error?.startsWith(SCHEMA_BEHIND_MESSAGE)) {
+        log(`web app on port ${port} is up but NOT READY: ${body.error}`);
+        return child;
+      }
     } catch (e) {
       if (e instanceof Error && e.message.startsWith('web server exited')) throw e;
     }

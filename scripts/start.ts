@@ -246,6 +246,8 @@ async function main() {
       // Only when set: unset, the web app trusts both http://127.0.0.1:$PORT and http://localhost:$PORT (domain/public-url.ts).
       ...(process.env.PUNCTUAL_PUBLIC_URL ? { PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL } : {}),
       PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
+      // One machine, no load balancer to drain: Ctrl-C / SIGTERM stops the web app at once unless this is set.
+      PUNCTUAL_SHUTDOWN_DRAIN_MS: process.env.PUNCTUAL_SHUTDOWN_DRAIN_MS ?? '0',
       // The web app sends test alerts and the worker-heartbeat watchdog's alerts itself (server/watchdog.ts).
       SMTP_URL: smtpUrl,
       // The mailbox shows the SMS sent from the default sender to tenants that have none of their own.

@@ -8,11 +8,15 @@
  *                                     server/request-body.ts)
  *   PUNCTUAL_DB_STATEMENT_TIMEOUT_MS  every web query's time limit (default 15 000; 0 = off; db/client.ts)
  *   PUNCTUAL_TRUSTED_PROXIES          reverse proxies whose X-Forwarded-For is believed (server/client-address.ts)
+ *   PUNCTUAL_SHUTDOWN_DRAIN_MS        SIGTERM → exit, answering "not ready" meanwhile (server/web-shutdown.ts)
+ *   DATABASE_URL's TLS parameters     sslmode, sslrootcert, sslcert, sslkey (db/url.ts tlsFromUrl)
  */
 import { statementTimeoutFromEnv } from '../db/client';
+import { tlsFromUrl } from '../db/url';
 import { publicBaseUrl } from '../domain/public-url';
 import { trustedProxiesFromEnv } from './client-address';
 import { maxBodyBytesFromEnv } from './request-body';
+import { shutdownDrainFromEnv } from './web-shutdown';
 
 /**
  * Validates the web settings above.
@@ -23,6 +27,8 @@ export function checkWebSettings(env: Readonly<Record<string, string | undefined
   maxBodyBytesFromEnv(env);
   statementTimeoutFromEnv(env);
   trustedProxiesFromEnv(env);
+  shutdownDrainFromEnv(env);
+  if (env.DATABASE_URL) tlsFromUrl(env.DATABASE_URL, env);
 }
 
 /** {@link checkWebSettings} on `process.env`; a bad value is printed (`[punctual] PUNCTUAL_…: …`) and the process exits 2. */

@@ -145,7 +145,7 @@ describe('GET /api/health', () => {
     const { GET } = await import('../app/api/health/route');
     const ok = await GET();
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ ok: true });
+    expect(await ok.json()).toEqual({ ok: true, schema: 'current' });
 
     proxy.pause();
     try {
