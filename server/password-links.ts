@@ -80,6 +80,7 @@ export async function sendPasswordResetMail(db: Db, p: PasswordResetPayload, cha
   const [found] = await db.select({ user: staffUsers, tenant: tenants }).from(staffUsers).innerJoin(tenants, eq(tenants.id, staffUsers.tenantId)).where(eq(staffUsers.id, p.userId));
   if (!found) return { status: 'skipped', reason: 'the account no longer exists' };
   const { user, tenant } = found;
+  if (user.disabledAt) return { status: 'skipped', reason: 'the account is disabled' };
   const channel = channels[tenant.emailProvider];
   if (!channel) {
     log.error({ userId: p.userId, provider: tenant.emailProvider }, 'password reset email not sent: no channel for the tenant’s email provider');
@@ -132,17 +133,19 @@ export type PasswordLinkView = { usable: true; email: string; name: string; orgN
 
 /**
  * Looks a link's token up for the set-password page (read only: the token is spent by better-auth's
- * /reset-password, not here). Used, replaced, expired (by `now`, the database's clock) and unknown links all read
- * as `{ usable: false }`.
+ * /reset-password, not here). Used, replaced, expired (by `now`, the database's clock) and unknown links, and links of a
+ * disabled account, all read as `{ usable: false }`.
  */
 export async function passwordLinkView(db: Db, token: string, now: Date): Promise<PasswordLinkView> {
   if (!token || token.length > 200) return { usable: false };
   const row = await resetTokenRow(db, token);
   if (!row || row.expiresAt.getTime() <= now.getTime()) return { usable: false };
   const [found] = await db
-    .select({ email: staffUsers.email, name: staffUsers.name, orgName: tenants.name, hasPassword: sql<boolean>`exists (select 1 from staff_accounts a where a.user_id = staff_users.id and a.provider_id = 'credential' and a.password is not null)` })
+    .select({ email: staffUsers.email, name: staffUsers.name, disabledAt: staffUsers.disabledAt, orgName: tenants.name, hasPassword: sql<boolean>`exists (select 1 from staff_accounts a where a.user_id = staff_users.id and a.provider_id = 'credential' and a.password is not null)` })
     .from(staffUsers)
     .innerJoin(tenants, eq(tenants.id, staffUsers.tenantId))
     .where(eq(staffUsers.id, row.userId));
-  return found ? { usable: true, ...found, hasPassword: Boolean(found.hasPassword) } : { usable: false };
+  // A disabled account's link is not usable: it could not sign in with the password it would set.
+  if (!found || found.disabledAt) return { usable: false };
+  return { usable: true, email: found.email, name: found.name, orgName: found.orgName, hasPassword: Boolean(found.hasPassword) };
 }

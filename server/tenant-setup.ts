@@ -94,6 +94,8 @@ export async function issueSignInLink(db: Db, email: string, now: Date): Promise
     await setActor(tx, CLI_ACTOR);
     const found = await staffWithTenantByEmail(tx, address);
     if (!found) throw new AppError('not_found', `no staff account has the address ${address}`, 'email');
+    // A disabled account gets no link: it could not sign in with the password it sets (server/accounts-auth.ts).
+    if (found.user.disabledAt) throw new AppError('invalid_state', `the account ${address} is disabled: an admin re-enables it on the Staff page first`, 'email');
     const link = await issueLinkIn(tx, found.tenant.id, found.user, now, 'requested again');
     return { tenant: found.tenant, user: { id: found.user.id, email: found.user.email, name: found.user.name }, link };
   });

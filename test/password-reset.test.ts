@@ -9,8 +9,8 @@ import { hashPassword } from 'better-auth/crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertStaffUser } from '../db/queries/staff';
-import { auditLog, staffSessions, tenants } from '../db/schema';
-import { SEND_PASSWORD_RESET_TASK } from '../server/password-links';
+import { auditLog, staffSessions, staffUsers, tenants } from '../db/schema';
+import { passwordLinkView, SEND_PASSWORD_RESET_TASK } from '../server/password-links';
 import { startAuthServer, type AuthServer } from './support/auth-http';
 import { tenantWithRules } from './support/fixtures';
 import { createHarness, type Harness } from './support/harness';
@@ -98,6 +98,20 @@ describe('password reset by email', () => {
     const id = (await insertStaffUser(h.tdb.db, { tenantId, email: 'late@acme.example', name: 'Late', role: 'viewer', passwordHash: await hashPassword(OLD) }))!;
     expect((await auth.post('127.0.0.35', '/request-password-reset', { email: 'late@acme.example' })).status).toBe(200);
     await h.tdb.sql`delete from staff_verifications where value = ${id}`;
+    await h.drain();
+    expect(await h.caught()).toHaveLength(before);
+    expect(await jobsWaiting()).toBe(0);
+  });
+
+  it('a disabled account is mailed no link, and a link it already had is not usable', async () => {
+    const before = (await h.caught()).length;
+    const id = (await insertStaffUser(h.tdb.db, { tenantId, email: 'gone@acme.example', name: 'Gone', role: 'viewer', passwordHash: await hashPassword(OLD) }))!;
+    expect((await auth.post('127.0.0.36', '/request-password-reset', { email: 'gone@acme.example' })).status).toBe(200);
+    const [link] = await h.tdb.sql`select identifier from staff_verifications where value = ${id}`;
+    const token = String(link.identifier).replace(/^reset-password:/, '');
+    expect(await passwordLinkView(h.tdb.db, token, new Date())).toMatchObject({ usable: true });
+    await h.tdb.db.update(staffUsers).set({ disabledAt: new Date() }).where(eq(staffUsers.id, id));
+    expect(await passwordLinkView(h.tdb.db, token, new Date())).toEqual({ usable: false });
     await h.drain();
     expect(await h.caught()).toHaveLength(before);
     expect(await jobsWaiting()).toBe(0);
