@@ -185,6 +185,9 @@ export const auditActions = [
   'partnership_update',
   // Issue #12 (migration 0014): a participant's details edited on the event page.
   'participant_update',
+  // Issue #13 (migration 0017): a reminder rule created, or deleted (one that never produced a reminder).
+  'rule_create',
+  'rule_delete',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -30,8 +30,7 @@ import { DueInstantError } from '../domain/due-instant';
 import { remindersToCarry } from '../domain/carry-forward';
 import { wakeJobKey } from '../domain/keys';
 import { planReminders, type PlannedReminder, type PlanningBooking, type PlanningEvent } from '../domain/planning';
-import { channelsFor, readPreferences } from '../domain/preferences';
-import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
+import { forEachPreferredChannel } from '../domain/preferred-channels';
 import { contactsOfBookings } from '../db/queries/notify';
 import { earliestScheduledByRule, retimeReminder, ruleRemindersOfBookingForUpdate } from '../db/queries/participants';
 import { participantReplan } from '../domain/participant-replan';
@@ -207,27 +206,6 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
   }
   await enqueueWakes(tx, event.id, wakes, now);
   return inserted;
-}
-
-/**
- * A rule says *when* and in which words; the person says *how* (issue #9 §3): each planned reminder becomes
- * one per channel the booking's contact accepts for `reminders` (email and/or SMS, with an address), and a
- * reminder due inside their quiet hours waits for the end of them when that is before its expiry
- * (domain/quiet-hours.ts, in the contact's zone, else the tenant's).
- */
-function forEachPreferredChannel(
-  planned: PlannedReminder[],
-  contacts: Map<string, PlanningContactFields>,
-  tenantZone: string,
-): (PlannedReminder & { deferredFrom: Date | null })[] {
-  return planned.flatMap((p): (PlannedReminder & { deferredFrom: Date | null })[] => {
-    const c = contacts.get(p.bookingId);
-    if (!c) return [{ ...p, deferredFrom: null }];
-    const chans = channelsFor({ category: 'reminders', essential: false, prefs: readPreferences(c.preferences), hasEmail: !!c.email, hasPhone: !!c.phone });
-    const quiet = parseQuietHours(c.quietHours);
-    const q = quiet && p.status === 'scheduled' ? applyQuietHours({ dueAt: p.dueAt, expiresAt: p.expiresAt, quiet, zone: c.timeZone ?? tenantZone }) : { dueAt: p.dueAt, deferredFrom: null };
-    return chans.map((channel) => ({ ...p, channel, dueAt: q.dueAt, deferredFrom: q.deferredFrom }));
-  });
 }
 
 /** Creates an event (schedule version 1). Plans nothing yet: reminders come with bookings. @throws AppError('validation', field). */
