@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanningRule } from './planning';
+import { appliedMessage } from './rule-lifecycle';
 import { impactCounts, impactLines, pendingText, ruleImpact, type ImpactBooking, type ImpactEvent, type ImpactStoredReminder } from './rule-impact';
 
 const NOW = new Date('2027-03-01T09:00:00Z');
@@ -257,5 +258,24 @@ describe('wording', () => {
     expect(pendingText(0)).toBe('0 pending reminders');
     expect(pendingText(1)).toBe('1 pending reminder');
     expect(pendingText(40)).toBe('40 pending reminders');
+  });
+});
+
+describe('appliedMessage', () => {
+  const counts = (o: Partial<ReturnType<typeof impactCounts>>) => ({ pending: 0, added: 0, moved: 0, cancelled: 0, pastDue: 0, handedOver: 0, ended: 0, unreachable: 0, ...o });
+  it('says the applied number, and both when the preview differed', () => {
+    expect(appliedMessage({ verb: 'Created', name: '2 hours before', choice: 'replan', deactivated: false, previewPending: 40, applied: counts({ pending: 40, added: 40 }) })).toBe(
+      'Created “2 hours before”. Re-planned 40 pending reminders: 40 new.',
+    );
+    expect(appliedMessage({ verb: 'Created', name: 'R', choice: 'replan', deactivated: false, previewPending: 40, applied: counts({ pending: 41, added: 41, pastDue: 2 }) })).toBe(
+      'Created “R”. Re-planned 41 pending reminders (the preview said 40: bookings changed meanwhile): 41 new. 2 would already be due — not planned.',
+    );
+  });
+  it('deactivation: cancel or let them go out', () => {
+    expect(appliedMessage({ verb: 'Saved', name: 'R', choice: 'replan', deactivated: true, previewPending: 3, applied: counts({ pending: 3, cancelled: 3 }) })).toBe('Saved “R”: inactive. Cancelled 3 pending reminders.');
+    expect(appliedMessage({ verb: 'Saved', name: 'R', choice: 'new_only', deactivated: true, previewPending: 3, applied: null })).toBe('Saved “R”: inactive. Its pending reminders still go out; nothing new is planned from it.');
+  });
+  it('new bookings only', () => {
+    expect(appliedMessage({ verb: 'Created', name: 'R', choice: 'new_only', deactivated: false, previewPending: 40, applied: null })).toBe('Created “R”. Reminders already planned are unchanged; bookings from now on get it.');
   });
 });

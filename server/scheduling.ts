@@ -177,6 +177,18 @@ async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, Date>, n
 }
 
 /**
+ * One wake-up per event for ONE rule (`wakes`: event id → the rule's earliest waiting reminder there), the same
+ * job key as {@link enqueueWakes} (replacing an earlier wake-up of the pair). Used by a rule's re-plan (server/rules.ts).
+ */
+export async function enqueueRuleWakes(tx: Tx, ruleId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
+  await enqueueJobs(
+    tx,
+    [...wakes].map(([eventId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    { jobKeyMode: 'replace' },
+  );
+}
+
+/**
  * Plans reminders for `bookingList` at the event's current schedule version, inserts them, and enqueues
  * one wake-up per (event, rule) at the due instant (replacing an earlier wake-up for the same pair).
  * Returns the number of reminders inserted.
