@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanningRule } from './planning';
-import { appliedMessage } from './rule-lifecycle';
+import { appliedMessage, messageFromAudit } from './rule-lifecycle';
 import { impactCounts, impactLines, pendingText, ruleImpact, type ImpactBooking, type ImpactEvent, type ImpactStoredReminder } from './rule-impact';
 
 const NOW = new Date('2027-03-01T09:00:00Z');
@@ -277,5 +277,17 @@ describe('appliedMessage', () => {
   });
   it('new bookings only', () => {
     expect(appliedMessage({ verb: 'Created', name: 'R', choice: 'new_only', deactivated: false, previewPending: 40, applied: null })).toBe('Created “R”. Reminders already planned are unchanged; bookings from now on get it.');
+  });
+});
+
+describe('messageFromAudit', () => {
+  it('reads back what server/rules.ts recorded', () => {
+    expect(messageFromAudit('rule_create', { ruleId: 'x', name: '2 hours before', choice: 'replan', pendingPreviewed: 40, pendingApplied: 40, remindersAdded: 40, remindersMoved: 0, remindersCancelled: 0, alreadyDueNotPlanned: 0 })).toBe(
+      'Created “2 hours before”. Re-planned 40 pending reminders: 40 new.',
+    );
+    expect(messageFromAudit('rule_update', { ruleId: 'x', to: { name: 'R' }, choice: 'new_only', pendingReminders: 'let go out', pendingPreviewed: 3, pendingApplied: 0 })).toBe(
+      'Saved “R”: inactive. Its pending reminders still go out; nothing new is planned from it.',
+    );
+    expect(messageFromAudit('rule_update', { ruleId: 'x', from: {}, to: {} })).toBeNull();
   });
 });

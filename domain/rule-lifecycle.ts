@@ -34,3 +34,28 @@ export function appliedMessage(o: { verb: 'Created' | 'Saved'; name: string; cho
   const due = a.pastDue ? ` ${a.pastDue} would already be due — not planned.` : '';
   return `${head} ${body}${due}`;
 }
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/**
+ * The answer of a rule save read back from its audit entry (server/rules.ts writes `choice`, `pendingPreviewed`,
+ * `pendingApplied`, `remindersAdded`/`Moved`/`Cancelled`, `alreadyDueNotPlanned`, and for a deactivation
+ * `pendingReminders`), for /rules?saved=. Null when the details are not a rule write of issue #13 (no `choice`).
+ */
+export function messageFromAudit(action: string, details: unknown): string | null {
+  const d = (details && typeof details === 'object' ? details : {}) as Record<string, unknown>;
+  if (d.choice !== 'replan' && d.choice !== 'new_only') return null;
+  const to = (d.to && typeof d.to === 'object' ? d.to : {}) as Record<string, unknown>;
+  const name = typeof d.name === 'string' ? d.name : typeof to.name === 'string' ? to.name : 'the rule';
+  const replan = d.choice === 'replan';
+  return appliedMessage({
+    verb: action === 'rule_create' ? 'Created' : 'Saved',
+    name,
+    choice: d.choice,
+    deactivated: typeof d.pendingReminders === 'string',
+    previewPending: typeof d.pendingPreviewed === 'number' ? d.pendingPreviewed : null,
+    applied: replan
+      ? { pending: num(d.pendingApplied), added: num(d.remindersAdded), moved: num(d.remindersMoved), cancelled: num(d.remindersCancelled), pastDue: num(d.alreadyDueNotPlanned), handedOver: 0, ended: 0, unreachable: 0 }
+      : null,
+  });
+}

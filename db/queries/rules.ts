@@ -1,7 +1,7 @@
 /** Reminder rules of a tenant: for the staff UI, and the rows a rule's impact is computed from (issue #13). */
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
-import { bookings, contacts, events, reminderRules, reminders, type Event, type ReminderRule } from '../schema';
+import { auditLog, bookings, contacts, events, reminderRules, reminders, type AuditEntry, type Event, type ReminderRule } from '../schema';
 import { isUuid } from './views';
 
 /** Every rule of the tenant (active first, then by name). */
@@ -109,4 +109,15 @@ export async function earliestScheduledOfRuleByEvent(db: DbOrTx, tenantId: strin
 export async function remindersOfRuleCount(db: DbOrTx, tenantId: string, ruleId: string): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(reminders).where(and(eq(reminders.tenantId, tenantId), eq(reminders.ruleId, ruleId)));
   return row?.n ?? 0;
+}
+
+/** The newest `rule_create`/`rule_update` audit entry of the rule (what /rules?saved= reports), or null. */
+export async function latestRuleWrite(db: DbOrTx, tenantId: string, ruleId: string): Promise<Pick<AuditEntry, 'action' | 'details' | 'createdAt'> | null> {
+  const [row] = await db
+    .select({ action: auditLog.action, details: auditLog.details, createdAt: auditLog.createdAt })
+    .from(auditLog)
+    .where(and(eq(auditLog.tenantId, tenantId), inArray(auditLog.action, ['rule_create', 'rule_update']), sql`${auditLog.details}->>'ruleId' = ${ruleId}`))
+    .orderBy(sql`${auditLog.createdAt} desc`)
+    .limit(1);
+  return row ?? null;
 }
