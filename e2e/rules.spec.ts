@@ -134,13 +134,13 @@ test('staff see no Edit, the rule page is read-only, and a forged PUT answers 40
 
 /** Fills the new-rule form: "2 hours before the start", hosts only, the host template. */
 async function fillTwoHoursBeforeForHosts(page: import('@playwright/test').Page, name: string) {
-  await page.getByLabel('Name').fill(name);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   await page.getByLabel('Amount').fill('2');
   await page.getByLabel('Unit').selectOption('hours');
   await page.getByLabel('Before or after').selectOption('before');
   await page.getByLabel('Anchor').selectOption('start');
-  await page.getByLabel('Attendees').uncheck();
-  await page.getByLabel(/^External guests/).uncheck();
+  await page.getByRole('checkbox', { name: 'Attendees' }).uncheck();
+  await page.getByRole('checkbox', { name: /External guests/ }).uncheck();
   await page.getByLabel('Hosts').check();
   await page.getByLabel('Template').selectOption('host-reminder');
   await expect(page.getByTestId('rule-offset')).toHaveText('-PT2H');
@@ -173,9 +173,9 @@ test('an admin creates "2 hours before start", sees how many pending reminders i
     await expectAccessible(page, 'new rule impact');
     await screen(page, 'rule-new-impact');
     // Any edit withdraws the preview (it was about other values).
-    await page.getByLabel('Name').fill(`${name}!`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`${name}!`);
     await expect(impact).toHaveCount(0);
-    await page.getByLabel('Name').fill(name);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
     await page.getByRole('button', { name: 'Create rule' }).click();
     await expect(impact).toContainText(`${n} pending reminder`);
 

@@ -34,7 +34,8 @@ export default async function RulesPage({ searchParams }: { searchParams: Promis
   const rules = await listRules(getDb(), tenant.id);
   const savedRule = saved ? rules.find((r) => r.id === saved) : undefined;
   const write = savedRule ? await latestRuleWrite(getDb(), tenant.id, savedRule.id) : null;
-  const savedMessage = write ? messageFromAudit(write.action, write.details) : null;
+  // Only the entry of THIS save (same instant as the rule's last change): a save that changed nothing wrote none.
+  const savedMessage = write && savedRule && write.createdAt.getTime() === savedRule.updatedAt.getTime() ? messageFromAudit(write.action, write.details) : null;
   return (
     <>
       <div className="page-head">
