@@ -201,11 +201,11 @@ test('an admin creates "2 hours before start", sees how many pending reminders i
     await page.getByRole('button', { name: 'Delete rule' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Delete rule' }).click();
-    await expect(dialog).toContainText(`is used by ${n} reminder`);
+    await expect(dialog).toContainText(/is used by \d+ reminders?/);
     await expect(dialog).toContainText('deactivate it instead');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.getByRole('button', { name: 'Keep as is' }).click();
     // … so it is deactivated, its pending reminders cancelled.
-    await page.getByLabel(/^Active/).uncheck();
+    await page.getByRole('checkbox', { name: /Active — plan/ }).uncheck();
     await page.getByRole('button', { name: 'Save rule' }).click();
     await expect(impact).toContainText(/pending reminders? of upcoming events would be cancelled/);
     await expect(impact.getByRole('button', { name: 'Save — let them go out' })).toBeVisible();
