@@ -219,6 +219,11 @@ export const reminderRules = pgTable('reminder_rules', {
   /** How late (seconds after the due instant) a send is still useful. */
   lateSendWindowSeconds: integer('late_send_window_seconds').notNull().default(3600),
   active: boolean('active').notNull().default(true),
+  /**
+   * Inactive rule deactivated with "let its pending reminders go out" (issue #13, migration 0017): the send path
+   * does not cancel the reminders it planned while active. False for an active rule.
+   */
+  pendingGoOut: boolean('pending_go_out').notNull().default(false),
   /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
   version: integer('version').notNull().default(1),
   /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */

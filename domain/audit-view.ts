@@ -27,6 +27,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   suppression_add: 'Suppressed an address',
   suppression_remove: 'Removed a suppression',
   rule_update: 'Edited a reminder rule',
+  rule_create: 'Created a reminder rule',
+  rule_delete: 'Deleted a reminder rule',
   staff_add: 'Added a staff account',
   staff_role: 'Changed a staff role',
   policy_update: 'Changed the notification policy',
@@ -123,7 +125,7 @@ export function auditSubject(entry: { deliveryId?: string | null; details?: unkn
   const ruleId = uuid(d.ruleId);
   if (ruleId) {
     s.ruleId = ruleId;
-    const name = str(asDetails(d.to).name) ?? str(asDetails(d.from).name);
+    const name = str(asDetails(d.to).name) ?? str(asDetails(d.from).name) ?? str(d.name);
     if (name) s.ruleName = name;
   }
   return s;

@@ -12,7 +12,11 @@ export interface SendSnapshot {
   /** `timeZone` (IANA) is only used to word reasons in the event's local time. */
   event: { status: EventStatus; scheduleVersion: number; timeZone?: string };
   booking: { status: BookingStatus };
-  rule: { active: boolean } | null;
+  /**
+   * `pendingGoOut`: the rule was deactivated with "let its pending reminders go out" (issue #13): reminders it
+   * planned while active still go out. Absent/false: an inactive rule's reminders end `cancelled`.
+   */
+  rule: { active: boolean; pendingGoOut?: boolean } | null;
 }
 
 export type SendDecision =
@@ -30,6 +34,7 @@ const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched'
 
 /**
  * Decides in this order: already handled → skip; event cancelled, booking cancelled, rule gone or inactive
+ * (unless deactivated with "let its pending reminders go out")
  * → `cancelled`; older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
  * A nudge skips the rule and version checks: it was asked for by a person, and renders the event as it is
  * at send time.
@@ -40,7 +45,7 @@ export function decideSend(s: SendSnapshot, now: Date): SendDecision {
   if (s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled' };
   if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
   const nudge = s.reminder.kind === 'nudge';
-  if (!nudge && (!s.rule || !s.rule.active)) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
+  if (!nudge && (!s.rule || (!s.rule.active && !s.rule.pendingGoOut))) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
   if (!nudge && s.reminder.scheduleVersion < s.event.scheduleVersion) {
     return {
       action: 'terminate',

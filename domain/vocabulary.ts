@@ -198,6 +198,9 @@ export const auditActions = [
   'partnership_accept',
   'partnership_decline',
   'partnership_end',
+  // Issue #13 (migration 0017): a reminder rule created, or deleted (one that never produced a reminder).
+  'rule_create',
+  'rule_delete',
   // Issue #13 (migration 0018): participants booked from a CSV file, in one transaction (count and file name).
   'participants_import',
   // Issue #13 (migration 0019): a CSV export (an event's participants, the deliveries log, the audit log) with

@@ -37,6 +37,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'audit', path: '/audit' },
   { name: 'rules', path: '/rules' },
   { name: 'rule', path: '/rules/:rule' },
+  { name: 'rule-new', path: '/rules/new' },
   { name: 'notifications', path: '/notifications' },
   { name: 'alerts', path: '/alerts' },
   { name: 'settings', path: '/settings' },

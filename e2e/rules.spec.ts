@@ -3,9 +3,15 @@
  * read-back sentence follow the fields live, saves, and the list shows the new sentence; staff see no Edit and
  * the server refuses their forged PUT (403). The edited demo rule is put back at the end (other specs read the
  * demo rules). Screenshots: rules-admin, rule-edit, rules-saved, rules-staff, rule-staff.
+ *
+ * Issue #13: an admin creates "2 hours before start" (for hosts, on a tenant shared with other specs: the rule is
+ * its own, and is deactivated with its pending reminders cancelled at the end), sees "N pending reminders", re-plans
+ * them, sees the answer and the audit entry; a rule that planned reminders cannot be deleted; an unused one can.
+ * At 1360 px and 375 px. Screenshots: rule-new, rule-new-impact, rules-created, audit-rule-create,
+ * rule-deactivate-impact, rule-new-375, rule-new-impact-375.
  */
 import { expect, test } from '@playwright/test';
-import { authFile, expectAccessible, screen } from './support';
+import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
 
 const RULE = 'Starting soon';
 const ORIGINAL = {
@@ -35,7 +41,7 @@ test('an admin changes a rule to 2 hours before: the sentence follows live and t
     await row.getByRole('link', { name: `Edit ${RULE}` }).click();
     await expect(page).toHaveURL(new RegExp(`/rules/${ruleId}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Edit “${RULE}”`);
-    await expect(page.getByText('Changes apply to reminders planned afterwards')).toBeVisible();
+    await expect(page.getByText('A change of timing, audience or active shows how many pending reminders')).toBeVisible();
     const sentence = page.getByTestId('rule-sentence');
     const offset = page.getByTestId('rule-offset');
     await expect(sentence).toHaveText(`5 minutes before start (elapsed time), ${TAIL}`);
@@ -72,7 +78,11 @@ test('an admin changes a rule to 2 hours before: the sentence follows live and t
     await expectAccessible(page, 'rule editor');
     await screen(page, 'rule-edit');
 
+    // A timing change first says how many pending reminders it would move; this test keeps them as planned.
     await page.getByRole('button', { name: 'Save rule' }).click();
+    const impact = page.getByTestId('rule-impact');
+    await expect(impact).toContainText(/\d+ pending reminders? of upcoming events would be added, moved or cancelled/);
+    await impact.getByRole('button', { name: /^(Save — new bookings only|Save rule — nothing to re-plan)$/ }).click();
     await expect(page).toHaveURL(/\/rules\?saved=/);
     await expect(page.getByRole('status')).toContainText(`Saved “${RULE}”`);
     await expect(page.getByRole('status')).toContainText('already planned keep their due instant');
@@ -120,4 +130,121 @@ test('staff see no Edit, the rule page is read-only, and a forged PUT answers 40
   await page.goto('/rules');
   await expect(row).toContainText('start -PT5M');
   expect((await page.request.get('/rules/00000000-0000-0000-0000-000000000000')).status()).toBe(404);
+});
+
+/** Fills the new-rule form: "2 hours before the start", hosts only, the host template. */
+async function fillTwoHoursBeforeForHosts(page: import('@playwright/test').Page, name: string) {
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await page.getByLabel('Amount').fill('2');
+  await page.getByLabel('Unit').selectOption('hours');
+  await page.getByLabel('Before or after').selectOption('before');
+  await page.getByLabel('Anchor').selectOption('start');
+  await page.getByRole('checkbox', { name: 'Attendees' }).uncheck();
+  await page.getByRole('checkbox', { name: /External guests/ }).uncheck();
+  await page.getByLabel('Hosts').check();
+  await page.getByLabel('Template').selectOption('host-reminder');
+  await expect(page.getByTestId('rule-offset')).toHaveText('-PT2H');
+  await expect(page.getByTestId('rule-sentence')).toContainText('2 hours before start (elapsed time), to hosts');
+}
+
+test('an admin creates "2 hours before start", sees how many pending reminders it affects, re-plans them, and the audit log shows it once', async ({ browser }) => {
+  const admin = await browser.newContext({ storageState: authFile('admin') });
+  const name = unique('2 hours before start');
+  try {
+    const page = await admin.newPage();
+    // A host booked on an event of our own far ahead: at least one pending reminder whatever else the tenant holds.
+    const eventId = await createEventViaApi(page, unique('Rules e2e'), { start: '2030-06-15T10:00', end: '2030-06-15T11:00' });
+    await bookViaApi(page, eventId, { name: 'Rule Host', email: `${unique('rule-host')}@example.test`, role: 'host' });
+
+    await page.goto('/rules');
+    await page.getByRole('link', { name: 'New rule' }).click();
+    await expect(page).toHaveURL(/\/rules\/new$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('New reminder rule');
+    await fillTwoHoursBeforeForHosts(page, name);
+    await expectAccessible(page, 'new rule');
+    await screen(page, 'rule-new');
+
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    const impact = page.getByTestId('rule-impact');
+    await expect(impact).toContainText(/\d+ pending reminders? of upcoming events would be added/);
+    const n = Number((await impact.locator('.rule-impact-count strong').textContent())!.match(/^(\d+)/)![1]);
+    expect(n).toBeGreaterThanOrEqual(1);
+    await expect(impact.getByRole('button', { name: 'Save — new bookings only' })).toBeVisible();
+    await expectAccessible(page, 'new rule impact');
+    await screen(page, 'rule-new-impact');
+    // Any edit withdraws the preview (it was about other values).
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(`${name}!`);
+    await expect(impact).toHaveCount(0);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    await expect(impact).toContainText(`${n} pending reminder`);
+
+    await impact.getByRole('button', { name: `Save and re-plan ${n} pending reminder${n === 1 ? '' : 's'}` }).click();
+    await expect(page).toHaveURL(/\/rules\?saved=/);
+    await expect(page.getByRole('status')).toContainText(`Created “${name}”. Re-planned ${n} pending reminder${n === 1 ? '' : 's'}`);
+    const row = page.locator('table.rules-table tbody tr', { hasText: name });
+    await expect(row).toContainText('2 hours before start (elapsed time), to hosts');
+    await screen(page, 'rules-created');
+
+    await page.goto('/audit');
+    const entry = page.locator('table.audit-table tbody tr').first();
+    await expect(entry).toHaveAttribute('data-action', 'rule_create');
+    await expect(entry).toContainText('Created a reminder rule');
+    await expect(entry).toContainText(name);
+    await expect(entry).toContainText(`pending applied: ${n}`);
+    await expect(page.locator('table.audit-table tbody tr', { hasText: name })).toHaveCount(1);
+    await screen(page, 'audit-rule-create');
+
+    // Retire it: a rule that planned reminders cannot be deleted …
+    await page.goto('/rules');
+    await page.locator('table.rules-table tbody tr', { hasText: name }).getByRole('link', { name: `Edit ${name}` }).click();
+    await page.getByRole('button', { name: 'Delete rule' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Delete rule' }).click();
+    await expect(dialog).toContainText(/is used by \d+ reminders?/);
+    await expect(dialog).toContainText('deactivate it instead');
+    await dialog.getByRole('button', { name: 'Keep as is' }).click();
+    // … so it is deactivated, its pending reminders cancelled.
+    await page.getByRole('checkbox', { name: /Active — plan/ }).uncheck();
+    await page.getByRole('button', { name: 'Save rule' }).click();
+    await expect(impact).toContainText(/pending reminders? of upcoming events would be cancelled/);
+    await expect(impact.getByRole('button', { name: 'Save — let them go out' })).toBeVisible();
+    await screen(page, 'rule-deactivate-impact');
+    await impact.getByRole('button', { name: /^Save and cancel its \d+ pending reminders?$/ }).click();
+    await expect(page).toHaveURL(/\/rules\?saved=/);
+    await expect(page.getByRole('status')).toContainText(`Saved “${name}”: inactive. Cancelled`);
+    await expect(page.locator('table.rules-table tbody tr', { hasText: name })).toContainText('inactive');
+  } finally {
+    await admin.close();
+  }
+});
+
+test('an unused rule is deleted; the new-rule form fits 375 px with its preview', async ({ browser }) => {
+  const admin = await browser.newContext({ storageState: authFile('admin'), viewport: { width: 375, height: 800 } });
+  const name = unique('unused rule');
+  try {
+    const page = await admin.newPage();
+    await page.goto('/rules/new');
+    await fillTwoHoursBeforeForHosts(page, name);
+    await page.getByRole('button', { name: 'Create rule' }).click();
+    const impact = page.getByTestId('rule-impact');
+    await expect(impact).toContainText(/\d+ pending reminders? of upcoming events would be added/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screen(page, 'rule-new-impact-375');
+    // "New bookings only": nothing is planned now, so the rule is unused and can be deleted.
+    await impact.getByRole('button', { name: /^(Save — new bookings only|Create rule — nothing to re-plan)$/ }).click();
+    await expect(page).toHaveURL(/\/rules\?saved=/);
+    await expect(page.getByRole('status')).toContainText(`Created “${name}”.`);
+    await page.locator('table.rules-table tbody tr', { hasText: name }).getByRole('link', { name: `Edit ${name}` }).click();
+    await expect(page.getByRole('button', { name: 'Delete rule' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screen(page, 'rule-new-375');
+    await page.getByRole('button', { name: 'Delete rule' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete rule' }).click();
+    await expect(page).toHaveURL(/\/rules\?deleted=1$/);
+    await expect(page.getByRole('status')).toContainText('Rule deleted');
+    await expect(page.locator('table.rules-table tbody tr', { hasText: name })).toHaveCount(0);
+  } finally {
+    await admin.close();
+  }
 });

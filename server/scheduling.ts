@@ -30,8 +30,7 @@ import { DueInstantError } from '../domain/due-instant';
 import { remindersToCarry } from '../domain/carry-forward';
 import { wakeJobKey } from '../domain/keys';
 import { planReminders, type PlannedReminder, type PlanningBooking, type PlanningEvent } from '../domain/planning';
-import { channelsFor, readPreferences } from '../domain/preferences';
-import { applyQuietHours, parseQuietHours } from '../domain/quiet-hours';
+import { forEachPreferredChannel } from '../domain/preferred-channels';
 import { contactsOfBookings } from '../db/queries/notify';
 import { earliestScheduledByRule, retimeReminder, ruleRemindersOfBookingForUpdate } from '../db/queries/participants';
 import { participantReplan } from '../domain/participant-replan';
@@ -178,6 +177,18 @@ async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, Date>, n
 }
 
 /**
+ * One wake-up per event for ONE rule (`wakes`: event id → the rule's earliest waiting reminder there), the same
+ * job key as {@link enqueueWakes} (replacing an earlier wake-up of the pair). Used by a rule's re-plan (server/rules.ts).
+ */
+export async function enqueueRuleWakes(tx: Tx, ruleId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
+  await enqueueJobs(
+    tx,
+    [...wakes].map(([eventId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    { jobKeyMode: 'replace' },
+  );
+}
+
+/**
  * Plans reminders for `bookingList` at the event's current schedule version, inserts them, and enqueues
  * one wake-up per (event, rule) at the due instant (replacing an earlier wake-up for the same pair).
  * Returns the number of reminders inserted.
@@ -207,27 +218,6 @@ async function planAndEnqueue(tx: Tx, tenant: Tenant, event: Event, bookingList:
   }
   await enqueueWakes(tx, event.id, wakes, now);
   return inserted;
-}
-
-/**
- * A rule says *when* and in which words; the person says *how* (issue #9 §3): each planned reminder becomes
- * one per channel the booking's contact accepts for `reminders` (email and/or SMS, with an address), and a
- * reminder due inside their quiet hours waits for the end of them when that is before its expiry
- * (domain/quiet-hours.ts, in the contact's zone, else the tenant's).
- */
-function forEachPreferredChannel(
-  planned: PlannedReminder[],
-  contacts: Map<string, PlanningContactFields>,
-  tenantZone: string,
-): (PlannedReminder & { deferredFrom: Date | null })[] {
-  return planned.flatMap((p): (PlannedReminder & { deferredFrom: Date | null })[] => {
-    const c = contacts.get(p.bookingId);
-    if (!c) return [{ ...p, deferredFrom: null }];
-    const chans = channelsFor({ category: 'reminders', essential: false, prefs: readPreferences(c.preferences), hasEmail: !!c.email, hasPhone: !!c.phone });
-    const quiet = parseQuietHours(c.quietHours);
-    const q = quiet && p.status === 'scheduled' ? applyQuietHours({ dueAt: p.dueAt, expiresAt: p.expiresAt, quiet, zone: c.timeZone ?? tenantZone }) : { dueAt: p.dueAt, deferredFrom: null };
-    return chans.map((channel) => ({ ...p, channel, dueAt: q.dueAt, deferredFrom: q.deferredFrom }));
-  });
 }
 
 /** Creates an event (schedule version 1). Plans nothing yet: reminders come with bookings. @throws AppError('validation', field). */

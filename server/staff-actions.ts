@@ -405,7 +405,8 @@ export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: strin
     await assertVersion(tx, ctx, before, seen, { what: 'This rule', current: ruleFormView(before) });
     // A save that changes nothing writes nothing (no version bump that would stale other open forms).
     if ((Object.keys(f) as (keyof typeof f)[]).every((k) => sameValue(f[k], before[k]))) return;
-    await tx.update(reminderRules).set({ ...f, updatedAt: ctx.now }).where(eq(reminderRules.id, ruleId));
+    // pendingGoOut: this editor has no "let them go out" choice (server/rules.ts has): an inactive rule's reminders end cancelled.
+    await tx.update(reminderRules).set({ ...f, pendingGoOut: false, updatedAt: ctx.now }).where(eq(reminderRules.id, ruleId));
     const { id: _id, tenantId: _t, createdAt: _c, updatedAt: _u, version: _ver, updatedBy: _by, ...was } = before;
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'rule_update', at: ctx.now, details: { ruleId, from: was, to: f } });
   });

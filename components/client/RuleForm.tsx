@@ -7,13 +7,14 @@ import { describeRule } from '../../domain/describe-rule';
 import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '../../domain/edit-conflict';
 import { offsetToParts, partsToOffset, OffsetPartsError, type OffsetDirection, type OffsetUnit } from '../../domain/rule-offset';
 import { anchors, bookingRoles, reminderTemplateIds, type Anchor, type BookingRole, type Channel, type TemplateId } from '../../domain/vocabulary';
-import { ApiError, apiCall } from './api';
+import { impactLines, pendingText, type RuleImpactCounts } from '../../domain/rule-impact';
+import { ApiError, apiCall, newIdempotencyKey } from './api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
 import { FormFeedback } from './FormFeedback';
 
-/** The rule as the edit page hands it over (plain JSON). */
+/** The rule as the edit page hands it over (plain JSON); `id` null on /rules/new (version 0). */
 export interface RuleFormValue {
-  id: string;
+  id: string | null;
   name: string;
   anchor: Anchor;
   /** ISO-8601 duration, e.g. `-P1D`. */
@@ -64,11 +65,21 @@ const directionLabels: Record<OffsetDirection, string> = { before: 'before', at:
 const roleLabels: Record<BookingRole, string> = { attendee: 'Attendees', external: 'External guests (reminded in their own organisation’s name)', host: 'Hosts' };
 const MAX_WINDOW_MINUTES = 30 * 24 * 60;
 
+/** Fields whose change can move, add or cancel planned reminders (the name and the template cannot: read at send time). */
+const PLANNING_FIELDS = ['anchor', 'offset', 'audience', 'channel', 'lateSendWindowSeconds', 'active'] as const;
+
 /**
- * The reminder-rule editor (admins): name, anchor, the offset as "amount + unit + before/after" (or, for an
- * offset that mixes units, its ISO-8601 text), audience, channel, template, late-send window in minutes and
- * active. Under the form the rule is read back live with `describeRule`. Saves with PUT /api/rules/:id and
- * returns to /rules; a refusal (400 naming the field, 403 for non-admins) is shown beside the form.
+ * The reminder-rule editor (admins), for a new rule (`rule.id` null, /rules/new) and an existing one: name, anchor,
+ * the offset as "amount + unit + before/after" (or, for an offset that mixes units, its ISO-8601 text), audience,
+ * channel, template, late-send window in minutes and active. Under the form the rule is read back live with
+ * `describeRule`.
+ *
+ * Issue #13: saving a new rule, or a change of timing, audience, channel or active, first asks the server what it
+ * would do (POST /api/rules/impact, read-only) and shows "N pending reminders" with two choices — "Save and
+ * re-plan N pending reminders" / "Save — new bookings only" (deactivating: "Save and cancel its N pending
+ * reminders" / "Save — let them go out"). Creates with POST /api/rules (Idempotency-Key), saves with PUT
+ * /api/rules/:id, then returns to /rules, which says what was applied. A refusal (400 naming the field, 403, a
+ * stale version's ConflictPanel) is shown beside the form.
  */
 export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templateTitles: Record<TemplateId, string> }) {
   const router = useRouter();
@@ -92,8 +103,15 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
   const [active, setActive] = useState(rule.active);
   const [error, setError] = useState<{ message: string; field?: Field } | null>(null);
   const [busy, setBusy] = useState(false);
-  // A refusal is about the values it was given: any edit clears it (the next save checks again).
-  useEffect(() => setError(null), [name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active]);
+  /** The server's preview of what saving these values would do to pending reminders (cleared by any edit). */
+  const [impact, setImpact] = useState<(RuleImpactCounts & { lines: string[] }) | null>(null);
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  // A refusal or a preview is about the values it was given: any edit clears it (the next save checks again).
+  useEffect(() => {
+    setError(null);
+    setImpact(null);
+  }, [name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active]);
+  const isNew = rule.id === null;
 
   /** The offset the fields describe, or the problem with them. */
   const offset = useMemo((): { value: string } | { error: string; field: Field } => {
@@ -178,6 +196,23 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
     adopt(r.merged, conflict.latest, onTopNotice(kept, 'the rule'));
   }
 
+  /** The rule as it would be sent (valid fields only). */
+  function draft() {
+    return {
+      name: name.trim(),
+      anchor,
+      offset: 'value' in offset ? offset.value : isoOffset,
+      audience: bookingRoles.filter((r) => audience.includes(r)),
+      channel,
+      template,
+      lateSendWindowSeconds: windowSeconds,
+      active,
+    };
+  }
+
+  const deactivating = !isNew && base.fields.active && !active;
+
+  /** "Save rule"/"Create rule": a change that can touch planned reminders is previewed first; any other is saved. */
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setNotice(null);
@@ -185,42 +220,55 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
       setError(problem ?? { message: 'Offset: invalid', field: 'offset' });
       return;
     }
+    const d = draft();
+    const touchesPlanning = isNew || PLANNING_FIELDS.some((k) => JSON.stringify(d[k]) !== JSON.stringify(base.fields[k]));
+    if (!touchesPlanning) return save('new_only');
     setBusy(true);
     setError(null);
     try {
-      await apiCall(`/api/rules/${encodeURIComponent(rule.id)}`, 'PUT', {
-        name: name.trim(),
-        anchor,
-        offset: offset.value,
-        audience: bookingRoles.filter((r) => audience.includes(r)),
-        channel,
-        template,
-        lateSendWindowSeconds: windowSeconds,
-        active,
-        version: base.version,
-      });
-      router.push(`/rules?saved=${encodeURIComponent(rule.id)}`);
+      setImpact(await apiCall<RuleImpactCounts & { lines: string[] }>('/api/rules/impact', 'POST', { ruleId: rule.id ?? undefined, rule: d }));
+      setBusy(false);
+    } catch (err) {
+      fail(err);
+    }
+  }
+
+  /** Creates or saves with the chosen treatment of pending reminders; then back to /rules, which says what was applied. */
+  async function save(choice: 'replan' | 'new_only') {
+    setBusy(true);
+    setError(null);
+    try {
+      const body = { ...draft(), choice, previewPending: impact?.pending ?? null };
+      const res = isNew
+        ? await apiCall<{ rule: { id: string } }>('/api/rules', 'POST', body, { idempotencyKey })
+        : await apiCall<{ rule: { id: string } }>(`/api/rules/${encodeURIComponent(rule.id!)}`, 'PUT', { ...body, version: base.version });
+      router.push(`/rules?saved=${encodeURIComponent(res.rule.id)}`);
       router.refresh();
     } catch (err) {
-      const stale = staleSave<RuleFormValue>(err);
-      if (stale) {
-        setConflict({ message: stale.message, latest: stale.current, changes: describeChanges(base.fields, ruleFields(stale.current), changeFields) });
-        setBusy(false);
-        return;
-      }
-      const field = err instanceof ApiError && err.field && err.field in fieldLabels ? (err.field as Field) : undefined;
-      const raw = err instanceof Error ? err.message : String(err);
-      const serverField = field === 'offset' && !isoMode ? 'amount' : field;
-      setError({ message: field ? `${fieldLabels[field]}: ${raw.replace(new RegExp(`^${field}: `), '')}` : raw, field: serverField });
-      setBusy(false);
+      fail(err);
     }
+  }
+
+  /** Shows a refusal: a stale version as the ConflictPanel, anything else beside the form naming its field. */
+  function fail(err: unknown) {
+    const stale = staleSave<RuleFormValue>(err);
+    if (stale) {
+      setConflict({ message: stale.message, latest: stale.current, changes: describeChanges(base.fields, ruleFields(stale.current), changeFields) });
+      setBusy(false);
+      return;
+    }
+    const field = err instanceof ApiError && err.field && err.field in fieldLabels ? (err.field as Field) : undefined;
+    const raw = err instanceof Error ? err.message : String(err);
+    const serverField = field === 'offset' && !isoMode ? 'amount' : field;
+    setError({ message: field ? `${fieldLabels[field]}: ${raw.replace(new RegExp(`^${field}: `), '')}` : raw, field: serverField });
+    setBusy(false);
   }
 
   const errorId = `${id}-error`;
   const mark = (...fields: Field[]) => (error?.field && fields.includes(error.field) ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {});
 
   return (
-    <form className="form rule-form" onSubmit={onSubmit} noValidate aria-label={`Edit rule ${rule.name}`}>
+    <form className="form rule-form" onSubmit={onSubmit} noValidate aria-label={isNew ? 'New rule' : `Edit rule ${rule.name}`}>
       {conflict ? (
         <ConflictPanel
           message={conflict.message}
@@ -230,7 +278,8 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
         />
       ) : null}
       <p className="notice notice-warn">
-        Changes apply to reminders planned afterwards — new bookings and rescheduled events. Reminders already planned keep their due instant.
+        {isNew ? 'A new rule' : 'A change of timing, audience or active'} shows how many pending reminders of upcoming events it affects before it is saved: re-plan them now, or apply it to new
+        bookings only.
       </p>
 
       <label className="field">
@@ -395,9 +444,41 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
 
       <FormFeedback error={error} notice={notice} errorId={errorId} />
 
+      {impact ? (
+        <section className="rule-impact card" aria-label="Pending reminders affected" data-testid="rule-impact">
+          <p className="rule-impact-count">
+            <strong>{pendingText(impact.pending)}</strong> of upcoming events {deactivating ? 'would be cancelled' : isNew ? 'would be added' : 'would be added, moved or cancelled'}.
+          </p>
+          {impactLines(impact).length > 1 || impact.pending > 0 ? (
+            <ul className="rule-impact-lines small">
+              {impactLines(impact).map((l) => (
+                <li key={l}>{l}</li>
+              ))}
+            </ul>
+          ) : null}
+          <p className="small muted">Reminders already handed to a send are never touched; none is planned twice.</p>
+          <div className="actions">
+            {impact.pending > 0 ? (
+              <>
+                <button type="button" className="btn btn-primary" disabled={busy} onClick={() => save('replan')}>
+                  {deactivating ? `Save and cancel its ${pendingText(impact.pending)}` : `Save and re-plan ${pendingText(impact.pending)}`}
+                </button>
+                <button type="button" className="btn" disabled={busy} onClick={() => save('new_only')}>
+                  {deactivating ? 'Save — let them go out' : 'Save — new bookings only'}
+                </button>
+              </>
+            ) : (
+              <button type="button" className="btn btn-primary" disabled={busy} onClick={() => save('new_only')}>
+                {isNew ? 'Create rule' : 'Save rule'} — nothing to re-plan
+              </button>
+            )}
+          </div>
+        </section>
+      ) : null}
+
       <div className="actions">
-        <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save rule'}
+        <button type="submit" className={impact ? 'btn' : 'btn btn-primary'} disabled={busy || !!impact}>
+          {busy ? 'Checking…' : isNew ? 'Create rule' : 'Save rule'}
         </button>
         <Link href="/rules" className="btn">
           Cancel

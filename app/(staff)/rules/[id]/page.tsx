@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { getDb } from '../../../../db/client';
 import { getRule } from '../../../../db/queries/rules';
+import { DeleteRuleButton } from '../../../../components/client/DeleteRuleButton';
 import { RuleForm } from '../../../../components/client/RuleForm';
 import { templateTitles } from '../../../../components/template-labels';
 import { describeRule } from '../../../../domain/describe-rule';
@@ -50,6 +51,15 @@ export default async function RulePage({ params }: { params: Promise<{ id: strin
             }}
             templateTitles={templateTitles}
           />
+        </section>
+      ) : null}
+      {mayConfigure ? (
+        <section className="card rule-card rule-retire" aria-labelledby="rule-retire-h">
+          <h2 id="rule-retire-h">Retire this rule</h2>
+          <p className="small muted">
+            To stop it, uncheck Active above and save (you choose what happens to its pending reminders). A rule that never planned a reminder can be deleted.
+          </p>
+          <DeleteRuleButton id={rule.id} name={rule.name} version={rule.version} />
         </section>
       ) : (
         <section className="card">

@@ -1,0 +1,56 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { RuleForm } from '../../../../components/client/RuleForm';
+import { templateTitles } from '../../../../components/template-labels';
+import { can } from '../../../../domain/permissions';
+import { reminderTemplateIds } from '../../../../domain/vocabulary';
+import { requireStaff } from '../../../../server/session';
+import '../../../styles/rules.css';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'New reminder rule' };
+
+/**
+ * A new reminder rule (issue #13), admins (`configure`) only: the rule editor, empty but for sensible defaults
+ * ("1 day before the start", attendees and external guests, 60-minute late-send window, active). Creating it
+ * first shows how many pending reminders of upcoming events it would add (components/client/RuleForm.tsx). Other
+ * roles see why they cannot (POST /api/rules refuses them too).
+ */
+export default async function NewRulePage() {
+  const session = await requireStaff();
+  const mayConfigure = can(session.user.role, 'configure');
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link href="/rules">← Reminder rules</Link>
+      </p>
+      <div className="page-head">
+        <h1>New reminder rule</h1>
+        <p className="muted">{session.tenant.name} · applies to every booking of every event</p>
+      </div>
+      {mayConfigure ? (
+        <section className="card rule-card">
+          <RuleForm
+            rule={{
+              id: null,
+              name: '',
+              anchor: 'start',
+              offset: '-P1D',
+              audience: ['attendee', 'external'],
+              channel: 'email',
+              template: reminderTemplateIds[0],
+              lateSendWindowSeconds: 3600,
+              active: true,
+              version: 0,
+            }}
+            templateTitles={templateTitles}
+          />
+        </section>
+      ) : (
+        <section className="card">
+          <p className="notice notice-warn">Your role ({session.user.role}) can read reminder rules; only an admin can create them.</p>
+        </section>
+      )}
+    </>
+  );
+}
