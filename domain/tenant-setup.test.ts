@@ -45,6 +45,8 @@ describe('validateTenantCreate', () => {
     [{ 'time-zone': 'Mars/Olympus_Mons' }, '--time-zone'],
     [{ 'time-zone': '+01:00' }, '--time-zone'],
     [{ 'time-zone': 'UTC+1' }, '--time-zone'],
+    // An ICU abbreviation luxon accepts and PostgreSQL reads as UTC+1 all year (new-user trial finding).
+    [{ 'time-zone': 'BST' }, '--time-zone'],
     [{ sender: 'reminders' }, '--sender'],
     [{ sender: undefined }, '--sender'],
     [{ 'sender-name': ' ' }, '--sender-name'],

@@ -13,6 +13,7 @@
 import { DateTime, IANAZone } from 'luxon';
 import { z } from 'zod';
 import { formatStaffTime } from './staff-time';
+import { isValidZone } from './zones';
 
 /** A tenant's slug (its name in URLs and on the command line): lower-case letters, digits and dashes, at most 63. */
 export const TENANT_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -73,9 +74,13 @@ export function isEmailAddress(v: string): boolean {
   return emailSchema.safeParse(v).success;
 }
 
-/** Whether `v` names an IANA time zone that this runtime knows (`Europe/Dublin`; not `CET+1`, not an offset). */
+/**
+ * Whether `v` names an IANA time zone that this runtime knows (`Europe/Dublin`; not `CET+1`, not an offset, not an
+ * ICU abbreviation such as `BST`, which PostgreSQL would read as UTC+1 all year): the project's one zone check,
+ * domain/zones.ts `isValidZone`.
+ */
 export function isIanaZone(v: string): boolean {
-  return /^[A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)*$/.test(v) && IANAZone.isValidZone(v);
+  return isValidZone(v);
 }
 
 function problem(flag: string, what: string): FlagProblem {

@@ -237,6 +237,11 @@ export async function partnershipStepAction(db: Db, ctx: { tenantId: string; act
       // lets nobody do anything until the other side accepts (with the version it saw).
       const d = decidePartnershipStep(row, v.side, v.step, other.name);
       if (!d.ok) throw new AppError(d.code, d.message, d.code === 'not_found' ? 'org' : 'step');
+      // A proposal that meets the other side's pending one accepts it: that makes the partnership active, so it
+      // needs the version the admin saw, like an explicit accept (invariant 11).
+      if (d.recorded === 'accept' && v.version === undefined) {
+        throw new AppError('conflict', `step: ${other.name} has already proposed this partnership — reload and accept it`, 'step');
+      }
       recorded = d.recorded;
       await setPartnershipStatus(tx, guestId, hostId, d.next, ctx.now);
       row = (await lockPartnershipPair(tx, guestId, hostId))!;

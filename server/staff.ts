@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Db, DbOrTx } from '../db/client';
 import { appendAudit } from '../db/queries/audit';
 import { lockTenantStaff, setActor } from '../db/queries/actor';
+import { deleteResetTokensOf } from '../db/queries/tenant-setup';
 import { deleteStaffSessions, forgetDisabledSessions, insertStaffUser, setStaffDisabled, setStaffRole, staffEmailTaken } from '../db/queries/staff';
 import { can, refusalMessage } from '../domain/permissions';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
@@ -141,6 +142,8 @@ export async function setStaffDisabledAction(
     }
     await setStaffDisabled(tx, userId, disabled ? { at: ctx.now, by: ctx.actor } : null, ctx.now);
     const sessionsEnded = disabled ? await deleteStaffSessions(tx, userId) : 0;
+    // Its unused password links go too: a link mailed or printed before would otherwise still set its password.
+    if (disabled) await deleteResetTokensOf(tx, userId);
     if (!disabled) await forgetDisabledSessions(tx, userId);
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: disabled ? 'staff_disable' : 'staff_enable', at: ctx.now, details: { email: u.email, sessionsEnded } });
     return { sessionsEnded };

@@ -1,5 +1,4 @@
 /** Tenant, rule and suppression administration use-cases. */
-import { IANAZone } from 'luxon';
 import { z } from 'zod';
 import type { DbOrTx } from '../db/client';
 import { guestPartnerships, reminderRules, suppressions, tenants, type ReminderRule, type Tenant } from '../db/schema';
@@ -8,8 +7,9 @@ import { anchors, bookingRoles, channels, emailProviders, suppressionReasons, re
 import { FIELD_LIMITS } from '../domain/request-limits';
 import { TENANT_SLUG_PATTERN, TENANT_SLUG_RULE } from '../domain/tenant-setup';
 import { parseInput } from './errors';
+import { isValidZone } from '../domain/zones';
 
-const zone = z.string().refine((v) => IANAZone.isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
+const zone = z.string().refine((v) => isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
 
 export const createTenantSchema = z.object({
   slug: z.string().regex(TENANT_SLUG_PATTERN, TENANT_SLUG_RULE),

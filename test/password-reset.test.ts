@@ -112,6 +112,13 @@ describe('password reset by email', () => {
     expect(await passwordLinkView(h.tdb.db, token, new Date())).toMatchObject({ usable: true });
     await h.tdb.db.update(staffUsers).set({ disabledAt: new Date() }).where(eq(staffUsers.id, id));
     expect(await passwordLinkView(h.tdb.db, token, new Date())).toEqual({ usable: false });
+    // Straight at better-auth's endpoint (not through the page): refused, the old password still the one that works.
+    const set = await auth.post('127.0.0.37', '/reset-password', { token, newPassword: 'chosen-while-disabled-9' });
+    expect(set.status).toBe(403);
+    expect(set.json.code).toBe('ACCOUNT_DISABLED');
+    const [cred] = await h.tdb.sql`select password from staff_accounts where user_id = ${id} and provider_id = 'credential'`;
+    expect(String(cred.password)).not.toBe('');
+    expect((await h.tdb.sql`select count(*)::int as n from staff_verifications where value = ${id}`)[0].n).toBe(1);
     await h.drain();
     expect(await h.caught()).toHaveLength(before);
     expect(await jobsWaiting()).toBe(0);

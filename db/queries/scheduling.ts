@@ -2,7 +2,7 @@
  * SQL for events, bookings, contacts, rules and reminders. Every function takes `db | tx` and a tenant id
  * and filters on it (invariant 9).
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { reminderFromStates } from '../../domain/states';
 import type { DbOrTx } from '../client';
 import {
@@ -226,6 +226,8 @@ export async function lockEventsByExternalUids(db: DbOrTx, tenantId: string, uid
     .select()
     .from(events)
     .where(and(eq(events.tenantId, tenantId), inArray(events.externalUid, uids)))
+    // In id order, like every other writer that locks several events (rule re-plan), so two cannot deadlock.
+    .orderBy(asc(events.id))
     .for('update');
 }
 
