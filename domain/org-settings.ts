@@ -38,7 +38,13 @@ const MAX_NAME = 200;
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets including the angle brackets. */
 const MAX_ADDRESS = 254;
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/**
+ * Characters a name shown in a From line or a page must not hold: C0 controls and DEL, and the bidi embedding /
+ * override / isolate controls (U+202A–U+202E, U+2066–U+2069), with which "a‮b" displays reversed — a spoofing tool
+ * (Unicode TR #36 §2.1). Names in right-to-left scripts need none of them.
+ */
+export const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+const CONTROL = UNSAFE_NAME_CHARS;
 
 /** True when `v` is one email address (zod's pattern, ≤ 254 characters, no display name, no list). */
 export function isEmailAddress(v: string): boolean {

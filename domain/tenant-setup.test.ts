@@ -47,6 +47,9 @@ describe('validateTenantCreate', () => {
     [{ 'time-zone': 'UTC+1' }, '--time-zone'],
     // An ICU abbreviation luxon accepts and PostgreSQL reads as UTC+1 all year (new-user trial finding).
     [{ 'time-zone': 'BST' }, '--time-zone'],
+    // A right-to-left override makes a name display reversed in a From line (adversary finding).
+    [{ name: 'a\u202eb' }, '--name'],
+    [{ 'sender-name': 'Desk\u2066x' }, '--sender-name'],
     [{ sender: 'reminders' }, '--sender'],
     [{ sender: undefined }, '--sender'],
     [{ 'sender-name': ' ' }, '--sender-name'],

@@ -14,6 +14,7 @@ import { DateTime, IANAZone } from 'luxon';
 import { z } from 'zod';
 import { formatStaffTime } from './staff-time';
 import { isValidZone } from './zones';
+import { UNSAFE_NAME_CHARS } from './org-settings';
 
 /** A tenant's slug (its name in URLs and on the command line): lower-case letters, digits and dashes, at most 63. */
 export const TENANT_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -107,6 +108,7 @@ export function validateTenantCreate(f: TenantCreateFlags): { ok: true; value: T
   const name = f.name?.trim();
   if (!name) return problem('--name', 'required (e.g. --name "Acme Events")');
   if (name.length > 200) return problem('--name', 'at most 200 characters');
+  if (UNSAFE_NAME_CHARS.test(name)) return problem('--name', 'must be one line without control or text-direction override characters');
   const zone = f['time-zone']?.trim();
   if (!zone) return problem('--time-zone', 'required (an IANA time zone such as Europe/Dublin)');
   if (!isIanaZone(zone)) return problem('--time-zone', `${shown(zone)} is not an IANA time zone (use a name such as Europe/Dublin or America/New_York)`);
@@ -118,6 +120,7 @@ export function validateTenantCreate(f: TenantCreateFlags): { ok: true; value: T
     senderName = f['sender-name'].trim();
     if (!senderName) return problem('--sender-name', 'must not be empty (leave it out to use the organisation name)');
     if (senderName.length > 200) return problem('--sender-name', 'at most 200 characters');
+    if (UNSAFE_NAME_CHARS.test(senderName)) return problem('--sender-name', 'must be one line without control or text-direction override characters');
   }
   const adminEmail = f['admin-email']?.trim().toLowerCase();
   if (!adminEmail) return problem('--admin-email', 'required (the first admin’s address, e.g. ops@acme.example)');
