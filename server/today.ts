@@ -7,7 +7,7 @@
  * Rules: domain/today.ts (which day, which window, now/next); SQL: db/queries/today.ts (tenant-scoped, bounded).
  */
 import type { DbOrTx } from '../db/client';
-import { nextEventFrom, remindersDue, todayAttention, todayEvents, todayParticipants, type TodayParticipant } from '../db/queries/today';
+import { nextEventFrom, remindersDue, todayAttention, todayEvents, todayParticipants, type TodayAttentionRow, type TodayParticipant } from '../db/queries/today';
 import { dayWindow, nowAndNext, reminderWindow, todayHeading, type DeskStatus, deskStatus, type ReminderWindowHours } from '../domain/today';
 import type { BookingRole, Channel, DeliveryStatus, EventStatus, ReminderKind } from '../domain/vocabulary';
 import { messageTitle } from '../domain/message-labels';
@@ -53,19 +53,8 @@ export interface TodayReminderJson {
   recipient: string;
 }
 
-export interface TodayAttentionJson {
-  kind: 'delivery' | 'reminder';
-  id: string;
-  status: 'dead' | 'unknown' | 'failed';
-  statusReason: string | null;
-  channel: Channel;
-  address: string;
-  title: string;
-  eventId: string;
-  eventTitle: string;
-  eventZone: string;
-  updatedAt: string;
-}
+/** A {@link TodayAttentionRow} as the API sends it: `updatedAt` an ISO 8601 UTC instant. */
+export type TodayAttentionJson = Omit<TodayAttentionRow, 'updatedAt'> & { updatedAt: string };
 
 /** Everything the page shows (GET /api/today answers with this). */
 export interface TodayData {
