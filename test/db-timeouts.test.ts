@@ -62,11 +62,15 @@ describe('a live but slow or locked server: PostgreSQL cancels the statement', (
       expect(slow.ms).toBeLessThan(2_000);
       expect(slow.error).toMatchObject({ cause: { code: '57014' } });
       // A lock held by another session: the waiting query is cancelled too.
+      // Wait until the lock is really held (a fixed 100 ms was not enough on a busy machine: the query ran first).
+      let held!: () => void;
+      const locked = new Promise<void>((r) => (held = r));
       const release = locker.begin(async (tx) => {
         await tx`lock table tenants in access exclusive mode`;
+        held();
         await new Promise((r) => setTimeout(r, 1_500));
       });
-      await new Promise((r) => setTimeout(r, 100));
+      await locked;
       const blocked = await timed(h.db.execute(sql`select count(*) from tenants`));
       expect(blocked.ms).toBeLessThan(1_400);
       expect(blocked.error).toMatchObject({ cause: { code: '57014' } });
