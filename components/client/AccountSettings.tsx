@@ -47,6 +47,11 @@ export function ChangePasswordForm() {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const errorId = useId();
+  /** Back to the start of the two-factor section, forgetting any error. */
+  const cancel = () => {
+    setStep({ kind: 'idle' });
+    setError(null);
+  };
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
@@ -220,10 +225,7 @@ export function TwoFactorPanel({ enabled }: { enabled: boolean }) {
             <button
               type="button"
               className="btn"
-              onClick={() => {
-                setStep({ kind: 'idle' });
-                setError(null);
-              }}
+              onClick={cancel}
             >
               Cancel
             </button>
@@ -256,10 +258,7 @@ export function TwoFactorPanel({ enabled }: { enabled: boolean }) {
                 <button
                   type="button"
                   className="btn"
-                  onClick={() => {
-                    setStep({ kind: 'idle' });
-                    setError(null);
-                  }}
+                  onClick={cancel}
                 >
                   Cancel
                 </button>
