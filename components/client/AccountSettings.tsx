@@ -47,11 +47,6 @@ export function ChangePasswordForm() {
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const errorId = useId();
-  /** Back to the start of the two-factor section, forgetting any error. */
-  const cancel = () => {
-    setStep({ kind: 'idle' });
-    setError(null);
-  };
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = e.currentTarget;
@@ -124,6 +119,11 @@ export function TwoFactorPanel({ enabled }: { enabled: boolean }) {
   const [busy, setBusy] = useState(false);
   const errorId = useId();
   const scanning = step.kind === 'scan' ? step : null;
+  /** Back to the start of the two-factor section, forgetting any error. */
+  const cancel = () => {
+    setStep({ kind: 'idle' });
+    setError(null);
+  };
   useEffect(() => {
     if (!scanning || scanning.qr) return;
     let live = true;
