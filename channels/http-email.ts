@@ -9,6 +9,7 @@
  * Uses node:http(s) directly to know whether the request reached the wire: a failure before the socket
  * connected is `transient` (nothing was sent); after it, `ambiguous` (domain/http-outcome.ts).
  */
+import { identityHeaders } from '../domain/caught-identity';
 import http from 'node:http';
 import https from 'node:https';
 import { classifyHttp } from '../domain/http-outcome';
@@ -99,7 +100,7 @@ export function createHttpEmailChannel(opts: HttpEmailChannelOptions): EmailChan
         subject: m.subject,
         html: m.html,
         text: m.text,
-        headers: { 'Message-ID': m.messageId, ...(m.headers ?? {}) },
+        headers: { 'Message-ID': m.messageId, ...(m.headers ?? {}), ...identityHeaders(m) },
         // Resend/Postmark-style attachment list (base64 content).
         ...(m.calendar
           ? { attachments: [{ filename: m.calendar.filename, content: Buffer.from(m.calendar.content, 'utf8').toString('base64'), content_type: `text/calendar; charset=utf-8; method=${m.calendar.method}` }] }

@@ -24,10 +24,12 @@ import type { Outcome } from '../domain/outcome';
 import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/webhook-outcome';
 import { parseWebhookUrl } from '../domain/webhook-url';
 import { checkedLookup, PrivateAddressError } from './webhook';
+import { identityHeaders } from '../domain/caught-identity';
 
 export interface SlackPoster {
   /** Posts `{ text }` to `url`; never throws for a receiver or network failure. `now`: for a Retry-After date. */
-  post(url: string, text: string, opts: { now: Date; signal?: AbortSignal }): Promise<Outcome>;
+  /** `opts.tenantId`: the tenant the alert is for, sent as `X-Punctual-Tenant` (domain/caught-identity.ts). */
+  post(url: string, text: string, opts: { now: Date; tenantId: string; signal?: AbortSignal }): Promise<Outcome>;
 }
 
 export interface SlackPosterOptions {
@@ -59,7 +61,7 @@ export function createSlackPoster(opts: SlackPosterOptions = {}): SlackPoster {
             url,
             {
               method: 'POST',
-              headers: { 'content-type': 'application/json', 'user-agent': slackUserAgent, 'content-length': String(Buffer.byteLength(body)) },
+              headers: { 'content-type': 'application/json', 'user-agent': slackUserAgent, 'content-length': String(Buffer.byteLength(body)), ...identityHeaders(o) },
               signal: o.signal,
               timeout: timeoutMs,
               ...(lookup ? { lookup } : {}),

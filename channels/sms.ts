@@ -19,6 +19,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { classifySmsResponse } from '../domain/sms-outcome';
 import type { OutgoingSms, Outcome, SendOptions, SmsChannel } from './types';
+import { identityHeaders } from '../domain/caught-identity';
 
 export interface SmsChannelOptions {
   /** The API origin, e.g. https://api.twilio.com (a path prefix is kept). */
@@ -44,7 +45,7 @@ export function messagesUrl(baseUrl: string, accountSid: string): URL {
   return new URL(`2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
 }
 
-function post(opts: SmsChannelOptions, url: URL, form: string, signal?: AbortSignal): Promise<RawResponse> {
+function post(opts: SmsChannelOptions, url: URL, form: string, extraHeaders: Record<string, string>, signal?: AbortSignal): Promise<RawResponse> {
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     let written = false;
@@ -66,6 +67,7 @@ function post(opts: SmsChannelOptions, url: URL, form: string, signal?: AbortSig
           accept: 'application/json',
           'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
           'content-length': String(Buffer.byteLength(form)),
+          ...extraHeaders,
         },
         signal,
       },
@@ -123,7 +125,7 @@ export function createSmsChannel(opts: SmsChannelOptions): SmsChannel {
       const form = new URLSearchParams({ To: m.to, From: m.from, Body: m.body });
       if (m.statusCallbackUrl) form.set('StatusCallback', m.statusCallbackUrl);
       try {
-        const res = await post(opts, url, form.toString(), o.signal);
+        const res = await post(opts, url, form.toString(), identityHeaders(m), o.signal);
         const body = parseJson(res.body);
         return classifySmsResponse({ status: res.status, body, retryAfter: res.retryAfter, bodyText: res.body }, new Date());
       } catch (e) {

@@ -18,6 +18,7 @@
  * catchers) or `smtps://…` (implicit TLS, RFC 8314). Pool settings in the query: `?pool=N` (maxConnections),
  * `maxMessages=N`, `idleTimeout=ms`, e.g. `smtp://mail.example.com:587?pool=10`; options passed in code win.
  */
+import { identityHeaders } from '../domain/caught-identity';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
@@ -72,7 +73,8 @@ export async function composeMessage(m: OutgoingEmail): Promise<Buffer> {
     html: m.html,
     text: m.text,
     messageId: m.messageId,
-    headers: m.headers,
+    // The sender's identity for the development mailbox (domain/caught-identity.ts), over any other header.
+    headers: { ...m.headers, ...identityHeaders(m) },
     // nodemailer's iTIP support: a text/calendar alternative with `method=` plus the same file attached.
     ...(m.calendar ? { icalEvent: { method: m.calendar.method, filename: m.calendar.filename, content: m.calendar.content } } : {}),
   });

@@ -4,6 +4,14 @@
  * programming error), and it never decides retries — that is domain policy.
  */
 export interface OutgoingEmail {
+  /**
+   * The tenant the message is sent for (the delivery's sending tenant, the alert's, test message's or account's
+   * tenant). Written as the `X-Punctual-Tenant` header (domain/caught-identity.ts), which the built-in catcher
+   * records so the development mailbox lists the message for that tenant only.
+   */
+  tenantId: string;
+  /** Account mail (password and sign-in links): `X-Punctual-Category: account`, listed only to its recipient. */
+  accountMail?: boolean;
   from: { name: string; address: string };
   to: { name: string; address: string };
   /**
@@ -61,6 +69,8 @@ export interface EmailChannel {
  * ("+31612345678"); `body` is plain text (segment counting: domain/sms-segments.ts).
  */
 export interface OutgoingSms {
+  /** The tenant it is sent for: the `X-Punctual-Tenant` request header (see {@link OutgoingEmail.tenantId}). */
+  tenantId: string;
   from: string;
   to: string;
   body: string;
@@ -87,6 +97,8 @@ export interface SmsChannel {
  * `webhook-signature` = `v1,<base64 HMAC-SHA256>` of `id.timestamp.body` with the endpoint's `whsec_` secret).
  */
 export interface OutgoingWebhook {
+  /** The tenant it is sent for: the `X-Punctual-Tenant` request header (see {@link OutgoingEmail.tenantId}). */
+  tenantId: string;
   url: string;
   /** The endpoint's signing secret, `whsec_<base64>`. */
   secret: string;

@@ -41,6 +41,7 @@ import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/
 import { formatWebhookSecret, isWebhookSecret } from '../domain/webhook-secret';
 import { parseWebhookUrl } from '../domain/webhook-url';
 import type { OutgoingWebhook, Outcome, SendOptions, WebhookChannel } from './types';
+import { identityHeaders } from '../domain/caught-identity';
 
 export interface WebhookChannelOptions {
   /**
@@ -240,6 +241,7 @@ export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookC
         'webhook-signature': new Webhook(m.secret).sign(m.id, o.now, body),
         'content-type': 'application/json',
         'user-agent': webhookUserAgent,
+        ...identityHeaders(m),
       };
       try {
         const res = await post(new URL(target.url), body, headers, agents, timeoutMs, o.signal, lookup);

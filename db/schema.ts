@@ -733,8 +733,23 @@ export const caughtMessages = pgTable(
     html: text('html'),
     text: text('text'),
     raw: text('raw').notNull(),
+    /**
+     * The tenant that sent the message, as the sender declared it when it sent (the `X-Punctual-Tenant` header
+     * of an email, SMS API request or webhook POST — domain/caught-identity.ts; a DSN takes the tenant of the
+     * message it reports on). The mailbox lists a tenant's messages by this column alone, never by an address.
+     * Null: no (valid) declaration — shown to nobody.
+     */
+    tenantId: uuid('tenant_id'),
+    /**
+     * Account mail (password reset, sign-in and verification links: `X-Punctual-Category: account`): listed only
+     * to a staff member signed in as one of its envelope recipients.
+     */
+    accountMail: boolean('account_mail').notNull().default(false),
   },
-  (t) => [index('caught_messages_received_idx').on(t.receivedAt)],
+  (t) => [
+    index('caught_messages_received_idx').on(t.receivedAt),
+    index('caught_messages_tenant_idx').on(t.tenantId, t.channel, t.receivedAt),
+  ],
 );
 
 /*

@@ -15,7 +15,7 @@ const catcher = await startMailCatcher({
   port: Number(process.env.SMTP_CATCHER_PORT ?? 2525),
   auth: { user: 'punctual', pass: randomBytes(12).toString('base64url') },
 });
-console.log(`mail catcher listening; give the workers SMTP_URL='${catcher.url}'`);
+console.log(`mail catcher listening; give the workers SMTP_URL='${catcher.url}', and the web app PUNCTUAL_MAILBOX=1 to read what it catches at /mailbox`);
 // SIGINT/SIGTERM: close (an SMTP client's idle pooled connection may hold that up: exit after 3 s regardless).
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {

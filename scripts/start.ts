@@ -241,7 +241,8 @@ async function main() {
     port,
     {
       DATABASE_URL: databaseUrl,
-      PUNCTUAL_MAILBOX: catcher ? '1' : '0',
+      // The development mailbox (server/caught-mail.ts): on, since this script runs the built-in catchers.
+      PUNCTUAL_MAILBOX: process.env.PUNCTUAL_MAILBOX ?? '1',
       BETTER_AUTH_SECRET: authSecret(dataRoot),
       // Only when set: unset, the web app trusts both http://127.0.0.1:$PORT and http://localhost:$PORT (domain/public-url.ts).
       ...(process.env.PUNCTUAL_PUBLIC_URL ? { PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL } : {}),

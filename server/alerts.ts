@@ -359,7 +359,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
   } else {
     const signal = AbortSignal.timeout(senders.timeoutMs ?? 20_000);
     try {
-      outcome = m.route === 'email' ? await sendEmail(email!, tenant, claimed, signal) : await senders.slack!.post(claimed.address, claimed.body, { now, signal });
+      outcome = m.route === 'email' ? await sendEmail(email!, tenant, claimed, signal) : await senders.slack!.post(claimed.address, claimed.body, { now, tenantId: tenant.id, signal });
     } catch (e) {
       // An adapter that throws broke its contract; we cannot know whether anything went out: retry.
       outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
@@ -394,6 +394,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
 function sendEmail(channel: EmailChannel, tenant: Tenant, m: AlertMessage, signal: AbortSignal): Promise<Outcome> {
   return channel.send(
     {
+      tenantId: tenant.id,
       from: { name: `${tenant.name} (Punctual alerts)`, address: tenant.senderEmail },
       to: { name: '', address: m.address },
       subject: m.subject,

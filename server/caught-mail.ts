@@ -1,20 +1,185 @@
 /**
- * What the mailbox shows of a caught email beyond its stored HTML/text/headers: its attachments and its
- * calendar invitation, read from the raw source (`caught_messages.raw`) with mailparser, and served one by one
- * to a staff member of the tenant that sent it (app/api/mailbox/[id]/…).
+ * The development mailbox as one staff member sees it: which caught messages they may list (db/queries/mailbox.ts
+ * scope: their tenant's, account mail only when it is theirs), and every credential in them — password, sign-in
+ * and verification links, preference and unsubscribe links, action tokens (domain/credential-mask.ts) — hidden
+ * unless they are signed in as the message's recipient. The masking covers every way the mailbox shows a message:
+ * the list (SMS text, subject), the detail (headers, HTML, text), the raw source (each text part decoded, masked
+ * and re-encoded with mailsplit, header lines unfolded and masked; SMS forms decoded and re-encoded) and the
+ * attachments (text and calendar parts; calendar lines unfolded first, RFC 5545 §3.1, so a folded link cannot
+ * slip through in pieces). Pages and API routes call only these functions, never the queries directly.
+ *
+ * The mailbox exists only where the built-in catchers run and `PUNCTUAL_MAILBOX=1` says so ({@link mailboxEnabled};
+ * `npm start` sets it): elsewhere its pages and API answer 404.
  *
  * Attachments are mailparser's `attachments` list, in its order (depth-first MIME order), and are addressed by
  * their position in it. A Punctual booking email carries its invitation twice (domain/calendar-invite.ts,
  * nodemailer's `icalEvent`): a `text/calendar; method=…` alternative without a file name, and an
  * `application/ics` attachment named `invite.ics` or `cancel.ics` — both are listed.
- *
- * Scope: every read goes through db/queries/mailbox.ts `getCaughtMessageRaw` with the tenant's mailbox scope
- * (email: sent from the tenant's sender address), so another tenant's message answers null (a 404).
  */
+import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Joiner, Rewriter, Splitter } from '@zone-eu/mailsplit';
 import { simpleParser } from 'mailparser';
 import type { DbOrTx } from '../db/client';
-import { getCaughtMessageRaw, mailboxScope, type CaughtMessageRaw } from '../db/queries/mailbox';
+import {
+  countCaughtMessages,
+  getCaughtMessage,
+  getCaughtMessageRaw,
+  listCaughtMessages,
+  type CaughtChannel,
+  type CaughtMessageListItem,
+  type CaughtMessageRaw,
+  type CaughtMessageView,
+  type MailboxScope,
+} from '../db/queries/mailbox';
+import { isRecipient } from '../domain/caught-identity';
+import { maskCredentials, maskCredentialsDeep, maskCredentialsInHtml } from '../domain/credential-mask';
 import { icsKeyLines, type IcsKeyLine } from '../domain/ics-key-lines';
+
+/**
+ * Whether this web process serves the development mailbox: `PUNCTUAL_MAILBOX` is `1` or `true` (set by
+ * `npm start`, which runs the built-in catchers; an operator trying the production set-up with
+ * `npm run mail-catcher` sets it by hand). Anything else, unset included: the pages and API answer 404.
+ */
+export function mailboxEnabled(env: Record<string, string | undefined> = process.env): boolean {
+  return env.PUNCTUAL_MAILBOX === '1' || env.PUNCTUAL_MAILBOX === 'true';
+}
+
+/** Who is looking: the signed-in staff member's tenant and sign-in address. */
+export type MailboxViewer = MailboxScope;
+
+/** Whether `viewer` sees the credentials of a message sent to `envelopeTo` (only its recipient does). */
+function seesCredentials(viewer: MailboxViewer, envelopeTo: readonly string[]): boolean {
+  return isRecipient(viewer.viewerEmail, envelopeTo);
+}
+
+/** One page of a channel's caught messages for `viewer`, with the counts of every channel; credentials masked. */
+export async function mailboxPage(
+  db: DbOrTx,
+  viewer: MailboxViewer,
+  channel: CaughtChannel,
+  page: { limit: number; offset: number },
+): Promise<{ counts: Record<CaughtChannel, number>; total: number; items: CaughtMessageListItem[] }> {
+  const [counts, list] = await Promise.all([countCaughtMessages(db, viewer), listCaughtMessages(db, page, viewer, channel)]);
+  const items = list.items.map((m) =>
+    seesCredentials(viewer, m.envelopeTo)
+      ? m
+      : { ...m, subject: m.subject == null ? null : maskCredentials(m.subject).text, text: m.text == null ? null : maskCredentials(m.text).text },
+  );
+  return { counts, total: list.total, items };
+}
+
+/** Caught message `id` as `viewer` may see it (credentials masked unless theirs), or null (a 404). */
+export async function caughtMessageFor(db: DbOrTx, viewer: MailboxViewer, id: string): Promise<CaughtMessageView | null> {
+  const m = await getCaughtMessage(db, id, viewer);
+  if (!m || seesCredentials(viewer, m.envelopeTo)) return m;
+  return {
+    ...m,
+    subject: m.subject == null ? null : maskCredentials(m.subject).text,
+    headers: maskCredentialsDeep(m.headers),
+    html: m.html == null ? null : maskCredentialsInHtml(m.html).html,
+    text: m.text == null ? null : maskCredentials(m.text).text,
+  };
+}
+
+/** Whether a MIME part holds text a credential could be written in (HTML, plain text, calendar, JSON…). */
+function textualType(contentType: string | false | null | undefined): boolean {
+  return !!contentType && (/^text\//i.test(contentType) || /^application\/(ics|json|xml|x-www-form-urlencoded)$/i.test(contentType));
+}
+
+/** RFC 5545 §3.1 unfolding: a line break followed by one space or tab is removed. */
+function unfoldCalendar(text: string): string {
+  return text.replace(/\r?\n[ \t]/g, '');
+}
+
+/** Decoded text of a part in its charset (UTF-8 when unknown or unsupported by this runtime). */
+function decodeText(bytes: Buffer, charset: string | false | null | undefined): string {
+  try {
+    return new TextDecoder(charset || 'utf-8').decode(bytes);
+  } catch {
+    return bytes.toString('utf8');
+  }
+}
+
+/**
+ * A part's content with its credentials masked (calendar text unfolded first, HTML links unlinked), or null when
+ * it holds none (the part is then left exactly as it was).
+ */
+function maskPart(text: string, contentType: string | false | null | undefined): string | null {
+  const type = String(contentType || '').toLowerCase();
+  const masked =
+    type === 'text/html'
+      ? (({ html, hidden }) => ({ text: html, hidden }))(maskCredentialsInHtml(text))
+      : maskCredentials(type === 'text/calendar' || type === 'application/ics' ? unfoldCalendar(text) : text);
+  return masked.hidden > 0 ? masked.text : null;
+}
+
+/**
+ * An RFC 5322 message with every credential masked (module doc): header lines unfolded (RFC 5322 §2.2.3) and
+ * masked, every textual leaf part decoded from its transfer encoding and charset, masked, and written back as
+ * UTF-8 in the same transfer encoding. Other parts pass through as they are. @throws only on a stream failure.
+ */
+export async function maskRawEmail(raw: string): Promise<string> {
+  // A message without credentials is served byte for byte as received.
+  let changed = false;
+  const headerMasker = new Transform({
+    objectMode: true,
+    transform(data: { type: string; headers?: { getList(): { key: string; line: string }[]; changed: boolean } }, _enc, cb: TransformCallback) {
+      if (data.type === 'node' && data.headers) {
+        for (const line of data.headers.getList()) {
+          const unfolded = line.line.replace(/\r?\n(?=[ \t])/g, '');
+          const masked = maskCredentials(unfolded).text;
+          if (masked !== unfolded) {
+            line.line = masked;
+            data.headers.changed = true;
+            changed = true;
+          }
+        }
+      }
+      cb(null, data);
+    },
+  });
+  const rewriter = new Rewriter((node) => !node.multipart && textualType(node.contentType));
+  rewriter.on('node', (data: { node: { contentType: string | false; charset: string | false; setCharset(c: string): void }; decoder: Readable; encoder: NodeJS.WritableStream }) => {
+    const chunks: Buffer[] = [];
+    data.decoder.on('data', (c: Buffer) => chunks.push(c));
+    data.decoder.on('end', () => {
+      const bytes = Buffer.concat(chunks);
+      const masked = maskPart(decodeText(bytes, data.node.charset), data.node.contentType);
+      if (masked === null) return data.encoder.end(bytes);
+      changed = true;
+      data.node.setCharset('utf-8');
+      data.encoder.end(Buffer.from(masked, 'utf8'));
+    });
+  });
+  const out: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    // mailsplit's typings name only its object events: its classes are Node streams all the same.
+    const joiner = new Joiner() as unknown as Transform;
+    const splitter = new Splitter() as unknown as Transform;
+    const rewriting = rewriter as unknown as Transform;
+    for (const s of [splitter, headerMasker, rewriting, joiner]) s.on('error', reject);
+    joiner.on('data', (c: Buffer) => out.push(c));
+    joiner.on('end', () => resolve());
+    Readable.from([Buffer.from(raw, 'utf8')]).pipe(splitter).pipe(headerMasker).pipe(rewriting).pipe(joiner);
+  });
+  return changed ? Buffer.concat(out).toString('utf8') : raw;
+}
+
+/** A caught message's raw source with its credentials masked, by channel (module doc). */
+async function maskedRaw(msg: CaughtMessageRaw): Promise<string> {
+  if (msg.channel === 'email') return maskRawEmail(msg.raw);
+  if (msg.channel === 'sms') {
+    const form = new URLSearchParams(msg.raw);
+    let hidden = 0;
+    for (const [k, v] of [...form.entries()]) {
+      const masked = maskCredentials(v);
+      hidden += masked.hidden;
+      form.set(k, masked.text);
+    }
+    return hidden > 0 ? form.toString() : msg.raw;
+  }
+  return maskCredentials(msg.raw).text;
+}
 
 /** One attachment of a caught email, as listed on its mailbox page. */
 export interface CaughtAttachment {
@@ -86,10 +251,14 @@ export async function readCaughtMailParts(raw: string): Promise<CaughtMailParts>
   return { attachments, calendar };
 }
 
-/** The tenant's caught message `id` with its raw source, or null when not in the tenant's mailbox. */
-export async function caughtMessageRaw(db: DbOrTx, tenantId: string, id: string, defaultSmsFrom?: string | null): Promise<CaughtMessageRaw | null> {
-  const scope = await mailboxScope(db, tenantId, defaultSmsFrom);
-  return scope ? getCaughtMessageRaw(db, id, scope) : null;
+/**
+ * The raw source of caught message `id` as `viewer` may see it — as received when they are its recipient, with
+ * every credential masked otherwise (module doc) — or null when it is not in their mailbox (a 404).
+ */
+export async function caughtMessageRawFor(db: DbOrTx, viewer: MailboxViewer, id: string): Promise<CaughtMessageRaw | null> {
+  const msg = await getCaughtMessageRaw(db, id, viewer);
+  if (!msg || seesCredentials(viewer, msg.envelopeTo)) return msg;
+  return { ...msg, raw: await maskedRaw(msg) };
 }
 
 /** One attachment's bytes, for download. */
@@ -101,18 +270,14 @@ export interface CaughtAttachmentFile {
 }
 
 /**
- * Attachment number `index` (0-based, {@link CaughtAttachment.index}) of the tenant's caught email `id`, or null
- * when the message is not in the tenant's mailbox, is not an email, or has no such attachment.
+ * Attachment number `index` (0-based, {@link CaughtAttachment.index}) of caught email `id` as `viewer` may see it
+ * (read from the raw source {@link caughtMessageRawFor} gives them, so a text or calendar attachment has its
+ * credentials masked unless they are its recipient), or null when the message is not in their mailbox, is not
+ * an email, or has no such attachment.
  */
-export async function caughtAttachment(
-  db: DbOrTx,
-  tenantId: string,
-  id: string,
-  index: number,
-  defaultSmsFrom?: string | null,
-): Promise<CaughtAttachmentFile | null> {
+export async function caughtAttachment(db: DbOrTx, viewer: MailboxViewer, id: string, index: number): Promise<CaughtAttachmentFile | null> {
   if (!Number.isSafeInteger(index) || index < 0) return null;
-  const msg = await caughtMessageRaw(db, tenantId, id, defaultSmsFrom);
+  const msg = await caughtMessageRawFor(db, viewer, id);
   if (!msg || msg.channel !== 'email') return null;
   const parsed = await simpleParser(msg.raw);
   const a = parsed.attachments[index];

@@ -147,7 +147,7 @@ export async function composeMessage(
     if (!from) throw new ConfigurationError('no SMS sender: set the tenant\'s SMS sender on the notifications page or SMS_FROM for the worker');
     // What staff read later (the delivery's subject, the provider's echo of the body) never holds the person's
     // preferences link: it is a credential for their preferences.
-    return { channel, subject: redactLink(body, data.preferencesUrl), sms: { from, to: address, body, statusCallbackUrl: opts.smsStatusCallbackUrl ?? null, messageKey: opts.messageKey } };
+    return { channel, subject: redactLink(body, data.preferencesUrl), sms: { tenantId: w.sendingTenant.id, from, to: address, body, statusCallbackUrl: opts.smsStatusCallbackUrl ?? null, messageKey: opts.messageKey } };
   }
   if (channel === 'webhook') {
     const secret = w.settings?.webhookSecret;
@@ -175,7 +175,7 @@ export async function composeMessage(
       recipient: { contactId: w.contact.id, name: w.contact.name, email: w.contact.email, phone: w.contact.phone, locale: w.contact.locale, timeZone: w.contact.timeZone },
       change: w.domainEvent?.payload ?? null,
     });
-    return { channel, subject: `${type} → ${address}`, webhook: { url: address, secret, id: opts.messageKey, payload } };
+    return { channel, subject: `${type} → ${address}`, webhook: { tenantId: w.sendingTenant.id, url: address, secret, id: opts.messageKey, payload } };
   }
   const unsubscribe = await unsubscribeLinkFor(w, opts.links);
   const rendered = await renderReminderEmail(template, unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data);
@@ -183,6 +183,8 @@ export async function composeMessage(
     channel: 'email',
     subject: rendered.subject,
     email: {
+      // Who sent it, for the development mailbox (domain/caught-identity.ts): the tenant it goes out in the name of.
+      tenantId: w.sendingTenant.id,
       // The organisation's sender name (its name when none is set) and reply-to (issue #13, the settings page).
       from: { name: senderNameOf(w.sendingTenant), address: w.sendingTenant.senderEmail },
       to: { name: w.contact.name, address },

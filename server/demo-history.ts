@@ -126,7 +126,8 @@ async function caughtEmailRow(m: OutgoingEmail, mailFrom: string) {
     if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
   Object.assign(headers, { subject: m.subject, from: mailbox(m.from), to: mailbox(m.to), 'return-path': `<${mailFrom}>` });
-  return { messageId: m.messageId, subject: m.subject, headers, html: m.html, text: m.text, raw };
+  // As the catcher records who sent it (server/mail-catcher.ts): the sender's declaration.
+  return { tenantId: m.tenantId, accountMail: !!m.accountMail, messageId: m.messageId, subject: m.subject, headers, html: m.html, text: m.text, raw };
 }
 
 /**
@@ -183,6 +184,7 @@ export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryR
       const form: Record<string, string> = { To: m.to, From: m.from, Body: m.body };
       await db.insert(caughtMessages).values({
         channel: 'sms',
+        tenantId: m.tenantId,
         receivedAt: clock.now(),
         envelopeFrom: m.from,
         envelopeTo: [m.to],
@@ -216,6 +218,7 @@ export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryR
       const type = (m.payload as { type?: unknown } | null)?.type;
       await db.insert(caughtMessages).values({
         channel: 'webhook',
+        tenantId: m.tenantId,
         receivedAt: clock.now(),
         envelopeFrom: null,
         envelopeTo: [new URL(m.url).pathname],
@@ -233,7 +236,7 @@ export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryR
   };
 
   const slack: SlackPoster = {
-    async post(url: string, text: string, opts: { now: Date }): Promise<Outcome> {
+    async post(url: string, text: string, opts: { now: Date; tenantId: string }): Promise<Outcome> {
       const a = answer('webhook', url, `slack:${opts.now.getTime()}:${text.length}`);
       if (a !== 'accepted') return { class: 'transient', code: 'HTTP_503', message: 'Service Unavailable' };
       // As the built-in receiver files a Slack-compatible post (server/webhook-catcher.ts): the secret path hidden.
@@ -242,6 +245,7 @@ export async function replayHistory(db: Db, o: HistoryOptions): Promise<HistoryR
       const body = JSON.stringify({ text });
       await db.insert(caughtMessages).values({
         channel: 'webhook',
+        tenantId: opts.tenantId,
         receivedAt: clock.now(),
         envelopeFrom: null,
         envelopeTo: [`/hooks/${slug}`, `/slack/${slug}${path.split('/').length > 3 ? '/…' : ''}`],

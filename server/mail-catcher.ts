@@ -41,6 +41,7 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../db/client';
 import { caughtMessages } from '../db/schema';
+import { CATEGORY_HEADER, TENANT_HEADER, declaredTenant, isAccountMail } from '../domain/caught-identity';
 import { composeFailureDsn } from '../domain/dsn';
 
 export interface MailCatcher {
@@ -86,9 +87,14 @@ async function storedForm(raw: Buffer, mailFrom: string) {
   // mailparser folds the RFC 2369 List-* headers into one structured `list` entry: their own lines are kept above.
   for (const [key, value] of parsed.headers) if (!(value instanceof Date) && key !== 'list') headers[key] = headerText(value);
   headers['return-path'] = `<${mailFrom}>`;
+  // Who sent it, as the sender declared (domain/caught-identity.ts): every line of each header, so two
+  // declarations are seen as two (and attributed to nobody).
+  const lines = (name: string) => parsed.headerLines.filter((l) => l.key === name.toLowerCase()).map((l) => l.line.slice(l.line.indexOf(':') + 1));
   return {
     parsed,
     row: {
+      tenantId: declaredTenant(lines(TENANT_HEADER)),
+      accountMail: isAccountMail(lines(CATEGORY_HEADER)),
       messageId: parsed.messageId ?? null,
       subject: parsed.subject ?? null,
       headers,
@@ -133,7 +139,7 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
   const inFlight = new Set<Promise<void>>();
 
   /** Makes, stores and hands on the DSN for `recipients` of a message that arrived at `arrivedAt`. */
-  async function bounce(raw: Buffer, mailFrom: string, recipients: string[], arrivedAt: Date): Promise<void> {
+  async function bounce(raw: Buffer, mailFrom: string, recipients: string[], arrivedAt: Date, original: { tenantId: string | null; accountMail: boolean }): Promise<void> {
     const now = new Date();
     const id = randomBytes(8).toString('hex');
     const dsn = Buffer.from(
@@ -149,18 +155,19 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
       }),
     );
     const { row } = await storedForm(dsn, '');
+    // The DSN belongs to whoever sent the message it reports on (the catcher read that message's declaration).
     const [stored] = await opts.db
       .insert(caughtMessages)
-      .values({ envelopeFrom: '', envelopeTo: [mailFrom], ...row })
+      .values({ envelopeFrom: '', envelopeTo: [mailFrom], ...row, tenantId: original.tenantId, accountMail: original.accountMail })
       .returning({ id: caughtMessages.id });
     await opts.onDsn?.(dsn, { to: [mailFrom], storedId: stored.id });
   }
 
-  function bounceLater(raw: Buffer, mailFrom: string, recipients: string[]): void {
+  function bounceLater(raw: Buffer, mailFrom: string, recipients: string[], original: { tenantId: string | null; accountMail: boolean }): void {
     const arrivedAt = new Date();
     const timer = setTimeout(() => {
       timers.delete(timer);
-      const p = bounce(raw, mailFrom, recipients, arrivedAt)
+      const p = bounce(raw, mailFrom, recipients, arrivedAt, original)
         .catch((e: unknown) => console.error('[mail-catcher] bounce-later DSN failed:', e))
         .finally(() => inFlight.delete(p));
       inFlight.add(p);
@@ -221,7 +228,7 @@ export async function startMailCatcher(opts: MailCatcherOptions): Promise<MailCa
           // Never a notification about a message without a return path (a bounce itself). The DSN names exactly
           // the envelope recipients (RCPT TO, as given) that bounce — never an address taken from the headers.
           const bounced = mailFrom ? session.envelope.rcptTo.map((r) => r.address).filter((a) => /\+bounce-later@/i.test(a)) : [];
-          if (bounced.length) bounceLater(raw, mailFrom, bounced);
+          if (bounced.length) bounceLater(raw, mailFrom, bounced, message);
           callback();
         } catch (e) {
           // Storage failed: answer 451 so the sender knows the message was not taken.

@@ -201,6 +201,7 @@ export async function sendTestMessage(db: Db, id: string, channels: Partial<Reco
     try {
       outcome = await channel.send(
         {
+          tenantId: t.id,
           from: { name: from, address: t.senderEmail },
           to: { name: '', address: m.to },
           ...(t.replyTo ? { replyTo: t.replyTo } : {}),

@@ -92,6 +92,9 @@ export async function sendPasswordResetMail(db: Db, p: PasswordResetPayload, cha
   try {
     outcome = await channel.send(
       {
+        // Account mail of the account's tenant: the development mailbox lists it only to its recipient.
+        tenantId: tenant.id,
+        accountMail: true,
         from: { name: senderNameOf(tenant), address: tenant.senderEmail },
         to: { name: user.name, address: user.email },
         subject: mail.subject,

@@ -41,6 +41,7 @@ import http from 'node:http';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/client';
 import { caughtMessages } from '../db/schema';
+import { TENANT_HEADER, declaredTenant } from '../domain/caught-identity';
 import { parsePhone } from '../domain/phone';
 import { countSmsSegments } from '../domain/sms-segments';
 import { twilioSignature } from '../domain/twilio-signature';
@@ -230,6 +231,8 @@ export async function startSmsCatcher(opts: SmsCatcherOptions): Promise<SmsCatch
           .insert(caughtMessages)
           .values({
             channel: 'sms',
+            // Who sent it: the app's X-Punctual-Tenant request header (domain/caught-identity.ts), never the From.
+            tenantId: declaredTenant(req.headersDistinct[TENANT_HEADER.toLowerCase()]),
             envelopeFrom: form.From,
             envelopeTo: [form.To],
             messageId: sid,

@@ -37,6 +37,7 @@ import type { Db } from '../db/client';
 import { webhookSecretOfTenant } from '../db/queries/mailbox';
 import { slackUrlOfTenant } from '../db/queries/alerts';
 import { caughtMessages } from '../db/schema';
+import { TENANT_HEADER, declaredTenant } from '../domain/caught-identity';
 
 export interface WebhookCatcherOptions {
   db: Db;
@@ -132,6 +133,8 @@ export async function startWebhookCatcher(opts: WebhookCatcherOptions): Promise<
         }
         await opts.db.insert(caughtMessages).values({
           channel: 'webhook',
+          // Who sent it: the app's X-Punctual-Tenant request header (domain/caught-identity.ts), never the path.
+          tenantId: declaredTenant(req.headersDistinct[TENANT_HEADER.toLowerCase()]),
           envelopeFrom: null,
           envelopeTo: [hookPath(slug), `/slack/${slug}${path.replace(/\/+$/, '').split('/').length > 3 ? '/…' : ''}`],
           messageId: null,
@@ -186,6 +189,8 @@ export async function startWebhookCatcher(opts: WebhookCatcherOptions): Promise<
             : null;
         await opts.db.insert(caughtMessages).values({
           channel: 'webhook',
+          // Who sent it: the app's X-Punctual-Tenant request header (domain/caught-identity.ts), never the path.
+          tenantId: declaredTenant(req.headersDistinct[TENANT_HEADER.toLowerCase()]),
           envelopeFrom: null,
           envelopeTo: [hookPath(slug)],
           messageId: headers['webhook-id'] ?? null,

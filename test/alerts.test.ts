@@ -384,9 +384,9 @@ describe('the demo', () => {
       // Like a real Slack webhook URL, the demo's holds a secret (issue #12): the bare path is not enough to post as the demo.
       expect(s.slackWebhookUrl).toMatch(new RegExp(`^${receiver.url}/slack/demo/[\\w-]{24}$`));
       const poster = createSlackPoster({ allowHttp: true });
-      expect(await poster.post(s.slackWebhookUrl!, 'hello from the test', { now: new Date() })).toMatchObject({ class: 'accepted' });
-      expect(await poster.post(`${receiver.url}/slack/demo`, 'forged', { now: new Date() })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
-      expect(await poster.post(`${receiver.url}/slack/nobody`, 'x', { now: new Date() })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
+      expect(await poster.post(s.slackWebhookUrl!, 'hello from the test', { now: new Date(), tenantId: s.tenantId })).toMatchObject({ class: 'accepted' });
+      expect(await poster.post(`${receiver.url}/slack/demo`, 'forged', { now: new Date(), tenantId: s.tenantId })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
+      expect(await poster.post(`${receiver.url}/slack/nobody`, 'x', { now: new Date(), tenantId: s.tenantId })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
       // The Slack-compatible posts of this test: the demo's seeded history fills the catcher with its own messages,
       // its alerts about the seeded dead letter and unknown outcome included (server/demo-history.ts).
       const history = (await h.caught()).filter((m) => m.envelopeTo.some((t) => t.startsWith('/slack/')) && (m.text ?? '').includes('Punctual Demo Studio'));

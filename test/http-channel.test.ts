@@ -17,6 +17,7 @@ beforeEach(() => {
 });
 
 const mail = (to = 'ada@example.test'): OutgoingEmail => ({
+  tenantId: '00000000-0000-4000-8000-00000000a11a',
   from: { name: 'Org', address: 'r@org.test' },
   to: { name: 'Ada', address: to },
   subject: 'Hi',

@@ -53,7 +53,7 @@ describe('mail catcher: only the app may deliver', () => {
     const smtp = createSmtpChannel({ url: catcher.url });
     try {
       const r = await smtp.send(
-        { from: { name: 'Acme', address: 'hi@acme.test' }, to: { name: 'Ana', address: 'ana@example.test' }, subject: 'Reminder: Clay', html: '<p>hi</p>', text: 'hi', messageId: '<r1@acme.test>', headers: {} },
+        { tenantId: '00000000-0000-4000-8000-00000000a11a', from: { name: 'Acme', address: 'hi@acme.test' }, to: { name: 'Ana', address: 'ana@example.test' }, subject: 'Reminder: Clay', html: '<p>hi</p>', text: 'hi', messageId: '<r1@acme.test>', headers: {} },
         { idempotencyKey: 'r1' },
       );
       expect(r).toMatchObject({ class: 'accepted' });

@@ -8,10 +8,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpChannel } from '../channels/smtp';
 import type { OutgoingEmail } from '../channels/types';
-import { getCaughtMessageRaw, mailboxScope } from '../db/queries/mailbox';
+import { getCaughtMessageRaw } from '../db/queries/mailbox';
 import { caughtMessages, type Tenant } from '../db/schema';
 import { buildCalendarInvite, calendarInviteFilename } from '../domain/calendar-invite';
-import { caughtAttachment, caughtMessageRaw, readCaughtMailParts } from '../server/caught-mail';
+import { caughtAttachment, caughtMessageRawFor, readCaughtMailParts } from '../server/caught-mail';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { createTenant } from '../server/tenants';
 import { createTestDatabase, type TestDatabase } from './support/db';
@@ -40,11 +40,12 @@ const ics = (method: 'REQUEST' | 'CANCEL', sequence: number) =>
   });
 
 /** Sends one email from `from` and returns its caught row's id. */
-async function send(from: string, subject: string, calendar?: OutgoingEmail['calendar']): Promise<string> {
+async function send(from: string, subject: string, calendar?: OutgoingEmail['calendar'], tenantId = acme.id): Promise<string> {
   const smtp = createSmtpChannel({ url: mail.url });
   try {
     const outcome = await smtp.send(
       {
+        tenantId,
         from: { name: 'Sender', address: from },
         to: { name: 'Grace', address: 'grace@example.test' },
         subject,
@@ -63,6 +64,9 @@ async function send(from: string, subject: string, calendar?: OutgoingEmail['cal
   return row.id;
 }
 
+/** A staff member of `t` (not the recipient of any message here) looking at the mailbox. */
+const v = (t: Tenant) => ({ tenantId: t.id, viewerEmail: `staff@${t.slug}.test` });
+
 beforeAll(async () => {
   tdb = await createTestDatabase();
   mail = await startMailCatcher({ db: tdb.db });
@@ -79,7 +83,7 @@ describe('caught email attachments', () => {
     const request = ics('REQUEST', 1);
     const id = await send('hi@acme.test', "You're booked: Evening Yoga", { method: 'REQUEST', content: request, filename: calendarInviteFilename('REQUEST') });
 
-    const raw = await caughtMessageRaw(tdb.db, acme.id, id);
+    const raw = await caughtMessageRawFor(tdb.db, v(acme), id);
     expect(raw).toMatchObject({ id, channel: 'email' });
     expect(raw!.raw).toMatch(/^Content-Type: application\/ics; name=invite\.ics\r$/m);
 
@@ -103,22 +107,22 @@ describe('caught email attachments', () => {
       ],
     });
 
-    const file = await caughtAttachment(tdb.db, acme.id, id, 1);
+    const file = await caughtAttachment(tdb.db, v(acme), id, 1);
     expect(file?.attachment.downloadName).toBe('invite.ics');
     expect(file?.contentTypeHeader).toBe('application/ics');
     expect(file?.content.toString('utf8')).toBe(request);
-    const alternative = await caughtAttachment(tdb.db, acme.id, id, 0);
+    const alternative = await caughtAttachment(tdb.db, v(acme), id, 0);
     expect(alternative?.contentTypeHeader).toBe('text/calendar; charset=utf-8; method=REQUEST');
     expect(alternative?.content.toString('utf8')).toBe(request);
     // No such attachment.
-    expect(await caughtAttachment(tdb.db, acme.id, id, 2)).toBeNull();
-    expect(await caughtAttachment(tdb.db, acme.id, id, -1)).toBeNull();
-    expect(await caughtAttachment(tdb.db, acme.id, id, 0.5)).toBeNull();
+    expect(await caughtAttachment(tdb.db, v(acme), id, 2)).toBeNull();
+    expect(await caughtAttachment(tdb.db, v(acme), id, -1)).toBeNull();
+    expect(await caughtAttachment(tdb.db, v(acme), id, 0.5)).toBeNull();
   });
 
   it('a cancellation: cancel.ics with METHOD:CANCEL and the higher SEQUENCE', async () => {
     const id = await send('hi@acme.test', 'Evening Yoga is cancelled', { method: 'CANCEL', content: ics('CANCEL', 2), filename: calendarInviteFilename('CANCEL') });
-    const parts = await readCaughtMailParts((await caughtMessageRaw(tdb.db, acme.id, id))!.raw);
+    const parts = await readCaughtMailParts((await caughtMessageRawFor(tdb.db, v(acme), id))!.raw);
     expect(parts.attachments.map((a) => [a.filename, a.contentType])).toEqual([
       [null, 'text/calendar; method=CANCEL'],
       ['cancel.ics', 'application/ics'],
@@ -129,35 +133,39 @@ describe('caught email attachments', () => {
 
   it('an email without attachments: none listed, no calendar', async () => {
     const id = await send('hi@acme.test', 'Reminder: Evening Yoga');
-    expect(await readCaughtMailParts((await caughtMessageRaw(tdb.db, acme.id, id))!.raw)).toEqual({ attachments: [], calendar: null });
-    expect(await caughtAttachment(tdb.db, acme.id, id, 0)).toBeNull();
+    expect(await readCaughtMailParts((await caughtMessageRawFor(tdb.db, v(acme), id))!.raw)).toEqual({ attachments: [], calendar: null });
+    expect(await caughtAttachment(tdb.db, v(acme), id, 0)).toBeNull();
   });
 
   it('scoped like the mailbox page: another tenant’s email is not found (raw or attachment), nor a malformed or unknown id', async () => {
-    const theirs = await send('hi@other.test', "You're booked: Other's class", { method: 'REQUEST', content: ics('REQUEST', 0), filename: 'invite.ics' });
+    const theirs = await send('hi@other.test', "You're booked: Other's class", { method: 'REQUEST', content: ics('REQUEST', 0), filename: 'invite.ics' }, other.id);
     const ours = await send('HI@acme.test', "You're booked: Acme's class", { method: 'REQUEST', content: ics('REQUEST', 0), filename: 'invite.ics' });
-    expect(await caughtMessageRaw(tdb.db, acme.id, theirs)).toBeNull();
-    expect(await caughtAttachment(tdb.db, acme.id, theirs, 1)).toBeNull();
-    expect(await caughtMessageRaw(tdb.db, other.id, ours)).toBeNull();
-    expect(await caughtAttachment(tdb.db, other.id, ours, 1)).toBeNull();
-    // The sender address matches case-insensitively, as on the mailbox page.
-    expect((await caughtAttachment(tdb.db, acme.id, ours, 1))?.attachment.filename).toBe('invite.ics');
-    expect((await caughtAttachment(tdb.db, other.id, theirs, 1))?.attachment.filename).toBe('invite.ics');
-    const scope = (await mailboxScope(tdb.db, acme.id))!;
+    expect(await caughtMessageRawFor(tdb.db, v(acme), theirs)).toBeNull();
+    expect(await caughtAttachment(tdb.db, v(acme), theirs, 1)).toBeNull();
+    expect(await caughtMessageRawFor(tdb.db, v(other), ours)).toBeNull();
+    expect(await caughtAttachment(tdb.db, v(other), ours, 1)).toBeNull();
+    // Each tenant finds its own.
+    expect((await caughtAttachment(tdb.db, v(acme), ours, 1))?.attachment.filename).toBe('invite.ics');
+    expect((await caughtAttachment(tdb.db, v(other), theirs, 1))?.attachment.filename).toBe('invite.ics');
+    const scope = v(acme);
     expect(await getCaughtMessageRaw(tdb.db, 'not-a-uuid', scope)).toBeNull();
     expect(await getCaughtMessageRaw(tdb.db, '00000000-0000-4000-8000-000000000000', scope)).toBeNull();
     // An unknown tenant has no mailbox at all.
-    expect(await caughtMessageRaw(tdb.db, '00000000-0000-4000-8000-000000000000', ours)).toBeNull();
+    expect(await caughtMessageRawFor(tdb.db, { tenantId: '00000000-0000-4000-8000-000000000000', viewerEmail: 'x@y.test' }, ours)).toBeNull();
   });
 
   it('a message in scope that is not an email (an SMS) has no attachments to serve, but its raw source is there', async () => {
-    const [sms] = await tdb.db
+    const [sms, nobodys] = await tdb.db
       .insert(caughtMessages)
-      .values({ channel: 'sms', envelopeFrom: '+15005550006', envelopeTo: ['+31612345678'], headers: {}, text: 'hi', raw: 'To=%2B31612345678&Body=hi' })
+      .values([
+        { tenantId: acme.id, channel: 'sms', envelopeFrom: '+15005550006', envelopeTo: ['+31612345678'], headers: {}, text: 'hi', raw: 'To=%2B31612345678&Body=hi' },
+        // Stored without a sender's declaration (before it existed, or not from the app): nobody's.
+        { channel: 'sms', envelopeFrom: '+15005550006', envelopeTo: ['+31612345678'], headers: {}, text: 'hi', raw: 'To=%2B31612345678&Body=hi' },
+      ])
       .returning({ id: caughtMessages.id });
-    expect(await caughtMessageRaw(tdb.db, acme.id, sms.id, '+15005550006')).toMatchObject({ channel: 'sms', raw: 'To=%2B31612345678&Body=hi' });
-    expect(await caughtAttachment(tdb.db, acme.id, sms.id, 0, '+15005550006')).toBeNull();
-    // Without an SMS sender the tenant sees no SMS at all.
-    expect(await caughtMessageRaw(tdb.db, acme.id, sms.id)).toBeNull();
+    expect(await caughtMessageRawFor(tdb.db, v(acme), sms.id)).toMatchObject({ channel: 'sms', raw: 'To=%2B31612345678&Body=hi' });
+    expect(await caughtAttachment(tdb.db, v(acme), sms.id, 0)).toBeNull();
+    expect(await caughtMessageRawFor(tdb.db, v(other), sms.id)).toBeNull();
+    expect(await caughtMessageRawFor(tdb.db, v(acme), nobodys.id)).toBeNull();
   });
 });

@@ -17,6 +17,7 @@ beforeEach(() => {
 });
 
 const sms = (over: Partial<OutgoingSms> = {}): OutgoingSms => ({
+  tenantId: '00000000-0000-4000-8000-00000000a11a',
   from: '+3197010000000',
   to: '+31612345678',
   body: 'Hoi Zoë: je workshop begint om 10:00 — kosten €5 & 100% zin!',

@@ -83,6 +83,7 @@ async function startSink(plan: (n: number, connection: number) => Behaviour = ()
 }
 
 const mail = (i: number): OutgoingEmail => ({
+  tenantId: '00000000-0000-4000-8000-00000000a11a',
   from: { name: 'Acme', address: 'hi@acme.test' },
   to: { name: `P ${i}`, address: `p${i}@example.test` },
   subject: `Reminder ${i}`,

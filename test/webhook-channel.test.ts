@@ -42,7 +42,7 @@ beforeEach(() => {
 });
 
 const payload = { type: 'booking.confirmed', timestamp: '2027-09-01T07:00:00.000Z', data: { bookingId: 'b1', name: 'Zoë ✓' } };
-const hook = (id: string, over: Partial<OutgoingWebhook> = {}): OutgoingWebhook => ({ url: peer.url, secret, id, payload, ...over });
+const hook = (id: string, over: Partial<OutgoingWebhook> = {}): OutgoingWebhook => ({ tenantId: '00000000-0000-4000-8000-00000000a11a', url: peer.url, secret, id, payload, ...over });
 const opts = (id: string) => ({ idempotencyKey: id, now: new Date() });
 
 describe('webhook channel', () => {

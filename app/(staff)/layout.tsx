@@ -4,6 +4,7 @@ import { Announcer } from '../../components/client/Announcer';
 import { NavLink } from '../../components/NavLink';
 import { NavMenu } from '../../components/NavMenu';
 import { SignOutButton } from '../../components/SignOutButton';
+import { mailboxEnabled } from '../../server/caught-mail';
 import { requireStaff } from '../../server/session';
 import '../styles/channels.css';
 import '../styles/alerts.css';
@@ -51,7 +52,8 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/settings">Settings</NavLink>
           <NavLink href="/staff">Staff</NavLink>
           <NavLink href="/templates">Templates</NavLink>
-          <NavLink href="/mailbox">Mailbox</NavLink>
+          {/* Only where the built-in catchers run (server/caught-mail.ts mailboxEnabled). */}
+          {mailboxEnabled() ? <NavLink href="/mailbox">Mailbox</NavLink> : null}
         </nav>
         <div id="signed-in" className="sidebar-user" aria-label="Signed in">
           <div className="sidebar-user-name">{user.name}</div>

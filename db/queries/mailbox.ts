@@ -3,15 +3,13 @@
  * the SMTP catcher (server/mail-catcher.ts), SMS from the SMS API (server/sms-catcher.ts) and webhook deliveries
  * from the receiver (server/webhook-catcher.ts). That table is a dev/demo tool, not tenant data; the staff pages
  * show a tenant what it SENT, by a {@link MailboxScope}:
- *   email    envelope_from is the tenant's sender address (case-insensitive), or the envelope sender or a
- *            recipient is a VERP bounce address (`bounces+<delivery hex>-<tag>@…`, domain/verp.ts) naming a
- *            delivery the tenant sent — its own messages sent with a bounce address, and the delivery status
- *            notifications that came back to one (issue #10 §4). The tag is not checked here (the database has
- *            no key): the catcher is a local tool, and naming a delivery needs its id;
- *   sms      envelope_from is the tenant's SMS sender (its `notification_settings.sms_sender`, else the worker's
- *            default `SMS_FROM` — shared by every tenant without a sender of its own);
- *   webhook  envelope_to holds the tenant's catcher path `/hooks/{slug}`.
- * Instants are ISO-8601 UTC strings (see views.ts).
+ *   - `tenant_id` is the tenant: the sender's own declaration recorded by the catcher when the message arrived
+ *     (domain/caught-identity.ts). No address — From, SMS sender, webhook path — decides a tenant here: any admin
+ *     can set those to another organisation's;
+ *   - account mail (`account_mail`: password and sign-in links) is listed only to the staff member signed in as
+ *     one of its envelope recipients (case-insensitive).
+ * What the rows hold is returned as stored: credentials in them are masked by the use-case that shows them
+ * (server/caught-mail.ts), which knows who is looking. Instants are ISO-8601 UTC strings (see views.ts).
  */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../client';
@@ -22,16 +20,12 @@ import { isUuid, type ListPage } from './views';
 export const caughtChannels = ['email', 'sms', 'webhook'] as const;
 export type CaughtChannel = (typeof caughtChannels)[number];
 
-/** Which caught messages belong to one tenant (module doc). */
+/** Which caught messages one staff member may list (module doc). */
 export interface MailboxScope {
-  /** The tenant (messages with a bounce address of one of its deliveries are its). */
+  /** The viewer's tenant: only messages it declared as their sender. */
   tenantId: string;
-  /** The tenant's email sender address. */
-  senderEmail: string;
-  /** The SMS sender its messages go out from, or null (then no SMS is shown). */
-  smsSender: string | null;
-  /** The webhook catcher path of the tenant, `/hooks/{slug}`. */
-  webhookPath: string;
+  /** The viewer's sign-in address: account mail to it is listed, other account mail is not. */
+  viewerEmail: string;
 }
 
 /** One row of the mailbox list. */
@@ -73,48 +67,26 @@ export interface CaughtMessageView {
   text: string | null;
 }
 
-function channelWhere(scope: MailboxScope, channel: CaughtChannel): SQL {
-  const m = caughtMessages;
-  switch (channel) {
-    case 'email':
-      return sql`(${m.channel} = 'email' and (lower(${m.envelopeFrom}) = lower(${scope.senderEmail}) or ${bounceAddressOfTenant(scope.tenantId)}))`;
-    case 'sms':
-      return scope.smsSender == null ? sql`false` : sql`(${m.channel} = 'sms' and ${m.envelopeFrom} = ${scope.smsSender})`;
-    case 'webhook':
-      return sql`(${m.channel} = 'webhook' and ${scope.webhookPath} = any(${m.envelopeTo}))`;
-  }
-}
-
-/**
- * True when the caught email's envelope sender or one of its recipients is a bounce address naming a delivery
- * that went out in `tenantId`'s name: the sending tenant the send path recorded on it (`sending_tenant_id`, issue
- * #12 — an external guest's organisation only when its partnership allowed it, else the host), or for a row
- * without one the earlier rule (the guest's organisation for an external booking). The delivery id is the 32 hex
- * digits after `bounces+`.
- */
-function bounceAddressOfTenant(tenantId: string): SQL {
-  const m = caughtMessages;
-  return sql`exists (
-    select 1 from unnest(array_prepend(${m.envelopeFrom}, ${m.envelopeTo})) as a(addr)
-      join deliveries d on d.id = (substring(lower(a.addr) from '^bounces[+]([0-9a-f]{32})-[0-9a-f]{10}@'))::uuid
-      left join reminders r on r.id = d.reminder_id
-      left join bookings b on b.id = r.booking_id
-    where coalesce(d.sending_tenant_id, case when b.role = 'external' and b.guest_tenant_id is not null then b.guest_tenant_id else d.tenant_id end) = ${tenantId}::uuid)`;
-}
-
-/** Any channel of the scope. */
+/** The scope's rows (module doc): the tenant's own, account mail only to its recipient. */
 function scopeWhere(scope: MailboxScope): SQL {
-  return sql`(${sql.join(
-    caughtChannels.map((c) => channelWhere(scope, c)),
-    sql` or `,
-  )})`;
+  const m = caughtMessages;
+  return sql`(${m.tenantId} = ${scope.tenantId}::uuid and (not ${m.accountMail} or exists (select 1 from unnest(${m.envelopeTo}) as r(addr) where lower(trim(r.addr)) = lower(trim(${scope.viewerEmail})))))`;
+}
+
+function channelWhere(scope: MailboxScope, channel: CaughtChannel): SQL {
+  return sql`(${caughtMessages.channel} = ${channel} and ${scopeWhere(scope)})`;
 }
 
 /**
- * The scope of tenant `tenant` (module doc). `defaultSmsFrom`: the worker's default SMS sender (`SMS_FROM`),
- * used when the tenant names none. Returns null when the tenant does not exist.
+ * What the mailbox header says about where a tenant's messages come from: its sender address, its SMS sender
+ * (`notification_settings.sms_sender`, else the worker's default `defaultSmsFrom`) and its webhook receiver path.
+ * Words for the page only — the scope never uses them. Null when the tenant does not exist.
  */
-export async function mailboxScope(db: DbOrTx, tenantId: string, defaultSmsFrom?: string | null): Promise<MailboxScope | null> {
+export async function mailboxSenders(
+  db: DbOrTx,
+  tenantId: string,
+  defaultSmsFrom?: string | null,
+): Promise<{ senderEmail: string; smsSender: string | null; webhookPath: string } | null> {
   const [row] = await db
     .select({ slug: tenants.slug, senderEmail: tenants.senderEmail, smsSender: notificationSettings.smsSender })
     .from(tenants)
@@ -122,7 +94,7 @@ export async function mailboxScope(db: DbOrTx, tenantId: string, defaultSmsFrom?
     .where(eq(tenants.id, tenantId))
     .limit(1);
   if (!row) return null;
-  return { tenantId, senderEmail: row.senderEmail, smsSender: row.smsSender ?? defaultSmsFrom ?? null, webhookPath: `/hooks/${row.slug}` };
+  return { senderEmail: row.senderEmail, smsSender: row.smsSender ?? defaultSmsFrom ?? null, webhookPath: `/hooks/${row.slug}` };
 }
 
 /** How many caught messages of each channel the scope holds. */
@@ -193,6 +165,8 @@ export interface CaughtMessageRaw {
   channel: CaughtChannel;
   /** Email: the RFC 5322 message as the catcher received it; SMS: the form body; webhook: the request body. */
   raw: string;
+  /** The envelope recipients (who may see its credentials: server/caught-mail.ts). */
+  envelopeTo: string[];
 }
 
 /**
@@ -202,7 +176,7 @@ export interface CaughtMessageRaw {
 export async function getCaughtMessageRaw(db: DbOrTx, id: string, scope: MailboxScope): Promise<CaughtMessageRaw | null> {
   if (!isUuid(id)) return null;
   const [row] = await db
-    .select({ id: caughtMessages.id, channel: caughtMessages.channel, raw: caughtMessages.raw })
+    .select({ id: caughtMessages.id, channel: caughtMessages.channel, raw: caughtMessages.raw, envelopeTo: caughtMessages.envelopeTo })
     .from(caughtMessages)
     .where(and(eq(caughtMessages.id, id), scopeWhere(scope)))
     .limit(1);

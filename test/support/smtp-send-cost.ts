@@ -55,6 +55,7 @@ async function runSink(kind: string): Promise<void> {
 
 function message(i: number): OutgoingEmail {
   return {
+    tenantId: '00000000-0000-4000-8000-00000000a11a',
     from: { name: 'Acme Workshops', address: 'hello@acme.test' },
     to: { name: `Person ${i}`, address: `p${i}@example.test` },
     subject: `Reminder: Clay workshop starts in 1 hour (${i})`,

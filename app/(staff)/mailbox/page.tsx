@@ -2,11 +2,12 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { getDb } from '../../../db/client';
-import { caughtChannels, countCaughtMessages, listCaughtMessages, mailboxScope, type CaughtChannel } from '../../../db/queries/mailbox';
+import { caughtChannels, mailboxSenders, type CaughtChannel } from '../../../db/queries/mailbox';
 import { guestMailCounts } from '../../../db/queries/dashboard';
 import { EmptyState } from '../../../components/EmptyState';
 import { MailboxTable, MailboxTabs, SmsTable, WebhookTable } from '../../../components/MailboxTable';
 import { Pager } from '../../../components/Pager';
+import { mailboxEnabled, mailboxPage } from '../../../server/caught-mail';
 import { requireStaff } from '../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -25,35 +26,35 @@ const empty: Record<CaughtChannel, { title: string; hint: string }> = {
 /**
  * What the built-in catchers caught for this tenant (development and demo), newest first, in three tabs:
  * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`). A notice
- * says that these are development catchers (issue #12), so nobody takes the page for a record of real sends.
+ * says that these are development catchers, so nobody takes the page for a record of real sends. Only what this
+ * tenant sent, account mail only to its recipient, and credentials masked unless the viewer is the recipient
+ * (server/caught-mail.ts). 404 unless the mailbox is on (`PUNCTUAL_MAILBOX`).
  */
 export default async function MailboxPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  if (!mailboxEnabled()) notFound();
   const params = await searchParams;
   const page = pageParamSchema.parse(params.page);
   const channel = channelParamSchema.parse(params.channel);
   const db = getDb();
-  // The catchers hold every tenant's messages: show only what this tenant sent (db/queries/mailbox.ts).
-  const { tenant } = await requireStaff();
-  const scope = await mailboxScope(db, tenant.id, process.env.SMS_FROM);
-  if (!scope) notFound();
+  // The catchers hold every tenant's messages: show only what this tenant sent (server/caught-mail.ts).
+  const { tenant, user } = await requireStaff();
+  const senders = await mailboxSenders(db, tenant.id, process.env.SMS_FROM);
+  if (!senders) notFound();
   const zone = tenant.timeZone;
-  const [counts, { items, total }, guests] = await Promise.all([
-    countCaughtMessages(db, scope),
-    listCaughtMessages(db, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, scope, channel),
+  const [{ counts, items, total }, guests] = await Promise.all([
+    mailboxPage(db, { tenantId: tenant.id, viewerEmail: user.email }, channel, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
     channel === 'email' ? guestMailCounts(db, tenant.id) : Promise.resolve(null),
   ]);
   const what =
     channel === 'email'
-      ? `Messages from ${scope.senderEmail} caught by the built-in mail catcher`
+      ? `Email ${tenant.name} sent, caught by the built-in mail catcher`
       : channel === 'sms'
-        ? scope.smsSender
-          ? `Text messages from ${scope.smsSender} caught by the built-in SMS API`
-          : 'This organisation has no SMS sender set'
-        : `Deliveries to ${scope.webhookPath} on the built-in webhook receiver`;
+        ? `Text messages ${tenant.name} sent${senders.smsSender ? ` (from ${senders.smsSender})` : ''}, caught by the built-in SMS API`
+        : `Webhook deliveries ${tenant.name} sent, caught by the built-in receiver`;
   return (
     <>
       <div className="page-head">
@@ -65,7 +66,8 @@ export default async function MailboxPage({
       <p className="notice dev-catcher-notice" data-testid="dev-catcher-notice">
         <strong>Development catcher.</strong> Nothing here has left this computer: the built-in catchers keep what the app
         sends so you can read it, and take messages only from this app. A deployment sends through real providers
-        (<code>SMTP_URL</code>, <code>SMS_API_URL</code>) instead.
+        (<code>SMTP_URL</code>, <code>SMS_API_URL</code>) instead. Links that act for a person (password, sign-in,
+        preferences, unsubscribe) show as <span aria-hidden="true">•••</span> dots except to that person, signed in.
       </p>
       {guests && (guests.sentToGuests > 0 || guests.sentInOurName > 0) ? (
         // Issue #12: why these numbers and the dashboard's "sent" differ.

@@ -3,20 +3,21 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '../../../../db/client';
-import { getCaughtMessage, mailboxScope } from '../../../../db/queries/mailbox';
 import { MessageView } from '../../../../components/MessageView';
-import { caughtMessageRaw, readCaughtMailParts, type CaughtMailParts } from '../../../../server/caught-mail';
+import { caughtMessageFor, caughtMessageRawFor, mailboxEnabled, readCaughtMailParts, type CaughtMailParts } from '../../../../server/caught-mail';
 import { requireStaff } from '../../../../server/session';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ id: string }> };
 
-const loadMessage = cache(async (id: string) => {
-  const db = getDb();
-  const scope = await mailboxScope(db, (await requireStaff()).tenant.id, process.env.SMS_FROM);
-  return scope ? getCaughtMessage(db, id, scope) : null;
+/** Who is looking (their tenant and sign-in address: server/caught-mail.ts masks credentials not theirs). */
+const viewer = cache(async () => {
+  const { tenant, user } = await requireStaff();
+  return { tenantId: tenant.id, viewerEmail: user.email };
 });
+
+const loadMessage = cache(async (id: string) => (mailboxEnabled() ? caughtMessageFor(getDb(), await viewer(), id) : null));
 
 /** The browser title: the email's subject, the webhook's type, or "SMS to …". */
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
@@ -37,7 +38,7 @@ export default async function MailboxMessagePage({ params }: Props) {
   const zone = tenant.timeZone;
   let parts: CaughtMailParts | 'unreadable' | null = null;
   if (message.channel === 'email') {
-    const raw = await caughtMessageRaw(getDb(), tenant.id, id, process.env.SMS_FROM);
+    const raw = await caughtMessageRawFor(getDb(), await viewer(), id);
     // A source mailparser cannot read still shows the stored parts; the attachments box says why it is empty.
     parts = raw ? await readCaughtMailParts(raw.raw).catch(() => 'unreadable' as const) : null;
   }

@@ -1,6 +1,6 @@
 import { getDb } from '../../../../../db/client';
 import { contentDisposition } from '../../../../../domain/content-disposition';
-import { caughtMessageRaw } from '../../../../../server/caught-mail';
+import { caughtMessageRawFor, mailboxEnabled } from '../../../../../server/caught-mail';
 import { jsonError, staffRoute } from '../../../../../server/session';
 
 export const dynamic = 'force-dynamic';
@@ -9,12 +9,14 @@ export const dynamic = 'force-dynamic';
  * GET /api/mailbox/:id/raw — the raw source of a caught message exactly as the catcher received it (an email's
  * RFC 5322 text with every MIME part), as `text/plain; charset=utf-8` shown in the browser, saved as
  * `message-<id>.eml` (email) or `.txt`. Any signed-in staff role; scoped like the mailbox page
- * (db/queries/mailbox.ts): 401 signed out, 404 `{ error }` when the message is not this tenant's.
+ * (server/caught-mail.ts): 401 signed out, 404 `{ error }` when the message is not in the viewer's mailbox or the
+ * mailbox is off (`PUNCTUAL_MAILBOX`). Credentials in it are masked unless the viewer is its recipient.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {
   const { id } = await context.params;
-  return staffRoute(request, 'read', async ({ tenant }) => {
-    const msg = await caughtMessageRaw(getDb(), tenant.id, id, process.env.SMS_FROM);
+  if (!mailboxEnabled()) return jsonError(404, 'not found');
+  return staffRoute(request, 'read', async ({ tenant, user }) => {
+    const msg = await caughtMessageRawFor(getDb(), { tenantId: tenant.id, viewerEmail: user.email }, id);
     if (!msg) return jsonError(404, 'message not found');
     return new Response(msg.raw, {
       headers: {
