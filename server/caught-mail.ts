@@ -32,7 +32,7 @@ import {
   type MailboxScope,
 } from '../db/queries/mailbox';
 import { isRecipient } from '../domain/caught-identity';
-import { maskCredentials, maskCredentialsDeep, maskCredentialsInHtml } from '../domain/credential-mask';
+import { MASK_CHAR, maskCredentials, maskCredentialsDeep, maskCredentialsInHtml } from '../domain/credential-mask';
 import { icsKeyLines, type IcsKeyLine } from '../domain/ics-key-lines';
 
 /**
@@ -129,7 +129,8 @@ export async function maskRawEmail(raw: string): Promise<string> {
           const unfolded = line.line.replace(/\r?\n(?=[ \t])/g, '');
           const masked = maskCredentials(unfolded).text;
           if (masked !== unfolded) {
-            line.line = masked;
+            // mailsplit holds header lines as binary strings (one char per byte): the mask goes in as its UTF-8 bytes.
+            line.line = masked.replaceAll(MASK_CHAR, Buffer.from(MASK_CHAR, 'utf8').toString('binary'));
             data.headers.changed = true;
             changed = true;
           }
