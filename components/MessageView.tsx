@@ -46,6 +46,17 @@ export function headerEntries(headers: unknown): [string, string][] {
   return [];
 }
 
+/** Says that links acting for the recipient are hidden from this viewer (server/caught-mail.ts). */
+function MaskedNotice({ message }: { message: CaughtMessageView }) {
+  if (!message.credentialsHidden) return null;
+  return (
+    <p className="notice masked-notice" data-testid="masked-notice">
+      Links that act for the recipient (sign-in, password, preferences, unsubscribe) are hidden as{' '}
+      <span aria-hidden="true">•••</span> dots: only {message.envelopeTo.join(', ') || 'the recipient'}, signed in to Punctual, sees them.
+    </p>
+  );
+}
+
 /**
  * One caught message: envelope and Message-ID, a link to the raw source, the calendar invitation's key lines
  * and the attachments (each a download), the HTML part in a fully sandboxed iframe (no scripts, no same-origin
@@ -60,6 +71,7 @@ export function MessageView({ message, zone, parts = null }: { message: CaughtMe
   return (
     <div className="message-view">
       <h1 className="message-subject">{message.subject || '(no subject)'}</h1>
+      <MaskedNotice message={message} />
       <dl className="facts message-facts">
         <div>
           <dt>Received</dt>
@@ -241,6 +253,7 @@ function SmsView({ message, zone }: { message: CaughtMessageView; zone: string }
   return (
     <div className="message-view" data-channel="sms">
       <h1 className="message-subject">SMS to {message.envelopeTo.join(', ') || '(nobody)'}</h1>
+      <MaskedNotice message={message} />
       <dl className="facts message-facts">
         <div>
           <dt>Received</dt>
@@ -298,6 +311,7 @@ function WebhookView({ message, zone }: { message: CaughtMessageView; zone: stri
   return (
     <div className="message-view" data-channel="webhook">
       <h1 className="message-subject">{message.subject || '(no type)'}</h1>
+      <MaskedNotice message={message} />
       <dl className="facts message-facts">
         <div>
           <dt>Received</dt>

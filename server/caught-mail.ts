@@ -72,12 +72,17 @@ export async function mailboxPage(
 export async function caughtMessageFor(db: DbOrTx, viewer: MailboxViewer, id: string): Promise<CaughtMessageView | null> {
   const m = await getCaughtMessage(db, id, viewer);
   if (!m || seesCredentials(viewer, m.envelopeTo)) return m;
+  const html = m.html == null ? null : maskCredentialsInHtml(m.html);
+  const text = m.text == null ? null : maskCredentials(m.text);
+  const headers = maskCredentialsDeep(m.headers);
   return {
     ...m,
     subject: m.subject == null ? null : maskCredentials(m.subject).text,
-    headers: maskCredentialsDeep(m.headers),
-    html: m.html == null ? null : maskCredentialsInHtml(m.html).html,
-    text: m.text == null ? null : maskCredentials(m.text).text,
+    headers,
+    html: html?.html ?? null,
+    text: text?.text ?? null,
+    // The largest count of one rendering: the HTML and text parts carry the same links.
+    credentialsHidden: Math.max(html?.hidden ?? 0, text?.hidden ?? 0, JSON.stringify(headers) === JSON.stringify(m.headers) ? 0 : 1),
   };
 }
 

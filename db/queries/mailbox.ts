@@ -65,6 +65,11 @@ export interface CaughtMessageView {
   headers: unknown;
   html: string | null;
   text: string | null;
+  /**
+   * How many credentials the viewer's copy has masked (set by server/caught-mail.ts; 0 or absent: none, or the
+   * viewer is the recipient).
+   */
+  credentialsHidden?: number;
 }
 
 /** The scope's rows (module doc): the tenant's own, account mail only to its recipient. */

@@ -1,0 +1,82 @@
+/**
+ * The development mailbox shows a credential only to the person it was sent to. A viewer of the demo studio asks
+ * for a password reset for the studio's admin (the public "forgot password" form: anyone may): the reset mail is
+ * caught, but it is not in the viewer's mailbox and its page answers 404; a booking email's preference and
+ * unsubscribe links are shown as dots, not links, on the message page, at 1360 and 375 px (screenshots
+ * mailbox-masked-1360.png, mailbox-masked-375.png); the admin, signed in as themself, finds the reset mail with a
+ * working-looking link. Reads the demo tenant's data only (it books nobody and changes no setting).
+ */
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { expect, test } from '@playwright/test';
+import { createDb, type DbHandle } from '../db/client';
+import { caughtMessages } from '../db/schema';
+import { resolveDatabaseUrl } from '../scripts/lib';
+import { ACCOUNTS, contextAs, expectAccessible, sameOrigin, screen } from './support';
+
+let handle: DbHandle;
+test.beforeAll(() => {
+  handle = createDb(resolveDatabaseUrl()!, { max: 1 });
+});
+test.afterAll(async () => {
+  await handle?.close();
+});
+
+test('a viewer sees no reset mail of the admin and only masked links; the admin sees their own link', async ({ browser }) => {
+  const viewerCtx = await contextAs(browser, 'viewer');
+  const adminCtx = await contextAs(browser, 'admin');
+  try {
+    const page = await viewerCtx.newPage();
+    const [{ now }] = await handle.db.select({ now: sql<Date>`now()` }).from(sql`(select 1) as one`);
+    const asked = await page.request.post('/api/auth/request-password-reset', { data: { email: ACCOUNTS.admin, redirectTo: '/set-password' }, headers: sameOrigin() });
+    expect(asked.status(), 'the public reset form answers the same for anyone').toBeLessThan(500);
+    // The worker mails it: wait for the catcher to hold it.
+    const resetMail = async () =>
+      (
+        await handle.db
+          .select({ id: caughtMessages.id, text: caughtMessages.text })
+          .from(caughtMessages)
+          .where(and(eq(caughtMessages.accountMail, true), gt(caughtMessages.receivedAt, new Date(now)), sql`${ACCOUNTS.admin} = any(${caughtMessages.envelopeTo})`))
+      )[0];
+    await expect.poll(async () => (await resetMail())?.id ?? null, { timeout: 30_000, message: 'the reset mail is caught' }).not.toBeNull();
+    const reset = (await resetMail())!;
+    const token = /set-password\?token=([\w-]+)/.exec(reset.text ?? '')![1];
+
+    // The viewer: not in the list, no page, no raw source — and the token nowhere.
+    await page.goto('/mailbox');
+    await expect(page.locator('table.mailbox-table')).toBeVisible();
+    expect(await page.content()).not.toContain(token);
+    await expect(page.locator(`a[href="/mailbox/${reset.id}"]`)).toHaveCount(0);
+    expect((await page.goto(`/mailbox/${reset.id}`))?.status()).toBe(404);
+    const raw = await page.request.get(`/api/mailbox/${reset.id}/raw`);
+    expect(raw.status()).toBe(404);
+    expect(await raw.text()).not.toContain(token);
+
+    // A booking email to a participant: its links are dots, and not links.
+    await page.goto('/mailbox');
+    const booked = page.locator('table.mailbox-table a[href^="/mailbox/"]', { hasText: /You.re booked/ }).first();
+    await expect(booked).toBeVisible({ timeout: 30_000 });
+    await booked.click();
+    await expect(page.getByTestId('masked-notice')).toBeVisible();
+    const text = page.locator('.message-text');
+    await expect(text).toContainText('/preferences/••••');
+    const html = page.frameLocator('iframe.message-html');
+    await expect(html.locator('a[data-masked-href]').first()).toBeAttached();
+    await expect(html.locator('a[href*="/preferences/"], a[href*="/u/"]')).toHaveCount(0);
+    await expectAccessible(page, 'a masked message');
+    await screen(page, 'mailbox-masked-1360');
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.reload();
+    await expect(page.getByTestId('masked-notice')).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screen(page, 'mailbox-masked-375');
+
+    // The admin, signed in as themself: their reset mail is listed and its link is readable.
+    const admin = await adminCtx.newPage();
+    await admin.goto(`/mailbox/${reset.id}`);
+    await expect(admin.locator('.message-text')).toContainText(`set-password?token=${token}`);
+    await expect(admin.getByTestId('masked-notice')).toHaveCount(0);
+  } finally {
+    await viewerCtx.close();
+    await adminCtx.close();
+  }
+});
