@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -781,6 +782,12 @@ export const staffTwoFactors = pgTable(
     verified: boolean('verified').notNull().default(true),
     failedVerificationCount: integer('failed_verification_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
+    /**
+     * The last TOTP time step (floor(unix seconds / 30)) whose code was accepted for this account (migration 0022):
+     * a code is accepted once per account and step, and never for a step at or before this one (RFC 6238 §5.2;
+     * server/accounts-auth.ts). Null until a first code was accepted. Not better-auth's: its adapter leaves it alone.
+     */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   },
   (t) => [index('staff_two_factors_user_idx').on(t.userId), index('staff_two_factors_secret_idx').on(t.secret)],
 );
