@@ -822,6 +822,7 @@ export const staffAccounts = pgTable('staff_accounts', {
   accessTokenExpiresAt: ts('access_token_expires_at'),
   refreshTokenExpiresAt: ts('refresh_token_expires_at'),
   scope: text('scope'),
+  /** Writing a credential password deletes the account's password links (trigger, migration 0022). */
   password: text('password'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -838,6 +839,7 @@ export const staffVerifications = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   // Issue #13: looked up by identifier — two-factor challenges, and the markers of sessions ended by disabling.
+  // Storing a password link (`reset-password:<token>`) deletes the account's older ones (trigger, migration 0022).
   (t) => [index('staff_verifications_identifier_idx').on(t.identifier)],
 );
 
