@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   index,
   integer,
@@ -796,6 +797,12 @@ export const staffTwoFactors = pgTable(
     verified: boolean('verified').notNull().default(true),
     failedVerificationCount: integer('failed_verification_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
+    /**
+     * The last TOTP time step (floor(unix seconds / 30)) whose code was accepted for this account (migration 0022):
+     * a code is accepted once per account and step, and never for a step at or before this one (RFC 6238 §5.2;
+     * server/accounts-auth.ts). Null until a first code was accepted. Not better-auth's: its adapter leaves it alone.
+     */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   },
   (t) => [index('staff_two_factors_user_idx').on(t.userId), index('staff_two_factors_secret_idx').on(t.secret)],
 );
@@ -830,6 +837,7 @@ export const staffAccounts = pgTable('staff_accounts', {
   accessTokenExpiresAt: ts('access_token_expires_at'),
   refreshTokenExpiresAt: ts('refresh_token_expires_at'),
   scope: text('scope'),
+  /** Writing a credential password deletes the account's password links (trigger, migration 0022). */
   password: text('password'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -846,6 +854,7 @@ export const staffVerifications = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   // Issue #13: looked up by identifier — two-factor challenges, and the markers of sessions ended by disabling.
+  // Storing a password link (`reset-password:<token>`) deletes the account's older ones (trigger, migration 0022).
   (t) => [index('staff_verifications_identifier_idx').on(t.identifier)],
 );
 

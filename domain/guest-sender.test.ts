@@ -7,6 +7,7 @@ import {
   hostActorOf,
   describeLimit,
   describeSender,
+  describeSenderAtBooking,
   emailDomain,
   guestLimits,
   normaliseDomain,
@@ -161,6 +162,15 @@ describe('domains', () => {
 });
 
 describe('wording', () => {
+  it('describeSenderAtBooking names the contacts rule, never whether this address is a contact', () => {
+    const g = 'Partner Collective';
+    const known = describeSenderAtBooking({ sender: 'guest', reason: 'known_contact' }, g);
+    expect(describeSenderAtBooking({ sender: 'host', reason: 'not_a_contact' }, g)).toBe(known);
+    expect(known).toBe('in Partner Collective’s name if Partner Collective has this address among its own contacts, otherwise in your own name (Partner Collective lets you write in its name only to its own contacts; each message checks again)');
+    expect(describeSenderAtBooking({ sender: 'guest', reason: 'limit_anyone' }, g)).toBe('in Partner Collective’s name');
+    expect(describeSenderAtBooking({ sender: 'host', reason: 'domain_not_listed' }, g)).toBe(describeSender({ sender: 'host', reason: 'domain_not_listed' }, g));
+  });
+
   it('describeSender names the organisation and, in the host’s own name, why', () => {
     const g = 'Partner Collective';
     expect(describeSender({ sender: 'guest', reason: 'limit_anyone' }, g)).toBe('in Partner Collective’s name');

@@ -193,6 +193,20 @@ export function describeSender(d: SenderDecision, guestName: string): string {
 }
 
 /**
+ * Whose name a just-booked external guest's messages go out in, for the host's staff (the booking's answer and its
+ * audit entry). Like {@link describeSender}, except where the verdict would tell the host something only the guest
+ * organisation knows: under the `contacts` limit, "in its name" would say that the address is one of its contacts
+ * and "in your own name" that it is not. Both are answered with the rule instead, word for word the same, so booking
+ * an address tells the host nothing about the guest organisation's contacts. Each send decides again (as before).
+ */
+export function describeSenderAtBooking(d: SenderDecision, guestName: string): string {
+  if (d.reason === 'known_contact' || d.reason === 'not_a_contact') {
+    return `in ${guestName}’s name if ${guestName} has this address among its own contacts, otherwise in your own name (${guestName} lets you write in its name only to its own contacts; each message checks again)`;
+  }
+  return describeSender(d, guestName);
+}
+
+/**
  * A partnership's limit in words: for the guest organisation's admins (`'guest'`, e.g. "only people in our
  * contacts") or for the host's staff (`'host'`, e.g. "only people in their contacts").
  */

@@ -17,7 +17,7 @@ import { appendAudit } from '../db/queries/audit';
 import { senderOf } from '../db/queries/delivery';
 import { lockPartnershipOfGuest, partnershipsOfGuest, partnershipsOfHost, updatePartnershipLimit, type PartnershipOfGuest } from '../db/queries/guest-partnerships';
 import { tenants, type Booking } from '../db/schema';
-import { describeLimit, describeSender, guestLimits, MAX_GUEST_DOMAINS, parseDomainList, type GuestLimit, type SenderDecision } from '../domain/guest-sender';
+import { describeLimit, describeSenderAtBooking, guestLimits, MAX_GUEST_DOMAINS, parseDomainList, type GuestLimit, type SenderDecision } from '../domain/guest-sender';
 import { eq } from 'drizzle-orm';
 import { decidePartnershipStep, describePartnershipState, partnershipSides, partnershipSteps, type PartnershipSide, type PartnershipStatus, type PartnershipStep } from '../domain/partnership';
 import { getTenant, getTenantBySlug } from '../db/queries/scheduling';
@@ -121,8 +121,9 @@ export async function setGuestLimitAction(
 
 /**
  * Whose name messages to a just-made booking go out in, for the host's staff (issue #12, "applied when the booking
- * is made"): the decision on the partnership as it is now and its wording (domain/guest-sender.ts describeSender),
- * e.g. "in your own name: Partner Collective lets you write in its name only to its own contacts". Null for a
+ * is made"): the decision on the partnership as it is now and its wording (domain/guest-sender.ts
+ * describeSenderAtBooking), e.g. "in your own name: Partner Collective does not let you write in its name" — under a
+ * contacts-only limit the rule, never whether this address is one of the guest organisation's contacts. Null for a
  * booking that is not an external guest's. The send path decides again before every send.
  */
 export async function senderOfNewBooking(db: DbOrTx, booking: Pick<Booking, 'role' | 'guestTenantId' | 'tenantId'>, email: string): Promise<{ decision: SenderDecision; text: string } | null> {
@@ -130,7 +131,7 @@ export async function senderOfNewBooking(db: DbOrTx, booking: Pick<Booking, 'rol
   // The booking form's words are about email (the address typed); each send decides again for its own channel and address.
   const decision = await senderOf(db, booking, { channel: 'email', address: email }, false);
   const [g] = await db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, booking.guestTenantId));
-  return { decision, text: describeSender(decision, g?.name ?? 'the guest organisation') };
+  return { decision, text: describeSenderAtBooking(decision, g?.name ?? 'the guest organisation') };
 }
 
 // =============================================================== agreement: both sides agree (issue #13)

@@ -12,6 +12,11 @@
  * - Abuse: every request — for any address, with an account or not — first takes a token from the client's
  *   sign-in bucket (shared with wrong passwords) and from a bucket per address (domain/sign-in-limits.ts
  *   RESET_REQUEST_LIMIT), so nobody can mail-bomb an address and a 429 never tells whether an account exists.
+ * - Only the newest link of an account works, and no link outlives what it protects: storing a link deletes the
+ *   account's older ones, and a password set by any route (/reset-password, /change-password, a link from
+ *   `npm run tenant`) deletes all of them — both by triggers in the writing transaction (migration 0022), because
+ *   better-auth writes through its own adapter transactions. Disabling an account deletes them too
+ *   (server/staff.ts). So a second "Forgot your password?" replaces the first email's link before it is sent.
  * - {@link auditPasswordReset}: better-auth's `onPasswordReset` (after /reset-password set the password, whether
  *   the link came from `npm run tenant` or from the email) writes a `password_reset` audit entry in the account's
  *   tenant.

@@ -315,6 +315,27 @@ describe('changing a password', () => {
 describe('TOTP two-factor', () => {
   /** The authenticator app: the code for now, from the `otpauth://` URI better-auth handed out. */
   const codeFor = (totpURI: string) => createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!), { digits: 6, period: 30 }).totp();
+  /**
+   * The code of the time step `offset` steps from now (better-auth accepts one step either side). A code is accepted
+   * once per step (RFC 6238 §5.2), so a second use within the same 30 s — setup, then sign-in — takes the next one.
+   */
+  const codeAt = (totpURI: string, offset: number) =>
+    createOTP(base32.decode(new URL(totpURI).searchParams.get('secret')!), { digits: 6, period: 30 }).hotp(Math.floor(Date.now() / 30_000) + offset);
+  const lastStepOf = async (userId: string) => (await db().select({ s: staffTwoFactors.totpLastStep }).from(staffTwoFactors).where(eq(staffTwoFactors.userId, userId)))[0]?.s ?? null;
+  /** Signed in with two-factor on, then turned on from `jar` with the code of the current step. @returns the URI. */
+  async function twoFactorOn(jar: Jar): Promise<string> {
+    const totpURI = (await jar.call('POST', '/api/auth/two-factor/enable', { password: PASSWORD })).json.totpURI as string;
+    const confirmed = await jar.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeAt(totpURI, 0) });
+    expect(confirmed.status, JSON.stringify(confirmed.json)).toBe(200);
+    return totpURI;
+  }
+  /** A browser that gave the right password of an account with two-factor on and now waits for the code. */
+  async function atSecondStep(email: string, from: string): Promise<Jar> {
+    const b = new Jar();
+    const first = await b.call('POST', '/api/auth/sign-in/email', { email, password: PASSWORD }, from);
+    expect([first.status, first.json.twoFactorRedirect]).toEqual([200, true]);
+    return b;
+  }
   const wrongCode = async (uri: string) => String((Number(await codeFor(uri)) + 500_000) % 1_000_000).padStart(6, '0');
 
   it('enable (password) → confirm with a code → sign-in needs the second step; wrong codes refused and counted; a backup code works once; off again', async () => {
@@ -347,7 +368,7 @@ describe('TOTP two-factor', () => {
     // The wrong code spent a token of the sign-in limits for this account from this client.
     const buckets = await db().select().from(rateLimits).where(eq(rateLimits.key, `signin:account:127.0.0.31 ${kim.email}`));
     expect(buckets).toHaveLength(1);
-    const good = await browser.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeFor(totpURI) }, '127.0.0.31');
+    const good = await browser.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeAt(totpURI, 1) }, '127.0.0.31');
     expect(good.status, JSON.stringify(good.json)).toBe(200);
     expect((await browser.call('GET', '/api/alert-settings')).status).toBe(200);
 
@@ -398,8 +419,71 @@ describe('TOTP two-factor', () => {
     expect((await b.call('POST', '/api/auth/sign-in/email', { email: zoe.email, password: PASSWORD }, '127.0.0.51')).json.twoFactorRedirect).toBe(true);
     const adminJar = await signedIn(admin.email);
     expect((await adminJar.call('PUT', `/api/staff/${zoe.id}/disabled`, { disabled: true, version: await versionOf(zoe.id) })).status).toBe(200);
-    const step = await b.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeFor(totpURI) }, '127.0.0.51');
+    const claimedBySetup = await lastStepOf(zoe.id);
+    const step = await b.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeAt(totpURI, 1) }, '127.0.0.51');
     expect([step.status, step.json.code]).toEqual([403, 'ACCOUNT_DISABLED']);
     expect(await sessionsOf(zoe.id)).toEqual([]);
+    // The step that code claimed is given back: it signed nobody in.
+    expect(await lastStepOf(zoe.id)).toBe(claimedBySetup);
+  });
+  it('a code is accepted once per account and time step (RFC 6238 §5.2): not again for sign-in after the setup, not twice for sign-in', async () => {
+    const ivy = await account('ivy');
+    const jar = await signedIn(ivy.email);
+    const totpURI = (await jar.call('POST', '/api/auth/two-factor/enable', { password: PASSWORD })).json.totpURI as string;
+    const setupCode = await codeAt(totpURI, 0);
+    expect((await jar.call('POST', '/api/auth/two-factor/verify-totp', { code: setupCode })).status).toBe(200);
+    // The code that confirmed the setup does not sign in (same step): refused exactly like a wrong code.
+    const reused = await (await atSecondStep(ivy.email, '127.0.0.61')).call('POST', '/api/auth/two-factor/verify-totp', { code: setupCode }, '127.0.0.61');
+    expect([reused.status, reused.json]).toEqual([401, { code: 'INVALID_CODE', message: 'Invalid code' }]);
+    // The next step's code signs in once; the same code a second time does not.
+    const next = await codeAt(totpURI, 1);
+    const first = await atSecondStep(ivy.email, '127.0.0.61');
+    expect((await first.call('POST', '/api/auth/two-factor/verify-totp', { code: next }, '127.0.0.61')).status).toBe(200);
+    expect((await first.call('GET', '/api/alert-settings')).status).toBe(200);
+    const again = await atSecondStep(ivy.email, '127.0.0.61');
+    const replay = await again.call('POST', '/api/auth/two-factor/verify-totp', { code: next }, '127.0.0.61');
+    expect([replay.status, replay.json.code]).toEqual([401, 'INVALID_CODE']);
+    expect((await again.call('GET', '/api/alert-settings')).status).toBe(401);
+    // An older step's code is refused too once a later one was used.
+    const older = await again.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeAt(totpURI, 0) }, '127.0.0.61');
+    expect(older.status).toBe(401);
+    expect(await sessionsOf(ivy.id)).toHaveLength(2); // the setup's browser and the one sign-in
+  });
+
+  it('the same code sent twice at once signs in exactly once', async () => {
+    const joe = await account('joe');
+    const totpURI = await twoFactorOn(await signedIn(joe.email));
+    const code = await codeAt(totpURI, 1);
+    const a = await atSecondStep(joe.email, '127.0.0.62');
+    const b = await atSecondStep(joe.email, '127.0.0.63');
+    const answers = await Promise.all([a, b].map((j, i) => j.call('POST', '/api/auth/two-factor/verify-totp', { code }, `127.0.0.6${2 + i}`)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(answers.find((r) => r.status === 401)!.json.code).toBe('INVALID_CODE');
+    expect(await sessionsOf(joe.id)).toHaveLength(2); // the setup's browser and one of the two
+  });
+
+  it('a wrong code claims no step: the right code still works afterwards', async () => {
+    const max = await account('max');
+    const totpURI = await twoFactorOn(await signedIn(max.email));
+    const claimed = await lastStepOf(max.id);
+    const b = await atSecondStep(max.email, '127.0.0.64');
+    const wrong = String((Number(await codeAt(totpURI, 1)) + 500_000) % 1_000_000).padStart(6, '0');
+    expect((await b.call('POST', '/api/auth/two-factor/verify-totp', { code: wrong }, '127.0.0.64')).status).toBe(401);
+    expect(await lastStepOf(max.id)).toBe(claimed);
+    expect((await b.call('POST', '/api/auth/two-factor/verify-totp', { code: await codeAt(totpURI, 1) }, '127.0.0.64')).status).toBe(200);
+  });
+
+  it('turning two-factor on ends the account’s other sessions and keeps this one', async () => {
+    const nia = await account('nia');
+    const laptop = await signedIn(nia.email);
+    const phone = await signedIn(nia.email);
+    const tablet = await signedIn(nia.email);
+    await twoFactorOn(laptop);
+    expect((await laptop.call('GET', '/api/alert-settings')).status).toBe(200);
+    expect((await phone.call('GET', '/api/alert-settings')).status).toBe(401);
+    expect((await tablet.call('GET', '/api/alert-settings')).status).toBe(401);
+    expect(await sessionsOf(nia.id)).toHaveLength(1);
+    const [entry] = await auditOf('two_factor_on', nia.email);
+    expect(entry).toMatchObject({ actor: nia.email, details: { email: nia.email, method: 'totp', otherSessionsEnded: 2 } });
   });
 });

@@ -225,11 +225,34 @@ describe('the partnership limits whom the host may write to in the partner’s n
     await limitTo(partnerAdmin, host.id, 'contacts');
     const known = await bookGuest(host, partner, event.id, 'known@anywhere.test');
     const stranger = await bookGuest(host, partner, event.id, 'stranger@anywhere.test');
-    expect(known.sendsAs).toBe('in Partner Collective’s name');
-    expect(stranger.sendsAs).toBe('in your own name: Partner Collective lets you write in its name only to its own contacts');
+    // The answer names the rule, not the verdict: the host learns nothing about the partner's contacts.
+    const rule = 'in Partner Collective’s name if Partner Collective has this address among its own contacts, otherwise in your own name (Partner Collective lets you write in its name only to its own contacts; each message checks again)';
+    expect(known.sendsAs).toBe(rule);
+    expect(stranger.sendsAs).toBe(rule);
     await h.tick('2027-06-15T07:00:00Z');
     const mail = await h.caught();
     expect(Object.fromEntries(mail.map((m) => [m.envelopeTo[0], m.envelopeFrom]))).toEqual({ 'known@anywhere.test': 'hello@partner.test', 'stranger@anywhere.test': 'reminders@host.test' });
+  });
+});
+
+describe('no oracle over the guest organisation’s contacts', () => {
+  it('booking a contact of the partner and a stranger answers alike: the same body and the same audit entry (minus ids)', async () => {
+    const { host, partner, event, partnerAdmin } = await partners();
+    await findOrCreateContact(db(), { tenantId: partner.id, email: 'kit@anywhere.test', name: 'Kit' });
+    await limitTo(partnerAdmin, host.id, 'contacts');
+    // The route answers { id, sendsAs?, kept? } from this result (app/api/events/[id]/bookings/route.ts).
+    const shape = (b: Awaited<ReturnType<typeof bookGuest>>) => JSON.stringify({ ...(b.sendsAs ? { sendsAs: b.sendsAs } : {}), ...(b.kept ? { kept: b.kept } : {}) });
+    const contact = await bookGuest(host, partner, event.id, 'kit@anywhere.test');
+    const stranger = await bookGuest(host, partner, event.id, 'kat@anywhere.test');
+    expect(shape(contact)).toBe(shape(stranger));
+    const entries = (await listAudit(db(), host.id, { action: 'booking_add' }, { limit: 50, offset: 0 })).items;
+    const detailsOf = (email: string) => {
+      const d = { ...(entries.find((e) => (e.details as { email: string }).email === email)!.details as Record<string, unknown>) };
+      delete d.bookingId;
+      delete d.email;
+      return JSON.stringify(d);
+    };
+    expect(detailsOf('kit@anywhere.test')).toBe(detailsOf('kat@anywhere.test'));
   });
 });
 

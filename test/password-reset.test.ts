@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertStaffUser } from '../db/queries/staff';
 import { auditLog, staffSessions, staffUsers, tenants } from '../db/schema';
 import { passwordLinkView, SEND_PASSWORD_RESET_TASK } from '../server/password-links';
+import { setStaffDisabledAction } from '../server/staff';
+import { issueSignInLink } from '../server/tenant-setup';
 import { startAuthServer, type AuthServer } from './support/auth-http';
 import { tenantWithRules } from './support/fixtures';
 import { createHarness, type Harness } from './support/harness';
@@ -136,6 +138,76 @@ describe('password reset by email', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json.message).toMatch(/^Too many reset emails were asked for this address\. Try again in \d+ minutes?, or ask an admin for a sign-in link\.$/);
     await h.drain();
-    expect((await h.caught()).filter((m) => m.envelopeTo.includes('bombed@acme.example'))).toHaveLength(3);
+    // Each request replaced the link before it: only the newest was still there to mail when the worker ran.
+    expect((await h.caught()).filter((m) => m.envelopeTo.includes('bombed@acme.example'))).toHaveLength(1);
+  });
+});
+
+describe('a password link dies with what it protects: only the newest works', () => {
+  let k = 0;
+  /** A fresh account with the old password. */
+  const person = async (name: string) => {
+    const email = `${name}${++k}@acme.example`;
+    const id = (await insertStaffUser(h.tdb.db, { tenantId, email, name, role: 'viewer', passwordHash: await hashPassword(OLD) }))!;
+    return { id, email };
+  };
+  /** "Forgot your password?" for `email`; @returns the token of the link it stored. */
+  const resetLink = async (email: string, id: string, from: string) => {
+    expect((await auth.post(from, '/request-password-reset', { email })).status).toBe(200);
+    const [row] = await h.tdb.sql`select identifier from staff_verifications where value = ${id} and identifier like 'reset-password:%' order by created_at desc limit 1`;
+    return String(row.identifier).replace(/^reset-password:/, '');
+  };
+  const linksOf = async (id: string) => Number((await h.tdb.sql`select count(*)::int as n from staff_verifications where value = ${id} and identifier like 'reset-password:%'`)[0].n);
+  const use = (token: string, from: string) => auth.post(from, '/reset-password', { token, newPassword: 'chosen-through-a-link-7' });
+
+  it('two reset requests: the first link no longer works, the second does', async () => {
+    const p = await person('twice');
+    const first = await resetLink(p.email, p.id, '127.0.0.60');
+    const second = await resetLink(p.email, p.id, '127.0.0.60');
+    expect(second).not.toBe(first);
+    expect(await linksOf(p.id)).toBe(1);
+    expect(await passwordLinkView(h.tdb.db, first, new Date())).toEqual({ usable: false });
+    const old = await use(first, '127.0.0.60');
+    expect([old.status, old.json.code]).toEqual([400, 'INVALID_TOKEN']);
+    expect((await use(second, '127.0.0.60')).status).toBe(200);
+    expect(await linksOf(p.id)).toBe(0);
+  });
+
+  it('a link from npm run tenant, then a reset email: only the email’s link works', async () => {
+    const p = await person('cli');
+    const { link } = await issueSignInLink(h.tdb.db, p.email, new Date());
+    const mailed = await resetLink(p.email, p.id, '127.0.0.61');
+    expect((await use(link.token, '127.0.0.61')).json.code).toBe('INVALID_TOKEN');
+    expect((await use(mailed, '127.0.0.61')).status).toBe(200);
+  });
+
+  it('a link stops working when the password is changed while signed in', async () => {
+    const p = await person('changed');
+    const token = await resetLink(p.email, p.id, '127.0.0.62');
+    const session = await auth.post('127.0.0.62', '/sign-in/email', { email: p.email, password: OLD });
+    expect(session.status).toBe(200);
+    const changed = await auth.post('127.0.0.62', '/change-password', { currentPassword: OLD, newPassword: NEW }, { cookie: session.cookie });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    expect(await linksOf(p.id)).toBe(0);
+    const refused = await use(token, '127.0.0.62');
+    expect([refused.status, refused.json.code]).toEqual([400, 'INVALID_TOKEN']);
+    // The changed password is the one that works.
+    expect((await auth.post('127.0.0.63', '/sign-in/email', { email: p.email, password: NEW })).status).toBe(200);
+  });
+
+  it('a link stops working when an admin disables the account', async () => {
+    const admin = await person('admin');
+    await h.tdb.db.update(staffUsers).set({ role: 'admin' }).where(eq(staffUsers.id, admin.id));
+    const p = await person('disabled');
+    const token = await resetLink(p.email, p.id, '127.0.0.65');
+    const [{ version }] = await h.tdb.db.select({ version: staffUsers.version }).from(staffUsers).where(eq(staffUsers.id, p.id));
+    await setStaffDisabledAction(h.tdb.db, { tenantId, actor: admin.email, actorId: admin.id, now: new Date() }, p.id, { disabled: true, version });
+    expect(await linksOf(p.id)).toBe(0);
+    const refused = await use(token, '127.0.0.65');
+    expect(refused.status).toBe(400);
+    // Re-enabled, the old link still does not come back.
+    const [{ version: v2 }] = await h.tdb.db.select({ version: staffUsers.version }).from(staffUsers).where(eq(staffUsers.id, p.id));
+    await setStaffDisabledAction(h.tdb.db, { tenantId, actor: admin.email, actorId: admin.id, now: new Date() }, p.id, { disabled: false, version: v2 });
+    expect((await use(token, '127.0.0.65')).json.code).toBe('INVALID_TOKEN');
   });
 });
