@@ -10,7 +10,9 @@
  * AUTH is offered in the clear (smtp-server `allowInsecureAuth`). Wrong credentials answer `535 5.7.8`, mail without
  * logging in `530 5.7.0` (smtp-server's "authentication Required"); nothing is stored either way.
  *
- * The message is stored BEFORE the server answers 250, so "accepted by the server" implies "in the table".
+ * The message is stored BEFORE the server answers 250, so "accepted by the server" implies "in the table". It is
+ * stored with the tenant its `X-Punctual-Tenant` header declares and its account-mail mark (domain/caught-identity.ts;
+ * a DSN the catcher makes takes those of the message it reports on): /mailbox lists by them, never by an address.
  *
  * Fault injection for demos and browser tests: the FIRST reminder or nudge to a recipient whose local part ends
  * in `+deny-once` (e.g. `ana+deny-once@example.test`) is refused after DATA with `550 5.7.1` (a policy/permission

@@ -23,7 +23,8 @@
  *
  * The message is stored BEFORE the 201 is written, so "accepted by the API" implies "in the table". Stored as:
  * envelope_from = From, envelope_to = [To], text = Body, subject = null, html = null, headers = the form fields
- * (an object of field name → value), raw = the form body as received, message_id = the sid.
+ * (an object of field name → value), raw = the form body as received, message_id = the sid, tenant_id = the client's `X-Punctual-Tenant` request
+ * header (domain/caught-identity.ts; what /mailbox lists a tenant's SMS by — never the From).
  *
  * Like Twilio it has no idempotency key: two POSTs of the same message store two messages.
  *

@@ -27,7 +27,8 @@
  * `slack alert`, envelope_to also holds `/slack/{tenantSlug}`, with `/…` standing for a secret segment, which staff who
  * may read the mailbox but not the alert settings must not see),
  * text = the body as pretty-printed JSON (the body verbatim when it is not JSON), envelope_to = [the request
- * path, `/hooks/{tenantSlug}`] (what /mailbox scopes a tenant's deliveries by), envelope_from = null,
+ * path, `/hooks/{tenantSlug}`], tenant_id = the sender's `X-Punctual-Tenant` header (what /mailbox lists a
+ * tenant's deliveries by: domain/caught-identity.ts — never the path, which any admin can point anywhere), envelope_from = null,
  * headers = the request headers (lower-case names) plus `verified` (boolean) and `verification` (what the check
  * said), raw = the body as received. No deduplication by webhook-id: a catcher shows every attempt.
  */
