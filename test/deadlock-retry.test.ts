@@ -36,20 +36,34 @@ describe('deadlocked staff actions are run again, not answered 500 (staffRoute r
     const e = await createEvent(db(), tenantId, { title: 'Lock order', startsAt: new Date('2030-01-01T10:00:00Z'), endsAt: new Date('2030-01-01T11:00:00Z'), timeZone: 'UTC' });
     const b = await addBooking(db(), tenantId, { eventId: e.id, role: 'attendee', contact: { email: 'lock@deadlock.test', name: 'Lock' } }, new Date('2029-12-01T00:00:00Z'));
     let tries = 0;
-    // Like a nudge (booking, then event) against a reschedule (event, then booking), with a pause that makes
-    // each hold its first lock while asking for the other's.
+    /**
+     * Both transactions hold their first lock before either asks for its second: a condition, not a pause (a fixed
+     * pg_sleep let one transaction finish before the other had its connection on a busy machine — no deadlock).
+     * Every arrival after the second passes at once, so a transaction run again after the deadlock does not wait.
+     */
+    let barrier = newBarrier();
+    function newBarrier() {
+      let arrived = 0;
+      let open!: () => void;
+      const opened = new Promise<void>((r) => (open = r));
+      return async () => {
+        if (++arrived >= 2) open();
+        await opened;
+      };
+    }
+    // Like a nudge (booking, then event) against a reschedule (event, then booking).
     const bookingFirst = () =>
       db().transaction(async (tx) => {
         tries++;
         await tx.execute(sql`select id from bookings where id = ${b.id} for update`);
-        await tx.execute(sql`select pg_sleep(0.3)`);
+        await barrier();
         await tx.execute(sql`select id from events where id = ${e.id} for update`);
         return 'booking-first';
       });
     const eventFirst = () =>
       db().transaction(async (tx) => {
         await tx.execute(sql`select id from events where id = ${e.id} for update`);
-        await tx.execute(sql`select pg_sleep(0.3)`);
+        await barrier();
         await tx.execute(sql`select id from bookings where id = ${b.id} for update`);
         return 'event-first';
       });
@@ -57,6 +71,7 @@ describe('deadlocked staff actions are run again, not answered 500 (staffRoute r
     const bare = await Promise.allSettled([bookingFirst(), eventFirst()]);
     expect(bare.some((r) => r.status === 'rejected' && isRetryableTransactionError(r.reason))).toBe(true);
     tries = 0;
+    barrier = newBarrier();
     const both = await Promise.all([retryOnTransactionConflict(bookingFirst), retryOnTransactionConflict(eventFirst)]);
     expect(both).toEqual(['booking-first', 'event-first']);
     expect(tries).toBeGreaterThanOrEqual(1);
