@@ -21,6 +21,7 @@ import { addBookingAction, addSuppressionAction, cancelBookingAction, cancelEven
 import { addSuppression } from '../server/tenants';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
+import { waitForLockWaiters } from './support/lock-wait';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -60,7 +61,7 @@ async function writeDuringDemotion(tenantId: string, ben: { id: string; email: s
         () => (settledEarly = true),
         () => (settledEarly = true),
       );
-      await new Promise((r) => setTimeout(r, 300));
+      await waitForLockWaiters(tdb.db);
       expect(settledEarly).toBe(false); // waiting for the actor's staff row
     });
     return await p!.then(
@@ -155,7 +156,7 @@ describe('a write that reaches the lock first completes; the role change waits f
         await createEventAction(tx, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, form);
         demote = setStaffRoleAction(c1.db, { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date() }, ada.id, { role: 'viewer', version: 1 });
         demote.then(() => (demotedEarly = true)).catch(() => {});
-        await new Promise((r) => setTimeout(r, 300));
+        await waitForLockWaiters(tdb.db);
         expect(demotedEarly).toBe(false); // the demotion waits for Ada's write to commit
       });
       await demote;

@@ -16,6 +16,7 @@ import { addBooking, addBookingsBulk, createEvent } from '../server/scheduling';
 import { ruleFormView } from '../server/staff-actions';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { tenantWithRules } from './support/fixtures';
+import { waitForLockWaiters } from './support/lock-wait';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -160,7 +161,7 @@ describe('a new rule', () => {
     });
     await haveLock;
     const replan = createRuleAction(db(), s.ctx, { ...twoHoursBefore, choice: 'replan', previewPending: 40 });
-    await new Promise((r) => setTimeout(r, 400)); // the re-plan now waits for event 0's lock
+    await waitForLockWaiters(db()); // the re-plan now waits for event 0's lock
     release();
     const b = await booking;
     const r = await replan;

@@ -25,6 +25,7 @@ import { importIcs } from '../server/import-ics';
 import { addSuppression } from '../server/tenants';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { eventWithBooking, tenantWithRules } from './support/fixtures';
+import { waitForLockWaiters } from './support/lock-wait';
 
 let tdb: TestDatabase;
 beforeAll(async () => {
@@ -339,7 +340,7 @@ describe('checks that guard a write run under its lock', () => {
           () => (settledEarly = true),
           () => (settledEarly = true),
         );
-        await new Promise((r) => setTimeout(r, 300));
+        await waitForLockWaiters(db());
         expect(settledEarly).toBe(false); // blocked on Ada's staff row
       });
       const err = await rejection(edit!);
@@ -366,7 +367,7 @@ describe('an account created by an admin who is being demoted', () => {
         await setStaffRoleAction(tx as unknown as Db, { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date() }, ada.id, { role: 'viewer', version: 1 });
         add = addStaffAction(c2.db, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, { email: 'backdoor@example.test', name: 'Back Door', role: 'admin', password: 'correct-horse-1' });
         add.catch(() => {});
-        await new Promise((r) => setTimeout(r, 300));
+        await waitForLockWaiters(db());
       });
       const err = await rejection(add!);
       expect(err.code).toBe('forbidden');
