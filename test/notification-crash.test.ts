@@ -12,6 +12,7 @@ import { addBooking, createEvent } from '../server/scheduling';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { tenantWithRules } from './support/fixtures';
 import { spawnWorker, waitFor, type WorkerProcess } from './support/processes';
+import { databaseNow, waitForQueueIdle } from './support/lock-wait';
 
 let tdb: TestDatabase;
 const workers: WorkerProcess[] = [];
@@ -49,12 +50,15 @@ describe('confirmation email and a SIGKILL mid-send', () => {
     await addBooking(db(), tenant.id, { eventId: event.id, role: 'attendee', contact: { email: 'ana@example.test', name: 'Ana' } }, new Date());
     await waitFor(async () => killed && victim!.child.signalCode === 'SIGKILL', 30_000, () => victim!.output());
     expect((await db().select().from(deliveries))[0].status).toBe('sending');
+    // The job the killed worker still holds stays locked for hours: the wait below ignores it.
+    const victimDead = await databaseNow(db());
     // A new worker whose clock runs past every lease (and graphile-worker's 4-hour job lock) recovers it.
     const rescuer = spawnWorker({ DATABASE_URL: tdb.url, SMTP_URL: catcher.url, PUNCTUAL_CLOCK_OFFSET_MS: String(5 * 3600_000) });
     workers.push(rescuer);
     await rescuer.ready;
     await waitFor(async () => (await db().select().from(deliveries))[0].status === 'unknown', 20_000, () => rescuer.output());
-    await new Promise((r) => setTimeout(r, 2000));
+    // Whatever else the rescuer would run has run: nothing resent.
+    await waitForQueueIdle(db(), { ignoreLockedBefore: victimDead });
     const mail = await db().select().from(caughtMessages).where(eq(caughtMessages.channel, 'email'));
     expect(mail).toHaveLength(1);
     expect(mail[0].subject).toContain('Tile painting');

@@ -12,6 +12,7 @@ import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
 import { createTestDatabase, type TestDatabase } from './support/db';
 import { tenantWithRules } from './support/fixtures';
 import { spawnWorker, waitFor, type WorkerProcess } from './support/processes';
+import { databaseNow, waitForQueueIdle } from './support/lock-wait';
 
 let tdb: TestDatabase;
 const workers: WorkerProcess[] = [];
@@ -68,8 +69,8 @@ describe('two worker processes, 200 reminders due at the same instant', () => {
       60_000,
       async () => `accepted deliveries: ${JSON.stringify(await db().execute(sql`select status, count(*) from deliveries group by 1`))}\n${workers.map((w) => w.output()).join('\n')}`,
     );
-    // Let any straggling duplicate job finish before counting.
-    await new Promise((r) => setTimeout(r, 2000));
+    // Every straggling duplicate job has finished before counting.
+    await waitForQueueIdle(db(), { tasks: ['send_reminder'] });
     const mail = await db().select().from(caughtMessages);
     expect(mail).toHaveLength(200);
     expect(new Set(mail.map((m) => m.messageId)).size).toBe(200);
@@ -109,13 +110,15 @@ describe('crash after the SMTP server accepted the message, before the outcome w
     await waitFor(async () => killed && victim!.child.exitCode !== undefined && victim!.child.signalCode === 'SIGKILL', 30_000, () => victim!.output());
     const [d1] = await db().select().from(deliveries);
     expect(d1.status).toBe('sending');
+    // The job the killed worker still holds stays locked for hours: the wait below ignores it.
+    const victimDead = await databaseNow(db());
     expect(await count(caughtMessages)).toBe(1);
     // A new worker whose clock runs past every lease (graphile-worker's own 4-hour job lock included).
     const rescuer = spawnWorker({ DATABASE_URL: tdb.url, SMTP_URL: catcher.url, PUNCTUAL_CLOCK_OFFSET_MS: String(5 * 3600_000) });
     workers.push(rescuer);
     await rescuer.ready;
     await waitFor(async () => (await db().select().from(deliveries))[0].status === 'unknown', 20_000, () => rescuer.output());
-    await new Promise((r) => setTimeout(r, 2000));
+    await waitForQueueIdle(db(), { ignoreLockedBefore: victimDead });
     expect(await count(caughtMessages)).toBe(1);
     const [d2] = await db().select().from(deliveries);
     expect(d2.status).toBe('unknown');

@@ -24,3 +24,34 @@ export async function waitForLockWaiters(db: DbOrTx, count = 1, timeoutMs = 10_0
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/**
+ * Resolves once graphile-worker's queue is idle: no job is locked (running) and none is runnable now (due and
+ * attempts left) — "every straggler has finished", a condition rather than a pause. Jobs planned for later do
+ * not count, nor jobs locked before `opts.ignoreLockedBefore` (a database instant: the jobs a killed worker still
+ * holds, which graphile-worker frees only hours later); with `opts.tasks`, only jobs of those task identifiers count
+ * (a running worker's cron sweep and heartbeat are always about to run). Polls every 50 ms.
+ * @throws after `opts.timeoutMs` (default 20 000) with how many were still busy.
+ */
+export async function waitForQueueIdle(db: DbOrTx, opts: { timeoutMs?: number; ignoreLockedBefore?: Date; tasks?: string[] } = {}): Promise<void> {
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const until = Date.now() + timeoutMs;
+  const since = (opts.ignoreLockedBefore ?? new Date(0)).toISOString();
+  for (;;) {
+    const rows = (await db.execute(
+      sql`select count(*)::int as n from graphile_worker.jobs
+          where ((locked_at is not null and locked_at >= ${since}::timestamptz) or (locked_at is null and run_at <= now() and attempts < max_attempts))
+            and (${opts.tasks ? `{${opts.tasks.join(',')}}` : null}::text[] is null or task_identifier = any(${opts.tasks ? `{${opts.tasks.join(',')}}` : null}::text[]))`,
+    )) as unknown as { n: number }[];
+    const n = rows[0]?.n ?? 0;
+    if (n === 0) return;
+    if (Date.now() > until) throw new Error(`waited ${timeoutMs} ms for the job queue to be idle; ${n} job(s) still running or runnable`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The database's clock now (the instant `waitForQueueIdle`'s `ignoreLockedBefore` compares with). */
+export async function databaseNow(db: DbOrTx): Promise<Date> {
+  const rows = (await db.execute(sql`select now() as now`)) as unknown as { now: Date | string }[];
+  return new Date(rows[0].now);
+}
