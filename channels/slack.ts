@@ -13,16 +13,18 @@
  * `action_prohibited`, 404 `no_service`, 410 `channel_is_archived`). A failure before the socket was ready is
  * transient, after it ambiguous (domain/alerts.ts decideAlertSend retries both: an alert twice beats none).
  *
- * Server-side request forgery: the same rules as channels/webhook.ts — unless `allowHttp`, the URL must be https
- * (domain/webhook-url.ts parseWebhookUrl refuses non-public IP literals and `localhost`) and the connection's own
- * `lookup` ({@link checkedLookup}) refuses a name that resolves to any non-public address, before any byte is
- * sent. `allowHttp` (PUNCTUAL_WEBHOOK_ALLOW_HTTP=true: tests and the local demo) lifts both.
+ * Server-side request forgery: the same rules as channels/webhook.ts — unless `allowHttp`, the URL must be https;
+ * always, domain/webhook-url.ts parseWebhookUrl refuses non-public IP literals and `localhost`, and the connection's
+ * own `lookup` ({@link checkedLookup}) refuses a name that resolves to any non-public address, before any byte is
+ * sent. `allowHttp` (PUNCTUAL_WEBHOOK_ALLOW_HTTP=true) allows the http scheme only; an origin named in
+ * `allowedOrigins` (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: the demo's Slack-compatible receiver) is the one exception to
+ * both address checks.
  */
 import http from 'node:http';
 import https from 'node:https';
 import type { Outcome } from '../domain/outcome';
 import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/webhook-outcome';
-import { parseWebhookUrl } from '../domain/webhook-url';
+import { isAllowedOrigin, parseWebhookUrl } from '../domain/webhook-url';
 import { checkedLookup, PrivateAddressError } from './webhook';
 import { identityHeaders } from '../domain/caught-identity';
 
@@ -35,8 +37,10 @@ export interface SlackPoster {
 export interface SlackPosterOptions {
   /** Whole-request deadline, ms (default 10 000). */
   timeoutMs?: number;
-  /** Accept http:// URLs and non-public addresses (tests, the local demo). Default false. */
+  /** Accept http:// URLs (PUNCTUAL_WEBHOOK_ALLOW_HTTP). Default false. Never non-public addresses. */
   allowHttp?: boolean;
+  /** Origins called even though their host is not public (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS). Default: none. */
+  allowedOrigins?: readonly string[];
 }
 
 /** The `user-agent` of every post. */
@@ -45,12 +49,14 @@ export const slackUserAgent = 'Punctual-Alerts/1';
 /** Creates a poster (module doc). Each post opens its own connection (alerts are rare). */
 export function createSlackPoster(opts: SlackPosterOptions = {}): SlackPoster {
   const timeoutMs = opts.timeoutMs ?? 10_000;
-  const allowHttp = opts.allowHttp ?? false;
-  const lookup = allowHttp ? undefined : checkedLookup();
+  const policy = { allowHttp: opts.allowHttp ?? false, allowedOrigins: opts.allowedOrigins ?? [] };
+  const checked = checkedLookup();
   return {
     async post(rawUrl, text, o) {
-      const target = parseWebhookUrl(rawUrl, { allowHttp });
+      const target = parseWebhookUrl(rawUrl, policy);
       if (!target.ok) return { class: 'rejected', kind: 'permission', code: target.code, message: target.message };
+      // An allowed origin (the demo's own receiver) is connected to as named; every other host through the checked lookup.
+      const lookup = isAllowedOrigin(target.url, policy.allowedOrigins) ? undefined : checked;
       const url = new URL(target.url);
       const body = JSON.stringify({ text });
       const secure = url.protocol === 'https:';

@@ -14,14 +14,16 @@
  * classified as a rejection (domain/webhook-outcome.ts). HTTPS is required unless `allowHttp`.
  *
  * Server-side request forgery (Standard Webhooks spec "Server side request forgery"; OWASP SSRF Prevention Cheat
- * Sheet): unless `allowHttp`, only public addresses are called. parseWebhookUrl refuses IP literals in non-public
+ * Sheet): only public addresses are called, whether or not `allowHttp`. parseWebhookUrl refuses IP literals in non-public
  * ranges and `localhost` names; a DNS name is resolved at send time by the connection's own `lookup`
  * ({@link checkedLookup}: `dns.lookup(host, { all: true })`), which refuses the connection if ANY address is
  * non-public (domain/private-address.ts) and otherwise hands exactly the checked addresses to the socket, so the
  * connection goes to an address that was checked — a name cannot resolve to a public address for the check and a
  * private one for the connect (DNS rebinding). A refusal is `rejected` kind `permission` code `PRIVATE_ADDRESS`,
- * naming the address, and happens before a TCP connection is opened, so no byte reaches the address. With
- * `allowHttp` (tests, the local demo on http://127.0.0.1) none of this applies.
+ * naming the address, and happens before a TCP connection is opened, so no byte reaches the address. The one
+ * exception is an origin named in `allowedOrigins` (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: the demo's own receiver,
+ * http://127.0.0.1:<port>, which `npm start` names; tests name their local receivers): neither check applies to it,
+ * and only to it — another port on the same host is refused like any private address.
  *
  * Uses node:http(s) directly, as channels/http-email.ts does, to know whether the request reached the wire:
  * a failure before the socket was ready (connection refused, DNS, TLS handshake) is `transient`; after it
@@ -39,7 +41,7 @@ import { Webhook } from 'standardwebhooks';
 import { classifyAddress, describeNonPublic } from '../domain/private-address';
 import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/webhook-outcome';
 import { formatWebhookSecret, isWebhookSecret } from '../domain/webhook-secret';
-import { parseWebhookUrl } from '../domain/webhook-url';
+import { isAllowedOrigin, parseWebhookUrl } from '../domain/webhook-url';
 import type { OutgoingWebhook, Outcome, SendOptions, WebhookChannel } from './types';
 import { identityHeaders } from '../domain/caught-identity';
 
@@ -50,10 +52,15 @@ export interface WebhookChannelOptions {
    */
   timeoutMs?: number;
   /**
-   * Accept `http:` endpoints and non-public addresses (tests and the local demo on http://127.0.0.1). Default
-   * false: https only, public addresses only (module doc, SSRF).
+   * Accept `http:` endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP: the local demo, tests). Default false: https only. It
+   * does not allow non-public addresses (module doc, SSRF).
    */
   allowHttp?: boolean;
+  /**
+   * Origins (`http://127.0.0.1:4010`) called even though their host is not public (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS,
+   * domain/webhook-url.ts). Default: none.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /**
@@ -208,8 +215,8 @@ function isSendableId(id: string): boolean {
  */
 export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookChannel {
   const timeoutMs = opts.timeoutMs ?? 15_000;
-  const allowHttp = opts.allowHttp ?? false;
-  const lookup = allowHttp ? undefined : checkedLookup();
+  const policy = { allowHttp: opts.allowHttp ?? false, allowedOrigins: opts.allowedOrigins ?? [] };
+  const lookup = checkedLookup();
   const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   return {
     name: 'webhook',
@@ -219,7 +226,7 @@ export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookC
       agents.https.destroy();
     },
     async send(m: OutgoingWebhook, o: SendOptions & { now: Date }): Promise<Outcome> {
-      const target = parseWebhookUrl(m.url, { allowHttp });
+      const target = parseWebhookUrl(m.url, policy);
       if (!target.ok) return { class: 'rejected', kind: 'permission', code: target.code, message: target.message };
       if (!isWebhookSecret(m.secret)) {
         return { class: 'rejected', kind: 'permission', code: 'INVALID_SECRET', message: 'the endpoint signing secret is not a whsec_ secret of 24–64 bytes' };
@@ -244,7 +251,8 @@ export function createWebhookChannel(opts: WebhookChannelOptions = {}): WebhookC
         ...identityHeaders(m),
       };
       try {
-        const res = await post(new URL(target.url), body, headers, agents, timeoutMs, o.signal, lookup);
+        // An allowed origin (the demo's own receiver) is connected to as named; every other host through the checked lookup.
+        const res = await post(new URL(target.url), body, headers, agents, timeoutMs, o.signal, isAllowedOrigin(target.url, policy.allowedOrigins) ? undefined : lookup);
         return classifyWebhookResponse(
           { status: res.status, bodyText: res.body, retryAfter: headerValue(res.headers['retry-after']), location: headerValue(res.headers.location) },
           o.now,

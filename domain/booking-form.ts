@@ -6,11 +6,12 @@
 import { z } from 'zod';
 import { canonicalLocale } from './locales';
 import { parsePhone } from './phone';
+import { refuseBidiControls } from './text';
 import { bookingRoles } from './vocabulary';
 
 export const bookingFormSchema = z.object({
   // eslint-disable-next-line no-control-regex
-  name: z.string().trim().min(1, 'required').max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters'),
+  name: z.string().trim().min(1, 'required').max(200).regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters').check(refuseBidiControls),
   email: z.email({ message: 'must be an email address' }).max(254, 'at most 254 characters (RFC 5321)'),
   role: z.enum(bookingRoles),
   timeZone: z

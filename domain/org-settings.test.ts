@@ -26,6 +26,10 @@ describe('checkOrgSettings', () => {
     expect(problem({ timeZone: 'Mars/Olympus' })).toMatchObject({ field: 'timeZone', message: expect.stringMatching(/^timeZone: “Mars\/Olympus” is not a time zone/) });
     expect(problem({ timeZone: 'Kyiv' }).message).toMatch(/did you mean Europe\/Kyiv/);
     expect(problem({ senderName: 'Evil\r\nBcc: x@y.z' })).toMatchObject({ field: 'senderName', message: 'senderName: must be one line without control characters' });
+    // Text-direction controls: the shared rule of typed text (domain/text.ts), naming the character.
+    expect(problem({ name: 'Acme \u202estnevE' })).toMatchObject({ field: 'name', message: expect.stringMatching(/^name: must not contain U\+202E RIGHT-TO-LEFT OVERRIDE \(/) });
+    expect(problem({ senderName: 'Desk\u2069' })).toMatchObject({ field: 'senderName', message: expect.stringMatching(/^senderName: must not contain U\+2069 POP DIRECTIONAL ISOLATE \(/) });
+    expect(checkOrgSettings({ ...good, name: 'מרכז הסדנאות' }).ok).toBe(true);
     expect(problem({ senderEmail: '' })).toMatchObject({ field: 'senderEmail', message: expect.stringMatching(/^senderEmail: required/) });
     expect(problem({ senderEmail: 'not an address' })).toMatchObject({ field: 'senderEmail', message: expect.stringMatching(/^senderEmail: “not an address” is not an email address/) });
     expect(problem({ replyTo: 'a@b, c@d' })).toMatchObject({ field: 'replyTo', message: expect.stringMatching(/^replyTo: /) });

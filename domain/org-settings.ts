@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { canonicalLocale } from './locales';
+import { BIDI_CONTROL_CLASS, bidiControlProblem } from './text';
 import type { Outcome } from './outcome';
 import { emailProviders, type EmailProvider } from './vocabulary';
 import { isValidZone, suggestZone } from './zones';
@@ -37,13 +38,12 @@ export type OrgSettingsCheck = { ok: true; value: OrgSettings } | { ok: false; f
 const MAX_NAME = 200;
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets including the angle brackets. */
 const MAX_ADDRESS = 254;
-// eslint-disable-next-line no-control-regex
 /**
  * Characters a name shown in a From line or a page must not hold: C0 controls and DEL, and the bidi embedding /
- * override / isolate controls (U+202A–U+202E, U+2066–U+2069), with which "a‮b" displays reversed — a spoofing tool
- * (Unicode TR #36 §2.1). Names in right-to-left scripts need none of them.
+ * override / isolate controls (U+202A–U+202E, U+2066–U+2069; domain/text.ts, the rule of all typed text), with which
+ * "a\u202eb" displays reversed — a spoofing tool (Unicode TR #36 §2.1). Names in right-to-left scripts need none of them.
  */
-export const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE_NAME_CHARS = new RegExp(`[\\u0000-\\u001f\\u007f${BIDI_CONTROL_CLASS}]`);
 const CONTROL = UNSAFE_NAME_CHARS;
 
 /** True when `v` is one email address (zod's pattern, ≤ 254 characters, no display name, no list). */
@@ -78,6 +78,8 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   const name = got.name ?? '';
   if (!name) return fail('name', 'required: the organisation’s name');
   if (name.length > MAX_NAME) return fail('name', `at most ${MAX_NAME} characters`);
+  const nameBidi = bidiControlProblem(name);
+  if (nameBidi) return fail('name', nameBidi);
   if (CONTROL.test(name)) return fail('name', 'must be one line without control characters');
 
   const zone = got.timeZone ?? '';
@@ -89,6 +91,8 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
 
   const senderName = got.senderName || null;
   if (senderName && senderName.length > MAX_NAME) return fail('senderName', `at most ${MAX_NAME} characters`);
+  const senderBidi = senderName && bidiControlProblem(senderName);
+  if (senderBidi) return fail('senderName', senderBidi);
   if (senderName && CONTROL.test(senderName)) return fail('senderName', 'must be one line without control characters');
 
   const senderEmail = got.senderEmail ?? '';

@@ -149,6 +149,17 @@ describe('checkRowValues — one row, the add-participant form’s rules', () =>
     expect(checkRowValues(values({ name: 'Ann' })).problems).toEqual([{ kind: 'missing_address', field: 'email', message: 'email: missing (every participant needs an email address)' }]);
   });
 
+  it('a text-direction control in the name is a bad_name problem of the name column, quoted with the control made visible', () => {
+    expect(checkRowValues(values({ email: 'a@example.com', name: 'Eve \u202elive' })).problems).toEqual([
+      {
+        kind: 'bad_name',
+        field: 'name',
+        message: 'name "Eve <U+202E>live": must not contain U+202E RIGHT-TO-LEFT OVERRIDE (text-direction controls U+202A–U+202E and U+2066–U+2069 can make text show in another order than it was typed)',
+      },
+    ]);
+    expect(checkRowValues(values({ email: 'a@example.com', name: 'נועה כהן\u200f' })).person?.contact.name).toBe('נועה כהן\u200f');
+  });
+
   it('unknown zone, with a suggestion when one is clear', () => {
     expect(checkRowValues(values({ email: 'a@example.com', timeZone: 'Mars/Olympus' })).problems).toEqual([
       { kind: 'unknown_zone', field: 'timeZone', message: 'time zone "Mars/Olympus": not a time zone — use a tz database name such as Europe/Amsterdam' },

@@ -18,7 +18,7 @@
  * on (1-based), which the preview shows when it is not simply N + 1 (an empty line, a field over several lines).
  *
  * The checks of one row are the add-participant form's (domain/booking-form.ts `bookingFormSchema`: address,
- * name, mobile number), plus: a role of the booking vocabulary (empty → attendee; `external` cannot be imported:
+ * name — which refuses text-direction controls, domain/text.ts, as a `bad_name` problem of the name column —, mobile number), plus: a role of the booking vocabulary (empty → attendee; `external` cannot be imported:
  * a guest needs their own organisation), a tz database zone (domain/zones.ts, with a suggestion), and a known
  * language tag (domain/locales.ts canonical form, a language the runtime can name). Across rows
  * ({@link previewParticipantCsv}): the same address twice in the file (the later row names the earlier), and a
@@ -30,6 +30,7 @@ import { bookingFormSchema } from './booking-form';
 import { keptDetails, type ContactDetails, type KeptDetail } from './contact-kept';
 import { canonicalLocale } from './locales';
 import { bookingRoles } from './vocabulary';
+import { showBidiControls } from './text';
 import { isValidZone, suggestZone } from './zones';
 
 /** Most participants one file may hold (one transaction books them all; a larger list is split by the user). */
@@ -170,7 +171,8 @@ function endLines(text: string): (bytes: number) => number {
 }
 
 const lineBreaks = (s: string) => (s.match(/\r\n|\r|\n/g) ?? []).length;
-const shown = (v: string) => JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+// Text-direction controls made visible, so a refused name cannot reorder the problem line that quotes it.
+const shown = (v: string) => showBidiControls(JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v));
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
 /**

@@ -56,6 +56,7 @@ describe('validateTenantCreate', () => {
     [{ 'admin-email': 'ops@' }, '--admin-email'],
     [{ 'admin-email': undefined }, '--admin-email'],
     [{ 'admin-name': '' }, '--admin-name'],
+    [{ 'admin-name': 'Olga \u202eOps' }, '--admin-name'],
   ] as [Partial<TenantCreateFlags>, string][])('%j is refused naming %s, in one line', (change, flag) => {
     const r = validateTenantCreate({ ...good, ...change });
     expect(r.ok).toBe(false);

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { formatStaffTime } from './staff-time';
 import { isValidZone } from './zones';
 import { UNSAFE_NAME_CHARS } from './org-settings';
+import { bidiControlProblem } from './text';
 
 /** A tenant's slug (its name in URLs and on the command line): lower-case letters, digits and dashes, at most 63. */
 export const TENANT_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -130,6 +131,8 @@ export function validateTenantCreate(f: TenantCreateFlags): { ok: true; value: T
     adminName = f['admin-name'].trim();
     if (!adminName) return problem('--admin-name', 'must not be empty (leave it out to use the part of the address before the @)');
     if (adminName.length > 120) return problem('--admin-name', 'at most 120 characters');
+    const bidi = bidiControlProblem(adminName);
+    if (bidi) return problem('--admin-name', bidi);
   }
   return { ok: true, value: { slug, name, timeZone: zone, senderEmail: sender, senderName, adminEmail, adminName } };
 }

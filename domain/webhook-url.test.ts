@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { parseWebhookUrl, privateHostProblem } from './webhook-url';
+import { isAllowedOrigin, parseAllowedOrigins, parseWebhookUrl, privateHostProblem } from './webhook-url';
 
 describe('parseWebhookUrl', () => {
   it.each<[string, string, boolean, string]>([
     ['https', 'https://hooks.example.com/punctual', false, 'https://hooks.example.com/punctual'],
     ['trimmed and normalised', '  HTTPS://Hooks.Example.COM:443/p?x=1  ', false, 'https://hooks.example.com/p?x=1'],
     ['https with a port', 'https://hooks.example.com:8443/p', false, 'https://hooks.example.com:8443/p'],
-    ['http when allowed', 'http://127.0.0.1:4010/hook', true, 'http://127.0.0.1:4010/hook'],
+    ['http when allowed', 'http://hooks.example.com:4010/hook', true, 'http://hooks.example.com:4010/hook'],
     ['https when http is allowed', 'https://a.example/h', true, 'https://a.example/h'],
     ['a public IPv4 literal', 'https://8.8.8.8/h', false, 'https://8.8.8.8/h'],
     ['a public IPv6 literal', 'https://[2606:4700:4700::1111]/h', false, 'https://[2606:4700:4700::1111]/h'],
     ['an IPv4-mapped public address', 'https://[::ffff:8.8.8.8]/h', false, 'https://[::ffff:808:808]/h'],
     ['a name merely containing localhost', 'https://localhost.example.com/h', false, 'https://localhost.example.com/h'],
     ['a name starting with a private-looking number', 'https://10.example.com/h', false, 'https://10.example.com/h'],
-    ['loopback when http is allowed (demo, tests)', 'https://127.0.0.1:4010/h', true, 'https://127.0.0.1:4010/h'],
-    ['localhost when http is allowed', 'http://localhost:4010/h', true, 'http://localhost:4010/h'],
-    ['the metadata address when http is allowed', 'http://169.254.169.254/latest/meta-data/', true, 'http://169.254.169.254/latest/meta-data/'],
   ])('accepts %s', (_n, input, allowHttp, url) => {
     expect(parseWebhookUrl(input, { allowHttp })).toEqual({ ok: true, url });
   });
@@ -73,6 +70,55 @@ describe('parseWebhookUrl', () => {
     ['https://[fd00::1]/', 'endpoint must be a public address: fd00::1 is a unique-local address'],
   ])('refuses the non-public host of %s', (input, message) => {
     expect(parseWebhookUrl(input, { allowHttp: false })).toEqual({ ok: false, code: 'PRIVATE_ADDRESS', message });
+  });
+
+  // Allowing http allows the scheme only: the private-address check stays on (the demo's receiver is allowed by name).
+  it.each<[string, string]>([
+    ['http://127.0.0.1:9/x', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+    ['http://10.0.0.1/', 'endpoint must be a public address: 10.0.0.1 is a private address'],
+    ['http://[::1]/', 'endpoint must be a public address: ::1 is a loopback address'],
+    ['http://localhost/', 'endpoint must be a public address: localhost is a loopback name'],
+    ['http://169.254.169.254/latest/meta-data/', 'endpoint must be a public address: 169.254.169.254 is a link-local address'],
+    ['https://127.0.0.1:4010/h', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+  ])('with allowHttp and no allowed origins, still refuses the non-public host of %s', (input, message) => {
+    expect(parseWebhookUrl(input, { allowHttp: true })).toEqual({ ok: false, code: 'PRIVATE_ADDRESS', message });
+    expect(parseWebhookUrl(input, { allowHttp: true, allowedOrigins: [] })).toEqual({ ok: false, code: 'PRIVATE_ADDRESS', message });
+  });
+
+  it('an allowed origin passes the private-address check — that scheme, host and port only', () => {
+    const policy = { allowHttp: true, allowedOrigins: ['http://127.0.0.1:4010'] };
+    expect(parseWebhookUrl('http://127.0.0.1:4010/hooks/demo', policy)).toEqual({ ok: true, url: 'http://127.0.0.1:4010/hooks/demo' });
+    expect(parseWebhookUrl('HTTP://127.0.0.1:4010/slack/demo/x', policy)).toEqual({ ok: true, url: 'http://127.0.0.1:4010/slack/demo/x' });
+    // Another port, another spelling of the loopback host, another scheme: refused.
+    expect(parseWebhookUrl('http://127.0.0.1:4011/hooks/demo', policy)).toMatchObject({ ok: false, code: 'PRIVATE_ADDRESS' });
+    expect(parseWebhookUrl('http://localhost:4010/hooks/demo', policy)).toMatchObject({ ok: false, code: 'PRIVATE_ADDRESS' });
+    expect(parseWebhookUrl('http://[::1]:4010/hooks/demo', policy)).toMatchObject({ ok: false, code: 'PRIVATE_ADDRESS' });
+    expect(parseWebhookUrl('https://127.0.0.1:4010/hooks/demo', policy)).toMatchObject({ ok: false, code: 'PRIVATE_ADDRESS' });
+    expect(parseWebhookUrl('http://127.0.0.1/hooks/demo', policy)).toMatchObject({ ok: false, code: 'PRIVATE_ADDRESS' });
+    // The allowlist does not allow http by itself.
+    expect(parseWebhookUrl('http://127.0.0.1:4010/hooks/demo', { allowHttp: false, allowedOrigins: ['http://127.0.0.1:4010'] })).toMatchObject({ ok: false, code: 'INVALID_ENDPOINT' });
+  });
+
+  it('isAllowedOrigin compares whole origins (scheme, host, port; default port dropped)', () => {
+    expect(isAllowedOrigin('http://127.0.0.1:4010/x', ['http://127.0.0.1:4010'])).toBe(true);
+    expect(isAllowedOrigin('https://hooks.example.com:443/x', ['https://hooks.example.com'])).toBe(true);
+    expect(isAllowedOrigin('http://127.0.0.1:40100/x', ['http://127.0.0.1:4010'])).toBe(false);
+    expect(isAllowedOrigin('http://127.0.0.1:4010/x', undefined)).toBe(false);
+    expect(isAllowedOrigin('not a url', ['http://127.0.0.1:4010'])).toBe(false);
+  });
+
+  it('parseAllowedOrigins: origins separated by commas or spaces, normalised; anything else names the variable', () => {
+    expect(parseAllowedOrigins(undefined)).toEqual({ ok: true, origins: [] });
+    expect(parseAllowedOrigins('  ')).toEqual({ ok: true, origins: [] });
+    expect(parseAllowedOrigins('HTTP://127.0.0.1:4010/, http://[::1]:4011 https://Hooks.Example.com:443')).toEqual({
+      ok: true,
+      origins: ['http://127.0.0.1:4010', 'http://[::1]:4011', 'https://hooks.example.com'],
+    });
+    for (const bad of ['127.0.0.1:4010', 'http://127.0.0.1:4010/hooks', 'http://127.0.0.1:4010/?x=1', 'ftp://127.0.0.1:21', 'http://u:p@127.0.0.1:4010', 'http://a b']) {
+      const r = parseAllowedOrigins(bad);
+      expect(r.ok, bad).toBe(false);
+      expect(r.ok ? '' : r.message).toMatch(/^PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: "/);
+    }
   });
 
   it('privateHostProblem: only IP literals and localhost names; other DNS names are for the send-time check', () => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { createSlackPoster } from '../channels/slack';
 import { alertPublicUrl, type AlertSenders } from '../server/alerts';
+import { webhookUrlPolicy } from '../server/notification-settings';
 import type { AlertRuntime, WorkerContext } from './context';
 
 /** A worker id: `hostname:pid:random` (random: a restarted process that got the same pid is another worker). */
@@ -22,8 +23,9 @@ const fallback = new WeakMap<WorkerContext, AlertRuntime>();
 
 /**
  * The context's alert runtime; when it has none, one made once per context from its send dependencies (email
- * channels by provider, the SMTP channel as `smtp`) and a Slack poster that accepts http:// only with
- * PUNCTUAL_WEBHOOK_ALLOW_HTTP=true.
+ * channels by provider, the SMTP channel as `smtp`) and a Slack poster with the process's webhook URL policy
+ * (server/notification-settings.ts webhookUrlPolicy: http:// only with PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public
+ * host only when PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names its origin).
  */
 export function alertRuntimeOf(ctx: WorkerContext): AlertRuntime {
   if (ctx.alerts) return ctx.alerts;
@@ -31,7 +33,7 @@ export function alertRuntimeOf(ctx: WorkerContext): AlertRuntime {
   if (!r) {
     const senders: AlertSenders = {
       email: { smtp: ctx.sendDeps.channel, ...ctx.sendDeps.channels },
-      slack: createSlackPoster({ allowHttp: process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true' }),
+      slack: createSlackPoster(webhookUrlPolicy()),
       random: ctx.sendDeps.random,
     };
     r = makeAlertRuntime(senders, ctx.clock.now(), ctx.sendDeps.links?.publicUrl ?? alertPublicUrl());

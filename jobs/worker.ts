@@ -126,7 +126,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const channels: Partial<Record<EmailProvider, EmailChannel>> = { smtp: channel };
   if (config.httpApi) channels.http_api = createHttpEmailChannel(config.httpApi);
   const sms = config.sms ? createSmsChannel(config.sms) : undefined;
-  const webhook = createWebhookChannel({ allowHttp: config.webhookAllowHttp });
+  const webhook = createWebhookChannel({ allowHttp: config.webhookAllowHttp, allowedOrigins: config.webhookAllowedOrigins ?? [] });
   // The database decides due-ness, leases and expiry (invariant 10): graphile-worker runs a wake-up when
   // PostgreSQL's now() reaches its run_at, and the dispatcher must then agree that the reminder is due.
   const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => log.error({ err: e }, 'database clock sample failed') });
@@ -157,7 +157,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     // Alerts (issue #10 §6): this process's heartbeat identity (hostname:pid:random) and alert senders — the same
     // email channels as reminders, and a Slack poster under the webhook rules (https and public hosts only, unless
     // PUNCTUAL_WEBHOOK_ALLOW_HTTP).
-    alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp }) }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
+    alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp, allowedOrigins: config.webhookAllowedOrigins ?? [] }) }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
   };
   // Metrics (issue #11 §3, server/metrics.ts): this worker's registry, fed by the send path and the dispatcher,
   // published to `worker_metrics` for /api/metrics; logs carry the worker id.

@@ -12,8 +12,11 @@
  *                        catcher's token to verify its signed `delivered` callbacks (issue #10).
  *   always             → the built-in webhook receiver (server/webhook-catcher.ts); the seed points the demo
  *                        tenant's webhook at it (deliveries at /mailbox?channel=webhook). The worker may post to
- *                        http:// endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP defaults to true here) and links to the web
- *                        app (PUNCTUAL_PUBLIC_URL defaults to http://127.0.0.1:$PORT; validated first).
+ *                        http:// endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP defaults to true here) and to the receiver's
+ *                        own origin, http://127.0.0.1:<its port>, which PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names (added
+ *                        to any origins already set there) — every other loopback or private address stays refused
+ *                        — and links to the web app (PUNCTUAL_PUBLIC_URL defaults to http://127.0.0.1:$PORT;
+ *                        validated first).
  * Catcher ports: SMTP_CATCHER_PORT, SMS_CATCHER_PORT, WEBHOOK_CATCHER_PORT; unset → the last start's ports when
  * free, else any free port.
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
@@ -31,6 +34,7 @@ import { migrateDatabase } from '../db/migrate';
 import { startWorker, type RunningWorker } from '../jobs/worker';
 import { databaseNowMs } from '../db/queries/clock';
 import { publicBaseUrl } from '../domain/public-url';
+import { parseAllowedOrigins } from '../domain/webhook-url';
 import { bounceAddressKey } from '../server/bounce-address';
 import { describeDsnOutcome, ingestDsn } from '../server/bounces';
 import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
@@ -209,9 +213,14 @@ async function main() {
     log('PUNCTUAL_DEMO=0: no demo data');
   }
   // The worker first: reminders already due go out while the web app builds.
-  // The demo's webhook catcher is http://127.0.0.1: both the sender (worker) and the settings form (web app)
-  // must accept http endpoints, or an admin could not save the demo's own settings.
+  // The demo's webhook catcher is http://127.0.0.1:<port>: both the sender (worker) and the settings form (web app)
+  // must accept http endpoints and that one loopback origin, or an admin could not save the demo's own settings.
+  // Allowing http does not open the private-address check: the receiver (its webhooks and its Slack-compatible
+  // /slack/… alerts) is allowed by its exact origin, host and port, and nothing else on this machine is.
   const webhookAllowHttp = process.env.PUNCTUAL_WEBHOOK_ALLOW_HTTP ?? 'true';
+  const userOrigins = parseAllowedOrigins(process.env.PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS);
+  if (!userOrigins.ok) throw new Error(userOrigins.message);
+  const webhookAllowedOrigins = [...new Set([...userOrigins.origins, new URL(webhookCatcher.url).origin])];
   // SMS delivery reports (issue #10): the provider POSTs status callbacks to the web app. The built-in SMS API does
   // (a signed `delivered` a moment after each message); a real provider only when the app has a public URL.
   const smsStatusCallbackUrl =
@@ -231,6 +240,7 @@ async function main() {
       },
       bounceKey,
       webhookAllowHttp: webhookAllowHttp === 'true',
+      webhookAllowedOrigins,
     },
     handleSignals: false,
   });
@@ -247,6 +257,7 @@ async function main() {
       // Only when set: unset, the web app trusts both http://127.0.0.1:$PORT and http://localhost:$PORT (domain/public-url.ts).
       ...(process.env.PUNCTUAL_PUBLIC_URL ? { PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL } : {}),
       PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
+      PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: webhookAllowedOrigins.join(','),
       // One machine, no load balancer to drain: Ctrl-C / SIGTERM stops the web app at once unless this is set.
       PUNCTUAL_SHUTDOWN_DRAIN_MS: process.env.PUNCTUAL_SHUTDOWN_DRAIN_MS ?? '0',
       // The web app sends test alerts and the worker-heartbeat watchdog's alerts itself (server/watchdog.ts).
@@ -287,6 +298,7 @@ async function main() {
     SMS_FROM: smsFrom,
     SMS_STATUS_CALLBACK_URL: smsStatusCallbackUrl,
     PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
+    PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: webhookAllowedOrigins.join(','),
   };
   const envFile = path.join(dataRoot, 'local.env');
   const quoted = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;

@@ -94,10 +94,11 @@ import {
 } from '../domain/alerts';
 import { messageIdFor } from '../domain/keys';
 import type { RetryPolicy } from '../domain/retry';
-import { parseWebhookUrl } from '../domain/webhook-url';
+import { parseWebhookUrl, type WebhookUrlPolicy } from '../domain/webhook-url';
 import { publicBaseUrl } from '../domain/public-url';
 import { alertConditions, type AlertCondition, type AlertRoute, type EmailProvider, type Provider } from '../domain/vocabulary';
 import { AppError, parseInput } from './errors';
+import { webhookUrlPolicy } from './notification-settings';
 import { assertActorMay, recheckActor, refuseStaleSettings } from './versions';
 
 /** graphile-worker task that sends one alert message (payload `{ id }`). */
@@ -416,14 +417,15 @@ export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: D
 
 /**
  * Alert senders from the environment (the web process): SMTP_URL, HTTP_EMAIL_API_URL + HTTP_EMAIL_API_KEY, and a
- * Slack poster (http:// and private addresses only with PUNCTUAL_WEBHOOK_ALLOW_HTTP=true). A provider whose
+ * Slack poster (the webhook URL policy, server/notification-settings.ts webhookUrlPolicy: http:// only with
+ * PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public host only when PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names its origin). A provider whose
  * variables are unset has no channel here: its messages are left to the worker.
  */
 export function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
   const email: Partial<Record<EmailProvider, EmailChannel>> = {};
   if (env.SMTP_URL) email.smtp = createSmtpChannel({ url: env.SMTP_URL });
   if (env.HTTP_EMAIL_API_URL && env.HTTP_EMAIL_API_KEY) email.http_api = createHttpEmailChannel({ baseUrl: env.HTTP_EMAIL_API_URL, apiKey: env.HTTP_EMAIL_API_KEY });
-  return { email, slack: createSlackPoster({ allowHttp: env.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true' }) };
+  return { email, slack: createSlackPoster(webhookUrlPolicy(env)) };
 }
 
 const globalForSenders = globalThis as unknown as { __punctualAlertSenders?: AlertSenders };
@@ -489,10 +491,6 @@ export async function readAlertSettings(db: DbOrTx, tenantId: string, opts: { wi
   return view(tenantId, await readAlertSettingsRow(db, tenantId), opts.withUrl);
 }
 
-/** Whether `http:` (and private-address) Slack URLs are accepted: PUNCTUAL_WEBHOOK_ALLOW_HTTP=true (local demo, tests). */
-export function alertsAllowHttp(env: Record<string, string | undefined> = process.env): boolean {
-  return env.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true';
-}
 
 const versionSchema = z.object({
   version: z
@@ -501,7 +499,7 @@ const versionSchema = z.object({
     .min(0, 'must be 0 or more'),
 });
 
-function settingsSchema(allowHttp: boolean) {
+function settingsSchema(urlPolicy: WebhookUrlPolicy) {
   return z.object({
     emailRecipients: z
       .array(z.string({ error: 'each recipient must be a staff user id' }).min(1, 'each recipient must be a staff user id').max(200), { error: 'must be a list of staff user ids' })
@@ -512,7 +510,7 @@ function settingsSchema(allowHttp: boolean) {
       .nullish()
       .transform((v, ctx) => {
         if (!v || v.trim() === '') return null;
-        const r = parseWebhookUrl(v, { allowHttp });
+        const r = parseWebhookUrl(v, urlPolicy);
         if (r.ok) return r.url;
         ctx.addIssue({ code: 'custom', message: r.message.replace(/^endpoint/, 'the webhook URL') });
         return z.NEVER;
@@ -553,7 +551,7 @@ function refuseStale(tx: Tx, ctx: AlertSettingsContext, row: AlertSettings | und
 
 /**
  * Saves the alert settings (admins): recipients (staff user ids of this tenant), the Slack-compatible webhook URL
- * (https and a public host unless `allowHttp`; empty → none), the lag p95 threshold (ms, 1 s – 24 h) and the oldest
+ * (https unless `opts.allowHttp`, and a public host unless `opts.allowedOrigins` names its origin; empty → none), the lag p95 threshold (ms, 1 s – 24 h) and the oldest
  * due threshold (s, 1 min – 7 days). In one transaction under the row lock: the version check (0 inserts the first
  * row; stale → 409 with `current`), the write (the row-version trigger bumps `version`) and an audit entry
  * `alert_settings_update` naming what changed (the webhook URL only masked: it is a credential). A save that
@@ -565,11 +563,11 @@ export async function saveAlertSettings(
   db: Db,
   ctx: AlertSettingsContext,
   input: SaveAlertSettingsInput,
-  opts: { allowHttp: boolean } = { allowHttp: alertsAllowHttp() },
+  opts: WebhookUrlPolicy = webhookUrlPolicy(),
 ): Promise<AlertSettingsView> {
   const seen = parseInput(versionSchema, input ?? {}).version;
   const { version: _v, ...fields } = (input ?? {}) as SaveAlertSettingsInput;
-  const f = parseInput(settingsSchema(opts.allowHttp), fields);
+  const f = parseInput(settingsSchema(opts), fields);
   return db.transaction(async (tx) => {
     if (ctx.actorId) await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: ctx.actorId }, 'configure');
     await setActor(tx, ctx.actor);

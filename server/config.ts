@@ -27,7 +27,11 @@
  *                                 the one-click unsubscribe link (List-Unsubscribe) in every non-essential email;
  *                                 an absolute http(s) URL with no path beyond "/" (domain/public-url.ts)
  *   BETTER_AUTH_SECRET            the web app's session secret: both links are signed with keys derived from it
- *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
+ *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only); it does not
+ *                                 let them reach loopback or private addresses
+ *   PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS
+ *                                 origins (http://127.0.0.1:4010, comma-separated) webhooks and Slack alerts may reach
+ *                                 although their host is not public: `npm start` names its built-in receiver
  *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
  *                                 envelope sender, signed with a key derived from it (server/bounce-address.ts);
  *                                 unset, the envelope sender is the From address and bounces cannot be matched
@@ -38,6 +42,7 @@
  */
 import { z } from 'zod';
 import { parsePublicUrl } from '../domain/public-url';
+import { parseAllowedOrigins } from '../domain/webhook-url';
 import { defaultRetryPolicy, type RetryPolicy } from '../domain/retry';
 import type { Provider } from '../domain/vocabulary';
 import { bounceAddressKey } from './bounce-address';
@@ -89,6 +94,15 @@ const envSchema = z.object({
       }
     }),
   PUNCTUAL_WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false']).optional(),
+  PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const r = parseAllowedOrigins(v);
+      if (r.ok) return r.origins;
+      ctx.addIssue({ code: 'custom', message: r.message.replace(/^PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: /, '') });
+      return z.NEVER;
+    }),
 });
 
 export interface WorkerConfig {
@@ -107,6 +121,8 @@ export interface WorkerConfig {
   /** The VERP key for bounce addresses (none without BETTER_AUTH_SECRET: then no VERP envelope sender). */
   bounceKey?: string;
   webhookAllowHttp: boolean;
+  /** Origins webhooks and Slack alerts may reach although their host is not public (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS); unset = none. */
+  webhookAllowedOrigins?: readonly string[];
   claimLeaseMs: number;
   sendLeaseMs: number;
   staleDispatchMs: number;
@@ -145,6 +161,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env), unsubscribeSecret: unsubscribeSecrets(env)[0] } : undefined,
     bounceKey: env.BETTER_AUTH_SECRET || env.AUTH_SECRET ? bounceAddressKey(env) : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
+    webhookAllowedOrigins: e.PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS,
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,
     rateLimits: {

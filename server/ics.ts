@@ -21,6 +21,7 @@ import { noUidIdentity, repeatedUidIdentity } from '../domain/ics-identity';
 import { unfoldIcsBytes } from '../domain/ics-unfold';
 import { checkObservanceRrule, checkRrule } from '../domain/rrule-guard';
 import { findMatchingZone, ianaOffsetAt, offsetsAgree, type OffsetAt } from '../domain/zone-agreement';
+import { bidiControlProblem, showBidiControls } from '../domain/text';
 
 type IcalComponent = InstanceType<typeof ICAL.Component>;
 type IcalProperty = InstanceType<typeof ICAL.Property>;
@@ -205,8 +206,9 @@ export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): Ics
  * @throws IcsError naming the line and/or the VEVENT: not UTF-8, not an iCalendar file, a line ical.js cannot
  *   parse, BEGIN/END mismatch or a truncated file, an impossible TZOFFSET, missing DTSTART (§3.6.1), an
  *   unparseable date, DTEND before DTSTART, a TZID that is neither IANA, a known Windows name nor defined by a
- *   VTIMEZONE, a recurrence too dense to expand, an RRULE refused by domain/rrule-guard.ts, or a VTIMEZONE
- *   with too many or too frequent observances.
+ *   VTIMEZONE, a recurrence too dense to expand, an RRULE refused by domain/rrule-guard.ts, a VTIMEZONE
+ *   with too many or too frequent observances, or a SUMMARY, LOCATION or DESCRIPTION holding a text-direction
+ *   control (U+202A–U+202E, U+2066–U+2069, domain/text.ts: refused like any text people type, never stripped).
  */
 export function readIcs(input: string | Uint8Array, opts: ParseIcsOptions): { events: IcsEvent[]; stats: IcsReadStats } {
   if (!IANAZone.isValidZone(opts.defaultTimeZone)) {
@@ -359,9 +361,9 @@ interface Scan {
 
 const NAME = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)[;:]/;
 
-/** Shortens `s` for an error message and makes control characters visible. */
+/** Shortens `s` for an error message and makes control characters (text-direction controls too) visible. */
 function clip(s: string, n = 60): string {
-  const v = s.replace(/[\u0000-\u001f\u007f]/g, '\uFFFD');
+  const v = showBidiControls(s.replace(/[\u0000-\u001f\u007f]/g, '\uFFFD'));
   return v.length > n ? `${v.slice(0, n)}…` : v;
 }
 
@@ -695,11 +697,14 @@ interface VEvent {
 
 /** Longest accepted value per text property (characters); longer is an error naming the property. */
 const TEXT_LIMITS: Record<string, number> = { uid: 512, summary: 1000, location: 1000, description: 20_000, status: 64 };
+/** The TEXT properties people read in messages: checked for text-direction controls (domain/text.ts). */
+const TYPED_TEXT = new Set(['summary', 'location', 'description']);
 
 /**
  * A TEXT property's value, trimmed, with control characters other than tab and newline removed (they have
  * no business in a title and can corrupt a terminal or an email header); null when absent or empty.
- * @throws IcsError (via `fail`) when longer than TEXT_LIMITS.
+ * @throws IcsError (via `fail`) when longer than TEXT_LIMITS, or when SUMMARY, LOCATION or DESCRIPTION holds a
+ *   text-direction control (U+202A–U+202E, U+2066–U+2069; domain/text.ts bidiControlProblem).
  */
 function text(comp: IcalComponent, name: string, fail?: (detail: string, prop?: string) => never): string | null {
   const v = comp.getFirstPropertyValue(name);
@@ -709,6 +714,14 @@ function text(comp: IcalComponent, name: string, fail?: (detail: string, prop?: 
   const limit = TEXT_LIMITS[name];
   if (limit && s.length > limit) {
     const detail = `${name.toUpperCase()} is ${s.length.toLocaleString('en')} characters long; at most ${limit.toLocaleString('en')} are accepted`;
+    if (fail) fail(detail, name.toUpperCase());
+    throw new IcsError(detail);
+  }
+  // Text shown to people (the event's title, place and description reach every message) must not hold a
+  // text-direction control (domain/text.ts): the event is refused naming the property, as for any bad value.
+  const bidi = TYPED_TEXT.has(name) ? bidiControlProblem(s) : null;
+  if (bidi) {
+    const detail = `${name.toUpperCase()} ${bidi}`;
     if (fail) fail(detail, name.toUpperCase());
     throw new IcsError(detail);
   }

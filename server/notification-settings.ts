@@ -22,7 +22,7 @@ import { newWebhookSecret } from '../channels/webhook';
 import { emptyPolicy, policySchema, readPolicy, type NotificationPolicy } from '../domain/notification-policy';
 import { policyChanges, webhookSwitch, type Change } from '../domain/notification-settings';
 import { parseSmsSender } from '../domain/sms-sender';
-import { parseWebhookUrl } from '../domain/webhook-url';
+import { parseAllowedOrigins, parseWebhookUrl, type WebhookUrlPolicy } from '../domain/webhook-url';
 import { AppError, parseInput } from './errors';
 import { assertActorMay, refuseStaleSettings } from './versions';
 
@@ -56,9 +56,20 @@ export interface SettingsContext {
   now: Date;
 }
 
-/** Whether `http:` webhook endpoints are accepted: `PUNCTUAL_WEBHOOK_ALLOW_HTTP=true` (local demo and tests only). */
-export function webhookAllowHttp(env: Record<string, string | undefined> = process.env): boolean {
-  return env.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true';
+/**
+ * The webhook URL policy of this process (domain/webhook-url.ts), from its environment — the same for the settings
+ * forms that store a URL (web app) and the senders that call it (worker and web alerts):
+ * - `allowHttp`: PUNCTUAL_WEBHOOK_ALLOW_HTTP=true accepts the `http:` scheme (the local demo, tests). It does not
+ *   switch off the private-address (SSRF) check.
+ * - `allowedOrigins`: PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS, the origins (scheme, host and port) accepted although their
+ *   host is not public — `npm start` names its built-in receiver there (http://127.0.0.1:<port>). Unset: none.
+ * @throws Error starting with PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS when it is not a list of origins (the web app checks
+ *   it at start, server/web-settings.ts; the worker in server/config.ts).
+ */
+export function webhookUrlPolicy(env: Readonly<Record<string, string | undefined>> = process.env): WebhookUrlPolicy {
+  const origins = parseAllowedOrigins(env.PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS);
+  if (!origins.ok) throw new Error(origins.message);
+  return { allowHttp: env.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true', allowedOrigins: origins.origins };
 }
 
 function view(tenantId: string, row: NotificationSettings | undefined, withSecret: boolean): NotificationSettingsView {
@@ -109,7 +120,7 @@ const versionSchema = z.object({
     .min(0, 'must be 0 or more'),
 });
 
-function settingsSchema(allowHttp: boolean) {
+function settingsSchema(urlPolicy: WebhookUrlPolicy) {
   return z.object({
     policy: policySchema,
     smsSender: z
@@ -127,7 +138,7 @@ function settingsSchema(allowHttp: boolean) {
       .nullish()
       .transform((v, ctx) => {
         if (!v || v.trim() === '') return null;
-        const r = parseWebhookUrl(v, { allowHttp });
+        const r = parseWebhookUrl(v, urlPolicy);
         if (r.ok) return r.url;
         ctx.addIssue({ code: 'custom', message: r.message });
         return z.NEVER;
@@ -167,11 +178,11 @@ export async function saveNotificationSettings(
   db: Db,
   ctx: SettingsContext,
   input: SaveSettingsInput,
-  opts: { allowHttp: boolean } = { allowHttp: webhookAllowHttp() },
+  opts: WebhookUrlPolicy = webhookUrlPolicy(),
 ): Promise<{ settings: NotificationSettingsView; secretCreated: boolean }> {
   const seen = parseInput(versionSchema, input ?? {}).version;
   const { version: _v, ...fields } = (input ?? {}) as SaveSettingsInput;
-  const f = parseInput(settingsSchema(opts.allowHttp), fields);
+  const f = parseInput(settingsSchema(opts), fields);
   if (f.webhookEnabled && !f.webhookUrl) throw new AppError('validation', 'webhookEnabled: set the endpoint URL before switching it on', 'webhookEnabled');
   return db.transaction(async (tx) => {
     if (ctx.actorId) await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: ctx.actorId }, 'configure');

@@ -39,6 +39,7 @@ import { bookingWithContact, liveBookingsOfContact, otherBookingsOfContact, othe
 import { getTenant, lockEvent, reminderImpact } from '../db/queries/scheduling';
 import type { Contact } from '../db/schema';
 import { canonicalLocale } from '../domain/locales';
+import { refuseBidiControls } from '../domain/text';
 import { AppError, assertId, parseInput } from './errors';
 import { phoneField, replanParticipantBooking, zone as zoneField, type ParticipantReplanResult } from './scheduling';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
@@ -117,7 +118,7 @@ export async function readParticipant(db: Db, tenantId: string, bookingId: strin
  */
 export const participantEditSchema = z.object({
   // eslint-disable-next-line no-control-regex
-  name: z.string({ error: 'must be text' }).trim().max(200, 'at most 200 characters').regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters').optional(),
+  name: z.string({ error: 'must be text' }).trim().max(200, 'at most 200 characters').regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters').check(refuseBidiControls).optional(),
   email: z
     .string({ error: 'must be an email address' })
     .trim()

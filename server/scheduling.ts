@@ -38,6 +38,7 @@ import type { Contact } from '../db/schema';
 import { bookingRoles } from '../domain/vocabulary';
 import { isValidZone, suggestZone } from '../domain/zones';
 import { parsePhone } from '../domain/phone';
+import { refuseBidiControls } from '../domain/text';
 import { recordBookingCancelled, recordBookingConfirmed, recordBookingsConfirmed, recordEventCancelled, recordEventRescheduled } from './domain-events';
 import { AppError, parseInput } from './errors';
 
@@ -74,10 +75,10 @@ export const eventTimingSchema = z
 
 export const createEventSchema = z
   .object({
-    title: z.string().trim().min(1, 'required'),
-    description: z.string().nullish(),
-    location: z.string().nullish(),
-    roomUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000).nullish(),
+    title: z.string().trim().min(1, 'required').check(refuseBidiControls),
+    description: z.string().check(refuseBidiControls).nullish(),
+    location: z.string().check(refuseBidiControls).nullish(),
+    roomUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000).check(refuseBidiControls).nullish(),
     externalUid: z.string().min(1).nullish(),
   })
   .and(eventTimingSchema);
@@ -89,7 +90,7 @@ export const addBookingSchema = z.object({
   contact: z.object({
     email: z.email(),
     /** The name of a NEW contact ('' when omitted); a known person keeps theirs (domain/contact-kept.ts). */
-    name: z.string().trim().optional(),
+    name: z.string().trim().check(refuseBidiControls).optional(),
     // No default: a known person keeps their language unless one is given (upsertContact inserts 'en' for a new one).
     locale: z.string().min(2).optional(),
     timeZone: zone.nullish(),

@@ -28,6 +28,7 @@ import { EventFormError, formFromTiming, timingFromForm } from '../domain/event-
 import { suppressionReasons } from '../domain/vocabulary';
 import { bookingFormSchema, type BookingForm } from '../domain/booking-form';
 import { FIELD_LIMITS } from '../domain/request-limits';
+import { refuseBidiControls } from '../domain/text';
 import { AppError, assertId, parseInput } from './errors';
 import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
 import { reminderRuleSchema, suppressionChannelOf } from './tenants';
@@ -50,16 +51,17 @@ const optionalText = z
   .string()
   .trim()
   .max(2000)
+  .check(refuseBidiControls)
   .nullish()
   .transform((v) => (v ? v : null));
 
 /** The event form: details plus wall-clock timing in `timeZone`. */
 export const eventFormSchema = z.object({
-  title: z.string().trim().min(1, 'required').max(200),
+  title: z.string().trim().min(1, 'required').max(200).check(refuseBidiControls),
   description: optionalText,
   location: optionalText,
   roomUrl: z
-    .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000)])
+    .union([z.literal(''), z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000).check(refuseBidiControls)])
     .nullish()
     .transform((v) => (v ? v : null)),
   timeZone: z.string().min(1, 'required'),
@@ -161,7 +163,7 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
 }
 
 /** A cancellation's reason (3–500 characters, trimmed): the single and the bulk cancels share it. */
-export const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500) });
+export const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500).check(refuseBidiControls) });
 
 /**
  * Cancels an event and its waiting reminders. `input.version`: the event's row version the page showed.
@@ -281,7 +283,7 @@ export const suppressionFormSchema = z.object({
     return z.NEVER;
   }),
   reason: z.enum(suppressionReasons),
-  note: z.string().trim().max(500).default(''),
+  note: z.string().trim().max(500).check(refuseBidiControls).default(''),
 });
 
 /**

@@ -12,12 +12,13 @@ import { deleteResetTokensOf } from '../db/queries/tenant-setup';
 import { deleteStaffSessions, forgetDisabledSessions, insertStaffUser, setStaffDisabled, setStaffRole, staffEmailTaken } from '../db/queries/staff';
 import { can, refusalMessage } from '../domain/permissions';
 import { staffRoles, type StaffRole } from '../domain/vocabulary';
+import { refuseBidiControls } from '../domain/text';
 import { AppError, parseInput } from './errors';
 import { assertActorMay, assertVersion, parseVersion } from './versions';
 
 export const staffInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().min(1).max(120).check(refuseBidiControls),
   role: z.enum(staffRoles),
   password: z.string().min(8, 'at least 8 characters').max(128),
 });

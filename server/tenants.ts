@@ -8,22 +8,23 @@ import { FIELD_LIMITS } from '../domain/request-limits';
 import { TENANT_SLUG_PATTERN, TENANT_SLUG_RULE } from '../domain/tenant-setup';
 import { parseInput } from './errors';
 import { isValidZone } from '../domain/zones';
+import { refuseBidiControls } from '../domain/text';
 
 const zone = z.string().refine((v) => isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
 
 export const createTenantSchema = z.object({
   slug: z.string().regex(TENANT_SLUG_PATTERN, TENANT_SLUG_RULE),
-  name: z.string().trim().min(1, 'required'),
+  name: z.string().trim().min(1, 'required').check(refuseBidiControls),
   timeZone: zone,
   roomOpenLeadMinutes: z.number().int().min(0).max(1440).default(30),
   senderEmail: z.email().default('reminders@punctual.local'),
   /** From display name of the tenant's mail; null = its name (issue #13, `npm run tenant -- create --sender-name`). */
-  senderName: z.string().trim().min(1).max(200).nullish(),
+  senderName: z.string().trim().min(1).max(200).check(refuseBidiControls).nullish(),
   emailProvider: z.enum(emailProviders).default('smtp'),
 });
 
 export const reminderRuleSchema = z.object({
-  name: z.string().trim().min(1, 'required').max(200),
+  name: z.string().trim().min(1, 'required').max(200).check(refuseBidiControls),
   anchor: z.enum(anchors),
   offset: z.string().refine(
     (v) => {

@@ -9,12 +9,15 @@
  *   PUNCTUAL_DB_STATEMENT_TIMEOUT_MS  every web query's time limit (default 15 000; 0 = off; db/client.ts)
  *   PUNCTUAL_TRUSTED_PROXIES          reverse proxies whose X-Forwarded-For is believed (server/client-address.ts)
  *   PUNCTUAL_SHUTDOWN_DRAIN_MS        SIGTERM → exit, answering "not ready" meanwhile (server/web-shutdown.ts)
+ *   PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS  origins the webhook and alert settings may name although not public
+ *                                     (server/notification-settings.ts webhookUrlPolicy)
  *   DATABASE_URL's TLS parameters     sslmode, sslrootcert, sslcert, sslkey (db/url.ts tlsFromUrl)
  */
 import { statementTimeoutFromEnv } from '../db/client';
 import { tlsFromUrl } from '../db/url';
 import { publicBaseUrl } from '../domain/public-url';
 import { trustedProxiesFromEnv } from './client-address';
+import { webhookUrlPolicy } from './notification-settings';
 import { maxBodyBytesFromEnv } from './request-body';
 import { shutdownDrainFromEnv } from './web-shutdown';
 
@@ -28,6 +31,7 @@ export function checkWebSettings(env: Readonly<Record<string, string | undefined
   statementTimeoutFromEnv(env);
   trustedProxiesFromEnv(env);
   shutdownDrainFromEnv(env);
+  webhookUrlPolicy(env);
   if (env.DATABASE_URL) tlsFromUrl(env.DATABASE_URL, env);
 }
 

@@ -59,13 +59,13 @@ async function setup(opts: { emailProvider?: 'smtp' | 'http_api'; settings?: { l
   h = await createHarness({ deps: { channels, random: () => 0.5 } });
   const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H', window: 3600 }], 'Europe/Amsterdam', opts.emailProvider ?? 'smtp');
   const adminId = (await insertStaffUser(db(), { tenantId: tenant.id, email: ADMIN, name: 'Olga Ops', role: 'admin', passwordHash: 'not-used' }))!;
-  const senders: AlertSenders = { email: { smtp: h.ctx.channel, ...channels }, slack: createSlackPoster({ allowHttp: true }), random: () => 0.5 };
+  const senders: AlertSenders = { email: { smtp: h.ctx.channel, ...channels }, slack: createSlackPoster({ allowHttp: true, allowedOrigins: [new URL(slack.url).origin] }), random: () => 0.5 };
   h.ctx.alerts = makeAlertRuntime(senders, h.clock.now(), PUBLIC);
   await saveAlertSettings(
     db(),
     { tenantId: tenant.id, actor: ADMIN, actorId: adminId, now: h.clock.now() },
     { emailRecipients: [adminId], slackWebhookUrl: slack.url, lagP95Ms: opts.settings?.lagP95Ms ?? 60_000, oldestDueSeconds: opts.settings?.oldestDueSeconds ?? 600, version: 0 },
-    { allowHttp: true },
+    { allowHttp: true, allowedOrigins: [new URL(slack.url).origin] },
   );
   return { tenantId: tenant.id, adminId, senders };
 }
@@ -383,7 +383,7 @@ describe('the demo', () => {
       expect(s).toMatchObject({ version: 1, emailRecipients: [adminUser.id] });
       // Like a real Slack webhook URL, the demo's holds a secret (issue #12): the bare path is not enough to post as the demo.
       expect(s.slackWebhookUrl).toMatch(new RegExp(`^${receiver.url}/slack/demo/[\\w-]{24}$`));
-      const poster = createSlackPoster({ allowHttp: true });
+      const poster = createSlackPoster({ allowHttp: true, allowedOrigins: [new URL(receiver.url).origin] });
       expect(await poster.post(s.slackWebhookUrl!, 'hello from the test', { now: new Date(), tenantId: s.tenantId })).toMatchObject({ class: 'accepted' });
       expect(await poster.post(`${receiver.url}/slack/demo`, 'forged', { now: new Date(), tenantId: s.tenantId })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });
       expect(await poster.post(`${receiver.url}/slack/nobody`, 'x', { now: new Date(), tenantId: s.tenantId })).toMatchObject({ class: 'rejected', code: 'HTTP_404' });

@@ -26,12 +26,14 @@ let receiver: WebhookCatcher;
 let acme: Tenant;
 let other: Tenant;
 const acmeSecret = newWebhookSecret();
-const webhook = createWebhookChannel({ allowHttp: true, timeoutMs: 3000 });
+// The receiver is on 127.0.0.1: allowed by its origin (host and port), as `npm start` allows it.
+let webhook: ReturnType<typeof createWebhookChannel>;
 
 beforeAll(async () => {
   tdb = await createTestDatabase();
   smsApi = await startSmsCatcher({ db: tdb.db, accountSid: `AC${'ab'.repeat(16)}`, authToken: 'demo-token' });
   receiver = await startWebhookCatcher({ db: tdb.db });
+  webhook = createWebhookChannel({ allowHttp: true, allowedOrigins: [new URL(receiver.url).origin], timeoutMs: 3000 });
   acme = await createTenant(tdb.db, { slug: 'acme', name: 'Acme', timeZone: 'Europe/Amsterdam', senderEmail: 'hi@acme.test' });
   other = await createTenant(tdb.db, { slug: 'other', name: 'Other', timeZone: 'Europe/London', senderEmail: 'hi@other.test' });
   await tdb.db.insert(notificationSettings).values([
@@ -40,7 +42,7 @@ beforeAll(async () => {
   ]);
 });
 afterAll(async () => {
-  await webhook.close();
+  await webhook?.close();
   await smsApi?.close();
   await receiver?.close();
   await tdb?.close();

@@ -226,6 +226,11 @@ describe('nothing is imported when the file or the import fails', () => {
     ['garbage', '\u0089PNG\r\n\u001a\n binary junk', /^line 1: not an iCalendar file/],
     ['a bad line deep inside', pycon.replace('LOCATION:Cafeteria', 'LOCATION;broken'), /^line \d+: /],
     ['an unknown TZID', minimal.replace(/America\/Los_Angeles:2012/g, 'Atlantis/Capital:2012'), /unknown time zone TZID "Atlantis\/Capital"/],
+    // Text-direction controls in text people read (Trojan Source, CVE-2021-42574): the event is refused naming the
+    // property and its line, like any bad value — not stripped, not stored.
+    ['a SUMMARY with U+202E', pycon.replace('SUMMARY:Registration / Breakfast', 'SUMMARY:Registration \u202eastfaerB'), /^line 10, VEVENT #1 \(UID [^)]+\): SUMMARY must not contain U\+202E RIGHT-TO-LEFT OVERRIDE \(/],
+    ['a LOCATION with U+2066', pycon.replace('LOCATION:Cafeteria', 'LOCATION:\u2066Cafeteria'), /^line 9, VEVENT #1 \(UID [^)]+\): LOCATION must not contain U\+2066 LEFT-TO-RIGHT ISOLATE/],
+    ['a DESCRIPTION with U+202C', pycon.replace('DESCRIPTION:http://www.pyconuk.org/djangogirls/', 'DESCRIPTION:djangogirls\u202c'), /^line 32, VEVENT #\d+ \(UID [^)]+\): DESCRIPTION must not contain U\+202C POP DIRECTIONAL FORMATTING/],
   ])('%s: the error names where, and no event is written', async (_name, text, message) => {
     await newTenant();
     const err = await rejection(importIcs(db(), 'acme', text, NOW));

@@ -218,8 +218,33 @@ describe('notification settings', () => {
   it('http endpoints are accepted when allowed (PUNCTUAL_WEBHOOK_ALLOW_HTTP=true)', async () => {
     const { tenant } = await tenantWithRules(db(), []);
     const ctx = await admin(tenant.id);
-    const saved = await saveNotificationSettings(db(), ctx, form({ webhookUrl: 'http://127.0.0.1:9/hook', webhookEnabled: true }), { allowHttp: true });
-    expect(saved.settings.webhookUrl).toBe('http://127.0.0.1:9/hook');
+    const saved = await saveNotificationSettings(db(), ctx, form({ webhookUrl: 'http://hooks.example.com:8080/hook', webhookEnabled: true }), { allowHttp: true });
+    expect(saved.settings.webhookUrl).toBe('http://hooks.example.com:8080/hook');
+  });
+
+  it.each([
+    ['http://127.0.0.1:9/x', '127.0.0.1 is a loopback address'],
+    ['http://10.0.0.1/', '10.0.0.1 is a private address'],
+    ['http://[::1]/', '::1 is a loopback address'],
+    ['http://localhost/', 'localhost is a loopback name'],
+  ])('allowing http does not allow a private address: %s → 400 naming webhookUrl, nothing saved', async (url, why) => {
+    const { tenant } = await tenantWithRules(db(), []);
+    const ctx = await admin(tenant.id);
+    const err = await rejection(saveNotificationSettings(db(), ctx, form({ webhookUrl: url, webhookEnabled: true }), { allowHttp: true }));
+    expect(err.httpStatus).toBe(400);
+    expect(err.field).toBe('webhookUrl');
+    expect(err.message).toBe(`webhookUrl: endpoint must be a public address: ${why}`);
+    expect(await settingsRow(tenant.id)).toBeUndefined();
+  });
+
+  it('an origin named in PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS (the demo receiver) is accepted; another port on 127.0.0.1 is not', async () => {
+    const { tenant } = await tenantWithRules(db(), []);
+    const ctx = await admin(tenant.id);
+    const policy = { allowHttp: true, allowedOrigins: ['http://127.0.0.1:4010'] };
+    const other = await rejection(saveNotificationSettings(db(), ctx, form({ webhookUrl: 'http://127.0.0.1:4011/hooks/acme', webhookEnabled: true }), policy));
+    expect(other).toMatchObject({ httpStatus: 400, field: 'webhookUrl', message: 'webhookUrl: endpoint must be a public address: 127.0.0.1 is a loopback address' });
+    const saved = await saveNotificationSettings(db(), ctx, form({ webhookUrl: 'http://127.0.0.1:4010/hooks/acme', webhookEnabled: true }), policy);
+    expect(saved.settings.webhookUrl).toBe('http://127.0.0.1:4010/hooks/acme');
   });
 
   it('an endpoint switched off by a 410 shows why; a form opened before is stale; switching it on again clears the reason', async () => {

@@ -24,6 +24,8 @@ import { startWebhookPeer, type WebhookPeer } from './support/webhook-peer';
 let h: Harness;
 let sms: SmsPeer;
 let hook: WebhookPeer;
+/** A second receiver, where an admin moves the endpoint to (started with the first, so both origins are allowed). */
+let moved: WebhookPeer;
 const secret = newWebhookSecret();
 const linkSecret = 'test-preferences-key-0123456789abcdef';
 
@@ -31,10 +33,12 @@ beforeAll(async () => {
   sms = await startSmsPeer();
   // The receiver's clock is the simulated one the sender signs with (the webhook-timestamp tolerance is 5 minutes).
   hook = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
+  moved = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
   h = await createHarness({
     deps: {
       sms: createSmsChannel({ baseUrl: sms.url, accountSid: sms.accountSid, authToken: sms.authToken }),
-      webhook: createWebhookChannel({ allowHttp: true }),
+      // The peers are on 127.0.0.1: allowed by their origins (host and port), not by switching the address check off.
+      webhook: createWebhookChannel({ allowHttp: true, allowedOrigins: [new URL(hook.url).origin, new URL(moved.url).origin] }),
       smsFrom: '+15005550006',
       links: { publicUrl: 'http://punctual.test', secret: linkSecret },
       retryPolicies: { webhook: { baseMs: 1000, capMs: 1000, maxAttempts: 8 } },
@@ -46,6 +50,7 @@ afterAll(async () => {
   await h?.close();
   await sms?.close();
   await hook?.close();
+  await moved?.close();
 });
 beforeEach(async () => {
   await h.tdb.reset();
@@ -449,23 +454,18 @@ describe('webhooks (issue #9 §5)', () => {
   it('an endpoint moved by an admin after the claim gets the retry (same webhook-id); a 410 from the old one does not switch the new one off', async () => {
     const t = await tenant({ webhook: true });
     const event = await lisbonEvent(t.id);
-    const moved = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
-    try {
-      hook.script('500', '410');
-      h.clock.set('2027-06-01T12:00:00Z');
-      await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'moved@example.test' } }, h.clock.now());
-      await h.drain();
-      await db().update(notificationSettings).set({ webhookUrl: moved.url }).where(eq(notificationSettings.tenantId, t.id));
-      await h.tick('2027-06-01T12:00:05Z');
-      const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
-      expect([d.status, d.address]).toEqual(['accepted', moved.url]);
-      expect(moved.accepted.map((x) => x.id)).toEqual([d.messageKey]);
-      expect(hook.deliveries).toHaveLength(1);
-      const [s] = await db().select().from(notificationSettings).where(eq(notificationSettings.tenantId, t.id));
-      expect(s.webhookEnabled).toBe(true);
-    } finally {
-      await moved.close();
-    }
+    hook.script('500', '410');
+    h.clock.set('2027-06-01T12:00:00Z');
+    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'moved@example.test' } }, h.clock.now());
+    await h.drain();
+    await db().update(notificationSettings).set({ webhookUrl: moved.url }).where(eq(notificationSettings.tenantId, t.id));
+    await h.tick('2027-06-01T12:00:05Z');
+    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
+    expect([d.status, d.address]).toEqual(['accepted', moved.url]);
+    expect(moved.accepted.map((x) => x.id)).toEqual([d.messageKey]);
+    expect(hook.deliveries).toHaveLength(1);
+    const [s] = await db().select().from(notificationSettings).where(eq(notificationSettings.tenantId, t.id));
+    expect(s.webhookEnabled).toBe(true);
   });
 
   it('a receiver answering 500 twice then 200 → one accepted delivery, three attempts, one webhook-id, verified', async () => {

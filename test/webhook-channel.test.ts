@@ -5,11 +5,12 @@
 import { execFileSync } from 'node:child_process';
 import dns, { type LookupAddress } from 'node:dns';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { checkedLookup, createWebhookChannel, newWebhookSecret, PrivateAddressError, type ResolveAll } from '../channels/webhook';
 import type { OutgoingWebhook } from '../channels/types';
@@ -27,12 +28,17 @@ const hasOpenssl = (() => {
 })();
 const secret = newWebhookSecret();
 let peer: WebhookPeer;
-const channel = createWebhookChannel({ allowHttp: true, timeoutMs: 2000 });
+// The peer listens on 127.0.0.1: a channel reaches it because its origin (host AND port) is allowed, as `npm start`
+// allows its own receiver — allowing http does not open the private-address check.
+let channel: ReturnType<typeof createWebhookChannel>;
+/** A channel (http allowed) whose only allowed origin is `url`'s. */
+const allowing = (url: string, timeoutMs = 2000) => createWebhookChannel({ allowHttp: true, allowedOrigins: [new URL(url).origin], timeoutMs });
 beforeAll(async () => {
   peer = await startWebhookPeer({ secret });
+  channel = allowing(peer.url);
 });
 afterAll(async () => {
-  await channel.close();
+  await channel?.close();
   await peer?.close();
 });
 beforeEach(() => {
@@ -118,7 +124,7 @@ describe('webhook channel', () => {
     peer.script('accept-then-drop', 'accept');
     // A fresh channel: the request goes out on a new connection (the "written once connected" path, not a
     // reused keep-alive socket).
-    const fresh = createWebhookChannel({ allowHttp: true, timeoutMs: 2000 });
+    const fresh = allowing(peer.url);
     const first = await fresh.send(hook('k-drop'), opts('k-drop'));
     await fresh.close();
     expect(first).toMatchObject({ class: 'ambiguous' });
@@ -131,7 +137,7 @@ describe('webhook channel', () => {
 
   it('no answer within the timeout → ambiguous ETIMEDOUT', async () => {
     peer.script('delay:3');
-    const slow = createWebhookChannel({ allowHttp: true, timeoutMs: 300 });
+    const slow = allowing(peer.url, 300);
     const started = Date.now();
     const r = await slow.send(hook('k-slow'), opts('k-slow'));
     await slow.close();
@@ -160,11 +166,13 @@ describe('webhook channel', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
+    const tls = allowing(`https://127.0.0.1:${port}`);
     try {
-      const r = await channel.send(hook('k-tls', { url: `https://127.0.0.1:${port}/hook` }), opts('k-tls'));
+      const r = await tls.send(hook('k-tls', { url: `https://127.0.0.1:${port}/hook` }), opts('k-tls'));
       expect(r).toMatchObject({ class: 'transient', code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
       expect(requests).toBe(0);
     } finally {
+      await tls.close();
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       rmSync(dir, { recursive: true, force: true });
@@ -172,7 +180,10 @@ describe('webhook channel', () => {
   });
 
   it('connection refused before anything was written → transient', async () => {
-    const r = await channel.send(hook('k-refused', { url: `http://127.0.0.1:${await freePort()}/hook` }), opts('k-refused'));
+    const url = `http://127.0.0.1:${await freePort()}/hook`;
+    const refused = allowing(url);
+    const r = await refused.send(hook('k-refused', { url }), opts('k-refused'));
+    await refused.close();
     expect(r).toMatchObject({ class: 'transient', code: 'ECONNREFUSED' });
   });
 
@@ -184,7 +195,7 @@ describe('webhook channel', () => {
     expect(peer.deliveries).toHaveLength(0);
   });
 
-  describe('SSRF: without allowHttp only public addresses are called', () => {
+  describe('SSRF: only public addresses are called, unless the origin is allowed by name', () => {
     // A TCP listener on 127.0.0.1 that counts connections and bytes: a refused send must open no connection at all.
     let listener: net.Server;
     let port: number;
@@ -208,8 +219,10 @@ describe('webhook channel', () => {
       bytes = 0;
     });
 
-    it('control: with allowHttp the same https://127.0.0.1 endpoint is called (a connection is opened), as before', async () => {
-      const r = await channel.send(hook('k-ssrf-control', { url: `https://127.0.0.1:${port}/` }), opts('k-ssrf-control'));
+    it('control: with its origin allowed the same https://127.0.0.1 endpoint is called (a connection is opened)', async () => {
+      const allowed = allowing(`https://127.0.0.1:${port}`);
+      const r = await allowed.send(hook('k-ssrf-control', { url: `https://127.0.0.1:${port}/` }), opts('k-ssrf-control'));
+      await allowed.close();
       expect(r.class).toBe('transient'); // the listener hangs up during the TLS handshake
       await new Promise((res) => setTimeout(res, 50));
       expect(connections).toBe(1);
@@ -246,12 +259,68 @@ describe('webhook channel', () => {
       await new Promise((res) => setTimeout(res, 50));
       expect(connections).toBe(0);
       expect(bytes).toBe(0);
-      // Control: the same URL with allowHttp does reach the listener (so the name really leads to it).
-      const lax = createWebhookChannel({ allowHttp: true, timeoutMs: 2000 });
+      // Control: the same URL with its origin allowed does reach the listener (so the name really leads to it).
+      const lax = allowing(`https://${host}:${port}`);
       await lax.send(hook('k-ssrf-dns', { url: `https://${host}:${port}/hook` }), opts('k-ssrf-dns'));
       await lax.close();
       await new Promise((res) => setTimeout(res, 50));
       expect(connections).toBe(1);
+    });
+
+    describe('allowing http does not switch the address check off', () => {
+      // No request may even be started towards these: http(s).request is replaced by a refusal for the test, so a
+      // guard that failed would show as a transient outcome — and no packet would leave this machine either way.
+      let started: string[];
+      beforeEach(() => {
+        started = [];
+        for (const lib of [http, https]) {
+          vi.spyOn(lib, 'request').mockImplementation(((url: unknown) => {
+            started.push(String(url));
+            throw Object.assign(new Error('test: no request may be started'), { code: 'ETEST' });
+          }) as never);
+        }
+      });
+      afterEach(() => vi.restoreAllMocks());
+
+      it('control: the replaced request sees a send the guard lets through (an allowed origin)', async () => {
+        const allowed = allowing(peer.url);
+        const r = await allowed.send(hook('k-spy'), opts('k-spy'));
+        await allowed.close();
+        expect(r).toMatchObject({ class: 'transient', code: 'ETEST' });
+        expect(started).toEqual([new URL(peer.url).href]);
+        expect(peer.deliveries).toHaveLength(0);
+      });
+
+      it.each<[string, string]>([
+        ['http://127.0.0.1:9/x', 'endpoint must be a public address: 127.0.0.1 is a loopback address'],
+        ['http://10.0.0.1/', 'endpoint must be a public address: 10.0.0.1 is a private address'],
+        ['http://[::1]/', 'endpoint must be a public address: ::1 is a loopback address'],
+        ['http://localhost/', 'endpoint must be a public address: localhost is a loopback name'],
+      ])('allowHttp, no allowed origins: %s → rejected(permission) PRIVATE_ADDRESS before any request', async (url, message) => {
+        const lax = createWebhookChannel({ allowHttp: true, timeoutMs: 2000 });
+        const r = await lax.send(hook('k-ssrf-http', { url }), opts('k-ssrf-http'));
+        await lax.close();
+        expect(r).toEqual({ class: 'rejected', kind: 'permission', code: 'PRIVATE_ADDRESS', message });
+        expect(started).toEqual([]);
+      });
+
+      it('allowHttp and the allowed origin of one receiver: another port on 127.0.0.1 is refused before any request', async () => {
+        const demo = createWebhookChannel({ allowHttp: true, allowedOrigins: [new URL(peer.url).origin], timeoutMs: 2000 });
+        const r = await demo.send(hook('k-ssrf-port', { url: `http://127.0.0.1:${port}/hooks/demo` }), opts('k-ssrf-port'));
+        await demo.close();
+        expect(r).toEqual({ class: 'rejected', kind: 'permission', code: 'PRIVATE_ADDRESS', message: 'endpoint must be a public address: 127.0.0.1 is a loopback address' });
+        expect(started).toEqual([]);
+      });
+    });
+
+    it('allowHttp and the allowed origin of the peer: the peer is called, and the listener on another port of 127.0.0.1 sees no connection', async () => {
+      const demo = createWebhookChannel({ allowHttp: true, allowedOrigins: [new URL(peer.url).origin], timeoutMs: 2000 });
+      expect(await demo.send(hook('k-allowed'), opts('k-allowed'))).toMatchObject({ class: 'accepted' });
+      expect(peer.accepted).toHaveLength(1);
+      const other = await demo.send(hook('k-other-port', { url: `http://127.0.0.1:${port}/hook` }), opts('k-other-port'));
+      await demo.close();
+      expect(other).toMatchObject({ class: 'rejected', code: 'PRIVATE_ADDRESS' });
+      expect(connections).toBe(0);
     });
 
     const lookupOnce = (lookup: net.LookupFunction, host: string, all: boolean) =>
