@@ -57,7 +57,8 @@ export default defineConfig({
     headless: true,
     browserName: 'chromium',
     viewport: { width: 1360, height: 900 },
-    screenshot: 'on',
+    // Screenshots a spec saves on purpose go to test-results/screens (e2e/support.ts screen); Playwright's own only on failure.
+    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -72,7 +73,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node --import tsx scripts/start.ts',
+    // Its output (thousands of JSON log lines) goes to a file, not into the runner's: a failure is found in seconds.
+    // `exec`, so the SIGTERM below reaches start.ts itself.
+    command: 'mkdir -p test-results && exec node --import tsx scripts/start.ts > test-results/e2e-server.log 2>&1',
     // SIGTERM lets start.ts stop the worker, web app and embedded PostgreSQL in order.
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     url: `${baseURL}/api/health`,

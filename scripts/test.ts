@@ -194,6 +194,7 @@ async function e2e(): Promise<void> {
   }
   results.passed += report.stats.expected + report.stats.flaky;
   results.failed += report.stats.unexpected;
+  if (report.stats.unexpected > 0) console.log('e2e: the app\'s own log of this run (web, worker, catchers): test-results/e2e-server.log');
 }
 
 async function main() {
