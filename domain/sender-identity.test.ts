@@ -54,6 +54,7 @@ describe('senderProof and effectiveSender', () => {
     ['a verification of ANOTHER address does not count', { senderVerifiedEmail: 'old@unverified.example' }, cfg, { from: 'noreply@punctual.local', name: 'Demo Studio', replyTo: 'news@unverified.example', proof: 'unverified' }],
     ['allowlisted domain (a subdomain)', { senderEmail: 'reminders@demo.punctual.local' }, cfg, { from: 'reminders@demo.punctual.local', name: 'Demo Studio', replyTo: null, proof: 'allowlist' }],
     ['allowlist emptied: the same address is unproven at the next send', { senderEmail: 'reminders@demo.punctual.local' }, { ...cfg, allowedDomains: [] }, { from: 'noreply@punctual.local', name: 'Demo Studio', replyTo: 'reminders@demo.punctual.local', proof: 'unverified' }],
+    ['the default sender itself: proven, no Reply-To added', { senderEmail: 'NoReply@punctual.local' }, { ...cfg, allowedDomains: [] }, { from: 'NoReply@punctual.local', name: 'Demo Studio', replyTo: null, proof: 'default' }],
     ['verified keeps its reply-to', { senderVerifiedEmail: 'news@unverified.example', replyTo: 'desk@x.test' }, cfg, { from: 'news@unverified.example', name: 'Demo Studio', replyTo: 'desk@x.test', proof: 'verified' }],
   ];
   it.each(table)('%s', (_, over, c, want) => {
@@ -74,6 +75,7 @@ describe('senderAddressTaken', () => {
     ['another organisation’s verified address, in another case', 'HELLO@partner.punctual.local', [partner], cfg, true],
     ['allowlisted and set by another (not link-verified)', 'hello@partner.punctual.local', [{ ...partner, senderVerifiedEmail: null }], cfg, true],
     ['held elsewhere but unproven: free to set (whoever verifies first wins)', 'news@unverified.example', [{ senderEmail: 'news@unverified.example', senderVerifiedEmail: null }], cfg, false],
+    ['the default sender is anybody’s', 'noreply@punctual.local', [{ senderEmail: 'noreply@punctual.local', senderVerifiedEmail: 'noreply@punctual.local' }], cfg, false],
     ['nobody holds it', 'news@unverified.example', [partner], cfg, false],
     ['another holds a verification of an address it no longer uses', 'old@x.test', [{ senderEmail: 'new@x.test', senderVerifiedEmail: 'old@x.test' }], cfg, false],
   ] as const)('%s', (_, address, others, c, want) => expect(senderAddressTaken(address, others, c)).toBe(want));

@@ -6,6 +6,7 @@
  * - its domain is on the operator's allowlist ({@link SenderIdentityConfig.allowedDomains}, `PUNCTUAL_SENDER_DOMAINS`):
  *   a listed domain covers itself and every subdomain (`punctual.local` covers `demo.punctual.local`); judged at
  *   send time, so a change of the list takes effect with the next message; or
+ * - it is the deployment's default sender itself (nothing to prove: see below); or
  * - the organisation holds a verification of exactly this address (`tenants.sender_verified_email`, the normalised
  *   address): an admin opened the link mailed to it, the operator set it (`npm run tenant -- create --sender`), or
  *   it was the organisation's own address before verification existed (grandfathered, migration backfill).
@@ -40,8 +41,11 @@ export interface SenderFields {
   senderVerifiedEmail: string | null;
 }
 
-/** Why a sender address is or is not used as From. */
-export type SenderProof = 'allowlist' | 'verified' | 'unverified';
+/**
+ * Why a sender address is or is not used as From: `default` — it IS the deployment's default sender (the operator's
+ * own address, which unproven mail goes from anyway); `allowlist`; `verified`; `unverified`.
+ */
+export type SenderProof = 'default' | 'allowlist' | 'verified' | 'unverified';
 
 /** The headers one message gets: From (display name + address) and Reply-To (null = none). */
 export interface EffectiveSender {
@@ -91,7 +95,8 @@ export function isAllowlisted(address: string, allowedDomains: readonly string[]
 }
 
 /** Whether and how the organisation's current sender address is proven (module doc). */
-export function senderProof(t: Pick<SenderFields, 'senderEmail' | 'senderVerifiedEmail'>, cfg: Pick<SenderIdentityConfig, 'allowedDomains'>): SenderProof {
+export function senderProof(t: Pick<SenderFields, 'senderEmail' | 'senderVerifiedEmail'>, cfg: Pick<SenderIdentityConfig, 'allowedDomains' | 'defaultSender'>): SenderProof {
+  if (normaliseAddress(t.senderEmail) === normaliseAddress(cfg.defaultSender)) return 'default';
   if (t.senderVerifiedEmail && t.senderVerifiedEmail === normaliseAddress(t.senderEmail)) return 'verified';
   if (isAllowlisted(t.senderEmail, cfg.allowedDomains)) return 'allowlist';
   return 'unverified';
@@ -106,9 +111,9 @@ function displayNameOf(t: Pick<SenderFields, 'name' | 'senderName'>): string {
  * From and Reply-To of a message sent in organisation `t`'s name — the ONE rule every place that sends mail uses
  * (reminders, notifications, nudges, test messages, password resets, alerts):
  *
- * | proof                    | From                                   | Reply-To                                    |
- * | ------------------------ | -------------------------------------- | ------------------------------------------- |
- * | `verified` / `allowlist` | display name <sender_email>            | reply_to, or none                           |
+ * | proof                               | From                                   | Reply-To                                    |
+ * | ----------------------------------- | -------------------------------------- | ------------------------------------------- |
+ * | `default` / `verified` / `allowlist` | display name <sender_email>           | reply_to, or none                           |
  * | `unverified`             | display name <default sender>          | reply_to, or else sender_email (unproven)   |
  *
  * @param opts.displayName replaces the display name (alerts: "<name> (Punctual alerts)").
@@ -133,9 +138,11 @@ export interface OtherHolder {
  * by them). Partnerships do not change this: a partner's guests are already written to in the partner's own
  * name (domain/guest-sender.ts), so no organisation needs another's address as its own.
  */
-export function senderAddressTaken(address: string, others: readonly OtherHolder[], cfg: Pick<SenderIdentityConfig, 'allowedDomains'>): boolean {
+export function senderAddressTaken(address: string, others: readonly OtherHolder[], cfg: SenderIdentityConfig): boolean {
   const n = normaliseAddress(address);
-  return others.some((o) => normaliseAddress(o.senderEmail) === n && senderProof(o, cfg) !== 'unverified');
+  // The deployment's default sender is everyone's: unproven mail goes from it anyway.
+  if (n === normaliseAddress(cfg.defaultSender)) return false;
+  return others.some((o) => normaliseAddress(o.senderEmail) === n && (o.senderVerifiedEmail === n || isAllowlisted(o.senderEmail, cfg.allowedDomains)));
 }
 
 /**
@@ -147,8 +154,34 @@ export function describeSender(t: SenderFields, cfg: SenderIdentityConfig): stri
   const e = effectiveSender(t, cfg);
   if (e.proof === 'allowlist') return `Mail goes out from ${e.from.address} (its domain is on this deployment’s list of sender domains).`;
   if (e.proof === 'verified') return `Mail goes out from ${e.from.address} (verified).`;
+  if (e.proof === 'default') return `Mail goes out from ${e.from.address}, this deployment’s own sender address.`;
   return `${t.senderEmail.trim()} is not verified yet: mail goes out from ${e.from.address} with Reply-To ${e.replyTo}.`;
 }
 
 /** How long a verification link can be used (ms): 24 hours. */
 export const SENDER_VERIFICATION_TTL_MS = 24 * 3600_000;
+
+/** The page a verification link opens (an admin of the organisation confirms there, signed in). */
+export const SENDER_VERIFICATION_PATH = '/settings/verify-sender';
+
+/** The verification link: `<base>/settings/verify-sender?token=<token>` (`base` without a trailing slash). */
+export function senderVerificationUrl(base: string, token: string): string {
+  return `${base.replace(/\/+$/, '')}${SENDER_VERIFICATION_PATH}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The verification mail's subject and text. `until`: when the link stops working, already in the organisation's
+ * words (e.g. "4 Dec 2026, 11:00 CET").
+ */
+export function senderVerificationEmail(i: { orgName: string; address: string; url: string; until: string }): { subject: string; text: string } {
+  return {
+    subject: `Confirm ${i.address} as the sender address of ${i.orgName}`,
+    text: [
+      `Confirm that ${i.orgName} may send its reminders from ${i.address}`,
+      `An admin of ${i.orgName} set ${i.address} as the organisation’s sender address on Punctual. Until it is confirmed, its mail goes out from the deployment’s own address with Reply-To ${i.address}. To confirm, an admin of ${i.orgName} opens this link while signed in:`,
+      i.url,
+      `The link works once, until ${i.until}, and only while ${i.address} is still the organisation’s sender address.`,
+      `If you did not expect this, ignore this email: nothing will be sent from ${i.address}.`,
+    ].join('\n\n'),
+  };
+}

@@ -28,6 +28,9 @@
  *                                 an absolute http(s) URL with no path beyond "/" (domain/public-url.ts)
  *   BETTER_AUTH_SECRET            the web app's session secret: both links are signed with keys derived from it
  *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
+ *   PUNCTUAL_MAIL_FROM, PUNCTUAL_SENDER_DOMAINS
+ *                                 the deployment's own sender address and the operator's sender domains
+ *                                 (server/sender-identity.ts): which address each message goes From
  *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
  *                                 envelope sender, signed with a key derived from it (server/bounce-address.ts);
  *                                 unset, the envelope sender is the From address and bounces cannot be matched
@@ -43,6 +46,8 @@ import type { Provider } from '../domain/vocabulary';
 import { bounceAddressKey } from './bounce-address';
 import { preferencesSecret } from './preference-link';
 import { unsubscribeSecrets } from './unsubscribe-link';
+import { senderIdentityFromEnv } from './sender-identity';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
 
 const ms = z.coerce.number().int().min(100).max(24 * 3600_000);
 const perMinute = z.coerce.number().positive().max(1_000_000);
@@ -107,6 +112,8 @@ export interface WorkerConfig {
   /** The VERP key for bounce addresses (none without BETTER_AUTH_SECRET: then no VERP envelope sender). */
   bounceKey?: string;
   webhookAllowHttp: boolean;
+  /** PUNCTUAL_MAIL_FROM and PUNCTUAL_SENDER_DOMAINS (server/sender-identity.ts). */
+  senderIdentity: SenderIdentityConfig;
   claimLeaseMs: number;
   sendLeaseMs: number;
   staleDispatchMs: number;
@@ -145,6 +152,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env), unsubscribeSecret: unsubscribeSecrets(env)[0] } : undefined,
     bounceKey: env.BETTER_AUTH_SECRET || env.AUTH_SECRET ? bounceAddressKey(env) : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
+    senderIdentity: senderIdentityFromEnv(env),
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,
     rateLimits: {
