@@ -114,6 +114,62 @@ describe('another organisation’s address', () => {
   });
 });
 
+describe('two organisations at once', () => {
+  it('saving the same address at one of the sender domains at once: exactly one wins, the other is a 409', async () => {
+    const { demo, partner } = await demoAndPartner();
+    const [a, b] = [await admin(demo.id), await admin(partner.id)];
+    const address = `shared${n}@studio.punctual.local`;
+    const results = await Promise.allSettled([
+      saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: address }), cfg),
+      saveOrgSettings(db(), b, form(await readOrgSettings(db(), partner.id, cfg), { senderEmail: address.toUpperCase() }), cfg),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect([lost.reason.httpStatus, lost.reason.field]).toEqual([409, 'senderEmail']);
+    const holders = await h.tdb.sql<{ n: number }[]>`select count(*)::int as n from tenants where lower(sender_email) = ${address}`;
+    expect(holders[0]!.n).toBe(1);
+  });
+
+  it('a save waits for the address lock held by another organisation’s save in progress, then sees it and is refused', async () => {
+    const { demo, partner } = await demoAndPartner();
+    const a = await admin(demo.id);
+    const address = `desk${n}@studio.punctual.local`;
+    const opened = form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: address });
+    let save: Promise<unknown> | null = null;
+    await h.tdb.sql.begin(async (tx) => {
+      // Another organisation's save of the same address, not committed yet: it holds the address lock.
+      await tx`select pg_advisory_xact_lock(hashtext(${`sender_address:${address}`}))`;
+      await tx`update tenants set sender_email = ${address} where id = ${partner.id}`;
+      save = saveOrgSettings(db(), a, opened, cfg).catch((e: unknown) => e);
+      // Until it commits, the demo studio's save waits on that lock (polled, no fixed sleep).
+      for (let i = 0; ; i++) {
+        const [w] = await h.tdb.sql<{ n: number }[]>`select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted`;
+        if (w!.n > 0) break;
+        if (i > 500) throw new Error('the save never waited for the address lock');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    });
+    const r = (await save) as AppError;
+    expect(r).toBeInstanceOf(AppError);
+    expect([r.httpStatus, r.field]).toEqual([409, 'senderEmail']);
+  });
+
+  it('confirming links for the same address: exactly one organisation owns it', async () => {
+    const { demo, partner } = await demoAndPartner();
+    const [a, b] = [await admin(demo.id), await admin(partner.id)];
+    await saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: 'both@unverified.example' }), cfg);
+    await saveOrgSettings(db(), b, form(await readOrgSettings(db(), partner.id, cfg), { senderEmail: 'Both@Unverified.example' }), cfg);
+    await h.drain();
+    const tokens = (await h.caught()).map((m) => /token=([A-Za-z0-9_-]+)/.exec(m.text ?? '')![1]!);
+    expect(tokens).toHaveLength(2);
+    // Each link belongs to its own organisation: try both links with both admins, at once.
+    const results = await Promise.allSettled(tokens.flatMap((t) => [confirmSenderVerification(db(), a, { token: t }, cfg), confirmSenderVerification(db(), b, { token: t }, cfg)]));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const owners = await h.tdb.sql<{ id: string }[]>`select id from tenants where sender_verified_email = 'both@unverified.example'`;
+    expect(owners).toHaveLength(1);
+  });
+});
+
 describe('an unverified address', () => {
   it('is saved as unverified; the next reminder goes from the default sender (From and envelope) with Reply-To it; after the link, from the organisation', async () => {
     const { demo, partner } = await demoAndPartner();
