@@ -116,7 +116,12 @@ export const tenants = pgTable('tenants', {
   updatedBy: text('updated_by'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
-}, (t) => [uniqueIndex('tenants_sender_verified_email_uq').on(t.senderVerifiedEmail)]);
+}, (t) => [
+  // Migration 0022 (sender identity): one proven owner per address; who holds an address, by its normalised form.
+  // (`sender_verified_via` is also checked to be link / operator / grandfathered there.)
+  uniqueIndex('tenants_sender_verified_email_uq').on(t.senderVerifiedEmail),
+  index('tenants_sender_email_lower_idx').on(sql`lower(btrim(${t.senderEmail}))`),
+]);
 
 export const contacts = pgTable(
   'contacts',

@@ -135,7 +135,7 @@ describe('two organisations at once', () => {
     const a = await admin(demo.id);
     const address = `desk${n}@studio.punctual.local`;
     const opened = form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: address });
-    let save: Promise<unknown> | null = null;
+    let save: Promise<unknown> = Promise.resolve(null);
     await h.tdb.sql.begin(async (tx) => {
       // Another organisation's save of the same address, not committed yet: it holds the address lock.
       await tx`select pg_advisory_xact_lock(hashtext(${`sender_address:${address}`}))`;
@@ -149,7 +149,7 @@ describe('two organisations at once', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     });
-    const r = (await save) as AppError;
+    const r = (await save) as unknown as AppError;
     expect(r).toBeInstanceOf(AppError);
     expect([r.httpStatus, r.field]).toEqual([409, 'senderEmail']);
   });
