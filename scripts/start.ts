@@ -45,7 +45,7 @@ import { databaseClock } from '../server/clock';
 import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
 import { redactedUrl } from '../db/url';
 import { authSecret, dataFolderSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
-import { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from '../server/sender-identity';
+import { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from '../server/sender-config';
 
 const t0 = Date.now();
 const log = (m: string) => console.log(`[punctual +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);

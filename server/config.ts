@@ -46,7 +46,7 @@ import type { Provider } from '../domain/vocabulary';
 import { bounceAddressKey } from './bounce-address';
 import { preferencesSecret } from './preference-link';
 import { unsubscribeSecrets } from './unsubscribe-link';
-import { senderIdentityFromEnv } from './sender-identity';
+import { senderIdentityFromEnv } from './sender-config';
 import type { SenderIdentityConfig } from '../domain/sender-identity';
 
 const ms = z.coerce.number().int().min(100).max(24 * 3600_000);

@@ -9,6 +9,7 @@
  *   PUNCTUAL_DB_STATEMENT_TIMEOUT_MS  every web query's time limit (default 15 000; 0 = off; db/client.ts)
  *   PUNCTUAL_TRUSTED_PROXIES          reverse proxies whose X-Forwarded-For is believed (server/client-address.ts)
  *   PUNCTUAL_SHUTDOWN_DRAIN_MS        SIGTERM → exit, answering "not ready" meanwhile (server/web-shutdown.ts)
+ *   PUNCTUAL_MAIL_FROM, PUNCTUAL_SENDER_DOMAINS  the deployment's sender and sender domains (server/sender-identity.ts)
  *   DATABASE_URL's TLS parameters     sslmode, sslrootcert, sslcert, sslkey (db/url.ts tlsFromUrl)
  */
 import { statementTimeoutFromEnv } from '../db/client';
@@ -17,6 +18,7 @@ import { publicBaseUrl } from '../domain/public-url';
 import { trustedProxiesFromEnv } from './client-address';
 import { maxBodyBytesFromEnv } from './request-body';
 import { shutdownDrainFromEnv } from './web-shutdown';
+import { senderIdentityFromEnv } from './sender-config';
 
 /**
  * Validates the web settings above.
@@ -28,6 +30,7 @@ export function checkWebSettings(env: Readonly<Record<string, string | undefined
   statementTimeoutFromEnv(env);
   trustedProxiesFromEnv(env);
   shutdownDrainFromEnv(env);
+  senderIdentityFromEnv(env);
   if (env.DATABASE_URL) tlsFromUrl(env.DATABASE_URL, env);
 }
 
