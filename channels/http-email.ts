@@ -13,6 +13,7 @@ import { identityHeaders } from '../domain/caught-identity';
 import http from 'node:http';
 import https from 'node:https';
 import { classifyHttp } from '../domain/http-outcome';
+import { formatMailbox } from '../domain/mailbox';
 import type { EmailChannel, LookupResult, OutgoingEmail, Outcome, SendOptions } from './types';
 
 export interface HttpEmailChannelOptions {
@@ -93,7 +94,8 @@ export function createHttpEmailChannel(opts: HttpEmailChannelOptions): EmailChan
     async close() {},
     async send(m: OutgoingEmail, o: SendOptions): Promise<Outcome> {
       const payload = JSON.stringify({
-        from: `${m.from.name} <${m.from.address}>`,
+        // One RFC 5322 mailbox: the display name quoted (or RFC 2047-encoded) as a header needs it (domain/mailbox.ts).
+        from: formatMailbox(m.from.name, m.from.address),
         to: m.to.address,
         // Resend/Postmark-style Reply-To (issue #13: the organisation's reply-to setting).
         ...(m.replyTo ? { reply_to: m.replyTo } : {}),

@@ -100,6 +100,16 @@ export const tenants = pgTable('tenants', {
   senderName: text('sender_name'),
   /** Reply-To address of this tenant's mail; null = none (replies go to `sender_email`). */
   replyTo: text('reply_to'),
+  /**
+   * The normalised sender address this tenant PROVED it may send from (domain/sender-identity.ts): an admin opened
+   * the link mailed to it, the operator set it (`npm run tenant -- create`), or it was grandfathered in (migration
+   * sender_verification_backfill). It counts only while it equals the normalised `sender_email`; null = none.
+   * Unique among tenants (index `tenants_sender_verified_email_uq`): one proven owner per address.
+   */
+  senderVerifiedEmail: text('sender_verified_email'),
+  /** How `sender_verified_email` was proven: `link`, `operator` or `grandfathered`; null with it. */
+  senderVerifiedVia: text('sender_verified_via'),
+  senderVerifiedAt: ts('sender_verified_at'),
   /** Default BCP 47 locale (domain/locales.ts canonicalLocale) of contacts added without one. */
   locale: text('locale').notNull().default('en'),
   /** Row version (trigger `punctual_bump_row_version`, migration 0016): the settings page sends the version it saw (invariant 11). */
@@ -107,7 +117,12 @@ export const tenants = pgTable('tenants', {
   updatedBy: text('updated_by'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
-});
+}, (t) => [
+  // Migration 0022 (sender identity): one proven owner per address; who holds an address, by its normalised form.
+  // (`sender_verified_via` is also checked to be link / operator / grandfathered there.)
+  uniqueIndex('tenants_sender_verified_email_uq').on(t.senderVerifiedEmail),
+  index('tenants_sender_email_lower_idx').on(sql`lower(btrim(${t.senderEmail}))`),
+]);
 
 export const contacts = pgTable(
   'contacts',
@@ -661,6 +676,29 @@ export const orgTestMessages = pgTable(
   (t) => [index('org_test_messages_tenant_created_idx').on(t.tenantId, t.createdAt)],
 );
 
+/**
+ * Sender verification links (domain/sender-identity.ts): one row per link mailed to a tenant's sender address. The
+ * token itself is never stored, only its SHA-256 (`token_hash`, hex). A link verifies THIS tenant's THIS address
+ * (`address`, normalised) once (`used_at`), before `expires_at` (24 h), and only while it is still the tenant's
+ * sender address.
+ */
+export const senderVerifications = pgTable(
+  'sender_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    address: text('address').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The admin who saved the address (or asked for the link again). */
+    requestedBy: text('requested_by').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    usedBy: text('used_by'),
+  },
+  (t) => [index('sender_verifications_tenant_created_idx').on(t.tenantId, t.createdAt)],
+);
+
 /** Every operator action (replay, discard, mark as sent, send again): who, when, why. Append-only. */
 export const auditLog = pgTable(
   'audit_log',
@@ -873,6 +911,7 @@ export type Suppression = typeof suppressions.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
 export type GuestPartnership = typeof guestPartnerships.$inferSelect;
 export type OrgTestMessage = typeof orgTestMessages.$inferSelect;
+export type SenderVerification = typeof senderVerifications.$inferSelect;
 export type CaughtMessage = typeof caughtMessages.$inferSelect;
 export type DomainEvent = typeof domainEvents.$inferSelect;
 export type NotificationSettings = typeof notificationSettings.$inferSelect;

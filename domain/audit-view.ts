@@ -55,6 +55,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   two_factor_off: 'Turned off two-factor sign-in',
   staff_disable: 'Disabled a staff account',
   staff_enable: 'Re-enabled a staff account',
+  sender_verify: 'Verified the sender address',
 };
 
 /** What an `export` entry's `details.what` (server/csv-exports.ts) reads as. */

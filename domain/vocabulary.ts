@@ -213,6 +213,8 @@ export const auditActions = [
   'two_factor_off',
   'staff_disable',
   'staff_enable',
+  // Sender identity (migration 0022): an admin opened the verification link of the organisation's sender address.
+  'sender_verify',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

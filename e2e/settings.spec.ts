@@ -1,6 +1,6 @@
 /**
  * Issue #13, the organisation settings page: an admin changes the sender name and sees it saved (after a reload
- * too), sends a test message and sees the answer of the dev mail catcher verbatim (a worker sends it), at 1360 px and
+ * too), sees where mail goes out from, sends a test message (to their own address: only staff) and sees the answer of the dev mail catcher verbatim (a worker sends it), at 1360 px and
  * at 375 px; a viewer reads the settings without a form. The demo tenant's settings are put back at the end (other
  * specs read its sender). Screenshots: settings, settings-375, settings-viewer.
  */
@@ -60,9 +60,13 @@ async function changeSenderAndSendTest(page: Page, shot: string) {
   // A test message: a worker sends it through the dev mail catcher, whose answer is shown verbatim.
   const wait = lastTestAt + 10_500 - Date.now();
   if (wait > 0) await page.waitForTimeout(wait);
+  // Where mail goes out from, and why: the demo's own address — set by the operator (the seed), and at the
+  // deployment's sender domain anyway (npm start: punctual.local).
+  await expect(page.getByTestId('sender-status')).toContainText(/Mail goes out from reminders@demo\.punctual\.local \((verified|its domain is on this deployment’s list of sender domains)\)\./);
   const panel = page.getByRole('form', { name: 'Send a test message' });
-  const to = `${unique('settings-test')}@example.test`;
-  await panel.getByLabel('Send a test message to').fill(to);
+  // Only to a staff member of the organisation: the admin's own address is filled in.
+  const to = await panel.getByLabel('Send a test message to').inputValue();
+  expect(to).toMatch(/@/);
   await panel.getByRole('button', { name: 'Send a test message' }).click();
   lastTestAt = Date.now();
   const result = panel.getByTestId('test-message-result');
@@ -95,6 +99,26 @@ test('an admin changes the sender name and sends a test message (1360 px)', asyn
 test('the same at 375 px', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await changeSenderAndSendTest(page, 'settings-375');
+});
+
+test('an address that is not verified yet: the page says where mail goes out from instead, at 375 px', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/settings');
+  const form = page.getByRole('form', { name: 'Organisation settings' });
+  await form.getByLabel('Reply-to address').fill('');
+  await form.getByLabel('Sender address', { exact: true }).fill('news@unverified.example');
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(form.getByRole('status')).toContainText('news@unverified.example is not verified yet: we sent a link to it');
+  const status = page.getByTestId('sender-status');
+  await expect(status).toHaveAttribute('data-proof', 'unverified');
+  await expect(status).toContainText('news@unverified.example is not verified yet: mail goes out from reminders@punctual.local with Reply-To news@unverified.example.');
+  await expect(status.getByRole('button', { name: 'Send the link again' })).toBeVisible();
+  // Another organisation's address is refused, naming the field.
+  await form.getByLabel('Sender address', { exact: true }).fill('HELLO@partner.punctual.local');
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(form.getByLabel('Sender address', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'settings (unverified sender, 375 px)');
+  await screen(page, 'settings-unverified-375');
 });
 
 test.describe('as viewer', () => {

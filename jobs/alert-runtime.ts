@@ -35,6 +35,7 @@ export function alertRuntimeOf(ctx: WorkerContext): AlertRuntime {
       email: { smtp: ctx.sendDeps.channel, ...ctx.sendDeps.channels },
       slack: createSlackPoster(webhookUrlPolicy()),
       random: ctx.sendDeps.random,
+      senderIdentity: ctx.sendDeps.senderIdentity,
     };
     r = makeAlertRuntime(senders, ctx.clock.now(), ctx.sendDeps.links?.publicUrl ?? alertPublicUrl());
     fallback.set(ctx, r);

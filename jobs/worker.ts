@@ -58,6 +58,8 @@ import { SEND_PASSWORD_RESET_TASK } from '../server/password-links';
 import { sendPasswordResetTask } from './tasks/send-password-reset';
 import { sendTestMessageTask } from './tasks/send-test-message';
 import { SEND_TEST_MESSAGE_TASK } from '../server/org-settings';
+import { SEND_SENDER_VERIFICATION_TASK } from '../server/sender-identity';
+import { sendSenderVerificationTask } from './tasks/send-sender-verification';
 import { childLogger, errField } from '../server/log';
 import { createWorkerMetrics, publishWorkerMetrics } from '../server/metrics';
 
@@ -106,6 +108,7 @@ export function taskList(ctx: WorkerContext): TaskList {
     [ALERTS_CHECK_TASK]: alertsCheckTask(ctx),
     [SEND_PASSWORD_RESET_TASK]: sendPasswordResetTask(ctx),
     [SEND_TEST_MESSAGE_TASK]: sendTestMessageTask(ctx),
+    [SEND_SENDER_VERIFICATION_TASK]: sendSenderVerificationTask(ctx),
   };
 }
 
@@ -149,6 +152,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       smsStatusCallbackUrl: config.smsStatusCallbackUrl,
       links: config.links,
       bounceKey: config.bounceKey,
+      senderIdentity: config.senderIdentity,
       rateLimits: config.rateLimits,
       retryPolicies: config.retryPolicies,
       sendLeaseMs: config.sendLeaseMs,
@@ -157,7 +161,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     // Alerts (issue #10 §6): this process's heartbeat identity (hostname:pid:random) and alert senders — the same
     // email channels as reminders, and a Slack poster under the webhook rules (https and public hosts only, unless
     // PUNCTUAL_WEBHOOK_ALLOW_HTTP).
-    alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp, allowedOrigins: config.webhookAllowedOrigins ?? [] }) }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
+    alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp, allowedOrigins: config.webhookAllowedOrigins ?? [] }), senderIdentity: config.senderIdentity }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
   };
   // Metrics (issue #11 §3, server/metrics.ts): this worker's registry, fed by the send path and the dispatcher,
   // published to `worker_metrics` for /api/metrics; logs carry the worker id.

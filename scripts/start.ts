@@ -21,6 +21,8 @@
  * free, else any free port.
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
  * let in-flight sends finish, stop the web app, the catchers and PostgreSQL, exit.
+ *   PUNCTUAL_SENDER_DOMAINS unset → `punctual.local` (the demo's sender addresses need no verification link);
+ *                        PUNCTUAL_MAIL_FROM unset → reminders@punctual.local (server/sender-identity.ts).
  *   PUNCTUAL_DEMO=0     → no demo seed and no demo accounts (issue #13): an empty instance for your own organisation;
  *                        the banner prints the `npm run tenant -- create …` command instead. Default: the demo.
  */
@@ -47,6 +49,7 @@ import { databaseClock } from '../server/clock';
 import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
 import { redactedUrl } from '../db/url';
 import { authSecret, dataFolderSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
+import { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from '../server/sender-config';
 
 const t0 = Date.now();
 const log = (m: string) => console.log(`[punctual +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -157,6 +160,12 @@ async function main() {
   const demo = !['0', 'false', 'no', 'off'].includes((process.env.PUNCTUAL_DEMO ?? '1').trim().toLowerCase());
   // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule, before anything starts (domain/public-url.ts).
   const publicUrl = publicBaseUrl({ PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL, PORT: String(port) });
+  // Sender identity (server/sender-identity.ts): on one machine the operator's own domain is punctual.local — the demo
+  // organisations' addresses (demo.punctual.local, partner.punctual.local) need no verification link — unless the
+  // operator says otherwise. Set in this process (the worker runs in it) and passed on to the web app and local.env.
+  process.env.PUNCTUAL_SENDER_DOMAINS ??= 'punctual.local';
+  process.env.PUNCTUAL_MAIL_FROM ??= DEFAULT_MAIL_FROM;
+  senderIdentityFromEnv(process.env);
   claimDataFolder();
   const ports = lastPorts();
   let databaseUrl = process.env.DATABASE_URL;
@@ -299,6 +308,8 @@ async function main() {
     SMS_STATUS_CALLBACK_URL: smsStatusCallbackUrl,
     PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
     PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: webhookAllowedOrigins.join(','),
+    PUNCTUAL_SENDER_DOMAINS: process.env.PUNCTUAL_SENDER_DOMAINS,
+    PUNCTUAL_MAIL_FROM: process.env.PUNCTUAL_MAIL_FROM,
   };
   const envFile = path.join(dataRoot, 'local.env');
   const quoted = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;

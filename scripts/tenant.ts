@@ -27,6 +27,7 @@ import { formatStaffTime } from '../domain/staff-time';
 import { linkValidityLine, setPasswordUrl, validateTenantCreate } from '../domain/tenant-setup';
 import { AppError } from '../server/errors';
 import { createTenantWithAdmin, issueSignInLink } from '../server/tenant-setup';
+import { senderFor } from '../server/sender-identity';
 import { errorMessage, resolveDatabaseUrl, runningAppPublicUrl } from './lib';
 
 const USAGE = `usage: npm run tenant -- create --slug SLUG --name NAME --time-zone ZONE --sender EMAIL --admin-email EMAIL [--admin-name NAME] [--sender-name NAME]
@@ -138,6 +139,8 @@ async function main(): Promise<number> {
       process.stdout.write(
         [
           `Created organisation "${tenant.slug}": ${tenant.name}, time zone ${tenant.timeZone}, mail from ${tenant.senderName ?? tenant.name} <${tenant.senderEmail}>.`,
+          // The operator's --sender counts as verified, unless another organisation holds it verified already.
+          ...(senderFor(tenant).proven ? [] : [`  ${tenant.senderEmail} is another organisation’s verified sender address: until this one verifies it (settings page), its mail goes from ${senderFor(tenant).from.address}.`]),
           `First admin: ${s.adminName} <${s.adminEmail}> (role admin, no password yet).`,
           '',
           `One-time sign-in link for ${s.adminEmail} — open it to choose a password:`,

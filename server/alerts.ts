@@ -100,6 +100,8 @@ import { alertConditions, type AlertCondition, type AlertRoute, type EmailProvid
 import { AppError, parseInput } from './errors';
 import { webhookUrlPolicy } from './notification-settings';
 import { assertActorMay, recheckActor, refuseStaleSettings } from './versions';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
+import { senderFor } from './sender-identity';
 
 /** graphile-worker task that sends one alert message (payload `{ id }`). */
 export const SEND_ALERT_TASK = 'send_alert';
@@ -324,6 +326,8 @@ export interface AlertSenders {
   policy?: RetryPolicy;
   /** Jitter draw in [0, 1) (default Math.random). */
   random?: () => number;
+  /** The operator's sender settings (server/sender-identity.ts; default: this process's environment). */
+  senderIdentity?: SenderIdentityConfig;
   /** Lease while `sending`, ms (default 60 000). */
   leaseMs?: number;
   /** Per-send timeout, ms (default 20 000). */
@@ -360,7 +364,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
   } else {
     const signal = AbortSignal.timeout(senders.timeoutMs ?? 20_000);
     try {
-      outcome = m.route === 'email' ? await sendEmail(email!, tenant, claimed, signal) : await senders.slack!.post(claimed.address, claimed.body, { now, tenantId: tenant.id, signal });
+      outcome = m.route === 'email' ? await sendEmail(email!, tenant, claimed, signal, senders.senderIdentity) : await senders.slack!.post(claimed.address, claimed.body, { now, tenantId: tenant.id, signal });
     } catch (e) {
       // An adapter that throws broke its contract; we cannot know whether anything went out: retry.
       outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
@@ -391,12 +395,17 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
   });
 }
 
-/** One alert email through the tenant's channel, from its sender address, with a Message-ID made from the message key. */
-function sendEmail(channel: EmailChannel, tenant: Tenant, m: AlertMessage, signal: AbortSignal): Promise<Outcome> {
+/**
+ * One alert email through the tenant's channel, from its sender address once proven (else the deployment's,
+ * server/sender-identity.ts), with a Message-ID made from the message key.
+ */
+function sendEmail(channel: EmailChannel, tenant: Tenant, m: AlertMessage, signal: AbortSignal, senderIdentity?: SenderIdentityConfig): Promise<Outcome> {
+  const sender = senderFor(tenant, senderIdentity, { displayName: `${tenant.name} (Punctual alerts)` });
   return channel.send(
     {
       tenantId: tenant.id,
-      from: { name: `${tenant.name} (Punctual alerts)`, address: tenant.senderEmail },
+      from: sender.from,
+      ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
       to: { name: '', address: m.address },
       subject: m.subject,
       text: m.body,

@@ -12,12 +12,13 @@ import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '../channels/ty
 import type { ReminderWorld } from '../db/queries/delivery';
 import { buildCalendarInvite, calendarInviteFilename } from '../domain/calendar-invite';
 import { webhookPayload } from '../domain/webhook-payload';
-import { senderNameOf } from '../domain/org-settings';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
 import { categoryOf, isEssential } from '../domain/preferences';
 import type { Channel, DomainEventType, PreferenceCategory, TemplateId } from '../domain/vocabulary';
 import { renderReminderEmail, type ReminderTemplateData } from '../emails';
 import { renderSmsText } from '../emails/sms';
 import { preferencesUrl, signPreferenceToken } from './preference-link';
+import { senderFor } from './sender-identity';
 import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeUrl } from './unsubscribe-link';
 
 /**
@@ -96,7 +97,7 @@ const INVITE_METHOD: Partial<Record<DomainEventType, 'REQUEST' | 'CANCEL'>> = {
  * reschedule; the entry states the current timing) and the schedule version itself for a CANCEL (the next after
  * the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
  */
-export function calendarFor(w: ReminderWorld, stamp: Date): OutgoingEmail['calendar'] {
+export function calendarFor(w: ReminderWorld, stamp: Date, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
   const type = w.reminder.notificationType;
   const method = type ? INVITE_METHOD[type] : undefined;
   if (!method) return undefined;
@@ -114,7 +115,8 @@ export function calendarFor(w: ReminderWorld, stamp: Date): OutgoingEmail['calen
     endsAt: w.event.endsAt,
     allDay: w.event.allDay,
     timeZone: w.event.timeZone,
-    organizer: { name: senderNameOf(w.sendingTenant), email: w.sendingTenant.senderEmail },
+    // The organizer is the message's From (an unproven sender address is named nowhere but in Reply-To).
+    organizer: (({ from }) => ({ name: from.name, email: from.address }))(senderFor(w.sendingTenant, senderIdentity)),
     attendee: { name: w.contact.name, email: w.contact.email },
     stamp,
   });
@@ -130,6 +132,8 @@ export type ComposedMessage =
  * Renders the message of `w` on `channel` to `address` from validated template data.
  * @param smsFrom the sender when the tenant has none (`SMS_FROM`).
  * @param links signs the email's one-click unsubscribe link and headers ({@link unsubscribeLinkFor}).
+ * @param senderIdentity the operator's sender settings (server/sender-identity.ts; default: this process's
+ *   environment): From and Reply-To are decided here, at send time, so a verification since the claim counts.
  * @throws Error when rendering fails (the caller dead-letters it, owner `template`), or when a webhook has no
  *   secret (owner `configuration`, message says so).
  */
@@ -139,7 +143,7 @@ export async function composeMessage(
   address: string,
   template: TemplateId,
   data: ReminderTemplateData,
-  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings },
+  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings; senderIdentity?: SenderIdentityConfig },
 ): Promise<ComposedMessage> {
   if (channel === 'sms') {
     const body = renderSmsText(template, data);
@@ -179,16 +183,18 @@ export async function composeMessage(
   }
   const unsubscribe = await unsubscribeLinkFor(w, opts.links);
   const rendered = await renderReminderEmail(template, unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data);
+  // The organisation's sender name (its name when none is set) and reply-to (the settings page); its own address only
+  // once proven, else the deployment's default sender with Reply-To the unproven address (domain/sender-identity.ts).
+  const sender = senderFor(w.sendingTenant, opts.senderIdentity);
   return {
     channel: 'email',
     subject: rendered.subject,
     email: {
       // Who sent it, for the development mailbox (domain/caught-identity.ts): the tenant it goes out in the name of.
       tenantId: w.sendingTenant.id,
-      // The organisation's sender name (its name when none is set) and reply-to (issue #13, the settings page).
-      from: { name: senderNameOf(w.sendingTenant), address: w.sendingTenant.senderEmail },
+      from: sender.from,
       to: { name: w.contact.name, address },
-      ...(w.sendingTenant.replyTo ? { replyTo: w.sendingTenant.replyTo } : {}),
+      ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
       subject: rendered.subject,
       html: rendered.html,
       text: rendered.text,
@@ -199,7 +205,7 @@ export async function composeMessage(
         // the DKIM signature — the MTA or provider that signs must include them (README).
         ...(unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe.url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
       },
-      calendar: calendarFor(w, opts.now),
+      calendar: calendarFor(w, opts.now, opts.senderIdentity),
     },
   };
 }

@@ -32,6 +32,10 @@
  *   PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS
  *                                 origins (http://127.0.0.1:4010, comma-separated) webhooks and Slack alerts may reach
  *                                 although their host is not public: `npm start` names its built-in receiver
+ *   PUNCTUAL_WEBHOOK_ALLOW_HTTP   "true" lets webhooks go to http:// endpoints (local demo and tests only)
+ *   PUNCTUAL_MAIL_FROM, PUNCTUAL_SENDER_DOMAINS
+ *                                 the deployment's own sender address and the operator's sender domains
+ *                                 (server/sender-identity.ts): which address each message goes From
  *   BETTER_AUTH_SECRET            (or AUTH_SECRET) when set, mail sent over SMTP has a VERP bounce address as
  *                                 envelope sender, signed with a key derived from it (server/bounce-address.ts);
  *                                 unset, the envelope sender is the From address and bounces cannot be matched
@@ -48,6 +52,8 @@ import type { Provider } from '../domain/vocabulary';
 import { bounceAddressKey } from './bounce-address';
 import { preferencesSecret } from './preference-link';
 import { unsubscribeSecrets } from './unsubscribe-link';
+import { senderIdentityFromEnv } from './sender-config';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
 
 const ms = z.coerce.number().int().min(100).max(24 * 3600_000);
 const perMinute = z.coerce.number().positive().max(1_000_000);
@@ -123,6 +129,8 @@ export interface WorkerConfig {
   webhookAllowHttp: boolean;
   /** Origins webhooks and Slack alerts may reach although their host is not public (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS); unset = none. */
   webhookAllowedOrigins?: readonly string[];
+  /** PUNCTUAL_MAIL_FROM and PUNCTUAL_SENDER_DOMAINS (server/sender-identity.ts). */
+  senderIdentity: SenderIdentityConfig;
   claimLeaseMs: number;
   sendLeaseMs: number;
   staleDispatchMs: number;
@@ -162,6 +170,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     bounceKey: env.BETTER_AUTH_SECRET || env.AUTH_SECRET ? bounceAddressKey(env) : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     webhookAllowedOrigins: e.PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS,
+    senderIdentity: senderIdentityFromEnv(env),
     smtpUrl: e.SMTP_URL,
     httpApi: e.HTTP_EMAIL_API_URL ? { baseUrl: e.HTTP_EMAIL_API_URL, apiKey: e.HTTP_EMAIL_API_KEY! } : undefined,
     rateLimits: {

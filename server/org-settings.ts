@@ -34,7 +34,10 @@ import {
 } from '../domain/org-settings';
 import type { Outcome } from '../domain/outcome';
 import type { EmailProvider } from '../domain/vocabulary';
+import { staffAddresses } from '../db/queries/sender-identity';
+import { normaliseAddress, type SenderIdentityConfig } from '../domain/sender-identity';
 import { AppError, assertId } from './errors';
+import { claimSenderAddress, senderFor, senderStatus, type SenderStatusView } from './sender-identity';
 import { assertVersion, assertVersionIssued, parseVersion, recheckActor } from './versions';
 
 /** graphile-worker task that sends one test message: payload `{ id }` (an `org_test_messages` row). */
@@ -50,6 +53,15 @@ export interface OrgSettingsView extends OrgSettings {
   updatedBy: string | null;
   /** ISO instant (UTC) of the last change. */
   updatedAt: string;
+  /**
+   * Which address mail goes out from now and why (server/sender-identity.ts senderStatus); absent in the `current`
+   * of a 409 (the page reloads).
+   */
+  sender?: SenderStatusView;
+  /** Addresses a test message may go to: the organisation's enabled staff accounts (absent in a 409's `current`). */
+  staffAddresses?: string[];
+  /** True when this save mailed a verification link to the new sender address. */
+  verificationSent?: boolean;
 }
 
 export function settingsView(t: Tenant): OrgSettingsView {
@@ -69,11 +81,16 @@ export function settingsView(t: Tenant): OrgSettingsView {
   };
 }
 
+/** The view with what only the database knows: the sender's status and the staff addresses. */
+async function fullView(db: DbOrTx, t: Tenant, cfg?: SenderIdentityConfig): Promise<OrgSettingsView> {
+  return { ...settingsView(t), sender: await senderStatus(db, t, cfg), staffAddresses: (await staffAddresses(db, t.id)).map((s) => s.email) };
+}
+
 /** The tenant's settings. @throws AppError not_found when the tenant does not exist. */
-export async function readOrgSettings(db: DbOrTx, tenantId: string): Promise<OrgSettingsView> {
+export async function readOrgSettings(db: DbOrTx, tenantId: string, cfg?: SenderIdentityConfig): Promise<OrgSettingsView> {
   const t = await getTenant(db, tenantId);
   if (!t) throw new AppError('not_found', 'this organisation no longer exists');
-  return settingsView(t);
+  return fullView(db, t, cfg);
 }
 
 /**
@@ -83,7 +100,12 @@ export async function readOrgSettings(db: DbOrTx, tenantId: string): Promise<Org
  * @throws AppError validation naming the field, forbidden (no longer an admin, checked under lock), conflict (stale
  *   version, with `current`; nothing written).
  */
-export async function saveOrgSettings(db: Db, ctx: { tenantId: string; actor: string; actorId?: string; now: Date }, input: unknown): Promise<OrgSettingsView> {
+export async function saveOrgSettings(
+  db: Db,
+  ctx: { tenantId: string; actor: string; actorId?: string; now: Date; publicUrl?: string },
+  input: unknown,
+  cfg?: SenderIdentityConfig,
+): Promise<OrgSettingsView> {
   const seen = parseVersion(input);
   const check = checkOrgSettings(input);
   if (!check.ok) throw new AppError('validation', check.message, check.field);
@@ -97,13 +119,16 @@ export async function saveOrgSettings(db: Db, ctx: { tenantId: string; actor: st
     await assertVersion(tx, ctx, t, seen, { what: 'The organisation settings', zone: t.timeZone, current: settingsView(t) });
     const before = settingsView(t);
     const changes = changedSettings(before, next);
-    if (Object.keys(changes).length === 0) return before;
-    const saved = await updateTenantSettings(tx, ctx.tenantId, next, ctx.now);
+    if (Object.keys(changes).length === 0) return fullView(tx, t, cfg);
+    // A new sender address: refused when another organisation holds it proven (409 naming senderEmail, under the
+    // address's lock); otherwise saved, unproven until verified — a link is mailed to it (server/sender-identity.ts).
+    const { linkSent, clearProof } = await claimSenderAddress(tx, t, next.senderEmail, ctx, cfg);
+    const saved = await updateTenantSettings(tx, ctx.tenantId, next, ctx.now, { clearSenderProof: clearProof });
     // Before and after of the changed fields only, in the `{ from, to }` shape the audit page shows as "field: a → b".
     const from = Object.fromEntries(Object.entries(changes).map(([k, c]) => [k, c.from]));
     const to = Object.fromEntries(Object.entries(changes).map(([k, c]) => [k, c.to]));
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_update', at: ctx.now, details: { from, to } });
-    return settingsView(saved);
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_update', at: ctx.now, details: { from, to, ...(linkSent ? { verificationSentTo: normaliseAddress(next.senderEmail) } : {}) } });
+    return { ...(await fullView(tx, saved, cfg)), verificationSent: linkSent };
   });
 }
 
@@ -135,7 +160,8 @@ const testView = (m: OrgTestMessage): TestMessageView => ({
 });
 
 /**
- * An admin asks for a test message: `{ to? }` (default: the admin's own address, `ctx.actor`). One transaction: the
+ * An admin asks for a test message: `{ to? }` (default: the admin's own address, `ctx.actor`), which must be the address
+ * of one of the organisation's enabled staff accounts (any case). One transaction: the
  * actor re-checked, the tenant's test messages serialised (advisory lock), at most one per 10 s
  * (domain/org-settings.ts TEST_MESSAGE_INTERVAL_MS, by `ctx.now` — the database clock), the row, its job and the
  * audit entry `settings_test_message`.
@@ -145,13 +171,18 @@ const testView = (m: OrgTestMessage): TestMessageView => ({
 export async function requestTestMessage(db: Db, ctx: { tenantId: string; actor: string; actorId?: string; now: Date }, input: unknown): Promise<TestMessageView> {
   const raw = (input && typeof input === 'object' ? (input as { to?: unknown }).to : undefined) ?? '';
   if (typeof raw !== 'string') throw new AppError('validation', 'to: must be an email address', 'to');
-  const to = raw.trim() || ctx.actor;
-  if (!isEmailAddress(to)) throw new AppError('validation', `to: “${to.slice(0, 80)}” is not an email address`, 'to');
+  const typed = raw.trim() || ctx.actor;
+  if (!isEmailAddress(typed)) throw new AppError('validation', `to: “${typed.slice(0, 80)}” is not an email address`, 'to');
   return db.transaction(async (tx) => {
     await setActor(tx, ctx.actor);
     await recheckActor(tx, ctx, 'configure');
     const t = await getTenant(tx, ctx.tenantId);
     if (!t) throw new AppError('not_found', 'this organisation no longer exists');
+    // Only to the organisation's own staff (enabled accounts), compared case-insensitively: a test message is not a
+    // way to mail anyone at all in the organisation's name.
+    const own = (await staffAddresses(tx, ctx.tenantId)).find((s) => normaliseAddress(s.email) === normaliseAddress(typed));
+    if (!own) throw new AppError('validation', `to: a test message goes only to a staff member of your organisation; ${typed.slice(0, 80)} is not one`, 'to');
+    const to = own.email;
     await lockTestMessages(tx, ctx.tenantId);
     const wait = testMessageWaitMs(await lastTestMessageAt(tx, ctx.tenantId), ctx.now);
     if (wait > 0) throw new AppError('rate_limited', testMessageTooSoon(wait), 'to', { retryAfterMs: wait });
@@ -186,7 +217,13 @@ export async function readRecentTestMessages(db: DbOrTx, tenantId: string): Prom
  * @param now the database clock's instant (invariant 10).
  * @returns the message as recorded, or null when there was nothing to do.
  */
-export async function sendTestMessage(db: Db, id: string, channels: Partial<Record<EmailProvider, EmailChannel>>, now: () => Date, opts: { timeoutMs?: number } = {}): Promise<TestMessageView | null> {
+export async function sendTestMessage(
+  db: Db,
+  id: string,
+  channels: Partial<Record<EmailProvider, EmailChannel>>,
+  now: () => Date,
+  opts: { timeoutMs?: number; senderIdentity?: SenderIdentityConfig } = {},
+): Promise<TestMessageView | null> {
   const m = await getTestMessageById(db, id);
   if (!m || m.status !== 'pending') return null;
   const t = await getTenant(db, m.tenantId);
@@ -198,13 +235,15 @@ export async function sendTestMessage(db: Db, id: string, channels: Partial<Reco
     outcome = { class: 'rejected', kind: 'permission', code: 'NO_CHANNEL', message: `this worker has no ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider configured: set ${env} in the worker's environment` };
   } else {
     const from = senderNameOf(t);
+    // As every message of the organisation: its own address once proven (server/sender-identity.ts).
+    const sender = senderFor(t, opts.senderIdentity);
     try {
       outcome = await channel.send(
         {
           tenantId: t.id,
-          from: { name: from, address: t.senderEmail },
+          from: sender.from,
           to: { name: '', address: m.to },
-          ...(t.replyTo ? { replyTo: t.replyTo } : {}),
+          ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
           subject: `Test message from ${from}`,
           text: `This is a test message from ${t.name}, asked for by ${m.requestedBy} on the Punctual settings page. It went through the ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider; no reply is needed.`,
           html: `<p>This is a test message from ${escapeHtml(t.name)}, asked for by ${escapeHtml(m.requestedBy)} on the Punctual settings page.</p><p>It went through the ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider; no reply is needed.</p>`,

@@ -5,7 +5,7 @@
  *   domain/tenant-setup.ts RESET_LINK_TTL_SECONDS) and calls `sendResetPassword`, which only ENQUEUES a
  *   `send_password_reset` job ({@link enqueuePasswordResetMail}). The worker sends it ({@link sendPasswordResetMail})
  *   through the account's tenant's email provider — the same channels alert emails use (server/alerts.ts
- *   AlertSenders) — from the tenant's sender address. A link that was used or replaced by the time the job runs is
+ *   AlertSenders) — from the tenant's sender address once it is proven (server/sender-identity.ts senderFor). A link that was used or replaced by the time the job runs is
  *   not sent.
  * - The job payload holds the link (the token is also in the `verification` row of the same database); neither is
  *   logged. The message key (Message-ID, a provider's idempotency key) holds a hash of the token, never the token.
@@ -33,7 +33,8 @@ import { alertEmailHtml } from '../domain/alerts';
 import { messageIdFor } from '../domain/keys';
 import { passwordResetEmail } from '../domain/tenant-setup';
 import type { EmailProvider } from '../domain/vocabulary';
-import { senderNameOf } from '../domain/org-settings';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
+import { senderFor } from './sender-identity';
 import { childLogger } from './log';
 
 /** graphile-worker task that mails one password reset link (payload `{ userId, url }`). */
@@ -68,7 +69,13 @@ export class PasswordResetRetry extends Error {}
  * @throws PasswordResetRetry for a transient, rate-limited or ambiguous outcome (an ambiguous one may arrive twice;
  *   both carry the same link).
  */
-export async function sendPasswordResetMail(db: Db, p: PasswordResetPayload, channels: Partial<Record<EmailProvider, EmailChannel>>, now: Date): Promise<PasswordResetSendResult> {
+export async function sendPasswordResetMail(
+  db: Db,
+  p: PasswordResetPayload,
+  channels: Partial<Record<EmailProvider, EmailChannel>>,
+  now: Date,
+  senderIdentity?: SenderIdentityConfig,
+): Promise<PasswordResetSendResult> {
   const log = childLogger({ role: 'worker', task: SEND_PASSWORD_RESET_TASK });
   let token: string | null = null;
   try {
@@ -100,7 +107,8 @@ export async function sendPasswordResetMail(db: Db, p: PasswordResetPayload, cha
         // Account mail of the account's tenant: the development mailbox lists it only to its recipient.
         tenantId: tenant.id,
         accountMail: true,
-        from: { name: senderNameOf(tenant), address: tenant.senderEmail },
+        // From the tenant's address once proven, else the deployment's (server/sender-identity.ts).
+        from: senderFor(tenant, senderIdentity).from,
         to: { name: user.name, address: user.email },
         subject: mail.subject,
         text: mail.text,

@@ -65,6 +65,8 @@ import { DELIVER_TASK } from './dispatch';
 import { adoptUnmatchedReports } from './reports';
 import { addSuppression } from './tenants';
 import { envelopeFromFor } from './bounce-address';
+import { senderFor } from './sender-identity';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
 import { isAuthRejection } from '../domain/alerts';
 import { ALERTS_CHECK_TASK } from './alerts';
 import type { SendObservation } from './metrics';
@@ -89,6 +91,11 @@ export interface SendDeps {
    * delivery's bounce address as envelope sender (issue #10 §4); without it, the From address (no async bounces).
    */
   bounceKey?: string;
+  /**
+   * The operator's sender settings (PUNCTUAL_MAIL_FROM, PUNCTUAL_SENDER_DOMAINS; server/sender-identity.ts): which
+   * address each message goes From. Default: this process's environment.
+   */
+  senderIdentity?: SenderIdentityConfig;
   /** Provider send rates shared by all workers, per minute (unset = unlimited). */
   rateLimits?: Partial<Record<Provider, number>>;
   /** Retry policy per provider (falls back to `retry`, then the default). */
@@ -461,6 +468,7 @@ async function prepareAttempt(
       smsStatusCallbackUrl: deps.smsStatusCallbackUrl,
       messageKey: d.messageKey,
       links: deps.links,
+      senderIdentity: deps.senderIdentity,
     });
   } catch (e) {
     if (e instanceof ConfigurationError) return dead('configuration', e.message);
@@ -547,7 +555,10 @@ async function attempt(deps: SendDeps, prep: Exclude<Prepared, { stop: DeliverRe
  */
 function envelopeOf(deps: SendDeps, w: ReminderWorld, d: Delivery): { envelopeFrom?: string } {
   if (d.provider !== 'smtp' || !deps.bounceKey) return {};
-  return { envelopeFrom: envelopeFromFor(w.sendingTenant, d.id, deps.bounceKey) };
+  // At the domain of the address the message goes From: the deployment's default sender while the organisation's
+  // own address is unproven (server/sender-identity.ts), unless the operator set the tenant's bounce domain.
+  const from = senderFor(w.sendingTenant, deps.senderIdentity).from.address;
+  return { envelopeFrom: envelopeFromFor({ bounceDomain: w.sendingTenant.bounceDomain, senderEmail: from }, d.id, deps.bounceKey) };
 }
 
 /** Slots within this many ms of now are taken at once (timer and clock granularity). */

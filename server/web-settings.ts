@@ -11,6 +11,7 @@
  *   PUNCTUAL_SHUTDOWN_DRAIN_MS        SIGTERM → exit, answering "not ready" meanwhile (server/web-shutdown.ts)
  *   PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS  origins the webhook and alert settings may name although not public
  *                                     (server/notification-settings.ts webhookUrlPolicy)
+ *   PUNCTUAL_MAIL_FROM, PUNCTUAL_SENDER_DOMAINS  the deployment's sender and sender domains (server/sender-identity.ts)
  *   DATABASE_URL's TLS parameters     sslmode, sslrootcert, sslcert, sslkey (db/url.ts tlsFromUrl)
  */
 import { statementTimeoutFromEnv } from '../db/client';
@@ -20,6 +21,7 @@ import { trustedProxiesFromEnv } from './client-address';
 import { webhookUrlPolicy } from './notification-settings';
 import { maxBodyBytesFromEnv } from './request-body';
 import { shutdownDrainFromEnv } from './web-shutdown';
+import { senderIdentityFromEnv } from './sender-config';
 
 /**
  * Validates the web settings above.
@@ -32,6 +34,7 @@ export function checkWebSettings(env: Readonly<Record<string, string | undefined
   trustedProxiesFromEnv(env);
   shutdownDrainFromEnv(env);
   webhookUrlPolicy(env);
+  senderIdentityFromEnv(env);
   if (env.DATABASE_URL) tlsFromUrl(env.DATABASE_URL, env);
 }
 

@@ -121,7 +121,7 @@ describe('sent to external guests', () => {
     const { tenant: partner } = await tenantWithRules(db(), []);
     await allowGuestsFrom(db(), partner.id, host.id);
     // Each organisation sends from its own address (the mailbox shows an organisation what it sent from it).
-    await h.tdb.sql`update tenants set sender_email = 'hello@partner.test' where id = ${partner.id}`;
+    await h.tdb.sql`update tenants set sender_email = 'hello@partner.test', sender_verified_email = 'hello@partner.test', sender_verified_via = 'operator' where id = ${partner.id}`;
     const event = await createEvent(db(), host.id, { title: 'Joint workshop', startsAt: '2027-06-03T12:00:00Z', endsAt: '2027-06-03T13:00:00Z', timeZone: 'Europe/Amsterdam' });
     const booked = new Date('2027-05-01T09:00:00Z');
     await addBooking(db(), host.id, { eventId: event.id, role: 'attendee', contact: { email: 'own@example.test' } }, booked);

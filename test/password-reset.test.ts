@@ -32,7 +32,7 @@ beforeAll(async () => {
   auth = await startAuthServer(h.tdb.url);
   const { tenant } = await tenantWithRules(h.tdb.db, [], 'Europe/Dublin');
   tenantId = tenant.id;
-  await h.tdb.db.update(tenants).set({ senderEmail: 'reminders@acme.example', name: 'Acme Events' }).where(eq(tenants.id, tenant.id));
+  await h.tdb.db.update(tenants).set({ senderEmail: 'reminders@acme.example', senderVerifiedEmail: 'reminders@acme.example', senderVerifiedVia: 'operator', name: 'Acme Events' }).where(eq(tenants.id, tenant.id));
   await insertStaffUser(h.tdb.db, { tenantId, email: EMAIL, name: 'Rita Reset', role: 'staff', passwordHash: await hashPassword(OLD) });
 });
 

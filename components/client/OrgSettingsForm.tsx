@@ -34,6 +34,17 @@ const changeFields: { key: keyof Fields & string; label: string; format?: (v: st
 ];
 
 /**
+ * What a save says: the From and Reply-To mail now goes out with — the deployment's own address while the sender
+ * address is not verified (server/sender-identity.ts) — and whether a verification link went out.
+ */
+function savedNotice(r: OrgSettingsView): string {
+  const from = r.sender?.from ?? r.senderEmail;
+  const replyTo = r.sender ? r.sender.replyTo : r.replyTo;
+  const link = r.verificationSent ? ` ${r.senderEmail} is not verified yet: we sent a link to it — an admin opens it to verify.` : '';
+  return `Saved. Mail now comes from “${r.effectiveSenderName}” <${from}>${replyTo ? `, replies go to ${replyTo}` : ''}.${link}`;
+}
+
+/**
  * The organisation settings form (admins, issue #13): name, default time zone, sender name (empty = the name) and
  * address, reply-to, default language and email provider. Saves the whole form with PUT /api/settings and the
  * version it was opened at; a stale save shows the ConflictPanel (what changed; apply my changes on top, or
@@ -71,7 +82,7 @@ export function OrgSettingsForm({ settings, zones }: { settings: OrgSettingsView
     setNotice(null);
     try {
       const r = await apiCall<OrgSettingsView>('/api/settings', 'PUT', { ...f, version: base.version });
-      adopt(fieldsOf(r), r, r.version === base.version ? 'Nothing changed.' : `Saved. Mail now comes from “${r.effectiveSenderName}” <${r.senderEmail}>${r.replyTo ? `, replies go to ${r.replyTo}` : ''}.`);
+      adopt(fieldsOf(r), r, r.version === base.version ? 'Nothing changed.' : savedNotice(r));
       router.refresh();
     } catch (err) {
       const stale = staleSave<OrgSettingsView>(err);

@@ -15,12 +15,13 @@ const statusWords: Record<Exclude<TestMessageView['status'], 'pending'>, string>
 };
 
 /**
- * "Send a test message" (admins, issue #13): an address (default: the admin's own) and a button. The web app never
+ * "Send a test message" (admins, issue #13): an address (default: the admin's own; only the organisation's staff
+ * addresses, offered in a list, are accepted) and a button. The web app never
  * sends mail: POST /api/settings/test-message queues it for a worker, which sends it through the organisation's
  * provider; this panel polls GET /api/settings/test-message/:id every second and shows the provider's answer
  * verbatim, or — after 20 s without one — "no answer yet — is a worker running?" (it keeps polling).
  */
-export function TestMessagePanel({ defaultTo, provider }: { defaultTo: string; provider: EmailProvider }) {
+export function TestMessagePanel({ defaultTo, provider, staff = [] }: { defaultTo: string; provider: EmailProvider; staff?: string[] }) {
   const id = useId();
   const [to, setTo] = useState(defaultTo);
   const [message, setMessage] = useState<TestMessageView | null>(null);
@@ -69,7 +70,24 @@ export function TestMessagePanel({ defaultTo, provider }: { defaultTo: string; p
       <div className="test-message-row">
         <label className="field">
           <span>Send a test message to</span>
-          <input name="to" type="email" value={to} onChange={(e) => setTo(e.target.value)} autoComplete="email" aria-invalid={error?.field === 'to' || undefined} aria-describedby={error ? errorId : undefined} />
+          <input
+            name="to"
+            type="email"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            list={`${id}-staff`}
+            autoComplete="off"
+            aria-invalid={error?.field === 'to' || undefined}
+            aria-describedby={error ? `${errorId} ${id}-to-hint` : `${id}-to-hint`}
+          />
+          <datalist id={`${id}-staff`}>
+            {staff.map((a) => (
+              <option key={a} value={a} />
+            ))}
+          </datalist>
+          <span className="field-hint" id={`${id}-to-hint`}>
+            A staff member of your organisation.
+          </span>
         </label>
         <button type="submit" className="btn" disabled={busy || message?.status === 'pending'}>
           {busy ? 'Asking…' : 'Send a test message'}

@@ -12,10 +12,21 @@ export async function lockTenant(db: DbOrTx, tenantId: string): Promise<Tenant |
 }
 
 /** Writes the settings (the row-version trigger bumps `version` and sets `updated_by`). */
-export async function updateTenantSettings(db: DbOrTx, tenantId: string, s: OrgSettings, now: Date): Promise<Tenant> {
+export async function updateTenantSettings(db: DbOrTx, tenantId: string, s: OrgSettings, now: Date, opts: { clearSenderProof?: boolean } = {}): Promise<Tenant> {
   const [t] = await db
     .update(tenants)
-    .set({ name: s.name, timeZone: s.timeZone, senderName: s.senderName, senderEmail: s.senderEmail, replyTo: s.replyTo, locale: s.locale, emailProvider: s.emailProvider, updatedAt: now })
+    .set({
+      name: s.name,
+      timeZone: s.timeZone,
+      senderName: s.senderName,
+      senderEmail: s.senderEmail,
+      replyTo: s.replyTo,
+      locale: s.locale,
+      emailProvider: s.emailProvider,
+      updatedAt: now,
+      // A new sender address: the proof of the old one goes (server/sender-identity.ts claimSenderAddress).
+      ...(opts.clearSenderProof ? { senderVerifiedEmail: null, senderVerifiedVia: null, senderVerifiedAt: null } : {}),
+    })
     .where(eq(tenants.id, tenantId))
     .returning();
   return t;

@@ -11,5 +11,5 @@ export const sendPasswordResetTask = (ctx: WorkerContext): Task => async (payloa
   const p = sendPasswordResetPayloadSchema.parse(payload);
   // The same email channels as alert emails (the tenant's own provider); a transient outcome throws, and
   // graphile-worker tries again with backoff.
-  await sendPasswordResetMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now());
+  await sendPasswordResetMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now(), ctx.sendDeps.senderIdentity);
 };

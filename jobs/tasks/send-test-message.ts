@@ -8,5 +8,5 @@ export const sendTestMessagePayloadSchema = z.object({ id: z.uuid() });
 
 export const sendTestMessageTask = (ctx: WorkerContext): Task => async (payload) => {
   const { id } = sendTestMessagePayloadSchema.parse(payload);
-  await sendTestMessage(ctx.db, id, { smtp: ctx.channel, ...ctx.sendDeps.channels }, () => ctx.clock.now());
+  await sendTestMessage(ctx.db, id, { smtp: ctx.channel, ...ctx.sendDeps.channels }, () => ctx.clock.now(), { senderIdentity: ctx.sendDeps.senderIdentity });
 };

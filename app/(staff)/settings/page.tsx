@@ -4,6 +4,7 @@ import { PartnershipLimitForm } from '../../../components/client/GuestPartnershi
 import { OrgSettingsForm } from '../../../components/client/OrgSettingsForm';
 import { providerLabels, settingsLabels } from '../../../components/settings-labels';
 import { PartnershipSteps, ProposePartnership } from '../../../components/client/PartnershipAgreements';
+import { SenderStatusPanel } from '../../../components/client/SenderStatusPanel';
 import { TestMessagePanel } from '../../../components/client/TestMessagePanel';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { messageLocales } from '../../../domain/locales';
@@ -72,6 +73,12 @@ export default async function SettingsPage() {
           </dl>
         </section>
       )}
+      {settings.sender ? (
+        <section className="card" aria-labelledby="sender-title">
+          <h2 id="sender-title">Where mail goes out from</h2>
+          <SenderStatusPanel status={settings.sender} senderEmail={settings.senderEmail} zone={tenant.timeZone} canResend={admin} />
+        </section>
+      ) : null}
       <section className="card" aria-labelledby="provider-title">
         <h2 id="provider-title">Email provider</h2>
         <p className="small">
@@ -79,7 +86,7 @@ export default async function SettingsPage() {
           SMTP, <code>HTTP_EMAIL_API_URL</code> and <code>HTTP_EMAIL_API_KEY</code> for the HTTP email API. This page cannot see which of them the workers have — a
           test message tells you.
         </p>
-        {admin ? <TestMessagePanel defaultTo={user.email} provider={settings.emailProvider} /> : null}
+        {admin ? <TestMessagePanel defaultTo={user.email} provider={settings.emailProvider} staff={settings.staffAddresses} /> : null}
         <p className="small muted">
           Last changed <ZonedTime instant={settings.updatedAt} zone={tenant.timeZone} />
           {settings.version > 1 && settings.updatedBy ? ` by ${settings.updatedBy}` : ''}.

@@ -4,6 +4,7 @@ import { isUuid } from '../../../../../db/queries/views';
 import { nudgeOptOut } from '../../../../../domain/preferences';
 import { isTemplateId, parseTemplateData, renderReminderEmail } from '../../../../../emails';
 import { buildTemplateData } from '../../../../../server/send-reminder';
+import { senderFor } from '../../../../../server/sender-identity';
 import { jsonError, staffRoute } from '../../../../../server/session';
 import { humanizeInstants } from '../../../../../domain/staff-time';
 
@@ -42,6 +43,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
         : { reason: 'suppressed', source: `by the guest's own organisation (${(lists.find((t) => t.id === hit.tenantId) ?? ctx.sendingTenant).name})`, since: null };
     const refusal = nudgeOptOut(ctx.contact.preferences, 'email');
     const optedOut = refusal ? { ...refusal, zone: s.tenant.timeZone } : null;
-    return { ...rendered, to: ctx.contact.email, from: ctx.sendingTenant.senderEmail, suppressed, optedOut };
+    // The From it would go out with now: the deployment's address while the sender address is not verified.
+    return { ...rendered, to: ctx.contact.email, from: senderFor(ctx.sendingTenant).from.address, suppressed, optedOut };
   });
 }

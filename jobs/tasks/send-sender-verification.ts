@@ -1,0 +1,15 @@
+/** Task `send_sender_verification` { id, url }: mails one sender verification link (server/sender-identity.ts). */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { sendSenderVerificationMail } from '../../server/sender-identity';
+import { alertRuntimeOf } from '../alert-runtime';
+import type { WorkerContext } from '../context';
+
+export const sendSenderVerificationPayloadSchema = z.object({ id: z.uuid(), url: z.url() });
+
+export const sendSenderVerificationTask = (ctx: WorkerContext): Task => async (payload) => {
+  const p = sendSenderVerificationPayloadSchema.parse(payload);
+  // The tenant's own email provider (the channels password-reset mail uses); a transient outcome throws, and
+  // graphile-worker tries again with backoff.
+  await sendSenderVerificationMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now(), ctx.sendDeps.senderIdentity);
+};
