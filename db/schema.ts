@@ -15,6 +15,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -634,8 +635,35 @@ export const guestPartnerships = pgTable(
     updatedBy: text('updated_by'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /**
+     * The short name (slug) its proposer typed (migration 0024): the proposer's admins see a proposal they made by
+     * this slug, never the other organisation's name, until the other side accepts it (no oracle across tenants).
+     */
+    proposedSlug: text('proposed_slug'),
   },
   (t) => [uniqueIndex('guest_partnerships_pair_uq').on(t.guestTenantId, t.hostTenantId)],
+);
+
+/**
+ * A partnership proposal to a slug that no organisation had when it was made (migration 0024): kept for its
+ * proposer only, shown by the slug exactly like a proposal to an existing organisation that was not answered, and
+ * never matched to an organisation (not even one created with that slug later) nor shown to anyone else. Pending
+ * until its proposer withdraws it (`declined`); a row version like guest_partnerships (invariant 11).
+ */
+export const unmatchedPartnershipProposals = pgTable(
+  'unmatched_partnership_proposals',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    slug: text('slug').notNull(),
+    side: partnershipSideEnum('side').notNull(),
+    status: partnershipStatusEnum('status').notNull().default('pending'),
+    statusChangedAt: ts('status_changed_at').notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'unmatched_partnership_proposals_pk', columns: [t.tenantId, t.slug, t.side] })],
 );
 
 /**
