@@ -908,3 +908,32 @@ export type DeliveryReport = typeof deliveryReports.$inferSelect;
 export type AlertSettings = typeof alertSettings.$inferSelect;
 export type AlertState = typeof alertStates.$inferSelect;
 export type AlertMessage = typeof alertMessages.$inferSelect;
+
+/**
+ * Invitations to join a tenant's staff (migration 0025): adding staff is an invitation, answered and listed the same
+ * whether or not the address already has an account with another organisation (no oracle across tenants). Pending
+ * until accepted through the emailed link (the account is created then), expired, cancelled, or replaced by a new
+ * invitation of the same address; only a SHA-256 of the link's token is stored.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: staffRoleEnum('role').notNull(),
+    /** The inviting admin's email. */
+    invitedBy: text('invited_by').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    status: text('status', { enum: ['pending', 'accepted', 'cancelled', 'replaced'] }).notNull().default('pending'),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_invitations_token_uq').on(t.tokenHash), uniqueIndex('staff_invitations_pending_uq').on(t.tenantId, t.email).where(sql`status = 'pending'`)],
+);
+export type StaffInvitation = typeof staffInvitations.$inferSelect;

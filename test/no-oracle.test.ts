@@ -5,12 +5,17 @@
  *   slugs and instants are replaced by placeholders), the same entry on the settings page's list, the same audit
  *   entry; withdrawing either answers alike, and so does accepting where nothing was proposed. The other
  *   organisation's name reaches the proposer only when it accepts.
+ * - Adding staff is an invitation: an address with an account in another organisation and a fresh one get the same
+ *   status and body, the same entry on the Staff page's list and the same audit entry; the worker then mails the
+ *   fresh address a link (accepted: the account is created with the invited role and signs in) and tells the
+ *   registered person — only them — that their address is taken; their account does not change.
  */
 import { hashPassword } from 'better-auth/crypto';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertStaffUser } from '../db/queries/staff';
-import { auditLog, tenants } from '../db/schema';
+import { auditLog, staffInvitations, staffUsers, tenants } from '../db/schema';
+import { readInvitations } from '../server/staff-invitations';
 import { createTenant } from '../server/tenants';
 import { createHarness, type Harness } from './support/harness';
 import { signIn, startRouteServer, type Answer, type RouteServer } from './support/route-server';
@@ -28,6 +33,9 @@ beforeAll(async () => {
   s = await startRouteServer(h.tdb.url, [
     { pattern: /^\/api\/auth\//, load: () => import('../app/api/auth/[...all]/route') },
     { pattern: /^\/api\/partnerships$/, load: () => import('../app/api/partnerships/route') },
+    { pattern: /^\/api\/staff$/, load: () => import('../app/api/staff/route') },
+    { pattern: /^\/api\/staff\/invitations\/(?<id>[^/]+)\/cancel$/, load: () => import('../app/api/staff/invitations/[id]/cancel/route') },
+    { pattern: /^\/api\/invitations\/accept$/, load: () => import('../app/api/invitations/accept/route') },
   ]);
   hash = await hashPassword(PASSWORD);
 });
@@ -140,5 +148,92 @@ describe('a partnership proposal says nothing of whether the slug is an organisa
     expect([bad.status, bad.json.field]).toEqual([400, 'org']);
     const own = await s.call('POST', '/api/partnerships', { cookie: a.cookie, body: { step: 'propose', org: a.tenant.slug.toUpperCase(), side: 'host' } });
     expect([own.status, own.json.field]).toEqual([400, 'org']);
+  });
+});
+
+/** The link's token in a caught message (quoted-printable soft line breaks undone), or null. */
+function tokenIn(raw: string): string | null {
+  return /accept-invitation\?token=([\w-]+)/.exec(raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[1] ?? null;
+}
+
+describe('adding staff says nothing of whether the address has an account with another organisation', () => {
+  it('an address registered elsewhere and a fresh one: same status, body, Staff list and audit entry; each person is told by email', async () => {
+    const a = await org('Inviting Studio');
+    const b = await org('Other Place');
+    const taken = `taken${++n}@people.test`;
+    const fresh = `fresh${++n}@people.test`;
+    await insertStaffUser(db(), { tenantId: b.tenant.id, email: taken, name: 'Tess Taken', role: 'viewer', passwordHash: hash });
+    const before = await db().select().from(staffUsers).where(eq(staffUsers.email, taken));
+
+    const toTaken = await s.call('POST', '/api/staff', { cookie: a.cookie, body: { name: 'Rae', email: taken, role: 'staff' } });
+    const toFresh = await s.call('POST', '/api/staff', { cookie: a.cookie, body: { name: 'Rae', email: fresh, role: 'staff' } });
+    const ids = (x: Answer) => ({ [(x.json.invitation as { id: string }).id]: '<id>' });
+    expect(toFresh.status, toFresh.text).toBe(200);
+    expect(shape(toTaken, { ...ids(toTaken), [taken]: '<email>' })).toBe(shape(toFresh, { ...ids(toFresh), [fresh]: '<email>' }));
+    expect(toFresh.json.message).toBe(`Invitation sent to ${fresh}. They join once they accept it (within 7 days); until then it shows below as invited.`);
+
+    // The Staff page's list of invitations: both, alike.
+    const listed = await readInvitations(db(), a.tenant.id, new Date());
+    expect(listed.map((i) => i.email).sort()).toEqual([fresh, taken].sort());
+    const [ofTaken, ofFresh] = [taken, fresh].map((e) => listed.find((i) => i.email === e)!);
+    expect(masked(JSON.stringify(ofTaken), { [ofTaken.id]: '<id>', [taken]: '<email>' })).toBe(masked(JSON.stringify(ofFresh), { [ofFresh.id]: '<id>', [fresh]: '<email>' }));
+    expect(ofTaken.state).toBe('Invited — waiting for them to accept');
+
+    // The audit entries in the inviting organisation's log: alike.
+    const invites = (await db().select().from(auditLog).where(eq(auditLog.tenantId, a.tenant.id))).filter((e) => e.action === 'staff_invite');
+    const entry = (email: string) => invites.find((e) => (e.details as { email: string }).email === email)!;
+    expect(masked(JSON.stringify({ actor: entry(taken).actor, details: entry(taken).details }), { [taken]: '<email>' })).toBe(
+      masked(JSON.stringify({ actor: entry(fresh).actor, details: entry(fresh).details }), { [fresh]: '<email>' }),
+    );
+
+    // The worker mails each person what is true for them.
+    await h.drain();
+    const mails = await h.caught();
+    const toT = mails.find((m) => m.envelopeTo.includes(taken))!;
+    const toF = mails.find((m) => m.envelopeTo.includes(fresh))!;
+    expect(toT.raw.replace(/=\r?\n/g, '')).toMatch(/already has a Punctual account with another organisation/);
+    expect(tokenIn(toT.raw)).toBeNull();
+    const token = tokenIn(toF.raw)!;
+    expect(token).toBeTruthy();
+    // The registered person's account did not change, and A still sees their invitation pending, like an ignored one.
+    expect(await db().select().from(staffUsers).where(eq(staffUsers.email, taken))).toEqual(before);
+    expect((await readInvitations(db(), a.tenant.id, new Date())).map((i) => i.email)).toContain(taken);
+
+    // The fresh address accepts, chooses a password and signs in with the invited role in the inviting organisation.
+    const weak = await s.call('POST', '/api/invitations/accept', { body: { token, password: 'short' } });
+    expect([weak.status, weak.json.field]).toEqual([400, 'password']);
+    const accepted = await s.call('POST', '/api/invitations/accept', { body: { token, password: 'a-fine-new-password' } });
+    expect(accepted.status, accepted.text).toBe(200);
+    await signIn(s, fresh, 'a-fine-new-password');
+    const [rae] = await db().select().from(staffUsers).where(eq(staffUsers.email, fresh));
+    expect([rae.tenantId, rae.role, rae.name]).toEqual([a.tenant.id, 'staff', 'Rae']);
+    const again = await s.call('POST', '/api/invitations/accept', { body: { token, password: 'a-fine-new-password' } });
+    expect(again.status).toBe(409);
+    expect((await readInvitations(db(), a.tenant.id, new Date())).map((i) => i.email)).toEqual([taken]);
+    // Now a member of A: inviting them again says so (nothing about other organisations in that).
+    const member = await s.call('POST', '/api/staff', { cookie: a.cookie, body: { name: 'Rae', email: fresh, role: 'admin' } });
+    expect([member.status, member.json.field, member.json.error]).toEqual([409, 'email', `email: ${fresh} is already a member of this organisation`]);
+  });
+
+  it('inviting again replaces the pending invitation; an admin cancels one (version-checked); its link then stops working', async () => {
+    const a = await org('Cancelling Studio');
+    const email = `again${++n}@people.test`;
+    const first = await s.call('POST', '/api/staff', { cookie: a.cookie, body: { name: 'Ann', email, role: 'viewer' } });
+    const second = await s.call('POST', '/api/staff', { cookie: a.cookie, body: { name: 'Ann', email, role: 'staff' } });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const pending = await readInvitations(db(), a.tenant.id, new Date());
+    expect(pending.map((i) => [i.email, i.role])).toEqual([[email, 'staff']]);
+    await h.drain();
+    const token = tokenIn((await h.caught()).filter((m) => m.envelopeTo.includes(email)).at(-1)!.raw)!;
+    const inv = pending[0];
+    const stale = await s.call('POST', `/api/staff/invitations/${inv.id}/cancel`, { cookie: a.cookie, body: { version: inv.version + 1 } });
+    expect([stale.status, stale.json.field]).toEqual([409, 'version']);
+    const cancelled = await s.call('POST', `/api/staff/invitations/${inv.id}/cancel`, { cookie: a.cookie, body: { version: inv.version } });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(await readInvitations(db(), a.tenant.id, new Date())).toEqual([]);
+    const late = await s.call('POST', '/api/invitations/accept', { body: { token, password: 'a-fine-new-password' } });
+    expect(late.status).toBe(409);
+    expect(await db().select().from(staffUsers).where(eq(staffUsers.email, email))).toEqual([]);
+    expect((await db().select().from(staffInvitations).where(eq(staffInvitations.email, email))).map((i) => i.status).sort()).toEqual(['cancelled', 'replaced']);
   });
 });
