@@ -235,7 +235,7 @@ describe('Idempotency-Key on the other create routes', () => {
     const body = { name: 'Nia New', email: 'nia@idem.test', role: 'staff' };
     const [a, b] = await Promise.all([routes.staff.POST(post('/api/staff', body, 'staff-key')).then(answer), routes.staff.POST(post('/api/staff', body, 'staff-key')).then(answer)]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(JSON.stringify(a.body)).toBe(JSON.stringify(b.body));
+    expect(a.body).toEqual(b.body);
     expect(await db().select().from(staffInvitations).where(eq(staffInvitations.email, 'nia@idem.test'))).toHaveLength(1);
     expect(await db().select().from(auditLog).where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, 'staff_invite')))).toHaveLength(1);
   });
