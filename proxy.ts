@@ -29,6 +29,9 @@ const PUBLIC = [
   // better-auth's /reset-password) and asking for a reset link.
   /^\/set-password$/,
   /^\/forgot-password$/,
+  // Accepting a staff invitation: the token in the link is the credential (server/staff-invitations.ts).
+  /^\/accept-invitation$/,
+  /^\/api\/invitations\/accept$/,
   /^\/api\/auth\//,
   // Liveness and readiness (issue #13 part 7): supervisors and load balancers have no session.
   /^\/api\/health(?:\/live|\/ready)?$/,

@@ -9,7 +9,7 @@ import { checkNewPassword, LINK_UNUSABLE_MESSAGE, MIN_PASSWORD_LENGTH } from '..
  * with the new password and goes to the dashboard; if that sign-in is refused (e.g. the sign-in limits), it goes
  * to /sign-in with a notice instead. better-auth's INVALID_TOKEN (used or expired meanwhile) reads as one sentence.
  */
-export function SetPasswordForm({ token, email }: { token: string; email: string }) {
+export function SetPasswordForm({ token, email, invitation = false }: { token: string; email: string; /** Accepting a staff invitation (POST /api/invitations/accept) instead of a password link. */ invitation?: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -24,14 +24,14 @@ export function SetPasswordForm({ token, email }: { token: string; email: string
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch('/api/auth/reset-password', {
+      const res = await fetch(invitation ? '/api/invitations/accept' : '/api/auth/reset-password', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token, newPassword: password }),
+        body: JSON.stringify(invitation ? { token, password } : { token, newPassword: password }),
       });
       if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
-        setError(body?.code === 'INVALID_TOKEN' ? LINK_UNUSABLE_MESSAGE : (body?.message ?? `The password could not be set (HTTP ${res.status}).`));
+        const body = (await res.json().catch(() => null)) as { code?: string; message?: string; error?: string } | null;
+        setError(body?.code === 'INVALID_TOKEN' ? LINK_UNUSABLE_MESSAGE : (body?.message ?? body?.error?.replace(/^\w+: /, '') ?? `The password could not be set (HTTP ${res.status}).`));
         setBusy(false);
         return;
       }

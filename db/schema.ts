@@ -15,6 +15,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -649,8 +650,35 @@ export const guestPartnerships = pgTable(
     updatedBy: text('updated_by'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    /**
+     * The short name (slug) its proposer typed (migration 0026): the proposer's admins see a proposal they made by
+     * this slug, never the other organisation's name, until the other side accepts it (no oracle across tenants).
+     */
+    proposedSlug: text('proposed_slug'),
   },
   (t) => [uniqueIndex('guest_partnerships_pair_uq').on(t.guestTenantId, t.hostTenantId)],
+);
+
+/**
+ * A partnership proposal to a slug that no organisation had when it was made (migration 0026): kept for its
+ * proposer only, shown by the slug exactly like a proposal to an existing organisation that was not answered, and
+ * never matched to an organisation (not even one created with that slug later) nor shown to anyone else. Pending
+ * until its proposer withdraws it (`declined`); a row version like guest_partnerships (invariant 11).
+ */
+export const unmatchedPartnershipProposals = pgTable(
+  'unmatched_partnership_proposals',
+  {
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    slug: text('slug').notNull(),
+    side: partnershipSideEnum('side').notNull(),
+    status: partnershipStatusEnum('status').notNull().default('pending'),
+    statusChangedAt: ts('status_changed_at').notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'unmatched_partnership_proposals_pk', columns: [t.tenantId, t.slug, t.side] })],
 );
 
 /**
@@ -836,7 +864,7 @@ export const staffTwoFactors = pgTable(
     failedVerificationCount: integer('failed_verification_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
     /**
-     * The last TOTP time step (floor(unix seconds / 30)) whose code was accepted for this account (migration 0022):
+     * The last TOTP time step (floor(unix seconds / 30)) whose code was accepted for this account (migration 0023):
      * a code is accepted once per account and step, and never for a step at or before this one (RFC 6238 §5.2;
      * server/accounts-auth.ts). Null until a first code was accepted. Not better-auth's: its adapter leaves it alone.
      */
@@ -875,7 +903,7 @@ export const staffAccounts = pgTable('staff_accounts', {
   accessTokenExpiresAt: ts('access_token_expires_at'),
   refreshTokenExpiresAt: ts('refresh_token_expires_at'),
   scope: text('scope'),
-  /** Writing a credential password deletes the account's password links (trigger, migration 0022). */
+  /** Writing a credential password deletes the account's password links (trigger, migration 0023). */
   password: text('password'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -892,7 +920,7 @@ export const staffVerifications = pgTable(
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   // Issue #13: looked up by identifier — two-factor challenges, and the markers of sessions ended by disabling.
-  // Storing a password link (`reset-password:<token>`) deletes the account's older ones (trigger, migration 0022).
+  // Storing a password link (`reset-password:<token>`) deletes the account's older ones (trigger, migration 0023).
   (t) => [index('staff_verifications_identifier_idx').on(t.identifier)],
 );
 
@@ -919,3 +947,32 @@ export type DeliveryReport = typeof deliveryReports.$inferSelect;
 export type AlertSettings = typeof alertSettings.$inferSelect;
 export type AlertState = typeof alertStates.$inferSelect;
 export type AlertMessage = typeof alertMessages.$inferSelect;
+
+/**
+ * Invitations to join a tenant's staff (migration 0027): adding staff is an invitation, answered and listed the same
+ * whether or not the address already has an account with another organisation (no oracle across tenants). Pending
+ * until accepted through the emailed link (the account is created then), expired, cancelled, or replaced by a new
+ * invitation of the same address; only a SHA-256 of the link's token is stored.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: staffRoleEnum('role').notNull(),
+    /** The inviting admin's email. */
+    invitedBy: text('invited_by').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    status: text('status', { enum: ['pending', 'accepted', 'cancelled', 'replaced'] }).notNull().default('pending'),
+    expiresAt: ts('expires_at').notNull(),
+    acceptedAt: ts('accepted_at'),
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_invitations_token_uq').on(t.tokenHash), uniqueIndex('staff_invitations_pending_uq').on(t.tenantId, t.email).where(sql`status = 'pending'`)],
+);
+export type StaffInvitation = typeof staffInvitations.$inferSelect;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decidePartnershipStep, describePartnershipState } from './partnership';
+import { decidePartnershipStep, describePartnershipState, partnerLabel, proposalSentNotice, proposerSeesSlugOnly } from './partnership';
 
 describe('decidePartnershipStep', () => {
   it('a proposal is pending until the other side accepts', () => {
@@ -31,5 +31,23 @@ describe('decidePartnershipStep', () => {
     expect(describePartnershipState({ status: 'pending', proposedBy: 'host' }, 'host', 'Partner')).toBe('waiting for Partner to accept');
     expect(describePartnershipState({ status: 'pending', proposedBy: 'guest' }, 'host', 'Partner')).toBe('Partner offers to let us book its people as guests');
     expect(describePartnershipState({ status: 'active', proposedBy: null }, 'host', 'Partner')).toBe('we may book Partner’s people as guests');
+  });
+});
+
+describe('what a proposer sees of the other organisation (no oracle across tenants)', () => {
+  it('its own pending or declined proposal by the typed slug; the other side’s proposal and any accepted partnership by name', () => {
+    const mine = { status: 'pending' as const, proposedBy: 'host' as const, proposedSlug: 'partner' };
+    expect(proposerSeesSlugOnly(mine, 'host')).toBe(true);
+    expect(partnerLabel(mine, 'host', 'Partner Collective')).toBe('“partner”');
+    expect(partnerLabel({ ...mine, status: 'declined' }, 'host', 'Partner Collective')).toBe('“partner”');
+    // The other side sees who asked; once accepted (or ended after that) the proposer sees the name too.
+    expect(partnerLabel(mine, 'guest', 'Demo')).toBe('Demo');
+    expect(partnerLabel({ ...mine, status: 'active' }, 'host', 'Partner Collective')).toBe('Partner Collective');
+    expect(partnerLabel({ ...mine, status: 'ended' }, 'host', 'Partner Collective')).toBe('Partner Collective');
+    // Rows from before the typed slug was remembered name the partner, as they always did.
+    expect(partnerLabel({ ...mine, proposedSlug: null }, 'host', 'Partner Collective')).toBe('Partner Collective');
+  });
+  it('the notice names the slug and the rule, not whether an organisation has it', () => {
+    expect(proposalSentNotice('partner')).toBe('Proposal sent to “partner”; it shows as pending until they accept.');
   });
 });

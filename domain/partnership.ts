@@ -60,3 +60,24 @@ export function describePartnershipState(s: PartnershipState, side: PartnershipS
   if (s.status === 'pending') return s.proposedBy === side ? `waiting for ${other} to accept` : side === 'guest' ? `${other} asks to book our people as guests` : `${other} offers to let us book its people as guests`;
   return s.status === 'declined' ? 'declined' : 'ended';
 }
+
+/**
+ * Whether `side`'s admins see the other organisation only by the short name (slug) they typed — no oracle across
+ * tenants: a proposal this side made answers, lists and audits exactly like one to a slug no organisation has, until
+ * the other side accepts it. So while a proposal of this side is pending (or declined, which a proposal to nobody
+ * can be too: withdrawn) and it remembers the typed slug, the other side's name stays hidden. A partnership the
+ * other side proposed, or one that was ever accepted (active, ended), names the other organisation.
+ */
+export function proposerSeesSlugOnly(s: PartnershipState & { proposedSlug: string | null }, side: PartnershipSide): boolean {
+  return s.proposedSlug !== null && s.proposedBy === side && (s.status === 'pending' || s.status === 'declined');
+}
+
+/** The other organisation as `side`'s admins may see it: its name, or “slug” while {@link proposerSeesSlugOnly}. */
+export function partnerLabel(s: PartnershipState & { proposedSlug: string | null }, side: PartnershipSide, otherName: string): string {
+  return proposerSeesSlugOnly(s, side) ? `“${s.proposedSlug}”` : otherName;
+}
+
+/** What the proposer's admin is told after a proposal — word for word the same whether or not an organisation has the slug. */
+export function proposalSentNotice(slug: string): string {
+  return `Proposal sent to “${slug}”; it shows as pending until they accept.`;
+}

@@ -213,8 +213,13 @@ export const auditActions = [
   'two_factor_off',
   'staff_disable',
   'staff_enable',
-  // Sender identity (migration 0022): an admin opened the verification link of the organisation's sender address.
+  // Sender identity (migration 0024): an admin opened the verification link of the organisation's sender address.
   'sender_verify',
+  // Migration 0027: adding staff is an invitation (the same answer whether or not the address has an account with
+  // another organisation) — sent (or sent again, replacing the pending one), cancelled by an admin, accepted by the person.
+  'staff_invite',
+  'staff_invite_cancel',
+  'staff_invite_accept',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

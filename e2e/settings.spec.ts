@@ -144,10 +144,22 @@ test('guest partnerships are agreed by both sides: the partner asks, the demo st
     await propose.getByRole('radio', { name: 'Ask them to let us book their people as guests' }).check();
     await propose.getByLabel('Their organisation’s short name').fill('demo');
     await propose.getByRole('button', { name: 'Propose' }).click();
-    await expect(propose.getByRole('status')).toHaveText('Proposed: waiting for Punctual Demo Studio to accept.');
-    const asked = p.locator('.partnership-host-list li.partnership[data-partner="Punctual Demo Studio"]');
+    // The answer names the slug typed, not the organisation: the same words as for a slug nobody has.
+    await expect(propose.getByRole('status')).toHaveText('Proposal sent to “demo”; it shows as pending until they accept.');
+    const asked = p.locator('.partnership-host-list li.partnership[data-partner="demo"]');
     await expect(asked).toHaveAttribute('data-status', 'pending');
-    await expect(asked.getByRole('button', { name: 'Accept: Punctual Demo Studio' })).toHaveCount(0); // only the other side accepts
+    await expect(asked).toContainText('Waiting for “demo” to accept');
+    await expect(asked.getByRole('button', { name: 'Accept: demo' })).toHaveCount(0); // only the other side accepts
+    await expect(p.locator('.partnership-host-list')).not.toContainText('Punctual Demo Studio');
+    const nobody = `nobody-${Date.now().toString(36)}`;
+    await propose.getByRole('radio', { name: 'Ask them to let us book their people as guests' }).check();
+    await propose.getByLabel('Their organisation’s short name').fill(nobody);
+    await propose.getByRole('button', { name: 'Propose' }).click();
+    await expect(propose.getByRole('status')).toHaveText(`Proposal sent to “${nobody}”; it shows as pending until they accept.`);
+    await expect(p.locator(`.partnership-host-list li.partnership[data-partner="${nobody}"]`)).toContainText(`Waiting for “${nobody}” to accept`);
+    await screen(p, 'settings-partnership-proposals-by-slug');
+    await p.setViewportSize({ width: 375, height: 800 });
+    await screen(p, 'settings-partnership-proposals-by-slug-375');
 
     // The demo studio's admin sees the request, pending, and declines it after confirming.
     await page.goto('/settings');

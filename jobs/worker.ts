@@ -56,6 +56,8 @@ import { alertsCheckTask } from './tasks/alerts-check';
 import { sendAlertTask } from './tasks/send-alert';
 import { SEND_PASSWORD_RESET_TASK } from '../server/password-links';
 import { sendPasswordResetTask } from './tasks/send-password-reset';
+import { SEND_STAFF_INVITATION_TASK } from '../server/staff-invitations';
+import { sendStaffInvitationTask } from './tasks/send-staff-invitation';
 import { sendTestMessageTask } from './tasks/send-test-message';
 import { SEND_TEST_MESSAGE_TASK } from '../server/org-settings';
 import { SEND_SENDER_VERIFICATION_TASK } from '../server/sender-identity';
@@ -107,6 +109,7 @@ export function taskList(ctx: WorkerContext): TaskList {
     [SEND_ALERT_TASK]: sendAlertTask(ctx),
     [ALERTS_CHECK_TASK]: alertsCheckTask(ctx),
     [SEND_PASSWORD_RESET_TASK]: sendPasswordResetTask(ctx),
+    [SEND_STAFF_INVITATION_TASK]: sendStaffInvitationTask(ctx),
     [SEND_TEST_MESSAGE_TASK]: sendTestMessageTask(ctx),
     [SEND_SENDER_VERIFICATION_TASK]: sendSenderVerificationTask(ctx),
   };

@@ -5,7 +5,7 @@
  * - Passwords chosen through a link (issue #13): `npm run tenant` prints one (24 h) for an account without a
  *   password; "Forgot your password?" mails one (1 h, sent by the worker). Both are better-auth's own reset tokens,
  *   spent on /set-password; a reset signs the account out everywhere (server/password-links.ts). Only an account's
- *   newest link works, and every link dies when its password changes by any route (triggers, migration 0022).
+ *   newest link works, and every link dies when its password changes by any route (triggers, migration 0023).
  * - The session lives in an httpOnly, SameSite=Lax cookie (`punctual.session_token`), 12 h, refreshed daily.
  * - better-auth refuses its own state-changing requests whose `Origin` is not trusted. Its base URL and trusted
  *   origins come from `PUNCTUAL_PUBLIC_URL` (domain/public-url.ts; unset: http://127.0.0.1:$PORT and

@@ -11,17 +11,40 @@
  * not called back.
  */
 import { z } from 'zod';
-import type { Db, DbOrTx } from '../db/client';
-import { setActor } from '../db/queries/actor';
+import type { Db, DbOrTx, Tx } from '../db/client';
+import { actorDisplayName, setActor } from '../db/queries/actor';
 import { appendAudit } from '../db/queries/audit';
 import { senderOf } from '../db/queries/delivery';
 import { lockPartnershipOfGuest, partnershipsOfGuest, partnershipsOfHost, updatePartnershipLimit, type PartnershipOfGuest } from '../db/queries/guest-partnerships';
 import { tenants, type Booking } from '../db/schema';
 import { describeLimit, describeSenderAtBooking, guestLimits, MAX_GUEST_DOMAINS, parseDomainList, type GuestLimit, type SenderDecision } from '../domain/guest-sender';
 import { eq } from 'drizzle-orm';
-import { decidePartnershipStep, describePartnershipState, partnershipSides, partnershipSteps, type PartnershipSide, type PartnershipStatus, type PartnershipStep } from '../domain/partnership';
+import {
+  decidePartnershipStep,
+  describePartnershipState,
+  partnerLabel,
+  partnershipSides,
+  partnershipSteps,
+  proposerSeesSlugOnly,
+  type PartnershipSide,
+  type PartnershipState,
+  type PartnershipStatus,
+  type PartnershipStep,
+} from '../domain/partnership';
+import { TENANT_SLUG_PATTERN, TENANT_SLUG_RULE } from '../domain/tenant-setup';
 import { getTenant, getTenantBySlug } from '../db/queries/scheduling';
-import { insertProposedPartnership, lockPartnershipPair, partnershipsInvolving, setPartnershipStatus, type PartnershipPair } from '../db/queries/guest-partnerships';
+import {
+  insertProposedPartnership,
+  insertUnmatchedProposal,
+  lockPartnershipPair,
+  lockUnmatchedProposal,
+  partnershipsInvolving,
+  setPartnershipStatus,
+  setUnmatchedProposalStatus,
+  unmatchedProposalsOf,
+  type PartnershipPair,
+  type UnmatchedProposal,
+} from '../db/queries/guest-partnerships';
 import { AppError, assertId, parseInput } from './errors';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
 
@@ -102,7 +125,9 @@ export async function setGuestLimitAction(
     await setActor(tx, ctx.actor);
     await assertActorMay(tx, ctx, 'configure');
     const p = await lockPartnershipOfGuest(tx, ctx.tenantId, hostTenantId);
-    if (!p || (p.status !== 'active' && p.status !== 'pending')) throw new AppError('not_found', `partnership with organisation ${hostTenantId} not found`, 'hostTenantId');
+    // Its own offer that the host has not accepted yet is known to this side only by the typed slug (no oracle across
+    // tenants): it has no limit to edit until the host accepts.
+    if (!p || (p.status !== 'active' && p.status !== 'pending') || proposerSeesSlugOnly(p, 'guest')) throw new AppError('not_found', `partnership with organisation ${hostTenantId} not found`, 'hostTenantId');
     assertVersionIssued(p, seen);
     await assertVersion(tx, ctx, p, seen, { what: `The partnership with ${p.hostName}`, current: view(p) });
     const same = p.limit === v.limit && p.domains.length === parsed.domains.length && p.domains.every((d, i) => d === parsed.domains[i]);
@@ -135,12 +160,24 @@ export async function senderOfNewBooking(db: DbOrTx, booking: Pick<Booking, 'rol
 }
 
 // =============================================================== agreement: both sides agree (issue #13)
+//
+// No oracle across tenants: a proposal answers, lists and audits the same whether the typed short name (slug) belongs
+// to an organisation or not. A proposal to an existing organisation remembers the typed slug (guest_partnerships
+// .proposed_slug) and its proposer sees it by that slug until the other side accepts (domain/partnership.ts
+// proposerSeesSlugOnly); a proposal to a slug nobody has is stored for its proposer only
+// (unmatched_partnership_proposals) and is never matched to an organisation — not even one created with that slug
+// later, which learns nothing of it (it can propose to the proposer itself). Steps on a slug with no partnership this
+// organisation can see answer in the typed slug's words too.
 
 /** A partnership as one side's admins see it on the settings page. */
 export interface AgreementView {
+  /** Unique among this tenant's agreements (a list key): the side and the other tenant's id, or the typed slug. */
+  key: string;
   /** The side this tenant is on: `guest` (its people are booked) or `host` (it books the other's people). */
   side: PartnershipSide;
-  otherTenantId: string;
+  /** The other tenant's id; null while this side knows it only by the slug it typed (its own proposal, not accepted). */
+  otherTenantId: string | null;
+  /** The other organisation's name, or the slug this side typed while its proposal is not accepted. */
   otherName: string;
   otherSlug: string;
   status: PartnershipStatus;
@@ -153,16 +190,21 @@ export interface AgreementView {
   version: number;
   /** ISO instant (UTC) of the last status change. */
   statusChangedAt: string;
-  /** The limit view (guest side, active or pending) for the limit control; null otherwise. */
+  /** The limit view (guest side, active or pending — not its own offer before it is accepted) for the limit control; null otherwise. */
   limit: PartnershipView | null;
+}
+
+function stepsOf(s: PartnershipState, side: PartnershipSide): PartnershipStep[] {
+  return s.status === 'active' ? ['end'] : s.status === 'pending' ? (s.proposedBy === side ? ['decline'] : ['accept', 'decline']) : [];
 }
 
 function agreementOf(p: PartnershipPair, tenantId: string): AgreementView {
   const side: PartnershipSide = p.guestTenantId === tenantId ? 'guest' : 'host';
   const other = side === 'guest' ? { id: p.hostTenantId, name: p.hostName, slug: p.hostSlug } : { id: p.guestTenantId, name: p.guestName, slug: p.guestSlug };
-  const steps: PartnershipStep[] = p.status === 'active' ? ['end'] : p.status === 'pending' ? (p.proposedBy === side ? ['decline'] : ['accept', 'decline']) : [];
+  if (proposerSeesSlugOnly(p, side)) return slugOnlyAgreement({ slug: p.proposedSlug!, side, status: p.status, version: p.version, statusChangedAt: p.statusChangedAt });
   const live = p.status === 'active' || p.status === 'pending';
   return {
+    key: `${side}:${other.id}`,
     side,
     otherTenantId: other.id,
     otherName: other.name,
@@ -170,25 +212,62 @@ function agreementOf(p: PartnershipPair, tenantId: string): AgreementView {
     status: p.status,
     proposedBy: p.proposedBy,
     description: describePartnershipState(p, side, other.name),
-    steps,
+    steps: stepsOf(p, side),
     version: p.version,
     statusChangedAt: p.statusChangedAt.toISOString(),
     limit:
       side === 'guest' && live
-        ? view({ hostTenantId: p.hostTenantId, hostName: p.hostName, hostSlug: p.hostSlug, limit: p.limit, domains: p.domains, status: p.status, proposedBy: p.proposedBy, version: p.version, updatedBy: p.updatedBy, updatedAt: p.updatedAt, createdAt: p.createdAt })
+        ? view({ hostTenantId: p.hostTenantId, hostName: p.hostName, hostSlug: p.hostSlug, limit: p.limit, domains: p.domains, status: p.status, proposedBy: p.proposedBy, proposedSlug: p.proposedSlug, version: p.version, updatedBy: p.updatedBy, updatedAt: p.updatedAt, createdAt: p.createdAt })
         : null,
   };
 }
 
-/** Every partnership `tenantId` is a side of, in any status (settings page), newest status change first. */
+/**
+ * This side's own proposal known only by the slug it typed — built from nothing but what the proposer chose (slug,
+ * side) and the row's status, version and time, so a proposal to an organisation and one to nobody read alike.
+ */
+function slugOnlyAgreement(p: { slug: string; side: PartnershipSide; status: PartnershipStatus; version: number; statusChangedAt: Date }): AgreementView {
+  const state: PartnershipState = { status: p.status, proposedBy: p.side };
+  return {
+    key: `${p.side}:slug:${p.slug}`,
+    side: p.side,
+    otherTenantId: null,
+    otherName: p.slug,
+    otherSlug: p.slug,
+    status: p.status,
+    proposedBy: p.side,
+    description: describePartnershipState(state, p.side, `“${p.slug}”`),
+    steps: stepsOf(state, p.side),
+    version: p.version,
+    statusChangedAt: p.statusChangedAt.toISOString(),
+    limit: null,
+  };
+}
+
+function unmatchedAgreement(u: UnmatchedProposal): AgreementView {
+  return slugOnlyAgreement({ slug: u.slug, side: u.side, status: u.status, version: u.version, statusChangedAt: u.statusChangedAt });
+}
+
+/**
+ * Every partnership `tenantId` is a side of, in any status, and its proposals to slugs nobody had (settings page),
+ * newest status change first.
+ */
 export async function readAgreements(db: DbOrTx, tenantId: string): Promise<AgreementView[]> {
-  return (await partnershipsInvolving(db, tenantId)).map((p) => agreementOf(p, tenantId));
+  const pairs = (await partnershipsInvolving(db, tenantId)).map((p) => ({ at: p.statusChangedAt.getTime(), a: agreementOf(p, tenantId) }));
+  const unmatched = (await unmatchedProposalsOf(db, tenantId)).map((u) => ({ at: u.statusChangedAt.getTime(), a: unmatchedAgreement(u) }));
+  return [...pairs, ...unmatched].sort((x, y) => y.at - x.at || (x.a.key < y.a.key ? -1 : x.a.key > y.a.key ? 1 : 0)).map((x) => x.a);
 }
 
 const stepInput = z.object({
   step: z.enum(partnershipSteps, { error: `must be one of ${partnershipSteps.join(', ')}` }),
   /** The other organisation's slug, e.g. `partner`. */
-  org: z.string({ error: 'required: the other organisation’s short name (slug)' }).trim().min(1, 'required: the other organisation’s short name (slug)').max(100, 'at most 100 characters'),
+  org: z
+    .string({ error: 'required: the other organisation’s short name (slug)' })
+    .trim()
+    .min(1, 'required: the other organisation’s short name (slug)')
+    .max(100, 'at most 100 characters')
+    .transform((s) => s.toLowerCase())
+    .refine((s) => TENANT_SLUG_PATTERN.test(s), `not a short name: use ${TENANT_SLUG_RULE}, starting with a letter or digit, at most 63 characters`),
   /** The side THIS organisation is on: `host` asks to book the other's people; `guest` lets the other book its people. */
   side: z.enum(partnershipSides, { error: 'must be host (we book their people) or guest (they book our people)' }),
   version: z.number().int().min(1).optional(),
@@ -200,57 +279,135 @@ const stepInput = z.object({
  * partnership is `pending` until an admin of `org` accepts (`accept`); either side may `decline` a pending one or
  * `end` an active one. `version` (the row version the admin saw) is required for accept, decline and end (optional
  * for a proposal, checked when given); a stale one is a 409 with `current` that writes nothing.
- * One transaction: the actor re-checked under lock, the row locked, the step, and an audit entry in BOTH
- * organisations' logs (`partnership_propose` | `_accept` | `_decline` | `_end`, with both names, the side that acted
- * and the status before and after).
+ *
+ * No oracle across tenants (section comment above): a proposal to a slug that no organisation has is stored and
+ * answered exactly like one to an organisation that has not answered yet — the same status, the same body (the
+ * partnership by the typed slug), the same audit entry in this organisation's log (`partner` and `org` the typed
+ * slug). The other organisation's name reaches this side only when it accepts (or proposes itself).
+ *
+ * One transaction: the actor re-checked under lock, the row locked, the step, and an audit entry in this
+ * organisation's log and — for a partnership with an organisation — in the other's (`partnership_propose` | `_accept`
+ * | `_decline` | `_end`, with both names, the side that acted and the status before and after).
  * @returns the partnership as this tenant sees it now.
- * @throws AppError validation (field `step`, `org`, `side`, `version`), not_found (no organisation with that slug,
- *   field `org`; nothing to accept/decline/end), invalid_state (e.g. accepting one's own proposal), forbidden,
- *   conflict (stale version).
+ * @throws AppError validation (field `step`, `org` — not a slug, or this organisation's own — `side`, `version`),
+ *   not_found (nothing to accept/decline/end, field `org`), invalid_state (e.g. accepting one's own proposal),
+ *   forbidden, conflict (stale version).
  */
 export async function partnershipStepAction(db: Db, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, input: unknown): Promise<AgreementView> {
   const v = parseInput(stepInput, input);
   if (v.step !== 'propose' && v.version === undefined) parseVersion(input); // throws the standard `version` message
+  const slug = v.org;
   return db.transaction(async (tx) => {
     await setActor(tx, ctx.actor);
     await assertActorMay(tx, ctx, 'configure');
     const me = await getTenant(tx, ctx.tenantId);
-    const other = await getTenantBySlug(tx, v.org.toLowerCase());
     if (!me) throw new AppError('not_found', 'this organisation no longer exists');
-    if (!other) throw new AppError('not_found', `org: no organisation has the short name “${v.org.slice(0, 60)}”`, 'org');
-    if (other.id === me.id) throw new AppError('validation', 'org: that is this organisation — a partnership is with another one', 'org');
-    const [guestId, hostId] = v.side === 'guest' ? [me.id, other.id] : [other.id, me.id];
-    let row = await lockPartnershipPair(tx, guestId, hostId);
-    let recorded: PartnershipStep;
-    const before = row ? row.status : null;
-    if (!row && v.step === 'propose' && (await insertProposedPartnership(tx, guestId, hostId, v.side, ctx.now))) {
-      recorded = 'propose';
-      row = (await lockPartnershipPair(tx, guestId, hostId))!;
-    } else {
-      row ??= await lockPartnershipPair(tx, guestId, hostId); // a concurrent proposal inserted it: decide on it
-      if (row && v.version !== undefined) {
-        assertVersionIssued(row, v.version);
-        await assertVersion(tx, ctx, row, v.version, { what: `The partnership with ${other.name}`, current: agreementOf(row, me.id) });
-      } else if (row && v.step !== 'propose') {
-        parseVersion({});
-      }
-      // A proposal without a version may re-open a declined or ended partnership: it only makes it pending, which
-      // lets nobody do anything until the other side accepts (with the version it saw).
-      const d = decidePartnershipStep(row, v.side, v.step, other.name);
-      if (!d.ok) throw new AppError(d.code, d.message, d.code === 'not_found' ? 'org' : 'step');
-      // A proposal that meets the other side's pending one accepts it: that makes the partnership active, so it
-      // needs the version the admin saw, like an explicit accept (invariant 11).
-      if (d.recorded === 'accept' && v.version === undefined) {
-        throw new AppError('conflict', `step: ${other.name} has already proposed this partnership — reload and accept it`, 'step');
-      }
-      recorded = d.recorded;
-      await setPartnershipStatus(tx, guestId, hostId, d.next, ctx.now);
-      row = (await lockPartnershipPair(tx, guestId, hostId))!;
+    if (slug === me.slug) throw new AppError('validation', 'org: that is this organisation — a partnership is with another one', 'org');
+    const other = await getTenantBySlug(tx, slug);
+    const pair = other ? (v.side === 'guest' ? { guestId: me.id, hostId: other.id } : { guestId: other.id, hostId: me.id }) : null;
+    const existing = pair ? await lockPartnershipPair(tx, pair.guestId, pair.hostId) : null;
+    // A partnership with that organisation decides; else this side's earlier proposal to the slug (stored unmatched,
+    // and it stays so even if an organisation took the slug since); else a new proposal — to the organisation if
+    // there is one, else unmatched. The answers differ only where this side already knows the other (it proposed to
+    // us, or accepted once).
+    if (!existing) {
+      const unmatched = await lockUnmatchedProposal(tx, me.id, slug, v.side);
+      if (unmatched || !other) return unmatchedStep(tx, ctx, me, slug, v, unmatched);
     }
-    const details = { guest: row.guestName, host: row.hostName, by: me.name, side: v.side, from: before, to: row.status };
-    for (const tenantId of [me.id, other.id]) {
+    return pairStep(tx, ctx, me, other!, pair!, slug, v, existing);
+  });
+}
+
+type StepInput = z.output<typeof stepInput>;
+type Ctx = { tenantId: string; actor: string; actorId: string; now: Date };
+type TenantRow = NonNullable<Awaited<ReturnType<typeof getTenant>>>;
+
+/** This side's audit details for a step on a partnership it knows only by the typed slug: the same keys and words either way. */
+function slugOnlyDetails(by: string, slug: string, side: PartnershipSide, from: PartnershipStatus | null, to: PartnershipStatus) {
+  return { partner: slug, org: slug, by, side, from, to };
+}
+
+/**
+ * A stale version on a partnership this side knows only by its slug: the 409 names who changed it only when it was
+ * one of this organisation's staff — an admin of the other organisation (declining) is "the other organisation".
+ */
+async function assertSlugOnlyVersion(tx: Tx, ctx: Ctx, row: { version: number; updatedBy: string | null; updatedAt: Date }, seen: number, slug: string, current: AgreementView): Promise<void> {
+  if (row.version === seen) return;
+  const ours = row.updatedBy ? (await actorDisplayName(tx, ctx.tenantId, row.updatedBy)) !== row.updatedBy : false;
+  await assertVersion(tx, ctx, { ...row, updatedBy: ours ? row.updatedBy : 'the other organisation' }, seen, { what: `The partnership with “${slug}”`, current });
+}
+
+/** A step on this side's proposal to a slug no organisation had (`row` null: none yet). */
+async function unmatchedStep(tx: Tx, ctx: Ctx, me: TenantRow, slug: string, v: StepInput, row: UnmatchedProposal | null): Promise<AgreementView> {
+  const label = `“${slug}”`;
+  if (row && v.version !== undefined) {
+    assertVersionIssued(row, v.version);
+    await assertSlugOnlyVersion(tx, ctx, row, v.version, slug, unmatchedAgreement(row));
+  }
+  const before = row ? row.status : null;
+  const d = decidePartnershipStep(row ? { status: row.status, proposedBy: v.side } : null, v.side, v.step, label);
+  if (!d.ok) throw new AppError(d.code, d.message, d.code === 'not_found' ? 'org' : 'step');
+  if (row) await setUnmatchedProposalStatus(tx, me.id, slug, v.side, d.next.status, ctx.now);
+  else if (!(await insertUnmatchedProposal(tx, me.id, slug, v.side, ctx.now))) throw new AppError('conflict', `step: the partnership with ${label} was just proposed by someone else — reload the page`, 'step');
+  const now = (await lockUnmatchedProposal(tx, me.id, slug, v.side))!;
+  await appendAudit(tx, { tenantId: me.id, actor: ctx.actor, action: `partnership_${d.recorded}`, at: ctx.now, details: slugOnlyDetails(me.name, slug, v.side, before, now.status) });
+  return unmatchedAgreement(now);
+}
+
+/** A step on the partnership between this tenant and `other` (`existing` null: none yet). */
+async function pairStep(
+  tx: Tx,
+  ctx: Ctx,
+  me: TenantRow,
+  other: TenantRow,
+  pair: { guestId: string; hostId: string },
+  slug: string,
+  v: StepInput,
+  existing: PartnershipPair | null,
+): Promise<AgreementView> {
+  const { guestId, hostId } = pair;
+  let row = existing;
+  let recorded: PartnershipStep;
+  const before = row ? row.status : null;
+  // What this side may call the other: the typed slug until the other side accepts (no oracle across tenants).
+  const labelOf = (r: PartnershipPair | null) => (r ? partnerLabel(r, v.side, other.name) : `“${slug}”`);
+  if (!row && v.step === 'propose' && (await insertProposedPartnership(tx, guestId, hostId, v.side, slug, ctx.now))) {
+    recorded = 'propose';
+    row = (await lockPartnershipPair(tx, guestId, hostId))!;
+  } else {
+    row ??= await lockPartnershipPair(tx, guestId, hostId); // a concurrent proposal inserted it: decide on it
+    if (row && v.version !== undefined) {
+      assertVersionIssued(row, v.version);
+      if (proposerSeesSlugOnly(row, v.side)) await assertSlugOnlyVersion(tx, ctx, row, v.version, row.proposedSlug!, agreementOf(row, me.id));
+      else await assertVersion(tx, ctx, row, v.version, { what: `The partnership with ${other.name}`, current: agreementOf(row, me.id) });
+    } else if (row && v.step !== 'propose') {
+      parseVersion({});
+    }
+    // A proposal without a version may re-open a declined or ended partnership: it only makes it pending, which
+    // lets nobody do anything until the other side accepts (with the version it saw).
+    const d = decidePartnershipStep(row, v.side, v.step, labelOf(row));
+    if (!d.ok) throw new AppError(d.code, d.message, d.code === 'not_found' ? 'org' : 'step');
+    // A proposal that meets the other side's pending one accepts it: that makes the partnership active, so it
+    // needs the version the admin saw, like an explicit accept (invariant 11).
+    if (d.recorded === 'accept' && v.version === undefined) {
+      throw new AppError('conflict', `step: ${labelOf(row)} has already proposed this partnership — reload and accept it`, 'step');
+    }
+    recorded = d.recorded;
+    await setPartnershipStatus(tx, guestId, hostId, { ...d.next, ...(recorded === 'propose' ? { proposedSlug: slug } : {}) }, ctx.now);
+    row = (await lockPartnershipPair(tx, guestId, hostId))!;
+  }
+  const details = { guest: row.guestName, host: row.hostName, by: me.name, side: v.side, from: before, to: row.status };
+  for (const tenantId of [me.id, other.id]) {
+    // Each side's entry names the other as that side may see it: the proposer's, by the typed slug until accepted.
+    // When the other side acted (declined it), the proposer's entry names neither its organisation nor its admin.
+    const side: PartnershipSide = tenantId === row.guestTenantId ? 'guest' : 'host';
+    if (proposerSeesSlugOnly(row, side)) {
+      const slugOf = row.proposedSlug!;
+      const ours = tenantId === me.id;
+      await appendAudit(tx, { tenantId, actor: ours ? ctx.actor : slugOf, action: `partnership_${recorded}`, at: ctx.now, details: slugOnlyDetails(ours ? me.name : slugOf, slugOf, v.side, before, row.status) });
+    } else {
       await appendAudit(tx, { tenantId, actor: ctx.actor, action: `partnership_${recorded}`, at: ctx.now, details: { ...details, partner: tenantId === me.id ? other.name : me.name } });
     }
-    return agreementOf(row, me.id);
-  });
+  }
+  return agreementOf(row, me.id);
 }

@@ -14,7 +14,7 @@
  *   RESET_REQUEST_LIMIT), so nobody can mail-bomb an address and a 429 never tells whether an account exists.
  * - Only the newest link of an account works, and no link outlives what it protects: storing a link deletes the
  *   account's older ones, and a password set by any route (/reset-password, /change-password, a link from
- *   `npm run tenant`) deletes all of them — both by triggers in the writing transaction (migration 0022), because
+ *   `npm run tenant`) deletes all of them — both by triggers in the writing transaction (migration 0023), because
  *   better-auth writes through its own adapter transactions. Disabling an account deletes them too
  *   (server/staff.ts). So a second "Forgot your password?" replaces the first email's link before it is sent.
  * - {@link auditPasswordReset}: better-auth's `onPasswordReset` (after /reset-password set the password, whether

@@ -1,5 +1,6 @@
 /**
- * Staff accounts (issue #4): created by the seed or an admin — there is no self sign-up. Passwords are
+ * Staff accounts (issue #4): created by the seed, `npm run tenant`, or by a person accepting an admin's invitation
+ * (server/staff-invitations.ts) — there is no self sign-up. Passwords are
  * hashed with better-auth's own `hashPassword` (scrypt) and stored the way its email+password sign-in
  * reads them (an `account` row with providerId `credential`).
  */
@@ -36,27 +37,9 @@ export async function ensureStaffUser(db: DbOrTx, tenantId: string, input: Staff
   return insertStaffUser(db, { tenantId, email: v.email, name: v.name, role: v.role, passwordHash });
 }
 
-/**
- * An admin adds a staff account to their own tenant (audited). `db` may be an open transaction (an
- * idempotent request's, server/idempotency.ts).
- * @throws AppError validation (field named), conflict (email already has an account, in any tenant).
- */
-export async function addStaffAction(db: DbOrTx, ctx: { tenantId: string; actor: string; actorId: string; now: Date }, input: StaffInput): Promise<{ id: string }> {
-  const v = parseInput(staffInput, input);
-  const conflict = () => new AppError('conflict', `email: ${v.email} already has an account`, 'email');
-  if (await staffEmailTaken(db, v.email)) throw conflict();
-  const passwordHash = await hashPassword(v.password);
-  // The account and its audit entry in one transaction, like every other staff action.
-  return db.transaction(async (tx) => {
-    // Still an admin? Checked under the lock a demotion takes (a request on its way when its sender was
-    // demoted must not create an account — breaker finding).
-    await assertActorMay(tx, ctx, 'configure');
-    const id = await insertStaffUser(tx, { tenantId: ctx.tenantId, email: v.email, name: v.name, role: v.role, passwordHash });
-    if (!id) throw conflict();
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_add', at: ctx.now, details: { email: v.email, role: v.role } });
-    return { id };
-  });
-}
+// Adding staff from the Staff page is an invitation (server/staff-invitations.ts): it answers the same whether or
+// not the address has an account with another organisation. Accounts are created directly only by the operator
+// (the demo seed, `npm run tenant`) and by the invited person accepting.
 
 /**
  * An admin changes the role of a staff account of their own tenant (audited). An admin cannot demote

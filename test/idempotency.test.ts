@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
 import { deleteExpiredIdempotencyKeys } from '../db/queries/idempotency';
 import { getEventPage } from '../db/queries/views';
-import { auditLog, bookings, contacts, events, idempotencyKeys, reminders, staffUsers, suppressions } from '../db/schema';
+import { auditLog, bookings, contacts, events, idempotencyKeys, reminders, staffInvitations, staffUsers, suppressions } from '../db/schema';
 import { cancelBookingAction } from '../server/staff-actions';
 import { createEvent } from '../server/scheduling';
 import { ensureStaffUser } from '../server/staff';
@@ -231,13 +231,13 @@ describe('Idempotency-Key on the other create routes', () => {
     expect(await db().select().from(suppressions).where(eq(suppressions.tenantId, tenantId))).toHaveLength(1);
   });
 
-  it('POST /api/staff twice with one key → one account and the same answer (not 409)', async () => {
-    const body = { name: 'Nia New', email: 'nia@idem.test', role: 'staff', password: 'nia-password' };
+  it('POST /api/staff twice with one key → one invitation and the same answer', async () => {
+    const body = { name: 'Nia New', email: 'nia@idem.test', role: 'staff' };
     const [a, b] = await Promise.all([routes.staff.POST(post('/api/staff', body, 'staff-key')).then(answer), routes.staff.POST(post('/api/staff', body, 'staff-key')).then(answer)]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(a.body.id).toBe(b.body.id);
-    expect(await db().select().from(staffUsers).where(eq(staffUsers.email, 'nia@idem.test'))).toHaveLength(1);
-    expect(await db().select().from(auditLog).where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, 'staff_add')))).toHaveLength(1);
+    expect(a.body).toEqual(b.body);
+    expect(await db().select().from(staffInvitations).where(eq(staffInvitations.email, 'nia@idem.test'))).toHaveLength(1);
+    expect(await db().select().from(auditLog).where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, 'staff_invite')))).toHaveLength(1);
   });
 });
 

@@ -217,11 +217,12 @@ describe('guest partnerships, each side agreeing', () => {
   it('a host asks, the guest accepts; either side ends it; every step audited on both sides and version-checked', async () => {
     const { host, guest, hostAdmin, guestAdmin } = await twoOrgs();
     const asked = await partnershipStepAction(db(), hostAdmin, { step: 'propose', org: guest.slug, side: 'host' });
-    expect(asked).toMatchObject({ side: 'host', otherName: 'Guest Collective', status: 'pending', proposedBy: 'host', description: 'waiting for Guest Collective to accept', steps: ['decline'] });
+    // Until the guest accepts, the host knows it only by the slug it typed (no oracle across tenants).
+    expect(asked).toMatchObject({ side: 'host', otherTenantId: null, otherName: guest.slug, status: 'pending', proposedBy: 'host', description: `waiting for “${guest.slug}” to accept`, steps: ['decline'] });
 
     // The host cannot accept its own request.
     const own = await refusal(partnershipStepAction(db(), hostAdmin, { step: 'accept', org: guest.slug, side: 'host', version: asked.version }));
-    expect([own.httpStatus, own.message]).toEqual([409, 'You proposed this partnership: only Guest Collective can accept it.']);
+    expect([own.httpStatus, own.message]).toEqual([409, `You proposed this partnership: only “${guest.slug}” can accept it.`]);
 
     const [seenByGuest] = await readAgreements(db(), guest.id);
     expect(seenByGuest).toMatchObject({ side: 'guest', otherName: 'Test Org', status: 'pending', description: 'Test Org asks to book our people as guests', steps: ['accept', 'decline'] });
@@ -233,23 +234,25 @@ describe('guest partnerships, each side agreeing', () => {
 
     const accepted = await partnershipStepAction(db(), guestAdmin, { step: 'accept', org: host.slug, side: 'guest', version: seenByGuest.version + 1 });
     expect(accepted).toMatchObject({ status: 'active', description: 'Test Org may book our people as guests', steps: ['end'] });
+    // Accepted: now the host sees the guest organisation's name.
+    expect((await readAgreements(db(), host.id))[0]).toMatchObject({ otherTenantId: guest.id, otherName: 'Guest Collective', status: 'active' });
     const ended = await partnershipStepAction(db(), hostAdmin, { step: 'end', org: guest.slug, side: 'host', version: accepted.version });
     expect(ended.status).toBe('ended');
 
-    for (const [tenantId, partner] of [
-      [host.id, 'Guest Collective'],
-      [guest.id, 'Test Org'],
+    for (const [tenantId, proposed, partner] of [
+      [host.id, guest.slug, 'Guest Collective'],
+      [guest.id, 'Test Org', 'Test Org'],
     ]) {
       const steps = (await auditOf(tenantId)).filter((e) => e.action.startsWith('partnership_'));
       expect(steps.map((e) => [e.action, (e.details as { partner: string }).partner, (e.details as { to: string }).to])).toEqual([
-        ['partnership_propose', partner, 'pending'],
+        ['partnership_propose', proposed, 'pending'],
         ['partnership_accept', partner, 'active'],
         ['partnership_end', partner, 'ended'],
       ]);
     }
   });
 
-  it('a guest offers, the host declines; an unknown organisation is named', async () => {
+  it('a guest offers, the host declines; a slug no organisation has is a proposal like any other', async () => {
     const { host, guest, hostAdmin, guestAdmin } = await twoOrgs();
     const offered = await partnershipStepAction(db(), guestAdmin, { step: 'propose', org: host.slug, side: 'guest' });
     expect(offered).toMatchObject({ status: 'pending', proposedBy: 'guest' });
@@ -260,8 +263,8 @@ describe('guest partnerships, each side agreeing', () => {
     expect((await auditOf(guest.id)).map((e) => e.action)).toEqual(['partnership_propose', 'partnership_decline']);
     // A declined partnership may be proposed again (pending once more; the booking stays refused until accepted).
     expect(await partnershipStepAction(db(), guestAdmin, { step: 'propose', org: host.slug, side: 'guest' })).toMatchObject({ status: 'pending', proposedBy: 'guest' });
-    const unknown = await refusal(partnershipStepAction(db(), hostAdmin, { step: 'propose', org: 'no-such-org', side: 'host' }));
-    expect([unknown.httpStatus, unknown.field]).toEqual([404, 'org']);
+    // Answered like a proposal to an organisation that has not answered yet (test/no-oracle.test.ts compares both).
+    expect(await partnershipStepAction(db(), hostAdmin, { step: 'propose', org: 'no-such-org', side: 'host' })).toMatchObject({ status: 'pending', otherName: 'no-such-org', otherTenantId: null });
     const staff = await admin(host.id, 'staff');
     expect((await refusal(partnershipStepAction(db(), staff, { step: 'propose', org: guest.slug, side: 'host' }))).httpStatus).toBe(403);
   });

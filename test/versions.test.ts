@@ -8,10 +8,11 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../db/client';
 import { insertStaffUser } from '../db/queries/staff';
-import { auditLog, bookings, events, reminderRules, reminders, staffUsers, suppressions } from '../db/schema';
+import { auditLog, bookings, events, reminderRules, reminders, staffInvitations, staffUsers, suppressions } from '../db/schema';
 import { mergeEdits } from '../domain/edit-conflict';
 import { AppError } from '../server/errors';
-import { addStaffAction, setStaffRoleAction } from '../server/staff';
+import { setStaffRoleAction } from '../server/staff';
+import { inviteStaffAction } from '../server/staff-invitations';
 import {
   cancelBookingAction,
   cancelEventAction,
@@ -354,8 +355,8 @@ describe('checks that guard a write run under its lock', () => {
   });
 });
 
-describe('an account created by an admin who is being demoted', () => {
-  it('waits for the demotion and is then refused (403); no account is created', async () => {
+describe('an invitation sent by an admin who is being demoted', () => {
+  it('waits for the demotion and is then refused (403); no invitation or account is created', async () => {
     const { tenant } = await tenantWithRules(db(), [{ offset: '-P1D' }]);
     const ada = await staffMember(tenant.id, 'Ada Admin', 'admin');
     const ben = await staffMember(tenant.id, 'Ben Boss', 'admin');
@@ -365,13 +366,14 @@ describe('an account created by an admin who is being demoted', () => {
       let add: Promise<unknown> | undefined;
       await c1.db.transaction(async (tx) => {
         await setStaffRoleAction(tx as unknown as Db, { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date() }, ada.id, { role: 'viewer', version: 1 });
-        add = addStaffAction(c2.db, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, { email: 'backdoor@example.test', name: 'Back Door', role: 'admin', password: 'correct-horse-1' });
+        add = inviteStaffAction(c2.db, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, { email: 'backdoor@example.test', name: 'Back Door', role: 'admin' }, 'http://127.0.0.1:3000');
         add.catch(() => {});
         await waitForLockWaiters(db());
       });
       const err = await rejection(add!);
       expect(err.code).toBe('forbidden');
       expect(await db().select().from(staffUsers).where(eq(staffUsers.email, 'backdoor@example.test'))).toHaveLength(0);
+      expect(await db().select().from(staffInvitations).where(eq(staffInvitations.email, 'backdoor@example.test'))).toHaveLength(0);
     } finally {
       await c1.close();
       await c2.close();

@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
-import type { PartnershipSide, PartnershipStep } from '../../domain/partnership';
+import { proposalSentNotice, type PartnershipSide, type PartnershipStep } from '../../domain/partnership';
 import type { AgreementView } from '../../server/partnerships';
 import { ApiError, apiCall } from './api';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -33,7 +33,7 @@ export function ProposePartnership() {
     setNotice(null);
     try {
       const r = await apiCall<AgreementView>('/api/partnerships', 'POST', { step: 'propose', org, side });
-      setNotice(r.status === 'active' ? `${r.otherName} had proposed it already: the partnership is active now.` : `Proposed: ${r.description}.`);
+      setNotice(r.status === 'active' ? `${r.otherName} had proposed it already: the partnership is active now.` : proposalSentNotice(r.otherSlug));
       setOrg('');
       router.refresh();
     } catch (err) {

@@ -58,7 +58,10 @@ export function RoleSelect({ userId, name, role, version }: { userId: string; na
   );
 }
 
-/** "Add a staff account" (admins): name, email, role, initial password; POST /api/staff with an idempotency key (a double click adds once). */
+/**
+ * "Invite someone" (admins): name, email, role; POST /api/staff with an idempotency key (a double click invites once).
+ * The person gets an email; the answer is the same whether or not their address has an account elsewhere.
+ */
 export function AddStaffForm() {
   const router = useRouter();
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
@@ -74,9 +77,9 @@ export function AddStaffForm() {
     setError(null);
     setNotice(null);
     try {
-      await apiCall('/api/staff', 'POST', { name: f.get('name'), email: f.get('email'), role: f.get('role'), password: f.get('password') }, { idempotencyKey: key.current });
+      const r = await apiCall<{ message: string }>('/api/staff', 'POST', { name: f.get('name'), email: f.get('email'), role: f.get('role') }, { idempotencyKey: key.current });
       key.current = newIdempotencyKey();
-      setNotice(`${f.get('email')} can now sign in with the password you chose; ask them to keep it safe.`);
+      setNotice(r.message);
       form.reset();
       router.refresh();
     } catch (err) {
@@ -89,7 +92,8 @@ export function AddStaffForm() {
   const invalid = (field: string) => (error?.field === field ? true : undefined);
   return (
     <form className="card form add-staff" onSubmit={onSubmit} aria-labelledby="add-staff-title" noValidate>
-      <h2 id="add-staff-title">Add a staff account</h2>
+      <h2 id="add-staff-title">Invite someone</h2>
+      <p className="muted small">They get an email with a link to choose their password and join; until they accept, the invitation is listed above (it expires after 7 days).</p>
       <div className="form-grid">
         <label className="field">
           <span>Name</span>
@@ -109,15 +113,11 @@ export function AddStaffForm() {
             ))}
           </select>
         </label>
-        <label className="field">
-          <span>Initial password (8+ characters)</span>
-          <input name="password" type="password" autoComplete="new-password" required minLength={8} aria-invalid={invalid('password')} />
-        </label>
       </div>
       <FormFeedback error={error} notice={notice} />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Adding…' : 'Add account'}
+          {busy ? 'Inviting…' : 'Send invitation'}
         </button>
       </div>
     </form>
@@ -168,5 +168,37 @@ export function DisableAccountButton({ userId, name, disabled, version }: { user
         </p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** An admin's "Cancel" for a pending invitation: POST /api/staff/invitations/:id/cancel `{ version }`; a stale one says who changed it. */
+export function CancelInvitationButton({ id, email, version }: { id: string; email: string; version: number }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function cancel() {
+    setBusy(true);
+    setError(null);
+    try {
+      await apiCall(`/api/staff/invitations/${id}/cancel`, 'POST', { version });
+      router.refresh();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      router.refresh();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <span className="staff-status">
+      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void cancel()} aria-label={`Cancel the invitation of ${email}`}>
+        {busy ? 'Cancelling…' : 'Cancel invitation'}
+      </button>
+      {error ? (
+        <span className="form-error small" role="alert">
+          {error}
+        </span>
+      ) : null}
+    </span>
   );
 }

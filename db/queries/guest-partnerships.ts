@@ -2,10 +2,10 @@
  * SQL of guest partnerships (issue #12): what the send path needs to decide whose name a message to an external
  * guest goes out in (domain/guest-sender.ts), and the guest organisation's view and edit of its partnerships.
  */
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, not, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../client';
-import { guestPartnerships, tenants, type GuestPartnership } from '../schema';
+import { guestPartnerships, tenants, unmatchedPartnershipProposals, type GuestPartnership } from '../schema';
 import type { GuestLimit, PartnershipLimit } from '../../domain/guest-sender';
 import type { PartnershipSide, PartnershipStatus } from '../../domain/partnership';
 import { parsePhone } from '../../domain/phone';
@@ -62,6 +62,8 @@ export interface PartnershipOfGuest {
   domains: string[];
   status: PartnershipStatus;
   proposedBy: PartnershipSide | null;
+  /** The slug its proposer typed (migration 0026). */
+  proposedSlug: string | null;
   version: number;
   updatedBy: string | null;
   updatedAt: Date;
@@ -76,19 +78,30 @@ const ofGuestColumns = {
   domains: guestPartnerships.allowedDomains,
   status: guestPartnerships.status,
   proposedBy: guestPartnerships.proposedBy,
+  proposedSlug: guestPartnerships.proposedSlug,
   version: guestPartnerships.version,
   updatedBy: guestPartnerships.updatedBy,
   updatedAt: guestPartnerships.updatedAt,
   createdAt: guestPartnerships.createdAt,
 };
 
-/** The host tenants that may book `guestTenantId`'s people as guests (`active`), or are agreeing to (`pending`), by host name. */
+/**
+ * The host tenants that may book `guestTenantId`'s people as guests (`active`), or are agreeing to (`pending`), by host
+ * name — except its own offers not accepted yet (remembered by the typed slug, migration 0026): the guest organisation
+ * does not learn a host's name before that host accepts (no oracle across tenants).
+ */
 export async function partnershipsOfGuest(db: DbOrTx, guestTenantId: string): Promise<PartnershipOfGuest[]> {
   return db
     .select(ofGuestColumns)
     .from(guestPartnerships)
     .innerJoin(tenants, eq(tenants.id, guestPartnerships.hostTenantId))
-    .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), inArray(guestPartnerships.status, ['active', 'pending'])))
+    .where(
+      and(
+        eq(guestPartnerships.guestTenantId, guestTenantId),
+        inArray(guestPartnerships.status, ['active', 'pending']),
+        not(and(eq(guestPartnerships.status, 'pending'), eq(guestPartnerships.proposedBy, 'guest'), isNotNull(guestPartnerships.proposedSlug))!),
+      ),
+    )
     .orderBy(asc(tenants.name), asc(tenants.id));
 }
 
@@ -144,6 +157,8 @@ export interface PartnershipPair {
   hostSlug: string;
   status: PartnershipStatus;
   proposedBy: PartnershipSide | null;
+  /** The slug its proposer typed (migration 0026); null for proposals from before. */
+  proposedSlug: string | null;
   limit: GuestLimit;
   domains: string[];
   version: number;
@@ -162,6 +177,7 @@ const pairColumns = {
   hostSlug: hostOrg.slug,
   status: guestPartnerships.status,
   proposedBy: guestPartnerships.proposedBy,
+  proposedSlug: guestPartnerships.proposedSlug,
   limit: guestPartnerships.guestLimit,
   domains: guestPartnerships.allowedDomains,
   version: guestPartnerships.version,
@@ -194,20 +210,84 @@ export async function lockPartnershipPair(db: DbOrTx, guestTenantId: string, hos
   return row ?? null;
 }
 
-/** Inserts a new `pending` partnership proposed by `side`; false when the pair exists already (a concurrent proposal). */
-export async function insertProposedPartnership(db: DbOrTx, guestTenantId: string, hostTenantId: string, side: PartnershipSide, now: Date): Promise<boolean> {
+/**
+ * Inserts a new `pending` partnership proposed by `side`, remembering the slug its proposer typed; false when the pair
+ * exists already (a concurrent proposal).
+ */
+export async function insertProposedPartnership(db: DbOrTx, guestTenantId: string, hostTenantId: string, side: PartnershipSide, typedSlug: string, now: Date): Promise<boolean> {
   const rows = await db
     .insert(guestPartnerships)
-    .values({ guestTenantId, hostTenantId, status: 'pending', proposedBy: side, statusChangedAt: now, createdAt: now, updatedAt: now })
+    .values({ guestTenantId, hostTenantId, status: 'pending', proposedBy: side, proposedSlug: typedSlug, statusChangedAt: now, createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .returning({ g: guestPartnerships.guestTenantId });
   return rows.length > 0;
 }
 
-/** Writes a partnership's status (the row-version trigger bumps `version` and sets `updated_by`). */
-export async function setPartnershipStatus(db: DbOrTx, guestTenantId: string, hostTenantId: string, next: { status: PartnershipStatus; proposedBy: PartnershipSide | null }, now: Date): Promise<void> {
+/**
+ * Writes a partnership's status (the row-version trigger bumps `version` and sets `updated_by`); `proposedSlug` when
+ * given (a proposal re-opening it: the slug its proposer typed now).
+ */
+export async function setPartnershipStatus(
+  db: DbOrTx,
+  guestTenantId: string,
+  hostTenantId: string,
+  next: { status: PartnershipStatus; proposedBy: PartnershipSide | null; proposedSlug?: string },
+  now: Date,
+): Promise<void> {
   await db
     .update(guestPartnerships)
-    .set({ status: next.status, proposedBy: next.proposedBy, statusChangedAt: now, updatedAt: now })
+    .set({ status: next.status, proposedBy: next.proposedBy, ...(next.proposedSlug !== undefined ? { proposedSlug: next.proposedSlug } : {}), statusChangedAt: now, updatedAt: now })
     .where(and(eq(guestPartnerships.guestTenantId, guestTenantId), eq(guestPartnerships.hostTenantId, hostTenantId)));
+}
+
+// ------------------------------------------------------ proposals to a slug no organisation has (migration 0026)
+
+/** A proposal to a slug that no organisation had, as its proposer sees it. */
+export interface UnmatchedProposal {
+  tenantId: string;
+  slug: string;
+  side: PartnershipSide;
+  status: PartnershipStatus;
+  version: number;
+  updatedBy: string | null;
+  updatedAt: Date;
+  statusChangedAt: Date;
+  createdAt: Date;
+}
+
+/** `tenantId`'s proposal to `slug` as `side`, locked FOR UPDATE, or null. */
+export async function lockUnmatchedProposal(db: DbOrTx, tenantId: string, slug: string, side: PartnershipSide): Promise<UnmatchedProposal | null> {
+  const [row] = await db
+    .select()
+    .from(unmatchedPartnershipProposals)
+    .where(and(eq(unmatchedPartnershipProposals.tenantId, tenantId), eq(unmatchedPartnershipProposals.slug, slug), eq(unmatchedPartnershipProposals.side, side)))
+    .for('update');
+  return row ?? null;
+}
+
+/** Stores a new pending proposal to `slug`; false when one exists already (a concurrent proposal). */
+export async function insertUnmatchedProposal(db: DbOrTx, tenantId: string, slug: string, side: PartnershipSide, now: Date): Promise<boolean> {
+  const rows = await db
+    .insert(unmatchedPartnershipProposals)
+    .values({ tenantId, slug, side, status: 'pending', statusChangedAt: now, createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ slug: unmatchedPartnershipProposals.slug });
+  return rows.length > 0;
+}
+
+/** Writes an unmatched proposal's status (the row-version trigger bumps `version`). */
+export async function setUnmatchedProposalStatus(db: DbOrTx, tenantId: string, slug: string, side: PartnershipSide, status: PartnershipStatus, now: Date): Promise<void> {
+  await db
+    .update(unmatchedPartnershipProposals)
+    .set({ status, statusChangedAt: now, updatedAt: now })
+    .where(and(eq(unmatchedPartnershipProposals.tenantId, tenantId), eq(unmatchedPartnershipProposals.slug, slug), eq(unmatchedPartnershipProposals.side, side)));
+}
+
+/** Every unmatched proposal of `tenantId`, newest status change first. */
+export async function unmatchedProposalsOf(db: DbOrTx, tenantId: string): Promise<UnmatchedProposal[]> {
+  return db
+    .select()
+    .from(unmatchedPartnershipProposals)
+    .where(eq(unmatchedPartnershipProposals.tenantId, tenantId))
+    .orderBy(sql`${unmatchedPartnershipProposals.statusChangedAt} desc`, asc(unmatchedPartnershipProposals.slug));
 }

@@ -104,9 +104,9 @@ export default async function SettingsPage() {
         {asGuest.length === 0 ? <p className="muted small">None.</p> : null}
         <ul className="partnership-list">
           {asGuest.map((a) => (
-            <li key={a.otherTenantId} className="card partnership" data-partner={a.otherName} data-status={a.status}>
+            <li key={a.key} className="card partnership" data-partner={a.otherName} data-status={a.status}>
               <h3>
-                {a.otherName} {a.status === 'pending' ? <span className="tag">pending</span> : null}
+                {partnerShown(a)} {a.status === 'pending' ? <span className="tag">pending</span> : null}
               </h3>
               <p className="small muted" data-testid="partnership-state">
                 {capitalise(a.description)} · since <ZonedTime instant={a.statusChangedAt} zone={tenant.timeZone} />
@@ -120,9 +120,9 @@ export default async function SettingsPage() {
         {asHost.length === 0 ? <p className="muted small">None.</p> : null}
         <ul className="partnership-list partnership-host-list">
           {asHost.map((a) => (
-            <li key={a.otherTenantId} className="card partnership" data-partner={a.otherName} data-status={a.status}>
+            <li key={a.key} className="card partnership" data-partner={a.otherName} data-status={a.status}>
               <p>
-                <strong>{a.otherName}</strong>
+                <strong>{partnerShown(a)}</strong>
                 {a.status === 'active' ? `: messages go out in their name to ${limits.get(a.otherSlug) ?? 'the people they allow'}; to anyone else in your own name.` : null}
                 {a.status === 'pending' ? <span className="tag">pending</span> : null}
               </p>
@@ -139,8 +139,8 @@ export default async function SettingsPage() {
             <summary>Declined and ended ({past.length})</summary>
             <ul>
               {past.map((a) => (
-                <li key={`${a.side}-${a.otherTenantId}`}>
-                  {a.otherName} ({a.side === 'guest' ? 'they would book our people' : 'we would book theirs'}): {a.status} <ZonedTime instant={a.statusChangedAt} zone={tenant.timeZone} />
+                <li key={a.key}>
+                  {partnerShown(a)} ({a.side === 'guest' ? 'they would book our people' : 'we would book theirs'}): {a.status} <ZonedTime instant={a.statusChangedAt} zone={tenant.timeZone} />
                 </li>
               ))}
             </ul>
@@ -149,6 +149,11 @@ export default async function SettingsPage() {
       </section>
     </>
   );
+}
+
+/** The other organisation as this side may see it: its name, or “the slug we typed” while our proposal is not accepted. */
+function partnerShown(a: { otherTenantId: string | null; otherName: string; otherSlug: string }): string {
+  return a.otherTenantId === null ? `“${a.otherSlug}”` : a.otherName;
 }
 
 function capitalise(s: string): string {

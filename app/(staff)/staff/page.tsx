@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { getDb } from '../../../db/client';
-import { AddStaffForm, DisableAccountButton, RoleSelect } from '../../../components/client/StaffAdmin';
+import { AddStaffForm, CancelInvitationButton, DisableAccountButton, RoleSelect } from '../../../components/client/StaffAdmin';
+import { appClock } from '../../../server/clock';
+import { readInvitations } from '../../../server/staff-invitations';
 import { ZonedTime } from '../../../components/ZonedTime';
 import { can } from '../../../domain/permissions';
 import { listStaff } from '../../../db/queries/staff';
@@ -18,6 +20,10 @@ export default async function StaffPage() {
   const { tenant, user } = await requireStaff();
   const admin = can(user.role, 'configure');
   const staff = await listStaff(getDb(), tenant.id);
+  const clock = appClock();
+  await clock.ready;
+  // Pending invitations, each shown alike whatever the address (no oracle across tenants).
+  const invited = await readInvitations(getDb(), tenant.id, clock.now());
   return (
     <>
       <div className="page-head">
@@ -66,6 +72,27 @@ export default async function StaffPage() {
                     <span className="muted">active</span>
                   )}
                   {admin && s.id !== user.id ? <DisableAccountButton userId={s.id} name={s.name} disabled={!!s.disabledAt} version={s.version} /> : null}
+                </span>
+              </td>
+            </tr>
+          ))}
+          {invited.map((i) => (
+            <tr key={`invitation-${i.id}`} data-invited-email={i.email} className="staff-invited">
+              <td className="row-title reflow-title">{i.name}</td>
+              <td data-label="Email">{i.email}</td>
+              <td data-label="Role">{i.role}</td>
+              <td className="nowrap" data-label="Since">
+                <ZonedTime instant={i.invitedAt} zone={tenant.timeZone} />
+              </td>
+              <td data-label="Two-factor">
+                <span className="muted">—</span>
+              </td>
+              <td data-label="Status" data-testid="account-status">
+                <span className="staff-status">
+                  <span>
+                    <span className="badge">invited</span> <span className="small muted">{i.state}</span>
+                  </span>
+                  {admin ? <CancelInvitationButton id={i.id} email={i.email} version={i.version} /> : null}
                 </span>
               </td>
             </tr>

@@ -1,9 +1,15 @@
-import { addStaffAction, type StaffInput } from '../../../server/staff';
+import { publicBaseUrl } from '../../../domain/public-url';
 import { actionContext, staffCreateRoute } from '../../../server/session';
+import { inviteStaffAction } from '../../../server/staff-invitations';
 
 export const dynamic = 'force-dynamic';
 
-/** POST /api/staff `{ name, email, role, password }` — an admin adds a staff account to their tenant. 409 when the email has one. Honours `Idempotency-Key`. */
+/**
+ * POST /api/staff `{ name, email, role }` — an admin invites someone to the tenant's staff (server/staff-invitations.ts):
+ * `{ invitation, message }`, the same answer whether or not the address has an account with another organisation; the
+ * person gets the email (a link to join, or — only to them — that their address is taken elsewhere). 409 when the
+ * address is already a member of THIS organisation. Honours `Idempotency-Key`.
+ */
 export async function POST(request: Request) {
-  return staffCreateRoute(request, 'configure', async (s, body, db) => addStaffAction(db, actionContext(s), (body ?? {}) as StaffInput));
+  return staffCreateRoute(request, 'configure', async (s, body, db) => inviteStaffAction(db, actionContext(s), body ?? {}, publicBaseUrl(process.env)));
 }

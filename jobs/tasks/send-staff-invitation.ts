@@ -1,0 +1,14 @@
+/** Task `send_staff_invitation` { invitationId, url }: mails one staff invitation (server/staff-invitations.ts). */
+import type { Task } from 'graphile-worker';
+import { z } from 'zod';
+import { sendStaffInvitationMail } from '../../server/staff-invitations';
+import { alertRuntimeOf } from '../alert-runtime';
+import type { WorkerContext } from '../context';
+
+export const sendStaffInvitationPayloadSchema = z.object({ invitationId: z.uuid(), url: z.url() });
+
+export const sendStaffInvitationTask = (ctx: WorkerContext): Task => async (payload) => {
+  const p = sendStaffInvitationPayloadSchema.parse(payload);
+  // The inviting tenant's own email provider (as password reset mail); a transient outcome throws and is retried.
+  await sendStaffInvitationMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now());
+};
