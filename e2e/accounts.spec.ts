@@ -12,7 +12,7 @@
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { authFile, expectAccessible, sameOrigin, screen, unique } from './support';
+import { authFile, expectAccessible, inviteAndAccept, sameOrigin, screen, unique } from './support';
 
 const FIRST = 'first-password-123';
 const SECOND = 'second-password-456';
@@ -47,8 +47,7 @@ for (const width of [1360, 375]) {
     const adminPage = await admin.newPage();
     const email = `${unique('acct')}@demo.punctual.local`;
     const name = `Acct ${width}`;
-    const added = await adminPage.request.post('/api/staff', { headers: sameOrigin(), data: { name, email, role: 'staff', password: FIRST } });
-    expect(added.status(), await added.text()).toBe(200);
+    await inviteAndAccept(adminPage, { name, email, role: 'staff', password: FIRST });
 
     // Two browsers signed in as the person; the first goes to its own account page from the shell.
     const mine = await freshContext(browser, width);

@@ -6,6 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import axe from 'axe-core';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { createDb } from '../db/client';
+import { caughtMessages } from '../db/schema';
+import { resolveDatabaseUrl } from '../scripts/lib';
 
 export type DemoRole = 'admin' | 'staff' | 'viewer' | 'partner';
 
@@ -122,4 +126,42 @@ export async function faultyCase(page: Page, name: string, fault: 'deny-once' | 
     }, { timeout: 30_000 })
     .toBe(1);
   return { email, card };
+}
+
+/**
+ * The link of the newest invitation mail caught for `email` (`/accept-invitation?token=…`), read from the catcher's
+ * table: the mailbox shows it only to the person invited, who has no account yet. Waits up to 30 s for the worker.
+ */
+export async function invitationLink(email: string): Promise<string> {
+  const handle = createDb(resolveDatabaseUrl()!, { max: 1 });
+  try {
+    let link: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const [row] = await handle.db
+            .select({ text: caughtMessages.text })
+            .from(caughtMessages)
+            .where(and(eq(caughtMessages.accountMail, true), sql`${email} = any(${caughtMessages.envelopeTo})`))
+            .orderBy(desc(caughtMessages.receivedAt))
+            .limit(1);
+          link = /https?:\/\/\S+\/accept-invitation\?token=[\w-]+/.exec(row?.text ?? '')?.[0];
+          return link ?? null;
+        },
+        { timeout: 30_000, message: `the invitation mail to ${email} is caught` },
+      )
+      .not.toBeNull();
+    return link!;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Invites `p` as the signed-in admin of `page` and accepts the invitation with `p.password` (the public API). */
+export async function inviteAndAccept(page: Page, p: { name: string; email: string; role: 'admin' | 'staff' | 'viewer'; password: string }): Promise<void> {
+  const invited = await page.request.post('/api/staff', { headers: sameOrigin(), data: { name: p.name, email: p.email, role: p.role } });
+  expect(invited.status(), await invited.text()).toBe(200);
+  const token = new URL(await invitationLink(p.email)).searchParams.get('token')!;
+  const accepted = await page.request.post('/api/invitations/accept', { headers: sameOrigin(), data: { token, password: p.password } });
+  expect(accepted.status(), await accepted.text()).toBe(200);
 }
