@@ -20,6 +20,7 @@ import type { AuditAction } from '../domain/vocabulary';
 import { DELIVER_TASK } from './dispatch';
 import { AppError, parseInput } from './errors';
 import { recheckActor } from './versions';
+import { refuseBidiControls } from '../domain/text';
 
 export interface OperatorContext {
   tenantId: string;
@@ -30,7 +31,8 @@ export interface OperatorContext {
   now: Date;
 }
 
-const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500, 'at most 500 characters') });
+// The reason is shown to every staff member (delivery pages, audit log, its CSV): text-direction controls are refused.
+const reasonSchema = z.object({ reason: z.string().trim().min(3, 'a reason of at least 3 characters is required').max(500, 'at most 500 characters').check(refuseBidiControls) });
 const parseReason = (reason: string) => parseInput(reasonSchema, { reason }).reason;
 
 async function lockOwnDelivery(tx: Tx, tenantId: string, deliveryId: string): Promise<Delivery> {

@@ -47,6 +47,7 @@ import {
 } from '../db/queries/guest-partnerships';
 import { AppError, assertId, parseInput } from './errors';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from './versions';
+import { showBidiControls } from '../domain/text';
 
 /** A partnership as the guest organisation's admins see and edit it. */
 export interface PartnershipView {
@@ -118,7 +119,7 @@ export async function setGuestLimitAction(
   const seen = parseVersion(input);
   const v = parseInput(limitInput, input);
   const parsed = parseDomainList(v.domains ?? []);
-  if (!parsed.ok) throw new AppError('validation', `domains: “${parsed.invalid.slice(0, 80)}” is not a domain name such as partner.example`, 'domains');
+  if (!parsed.ok) throw new AppError('validation', `domains: “${showBidiControls(parsed.invalid.slice(0, 80))}” is not a domain name such as partner.example`, 'domains');
   if (parsed.domains.length > MAX_GUEST_DOMAINS) throw new AppError('validation', `domains: at most ${MAX_GUEST_DOMAINS} domains`, 'domains');
   if (v.limit === 'domains' && parsed.domains.length === 0) throw new AppError('validation', 'domains: list at least one domain, or choose another limit', 'domains');
   return db.transaction(async (tx) => {

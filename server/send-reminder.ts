@@ -70,6 +70,7 @@ import type { SenderIdentityConfig } from '../domain/sender-identity';
 import { isAuthRejection } from '../domain/alerts';
 import { ALERTS_CHECK_TASK } from './alerts';
 import type { SendObservation } from './metrics';
+import { maskCredentials } from '../domain/credential-mask';
 
 export interface SendDeps {
   db: Db;
@@ -542,8 +543,16 @@ async function attempt(deps: SendDeps, prep: Exclude<Prepared, { stop: DeliverRe
       outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
     }
   }
-  // A provider that echoes the body (the SMS API does) must not store the person's preferences link either.
-  const stored: Outcome = { ...outcome, ...(outcome.response ? { response: redactLink(outcome.response, link) } : {}) } as Outcome;
+  // A provider that echoes the body (the SMS API does) must not store the person's preferences link either — nor a
+  // piece of it: the adapter cuts a long answer to its first 500 characters, which may end inside the link, where
+  // the exact match cannot see it. Every credential-bearing link, whole or cut (domain/credential-mask.ts), is
+  // hidden too, in the answer and in the error message alike.
+  const hide = (text: string) => maskCredentials(redactLink(text, link)).text;
+  const stored: Outcome = {
+    ...outcome,
+    ...(outcome.response ? { response: hide(outcome.response) } : {}),
+    ...('message' in outcome && typeof outcome.message === 'string' ? { message: hide(outcome.message) } : {}),
+  } as Outcome;
   deps.observe?.({ phase: 'outcome', delivery: d, reminder: w.reminder, outcome: stored, at: deps.clock.now() });
   return recordOutcome(deps, w, d, attemptId, stored, channel);
 }

@@ -209,6 +209,31 @@ describe('booking notifications (issue #9)', () => {
     expect(`${ds[0].subject} ${attempt.providerResponse}`).not.toContain('/preferences/');
   });
 
+  it('a long SMS whose echo the provider answer cuts inside the preferences link: no piece of the link is stored', async () => {
+    const t = await tenant();
+    // A long room link pushes the preferences link past the first 500 characters of the provider's echo.
+    for (const pad of [150, 161, 175]) {
+      const event = await createEvent(db(), t.id, {
+        title: `Long room ${pad}`,
+        startsAt: '2027-07-01T09:00:00Z',
+        endsAt: '2027-07-01T11:00:00Z',
+        timeZone: 'Europe/Lisbon',
+        roomUrl: `https://meet.example/${'r'.repeat(pad)}`,
+      });
+      h.clock.set('2027-06-01T12:00:00Z');
+      const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: `long${pad}@example.test`, name: 'Lou', phone: `+35191234${pad}0` } }, h.clock.now());
+      await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: ['sms'] } }).where(eq(contacts.id, b.contactId));
+      await h.drain();
+      const sent = sms.messages.find((m) => m.to === `+35191234${pad}0`)!;
+      const token = /\/preferences\/(\S+)/.exec(sent.body)![1];
+      const [d] = await db().select().from(deliveries).where(and(eq(deliveries.tenantId, t.id), eq(deliveries.address, `+35191234${pad}0`)));
+      const [attempt] = await db().select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, d.id));
+      const readable = `${d.subject} ${attempt.providerResponse ?? ''} ${attempt.errorMessage ?? ''}`;
+      // Not the whole token, and not its first 12 characters either (a cut link is still most of a credential).
+      expect(readable).not.toContain(token.slice(0, 12));
+    }
+  });
+
   it('opted out of booking updates still gets event_cancelled; a hard-bounced address does not get it by email but does by SMS when they accept SMS', async () => {
     const t = await tenant();
     const event = await lisbonEvent(t.id);

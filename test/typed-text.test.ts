@@ -188,6 +188,14 @@ describe('reasons and notes', () => {
     const { POST } = await import('../app/api/suppressions/route');
     await expectRefused(() => call(POST as Handler, 'POST', '/api/suppressions', { address: 'gone@typed.test', reason: 'manual', note: `asked ${RLO}by phone` }), 'note');
   });
+
+  it('POST /api/deliveries/:id/discard and /mark-sent with one in the reason (shown on delivery pages and the audit log) → 400 naming `reason`', async () => {
+    const { POST } = await import('../app/api/deliveries/[id]/[action]/route');
+    const id = '00000000-0000-4000-8000-0000000000d1';
+    for (const action of ['discard', 'mark-sent']) {
+      await expectRefused(() => call(POST as Handler, 'POST', `/api/deliveries/${id}/${action}`, { reason: `checked the ${RLO}provider log` }, { id, action }), 'reason');
+    }
+  });
 });
 
 describe('rules and organisation settings', () => {

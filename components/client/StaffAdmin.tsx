@@ -191,7 +191,7 @@ export function CancelInvitationButton({ id, email, version }: { id: string; ema
   }
   return (
     <span className="staff-status">
-      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void cancel()} aria-label={`Cancel the invitation of ${email}`}>
+      <button type="button" className="btn btn-small" disabled={busy} onClick={() => void cancel()} aria-label={`Cancel invitation of ${email}`}>
         {busy ? 'Cancelling…' : 'Cancel invitation'}
       </button>
       {error ? (
