@@ -28,6 +28,7 @@ import { staffRoles, type EmailProvider } from '../domain/vocabulary';
 import { AppError, assertId, parseInput } from './errors';
 import { childLogger } from './log';
 import { assertActorMay, assertVersion, parseVersion } from './versions';
+import { refuseBidiControls } from '../domain/text';
 
 /** graphile-worker task that mails one invitation (payload `{ invitationId, url }`). */
 export const SEND_STAFF_INVITATION_TASK = 'send_staff_invitation';
@@ -35,7 +36,8 @@ const MAX_ATTEMPTS = 5;
 
 export const inviteInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
-  name: z.string().trim().min(1).max(120),
+  // It greets the person in the invitation email: text-direction controls are refused (domain/text.ts).
+  name: z.string().trim().min(1).max(120).check(refuseBidiControls),
   role: z.enum(staffRoles),
 });
 export type InviteInput = z.input<typeof inviteInput>;

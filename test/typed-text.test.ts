@@ -155,7 +155,7 @@ describe('participants and contacts: names', () => {
     expect(after).toEqual(before);
   });
 
-  it('POST /api/staff with one in the name (it greets them in the password email) → 400 naming `name`, no account', async () => {
+  it('POST /api/staff with one in the name (it greets them in the invitation email) → 400 naming `name`, no invitation, no account', async () => {
     const { POST } = await import('../app/api/staff/route');
     await expectRefused(() => call(POST as Handler, 'POST', '/api/staff', { email: 'new@typed.test', name: `Nia ${RLO}weN`, role: 'staff', password: 'a-long-password-1' }), 'name');
   });
