@@ -36,6 +36,7 @@ import type { EmailProvider } from '../domain/vocabulary';
 import type { SenderIdentityConfig } from '../domain/sender-identity';
 import { senderFor } from './sender-identity';
 import { childLogger } from './log';
+import { sendAccountMail } from './account-mail';
 
 /** graphile-worker task that mails one password reset link (payload `{ userId, url }`). */
 export const SEND_PASSWORD_RESET_TASK = 'send_password_reset';
@@ -100,27 +101,19 @@ export async function sendPasswordResetMail(
   }
   const mail = passwordResetEmail({ personName: user.name, orgName: tenant.name, url: p.url, expiresAt: row.expiresAt, zone: tenant.timeZone });
   const messageKey = `password_reset:${user.id}:${createHash('sha256').update(token).digest('hex').slice(0, 24)}`;
-  let outcome: Outcome;
-  try {
-    outcome = await channel.send(
-      {
-        // Account mail of the account's tenant: the development mailbox lists it only to its recipient.
-        tenantId: tenant.id,
-        accountMail: true,
-        // From the tenant's address once proven, else the deployment's (server/sender-identity.ts).
-        from: senderFor(tenant, senderIdentity).from,
-        to: { name: user.name, address: user.email },
-        subject: mail.subject,
-        text: mail.text,
-        html: alertEmailHtml(mail.text, p.url),
-        messageId: messageIdFor(messageKey),
-        headers: { 'X-Punctual-Message': 'password-reset', 'Auto-Submitted': 'auto-generated' },
-      },
-      { idempotencyKey: messageKey, signal: AbortSignal.timeout(20_000) },
-    );
-  } catch (e) {
-    outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
-  }
+  // From the tenant's address once proven, else the deployment's (server/sender-identity.ts).
+  const sender = senderFor(tenant, senderIdentity);
+  const outcome = await sendAccountMail(channel, {
+    tenant,
+    from: sender.from,
+    replyTo: sender.replyTo,
+    to: { name: user.name, address: user.email },
+    subject: mail.subject,
+    text: mail.text,
+    link: p.url,
+    messageKey,
+    kind: 'password-reset',
+  });
   if (outcome.class === 'accepted') return { status: 'sent' };
   if (outcome.class === 'rejected') {
     log.warn({ userId: user.id, code: outcome.code }, 'password reset email refused by the provider');

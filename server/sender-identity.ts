@@ -56,6 +56,7 @@ import { publicBaseUrl } from '../domain/public-url';
 import { AppError } from './errors';
 import { childLogger } from './log';
 import { recheckActor } from './versions';
+import { sendAccountMail } from './account-mail';
 
 /** graphile-worker task that mails one verification link: payload `{ id, url }`. */
 export const SEND_SENDER_VERIFICATION_TASK = 'send_sender_verification';
@@ -267,27 +268,17 @@ export async function sendSenderVerificationMail(
   }
   const mail = senderVerificationEmail({ orgName: tenant.name, address: tenant.senderEmail.trim(), url: p.url, until: formatStaffTime(v.expiresAt, tenant.timeZone) });
   const messageKey = `sender_verification:${v.id}`;
-  let outcome: Outcome;
-  try {
-    outcome = await channel.send(
-      {
-        // Account mail of the tenant (it carries a credential): the development mailbox lists it only to its recipient.
-        tenantId: tenant.id,
-        accountMail: true,
-        // Never From the address being proven: the deployment's own sender, in the organisation's name.
-        from: { name: tenant.name, address: cfg.defaultSender },
-        to: { name: '', address: tenant.senderEmail.trim() },
-        subject: mail.subject,
-        text: mail.text,
-        html: alertEmailHtml(mail.text, p.url),
-        messageId: messageIdFor(messageKey),
-        headers: { 'X-Punctual-Message': 'sender-verification', 'Auto-Submitted': 'auto-generated' },
-      },
-      { idempotencyKey: messageKey, signal: AbortSignal.timeout(20_000) },
-    );
-  } catch (e) {
-    outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
-  }
+  const outcome = await sendAccountMail(channel, {
+    tenant,
+    // Never From the address being proven: the deployment's own sender, in the organisation's name.
+    from: { name: tenant.name, address: cfg.defaultSender },
+    to: { name: '', address: tenant.senderEmail.trim() },
+    subject: mail.subject,
+    text: mail.text,
+    link: p.url,
+    messageKey,
+    kind: 'sender-verification',
+  });
   if (outcome.class === 'accepted') return { status: 'sent' };
   if (outcome.class === 'rejected') {
     log.warn({ tenantId: tenant.id, code: outcome.code }, 'sender verification email refused by the provider');

@@ -29,6 +29,9 @@ import { AppError, assertId, parseInput } from './errors';
 import { childLogger } from './log';
 import { assertActorMay, assertVersion, parseVersion } from './versions';
 import { refuseBidiControls } from '../domain/text';
+import { senderFor } from './sender-identity';
+import type { SenderIdentityConfig } from '../domain/sender-identity';
+import { sendAccountMail } from './account-mail';
 
 /** graphile-worker task that mails one invitation (payload `{ invitationId, url }`). */
 export const SEND_STAFF_INVITATION_TASK = 'send_staff_invitation';
@@ -159,7 +162,13 @@ export class InvitationMailRetry extends Error {}
  * open by `now` (the database's clock).
  * @throws InvitationMailRetry for a transient, rate-limited or ambiguous outcome.
  */
-export async function sendStaffInvitationMail(db: Db, p: { invitationId: string; url: string }, channels: Partial<Record<EmailProvider, EmailChannel>>, now: Date): Promise<InvitationSendResult> {
+export async function sendStaffInvitationMail(
+  db: Db,
+  p: { invitationId: string; url: string },
+  channels: Partial<Record<EmailProvider, EmailChannel>>,
+  now: Date,
+  senderIdentity?: SenderIdentityConfig,
+): Promise<InvitationSendResult> {
   const log = childLogger({ role: 'worker', task: SEND_STAFF_INVITATION_TASK });
   const found = await invitationWithTenant(db, p.invitationId);
   if (!found || !invitationOpen(found.invitation, now)) return { status: 'skipped', reason: 'the invitation was accepted, cancelled, replaced or has expired' };
@@ -180,26 +189,20 @@ export async function sendStaffInvitationMail(db: Db, p: { invitationId: string;
   const base = { personName: i.name, orgName: tenant.name, invitedBy: i.invitedBy, expiresAt: i.expiresAt, zone: tenant.timeZone };
   const mail = registered ? alreadyRegisteredEmail(base) : invitationEmail({ ...base, role: i.role, url: p.url });
   const messageKey = `staff_invitation:${i.id}`;
-  let outcome: Outcome;
-  try {
-    outcome = await channel.send(
-      {
-        tenantId: tenant.id,
-        accountMail: true,
-        from: { name: senderNameOf(tenant), address: tenant.senderEmail },
-        to: { name: i.name, address: i.email },
-        subject: mail.subject,
-        text: mail.text,
-        // The already-registered text carries no link, so nothing in it is linked.
-        html: alertEmailHtml(mail.text, p.url),
-        messageId: messageIdFor(messageKey),
-        headers: { 'X-Punctual-Message': 'staff-invitation', 'Auto-Submitted': 'auto-generated' },
-      },
-      { idempotencyKey: messageKey, signal: AbortSignal.timeout(20_000) },
-    );
-  } catch (e) {
-    outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
-  }
+  // From the tenant's address once proven, else the deployment's (server/sender-identity.ts), like all its mail.
+  const sender = senderFor(tenant, senderIdentity);
+  const outcome = await sendAccountMail(channel, {
+    tenant,
+    from: sender.from,
+    replyTo: sender.replyTo,
+    to: { name: i.name, address: i.email },
+    subject: mail.subject,
+    text: mail.text,
+    // The already-registered text carries no link, so nothing in it is linked.
+    link: p.url,
+    messageKey,
+    kind: 'staff-invitation',
+  });
   if (outcome.class === 'accepted') return { status: 'sent', kind: registered ? 'already_registered' : 'link' };
   if (outcome.class === 'rejected') {
     log.warn({ invitationId: i.id, code: outcome.code }, 'staff invitation refused by the provider');

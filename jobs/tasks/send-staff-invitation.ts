@@ -10,5 +10,5 @@ export const sendStaffInvitationPayloadSchema = z.object({ invitationId: z.uuid(
 export const sendStaffInvitationTask = (ctx: WorkerContext): Task => async (payload) => {
   const p = sendStaffInvitationPayloadSchema.parse(payload);
   // The inviting tenant's own email provider (as password reset mail); a transient outcome throws and is retried.
-  await sendStaffInvitationMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now());
+  await sendStaffInvitationMail(ctx.db, p, alertRuntimeOf(ctx).senders.email, ctx.clock.now(), ctx.sendDeps.senderIdentity);
 };
