@@ -30,6 +30,10 @@ describe('checkOrgSettings', () => {
     expect(problem({ name: 'Acme \u202estnevE' })).toMatchObject({ field: 'name', message: expect.stringMatching(/^name: must not contain U\+202E RIGHT-TO-LEFT OVERRIDE \(/) });
     expect(problem({ senderName: 'Desk\u2069' })).toMatchObject({ field: 'senderName', message: expect.stringMatching(/^senderName: must not contain U\+2069 POP DIRECTIONAL ISOLATE \(/) });
     expect(checkOrgSettings({ ...good, name: 'מרכז הסדנאות' }).ok).toBe(true);
+    // An RFC 2047 encoded word would be decoded by mail programs (even quoted) into another name than the one typed.
+    expect(problem({ senderName: '=?utf-8?B?ZXZpbEBldmlsLmV4YW1wbGU=?=' })).toMatchObject({ field: 'senderName', message: expect.stringMatching(/^senderName: must not contain “=\?”/) });
+    expect(problem({ name: 'Studio =?utf-8?Q?x?=' })).toMatchObject({ field: 'name' });
+    expect(checkOrgSettings({ ...good, name: 'Klei = Kunst? Ja!' }).ok).toBe(true);
     expect(problem({ senderEmail: '' })).toMatchObject({ field: 'senderEmail', message: expect.stringMatching(/^senderEmail: required/) });
     expect(problem({ senderEmail: 'not an address' })).toMatchObject({ field: 'senderEmail', message: expect.stringMatching(/^senderEmail: “not an address” is not an email address/) });
     expect(problem({ replyTo: 'a@b, c@d' })).toMatchObject({ field: 'replyTo', message: expect.stringMatching(/^replyTo: /) });

@@ -81,6 +81,9 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   const nameBidi = bidiControlProblem(name);
   if (nameBidi) return fail('name', nameBidi);
   if (CONTROL.test(name)) return fail('name', 'must be one line without control characters');
+  // It is the display name of the organisation's mail: "=?" would read as an RFC 2047 encoded word to many mail
+  // programs (which decode one even inside quotes), showing another name than the one typed.
+  if (name.includes('=?')) return fail('name', 'must not contain “=?” (mail programs would read it as an encoded name)');
 
   const zone = got.timeZone ?? '';
   if (!zone) return fail('timeZone', 'required: an IANA time zone such as Europe/Amsterdam');
@@ -94,6 +97,7 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   const senderBidi = senderName && bidiControlProblem(senderName);
   if (senderBidi) return fail('senderName', senderBidi);
   if (senderName && CONTROL.test(senderName)) return fail('senderName', 'must be one line without control characters');
+  if (senderName && senderName.includes('=?')) return fail('senderName', 'must not contain “=?” (mail programs would read it as an encoded name)');
 
   const senderEmail = got.senderEmail ?? '';
   if (!senderEmail) return fail('senderEmail', 'required: the address your mail comes from');

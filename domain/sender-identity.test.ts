@@ -78,6 +78,13 @@ describe('senderAddressTaken', () => {
     ['the default sender is anybody’s', 'noreply@punctual.local', [{ senderEmail: 'noreply@punctual.local', senderVerifiedEmail: 'noreply@punctual.local' }], cfg, false],
     ['nobody holds it', 'news@unverified.example', [partner], cfg, false],
     ['another holds a verification of an address it no longer uses', 'old@x.test', [{ senderEmail: 'new@x.test', senderVerifiedEmail: 'old@x.test' }], cfg, false],
+    ['a subaddress of another’s address (RFC 5233)', 'hello+x@partner.punctual.local', [partner], cfg, true],
+    ['another mailbox at a domain another has proven', 'billing@partner.punctual.local', [partner], cfg, true],
+    ['another mailbox at a link-verified domain', 'sales@acme.example', [{ senderEmail: 'news@acme.example', senderVerifiedEmail: 'news@acme.example' }], cfg, true],
+    ['another mailbox at the operator’s shared domain (an entry of the list): free', 'desk@punctual.local', [{ senderEmail: 'team@punctual.local', senderVerifiedEmail: null }], cfg, false],
+    ['the same mailbox at the shared domain, by subaddress: taken', 'team+a@punctual.local', [{ senderEmail: 'team@punctual.local', senderVerifiedEmail: null }], cfg, true],
+    ['another mailbox at a domain someone holds unproven: free', 'sales@unverified.example', [{ senderEmail: 'news@unverified.example', senderVerifiedEmail: null }], cfg, false],
+    ['a domain held only by a user of the default sender: free', 'x@punctual.local', [{ senderEmail: 'noreply@punctual.local', senderVerifiedEmail: null }], cfg, false],
   ] as const)('%s', (_, address, others, c, want) => expect(senderAddressTaken(address, others, c)).toBe(want));
 });
 

@@ -133,16 +133,43 @@ export interface OtherHolder {
 }
 
 /**
- * Whether an organisation may set `address` as its sender given the OTHER organisations that hold the same normalised
- * address: refused when one of them has it proven (verified, or allowlisted — the operator's domain, set first
- * by them). Partnerships do not change this: a partner's guests are already written to in the partner's own
- * name (domain/guest-sender.ts), so no organisation needs another's address as its own.
+ * An address's mailbox for comparison: normalised, with an RFC 5233 subaddress (`+tag`) dropped from the local part
+ * — `hello+x@partner.example` is delivered to `hello@partner.example`.
+ */
+function mailboxKey(normalised: string): string {
+  const at = normalised.lastIndexOf('@');
+  return at > 0 ? normalised.slice(0, at).replace(/\+.*$/, '') + normalised.slice(at) : normalised;
+}
+
+/**
+ * Whether an organisation may set `address` as its sender given the OTHER organisations. Refused when one of them has
+ * proven (verified, by link or by the operator, or allowlisted and set first) an address that is
+ *   - the same mailbox: the same normalised address, or the same but for a subaddress (`hello+x@…`, RFC 5233); or
+ *   - at the same domain — a domain one organisation has proven is that organisation's, as with email providers'
+ *     domain verification —, unless that domain is itself an entry of the operator's list (`PUNCTUAL_SENDER_DOMAINS`:
+ *     the deployment's shared domain, where each organisation may have an address of its own, and only the same
+ *     mailbox is refused). A subdomain of an entry (`partner.punctual.local` under `punctual.local`) is a domain of
+ *     its own.
+ * The deployment's default sender, and organisations that use it, are nobody's. Partnerships do not change this: a
+ * partner's guests are already written to in the partner's own name (domain/guest-sender.ts), so no organisation
+ * needs another's address as its own.
  */
 export function senderAddressTaken(address: string, others: readonly OtherHolder[], cfg: SenderIdentityConfig): boolean {
   const n = normaliseAddress(address);
+  const defaultSender = normaliseAddress(cfg.defaultSender);
   // The deployment's default sender is everyone's: unproven mail goes from it anyway.
-  if (n === normaliseAddress(cfg.defaultSender)) return false;
-  return others.some((o) => normaliseAddress(o.senderEmail) === n && (o.senderVerifiedEmail === n || isAllowlisted(o.senderEmail, cfg.allowedDomains)));
+  if (n === defaultSender) return false;
+  const domain = domainOfAddress(n);
+  const sharedDomain = domain !== null && cfg.allowedDomains.includes(domain);
+  return others.some((o) => {
+    const theirs = normaliseAddress(o.senderEmail);
+    if (o.senderVerifiedEmail === n && theirs === n) return true;
+    if (theirs === defaultSender) return false;
+    const proven = o.senderVerifiedEmail === theirs || isAllowlisted(o.senderEmail, cfg.allowedDomains);
+    if (!proven) return false;
+    if (mailboxKey(theirs) === mailboxKey(n)) return true;
+    return !sharedDomain && domain !== null && domainOfAddress(theirs) === domain;
+  });
 }
 
 /**

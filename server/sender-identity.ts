@@ -26,6 +26,7 @@ import {
   insertSenderVerification,
   lockTenantRow,
   latestVerification,
+  latestVerificationOfTenant,
   lockSenderAddress,
   markSenderVerified,
   otherHolders,
@@ -39,6 +40,7 @@ import { messageIdFor } from '../domain/keys';
 import {
   describeSender,
   effectiveSender,
+  domainOfAddress,
   normaliseAddress,
   SENDER_VERIFICATION_TTL_MS,
   senderAddressTaken,
@@ -113,8 +115,9 @@ export async function claimSenderAddress(
 ): Promise<{ linkSent: boolean; clearProof: boolean }> {
   const n = normaliseAddress(next);
   if (n === normaliseAddress(t.senderEmail)) return { linkSent: false, clearProof: false };
-  await lockSenderAddress(tx, n);
-  const others = await otherHolders(tx, t.id, n);
+  // One lock per domain: two organisations claiming addresses at one domain are decided one after the other.
+  await lockSenderAddress(tx, lockKeyOf(n));
+  const others = await otherHolders(tx, t.id, n, domainsOf(n));
   if (senderAddressTaken(next, others, cfg)) {
     throw new AppError('conflict', `senderEmail: ${next.slice(0, 80)} is another organisation’s verified sender address; use an address of your own`, 'senderEmail');
   }
@@ -122,8 +125,23 @@ export async function claimSenderAddress(
   const clearProof = !!t.senderVerifiedEmail && t.senderVerifiedEmail !== n;
   const proof = senderProof({ senderEmail: next, senderVerifiedEmail: t.senderVerifiedEmail === n ? n : null }, cfg);
   if (proof !== 'unverified') return { linkSent: false, clearProof };
+  // One link a minute per organisation, however often the address changes: saving settings is no way around the
+  // resend limit (each link mails whatever address was typed, with the organisation's name in it).
+  const last = await latestVerificationOfTenant(tx, t.id);
+  if (last && last.createdAt.getTime() + 60_000 > ctx.now.getTime()) return { linkSent: false, clearProof };
   await mailVerificationLink(tx, t.id, n, ctx);
   return { linkSent: true, clearProof };
+}
+
+/** What a claim on `normalised` locks: its domain (claims at one domain queue up), else the address itself. */
+function lockKeyOf(normalised: string): string {
+  return domainOfAddress(normalised) ?? normalised;
+}
+
+/** The domain of `normalised` as typed and as normalised (IDNA), for {@link otherHolders}. */
+function domainsOf(normalised: string): string[] {
+  const d = domainOfAddress(normalised);
+  return d ? [...new Set([d, normalised.slice(normalised.lastIndexOf('@') + 1)])] : [];
 }
 
 async function mailVerificationLink(tx: DbOrTx, tenantId: string, normalised: string, ctx: { actor: string; now: Date; publicUrl?: string }): Promise<void> {
@@ -156,7 +174,7 @@ export async function resendSenderVerification(
     if (!t) throw new AppError('not_found', 'this organisation no longer exists');
     if (senderProof(t, cfg) !== 'unverified') throw new AppError('invalid_state', `senderEmail: ${t.senderEmail} needs no verification`, 'senderEmail');
     const n = normaliseAddress(t.senderEmail);
-    await lockSenderAddress(tx, n);
+    await lockSenderAddress(tx, lockKeyOf(n));
     const last = await latestVerification(tx, t.id, n);
     const wait = last ? last.createdAt.getTime() + 60_000 - ctx.now.getTime() : 0;
     if (wait > 0) throw new AppError('rate_limited', `One link a minute: try again in ${Math.ceil(wait / 1000)} s.`, 'senderEmail', { retryAfterMs: wait });
@@ -206,11 +224,11 @@ export async function confirmSenderVerification(
     const judged = judgeLink(found, ctx.tenantId, ctx.now);
     if (!judged.usable) throw new AppError('validation', `token: ${judged.reason}`, 'token');
     const { v } = found!;
-    // Lock order as in a settings save: the tenant row, then the address.
+    // Lock order as in a settings save: the tenant row, then the address's domain.
     const t = await lockTenantRow(tx, ctx.tenantId);
-    await lockSenderAddress(tx, v.address);
+    await lockSenderAddress(tx, lockKeyOf(v.address));
     if (!t || normaliseAddress(t.senderEmail) !== v.address) throw new AppError('validation', `token: ${v.address} is no longer your organisation’s sender address, so this link does nothing.`, 'token');
-    const others = await otherHolders(tx, t.id, v.address);
+    const others = await otherHolders(tx, t.id, v.address, domainsOf(v.address));
     if (senderAddressTaken(v.address, others, cfg)) throw new AppError('conflict', `token: ${v.address} was verified by another organisation first`, 'token');
     await useVerification(tx, v.id, ctx.actor, ctx.now);
     await markSenderVerified(tx, t.id, v.address, 'link', ctx.now);
@@ -232,7 +250,7 @@ export async function operatorProof(
 ): Promise<{ senderVerifiedEmail: string; senderVerifiedVia: 'operator' } | Record<string, never>> {
   const n = normaliseAddress(address);
   if (n === normaliseAddress(cfg.defaultSender)) return {};
-  await lockSenderAddress(tx, n);
+  await lockSenderAddress(tx, lockKeyOf(n));
   const others = await otherHolders(tx, '00000000-0000-0000-0000-000000000000', n);
   if (others.some((o) => o.senderVerifiedEmail === n)) return {};
   return { senderVerifiedEmail: n, senderVerifiedVia: 'operator' };

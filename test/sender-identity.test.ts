@@ -25,6 +25,7 @@ import { allowGuestsFrom, createReminderRule, createTenant } from '../server/ten
 import { eventWithBooking } from './support/fixtures';
 import { createHarness, type Harness } from './support/harness';
 import { startHttpPeer, type HttpPeer } from './support/http-peer';
+import { inviteStaffAction } from '../server/staff-invitations';
 
 const cfg: SenderIdentityConfig = { defaultSender: 'noreply@punctual.local', allowedDomains: ['punctual.local'] };
 const VERP_KEY = 'sender-identity-test-key';
@@ -114,6 +115,58 @@ describe('another organisation’s address', () => {
   });
 });
 
+describe('another organisation’s mailbox or domain', () => {
+  it('a subaddress of its address, or another mailbox at a domain it proved, is refused; the shared operator domain is not anyone’s', async () => {
+    const { demo, partner } = await demoAndPartner();
+    const a = await admin(demo.id);
+    const domain = partner.senderEmail.split('@')[1]!; // partnerN.punctual.local
+    for (const taken of [`hello+x@${domain}`, `billing@${domain}`, `HELLO+news@${domain.toUpperCase()}`]) {
+      const r = await refusal(saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: taken }), cfg));
+      expect([r.httpStatus, r.field], taken).toEqual([409, 'senderEmail']);
+    }
+    // An organisation that proved a domain by link owns it too.
+    await db().update(tenants).set({ senderEmail: 'news@studio-owned.example', senderVerifiedEmail: 'news@studio-owned.example', senderVerifiedVia: 'link' }).where(eq(tenants.id, partner.id));
+    expect((await refusal(saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: 'sales@studio-owned.example' }), cfg))).httpStatus).toBe(409);
+    // The operator's shared domain (an entry of the list) holds one mailbox per organisation.
+    await db().update(tenants).set({ senderEmail: 'team@punctual.local', senderVerifiedEmail: null }).where(eq(tenants.id, partner.id));
+    await saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: 'desk@punctual.local' }), cfg);
+    const [row] = await db().select().from(tenants).where(eq(tenants.id, demo.id));
+    expect(row.senderEmail).toBe('desk@punctual.local');
+  });
+});
+
+describe('verification mail', () => {
+  it('saving one address after another mails one link a minute, however often the address changes', async () => {
+    const { demo } = await demoAndPartner();
+    const a = await admin(demo.id);
+    // Five saves in a row, ending on the address the first link was for (a link for an address no longer the
+    // organisation's is not mailed at all).
+    for (let i = 0; i < 5; i++) {
+      await saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: `victim${i % 2}@target.example` }), cfg);
+    }
+    await h.drain();
+    expect((await h.caught()).filter((m) => m.accountMail)).toHaveLength(1);
+    // A minute later the next save mails again.
+    const later = { ...a, now: new Date(now.getTime() + 61_000) };
+    h.clock.set(later.now);
+    await saveOrgSettings(db(), later, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: 'victim2@target.example' }), cfg);
+    await h.drain();
+    expect((await h.caught()).filter((m) => m.accountMail)).toHaveLength(2);
+  });
+
+  it('a staff invitation of an organisation whose address is unproven goes from the default sender, Reply-To the address', async () => {
+    const { demo } = await demoAndPartner();
+    const a = await admin(demo.id);
+    await saveOrgSettings(db(), a, form(await readOrgSettings(db(), demo.id, cfg), { senderEmail: 'ceo@bank.example' }), cfg);
+    await inviteStaffAction(db(), a, { name: 'New Person', email: 'new.person@example.org', role: 'staff' }, 'http://app.test');
+    await h.drain();
+    const invitation = (await h.caught()).find((m) => m.envelopeTo.includes('new.person@example.org'))!;
+    expect(mailboxes(header(invitation.raw, 'From')!)).toEqual([{ name: 'Punctual Demo Studio', address: cfg.defaultSender }]);
+    expect(header(invitation.raw, 'Reply-To')).toContain('ceo@bank.example');
+    expect(invitation.envelopeFrom).not.toContain('bank.example');
+  });
+});
+
 describe('two organisations at once', () => {
   it('saving the same address at one of the sender domains at once: exactly one wins, the other is a 409', async () => {
     const { demo, partner } = await demoAndPartner();
@@ -138,7 +191,7 @@ describe('two organisations at once', () => {
     let save: Promise<unknown> = Promise.resolve(null);
     await h.tdb.sql.begin(async (tx) => {
       // Another organisation's save of the same address, not committed yet: it holds the address lock.
-      await tx`select pg_advisory_xact_lock(hashtext(${`sender_address:${address}`}))`;
+      await tx`select pg_advisory_xact_lock(hashtext(${`sender_address:studio.punctual.local`}))`; // the address's domain
       await tx`update tenants set sender_email = ${address} where id = ${partner.id}`;
       save = saveOrgSettings(db(), a, opened, cfg).catch((e: unknown) => e);
       // Until it commits, the demo studio's save waits on that lock (polled, no fixed sleep).

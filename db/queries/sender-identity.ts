@@ -16,12 +16,28 @@ export async function lockSenderAddress(db: DbOrTx, normalised: string): Promise
   await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`sender_address:${normalised}`}))`);
 }
 
-/** The OTHER tenants whose sender address, or proven address, is `normalised` (trimmed, lower-case). */
-export async function otherHolders(db: DbOrTx, tenantId: string, normalised: string): Promise<{ id: string; name: string; senderEmail: string; senderVerifiedEmail: string | null }[]> {
+/**
+ * The OTHER tenants whose sender address, or proven address, is `normalised` (trimmed, lower-case), or whose sender
+ * address is at one of `domains` (the address's domain as typed and as normalised: domain/sender-identity.ts decides
+ * which of them take it).
+ */
+export async function otherHolders(
+  db: DbOrTx,
+  tenantId: string,
+  normalised: string,
+  domains: readonly string[] = [],
+): Promise<{ id: string; name: string; senderEmail: string; senderVerifiedEmail: string | null }[]> {
+  const atDomain = domains.length ? sql` or split_part(lower(btrim(${tenants.senderEmail})), '@', 2) in (${sql.join(domains.map((d) => sql`${d}`), sql`, `)})` : sql``;
   return db
     .select({ id: tenants.id, name: tenants.name, senderEmail: tenants.senderEmail, senderVerifiedEmail: tenants.senderVerifiedEmail })
     .from(tenants)
-    .where(and(ne(tenants.id, tenantId), sql`(lower(btrim(${tenants.senderEmail})) = ${normalised} or ${tenants.senderVerifiedEmail} = ${normalised})`));
+    .where(and(ne(tenants.id, tenantId), sql`(lower(btrim(${tenants.senderEmail})) = ${normalised} or ${tenants.senderVerifiedEmail} = ${normalised}${atDomain})`));
+}
+
+/** The tenant's latest verification link for any address (one link a minute, however the address changes), or undefined. */
+export async function latestVerificationOfTenant(db: DbOrTx, tenantId: string): Promise<SenderVerification | undefined> {
+  const [row] = await db.select().from(senderVerifications).where(eq(senderVerifications.tenantId, tenantId)).orderBy(desc(senderVerifications.createdAt)).limit(1);
+  return row;
 }
 
 /** Records that `tenantId` proved `normalised` (`via`: link, operator, grandfathered). */
