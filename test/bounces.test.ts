@@ -435,7 +435,8 @@ describe('review findings: which DSN may change which delivery', () => {
     expect(third.code).toBe(0);
     expect(third.stdout).toBe(`delivery ${delivery.id}: report for attendee-b@example.test (5.1.1) already processed — nothing changed\n`);
     expect(await reportRows()).toHaveLength(1);
-  });
+    // Three real `npm run bounces:ingest` processes: ~10 s each on a busy 2-core machine.
+  }, 150_000);
 
   it('a bounce address that is present but does not verify rejects the DSN, although it quotes the real Message-ID (exit 1, nothing stored)', async () => {
     const { tenant, delivery, caught } = await sentReminder('attendee-b@example.test');
