@@ -64,16 +64,22 @@ for (const viewport of VIEWPORTS) {
       await page.goto(path);
       await expect(page.locator('h1').first()).toBeVisible();
       if (path === '/') {
-        // The nudge made in beforeAll is the last 24 hours' send: wait until both charts draw it.
+        // The nudge made in beforeAll is the last 24 hours' send: reload until the server renders both summaries
+        // (the page reads the attempts when it renders), then wait without reloading for the charts to draw them:
+        // recharts draws its SVG in the browser once the page has hydrated, which takes seconds on a busy machine,
+        // and a reload before that starts it over.
         await expect
           .poll(
             async () => {
               await page.reload();
-              return page.locator('.chart-box svg').count();
+              return page.locator('[data-testid="lag-summary"], [data-testid="outcomes-summary"]').count();
             },
-            { timeout: 45_000, message: 'both dashboard charts drawn' },
+            { timeout: 45_000, message: 'both dashboard summaries rendered' },
           )
-          .toBeGreaterThanOrEqual(2);
+          .toBe(2);
+        for (const chart of ['lag', 'outcomes']) {
+          await expect(page.locator(`.chart-box[data-chart="${chart}"] svg`).first(), `the ${chart} chart drawn`).toBeVisible({ timeout: 30_000 });
+        }
       }
       if (path === '/audit') {
         await expect(page.locator('.audit-table tbody tr').first()).toBeVisible();
