@@ -3,25 +3,25 @@
  * - a path whose percent-encoding is malformed (`/events/%`) is a bad request — 400 here, not a router 500;
  * - without a session cookie, pages redirect to /sign-in (keeping the path in `next`) and `/api/*` answers
  *   401. Only the cookie's presence is checked here (an optimistic check); pages and route handlers verify
- *   the session itself (server/session.ts).
+ *   the session itself (app/_http/session.ts).
  * - a person's own preference page (`/preferences/<token>`) and its save (`/api/preferences/<token>`) need no
- *   session: the signed token in the path is the credential (server/preference-link.ts), checked by the page
+ *   session: the signed token in the path is the credential (server/sending/preference-link.ts), checked by the page
  *   and the route themselves.
  * - the one-click unsubscribe address (`/u/<token>`, RFC 8058) needs no session either: mail providers POST to
- *   it from their own servers, and the signed token is the credential (server/unsubscribe-link.ts), checked by
+ *   it from their own servers, and the signed token is the credential (server/sending/unsubscribe-link.ts), checked by
  *   the route handler (app/u/[token]/route.ts).
  * - `/api/metrics` needs no session: a Prometheus server scrapes it with a bearer token (app/api/metrics/route.ts).
  * - every answer — page, route handler, static asset, redirect, 400/401, 404 and error page — carries the
- *   security headers of domain/security-headers.ts (CSP with a fresh nonce per request for pages, nosniff,
+ *   security headers of domain/platform/security-headers.ts (CSP with a fresh nonce per request for pages, nosniff,
  *   Referrer-Policy, HSTS when PUNCTUAL_PUBLIC_URL is https). Set here, once: a route handler's own header of
  *   the same name does not replace it (Next keeps the first), so the policies here are at least as strict as
  *   any route's. Next reads the nonce from the request's CSP header and puts it on its own scripts.
  */
 import { getSessionCookie } from 'better-auth/cookies';
 import { NextResponse, type NextRequest } from 'next/server';
-import { servedOverHttps } from './domain/public-url';
-import { safeReturnPath } from './domain/safe-redirect';
-import { securityHeaders } from './domain/security-headers';
+import { servedOverHttps } from '@/domain/platform/public-url';
+import { safeReturnPath } from '@/domain/accounts/safe-redirect';
+import { securityHeaders } from '@/domain/platform/security-headers';
 
 const PUBLIC = [
   /^\/sign-in$/,
@@ -29,7 +29,7 @@ const PUBLIC = [
   // better-auth's /reset-password) and asking for a reset link.
   /^\/set-password$/,
   /^\/forgot-password$/,
-  // Accepting a staff invitation: the token in the link is the credential (server/staff-invitations.ts).
+  // Accepting a staff invitation: the token in the link is the credential (server/accounts/staff-invitations.ts).
   /^\/accept-invitation$/,
   /^\/api\/invitations\/accept$/,
   /^\/api\/auth\//,

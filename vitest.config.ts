@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/** `@/x` is `<project root>/x` (tsconfig.json `paths`), in tests as in the app. */
+const resolve = { alias: [{ find: /^@\//, replacement: `${path.resolve(import.meta.dirname)}/` }] };
 
 /**
  * Two projects: `unit` (pure domain/ and template tests, no I/O) and `integration` (test/: real PostgreSQL,
@@ -9,6 +13,7 @@ export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: {
           name: 'unit',
           include: ['domain/**/*.test.ts', 'emails/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
@@ -17,6 +22,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],

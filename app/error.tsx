@@ -1,6 +1,6 @@
 'use client';
 
-import { PageLoadError } from '../components/client/PageLoadError';
+import { PageLoadError } from '@/components/ui/PageLoadError';
 
 /**
  * Error state for what the staff pages' own boundary (app/(staff)/error.tsx) cannot catch: an error in the staff

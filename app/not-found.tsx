@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { EmptyState } from '../components/EmptyState';
+import { EmptyState } from '@/components/ui/EmptyState';
 
 /** Shown for unknown routes and for ids that do not exist in the current tenant. */
 export default function NotFound() {

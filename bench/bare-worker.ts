@@ -13,12 +13,12 @@
  * Prints `bare worker running` when ready; SIGTERM finishes in-flight jobs and exits.
  */
 // React in production mode, as in Punctual's worker (scripts/worker.ts): the render baseline must compare like with like.
-import '../scripts/production-env';
+import '@/scripts/production-env';
 import { run } from 'graphile-worker';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
-import { quietLogger } from '../db/migrate';
-import { previewData, renderReminderEmail, type TemplateData } from '../emails';
+import { quietLogger } from '@/db/migrate';
+import { previewData, renderReminderEmail, type TemplateData } from '@/emails';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const smtp = new URL(process.env.BENCH_SMTP_URL!);

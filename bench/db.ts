@@ -15,9 +15,9 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
-import { startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
-import { migrateDatabase } from '../db/migrate';
-import { root } from '../scripts/lib';
+import { startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { root } from '@/scripts/lib';
 import { cpuMs, treeCpuMs } from './proc';
 import fs from 'node:fs';
 

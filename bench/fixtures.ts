@@ -1,6 +1,6 @@
 /**
  * Fast fixtures in plain SQL (generate_series): events, contacts, bookings and their rule reminders, shaped
- * exactly as planning makes them (server/scheduling.ts: one reminder per booking and rule, schedule version 1,
+ * exactly as planning makes them (server/scheduling/scheduling.ts: one reminder per booking and rule, schedule version 1,
  * channel email, expiry = due + the rule's late-send window), but thousands per statement.
  *
  * The due instant follows the planning (issue #11): `plantBatch` plans every reminder a month ahead; only
@@ -9,9 +9,9 @@
  * (event, rule) at that instant — as planning does (job key `wake:<event>:<rule>`, domain/keys.ts).
  */
 import postgres from 'postgres';
-import { wakeJobKey } from '../domain/keys';
-import { createReminderRule, createTenant } from '../server/tenants';
-import { createDb } from '../db/client';
+import { wakeJobKey } from '@/domain/keys';
+import { createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { createDb } from '@/db/client';
 
 export interface BenchTenant {
   tenantId: string;

@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root } from '../scripts/lib';
+import { root } from '@/scripts/lib';
 
 const TICK_MS = (() => {
   const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });

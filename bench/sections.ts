@@ -9,9 +9,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import postgres from 'postgres';
-import { claimDueReminders } from '../db/queries/dispatch';
-import { createDb } from '../db/client';
-import { freePort } from '../db/embedded';
+import { claimDueReminders } from '@/db/queries/sending/dispatch';
+import { createDb } from '@/db/client';
+import { freePort } from '@/db/embedded';
 import type { BenchServer } from './db';
 import { PgCpuMeter } from './db';
 import { makeDue, plantBatch, setupTenant, type BenchTenant } from './fixtures';
@@ -404,7 +404,7 @@ type BulkFn = (
 ) => Promise<{ bookings: number; reminders: number; skipped: { index: number; reason: string }[] }>;
 
 /**
- * Planning `bookings` bookings (1,000 per event) with server/scheduling.ts `addBookingsBulk` when that module
+ * Planning `bookings` bookings (1,000 per event) with server/scheduling/scheduling.ts `addBookingsBulk` when that module
  * exports it (default options); otherwise — clearly labelled — `addBooking` one booking at a time until
  * `fallbackCapMs`. bookings/s = bookings planned / wall-clock seconds of the planning calls (this process).
  */
@@ -413,9 +413,9 @@ export async function runPlan(server: BenchServer, cfg: BenchConfig, bookings: n
   const h = createDb(d.url, { max: 4 });
   try {
     const t = await setupTenant(d.url);
-    const scheduling = (await import('../server/scheduling')) as Record<string, unknown>;
+    const scheduling = (await import('@/server/scheduling/scheduling')) as Record<string, unknown>;
     const bulk = typeof scheduling.addBookingsBulk === 'function' ? (scheduling.addBookingsBulk as BulkFn) : null;
-    const { createEvent, addBooking } = await import('../server/scheduling');
+    const { createEvent, addBooking } = await import('@/server/scheduling/scheduling');
     const perEvent = 1000;
     const eventCount = Math.ceil(bookings / perEvent);
     const start = new Date(Date.now() + 7 * 86_400_000);
@@ -452,7 +452,7 @@ export async function runPlan(server: BenchServer, cfg: BenchConfig, bookings: n
       reminders = n;
     }
     const out = {
-      path: bulk ? 'addBookingsBulk (1,000 people per call, default options)' : 'FALLBACK: addBooking one booking at a time (addBookingsBulk is not exported by server/scheduling.ts) — stopped at the time cap',
+      path: bulk ? 'addBookingsBulk (1,000 people per call, default options)' : 'FALLBACK: addBooking one booking at a time (addBookingsBulk is not exported by server/scheduling/scheduling.ts) — stopped at the time cap',
       bulk: !!bulk,
       target: bookings,
       bookings: planned,
@@ -475,8 +475,8 @@ export async function runPlan(server: BenchServer, cfg: BenchConfig, bookings: n
 /**
  * `rows` reminders in the table (1,000 bookings × rows/1,000 schedule versions): 0.1 % due now, 2 % scheduled in
  * the future, the rest `done` in the past with an accepted/delivered delivery each (0.1 % of those `retrying`
- * later). Then: the due query (median ms of 15), a 100-row claim (db/queries/dispatch.ts claimDueReminders inside
- * a transaction that is rolled back; median of 15), one dispatcher pass with nothing due (server/dispatch.ts
+ * later). Then: the due query (median ms of 15), a 100-row claim (db/queries/sending/dispatch.ts claimDueReminders inside
+ * a transaction that is rolled back; median of 15), one dispatcher pass with nothing due (server/sending/dispatch.ts
  * dispatchDue at an instant before every due_at: only the expiry/recovery scans run; median of 5), and
  * EXPLAIN (ANALYZE, BUFFERS) of the due query.
  */
@@ -560,7 +560,7 @@ export async function runScale(server: BenchServer, cfg: BenchConfig, rows: numb
         if (!(e instanceof Rollback)) throw e;
       });
     const passMs: number[] = [];
-    const { dispatchDue } = await import('../server/dispatch');
+    const { dispatchDue } = await import('@/server/sending/dispatch');
     const before = new Date(now.getTime() - 2 * 86_400_000 - 100_000 * 60_000);
     for (let i = 0; i < 5; i++) {
       const p0 = performance.now();

@@ -1,14 +1,14 @@
 /**
  * The benchmark's SMTP sink as its own process (so its CPU time is its own, read from /proc by the bench):
  *   BENCH_SINK=null     bench/null-sink.ts (accepts and forgets)
- *   BENCH_SINK=catcher  server/mail-catcher.ts (stores every message in DATABASE_URL's `caught_messages`)
+ *   BENCH_SINK=catcher  dev/mail-catcher.ts (stores every message in DATABASE_URL's `caught_messages`)
  * Prints `sink ready <url>` on stdout when listening. Over the IPC channel it answers `{ type: 'stats' }` with
  * `{ type: 'stats', messages, distinctMessageIds }` (null sink: its counters; catcher: counted in the table).
  * BENCH_SINK_PORT picks the port (default: any free one). SIGTERM closes it.
  */
 import { sql } from 'drizzle-orm';
-import { createDb, type DbHandle } from '../db/client';
-import { startMailCatcher } from '../server/mail-catcher';
+import { createDb, type DbHandle } from '@/db/client';
+import { startMailCatcher } from '@/dev/mail-catcher';
 import { startNullSink } from './null-sink';
 
 const kind = process.env.BENCH_SINK ?? 'null';

@@ -7,13 +7,13 @@
  * be retried with the same key: the retry returns the first message's id instead of sending a second one.
  *
  * Uses node:http(s) directly to know whether the request reached the wire: a failure before the socket
- * connected is `transient` (nothing was sent); after it, `ambiguous` (domain/http-outcome.ts).
+ * connected is `transient` (nothing was sent); after it, `ambiguous` (domain/sending/http-outcome.ts).
  */
-import { identityHeaders } from '../domain/caught-identity';
+import { identityHeaders } from '@/domain/sending/caught-identity';
 import http from 'node:http';
 import https from 'node:https';
-import { classifyHttp } from '../domain/http-outcome';
-import { formatMailbox } from '../domain/mailbox';
+import { classifyHttp } from '@/domain/sending/http-outcome';
+import { formatMailbox } from '@/domain/sending/mailbox';
 import type { EmailChannel, LookupResult, OutgoingEmail, Outcome, SendOptions } from './types';
 
 export interface HttpEmailChannelOptions {
@@ -94,7 +94,7 @@ export function createHttpEmailChannel(opts: HttpEmailChannelOptions): EmailChan
     async close() {},
     async send(m: OutgoingEmail, o: SendOptions): Promise<Outcome> {
       const payload = JSON.stringify({
-        // One RFC 5322 mailbox: the display name quoted (or RFC 2047-encoded) as a header needs it (domain/mailbox.ts).
+        // One RFC 5322 mailbox: the display name quoted (or RFC 2047-encoded) as a header needs it (domain/sending/mailbox.ts).
         from: formatMailbox(m.from.name, m.from.address),
         to: m.to.address,
         // Resend/Postmark-style Reply-To (issue #13: the organisation's reply-to setting).

@@ -8,13 +8,13 @@
  *   user-agent: Punctual-Alerts/1
  *   {"text":"…"}
  *
- * Answers are classified like an outbound webhook's (domain/webhook-outcome.ts): 2xx accepted; 429 rate-limited
+ * Answers are classified like an outbound webhook's (domain/sending/webhook-outcome.ts): 2xx accepted; 429 rate-limited
  * with Retry-After; 408/5xx ambiguous; 3xx and other 4xx rejected (Slack answers 400 `invalid_payload`, 403
  * `action_prohibited`, 404 `no_service`, 410 `channel_is_archived`). A failure before the socket was ready is
- * transient, after it ambiguous (domain/alerts.ts decideAlertSend retries both: an alert twice beats none).
+ * transient, after it ambiguous (domain/alerts/alerts.ts decideAlertSend retries both: an alert twice beats none).
  *
  * Server-side request forgery: the same rules as channels/webhook.ts — unless `allowHttp`, the URL must be https;
- * always, domain/webhook-url.ts parseWebhookUrl refuses non-public IP literals and `localhost`, and the connection's
+ * always, domain/sending/webhook-url.ts parseWebhookUrl refuses non-public IP literals and `localhost`, and the connection's
  * own `lookup` ({@link checkedLookup}) refuses a name that resolves to any non-public address, before any byte is
  * sent. `allowHttp` (PUNCTUAL_WEBHOOK_ALLOW_HTTP=true) allows the http scheme only; an origin named in
  * `allowedOrigins` (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: the demo's Slack-compatible receiver) is the one exception to
@@ -22,15 +22,15 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import type { Outcome } from '../domain/outcome';
-import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/webhook-outcome';
-import { isAllowedOrigin, parseWebhookUrl } from '../domain/webhook-url';
+import type { Outcome } from '@/domain/sending/outcome';
+import { classifyWebhookNetworkError, classifyWebhookResponse } from '@/domain/sending/webhook-outcome';
+import { isAllowedOrigin, parseWebhookUrl } from '@/domain/sending/webhook-url';
 import { checkedLookup, PrivateAddressError } from './webhook';
-import { identityHeaders } from '../domain/caught-identity';
+import { identityHeaders } from '@/domain/sending/caught-identity';
 
 export interface SlackPoster {
   /** Posts `{ text }` to `url`; never throws for a receiver or network failure. `now`: for a Retry-After date. */
-  /** `opts.tenantId`: the tenant the alert is for, sent as `X-Punctual-Tenant` (domain/caught-identity.ts). */
+  /** `opts.tenantId`: the tenant the alert is for, sent as `X-Punctual-Tenant` (domain/sending/caught-identity.ts). */
   post(url: string, text: string, opts: { now: Date; tenantId: string; signal?: AbortSignal }): Promise<Outcome>;
 }
 

@@ -6,7 +6,7 @@
  *   → 201 { sid: 'SM…', status: 'queued', … } | 4xx/5xx { code, message, more_info, status }
  * (https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource).
  *
- * The answer is classified by domain/sms-outcome.ts. Without an answer, what matters is whether the request
+ * The answer is classified by domain/sending/sms-outcome.ts. Without an answer, what matters is whether the request
  * reached the wire (node:http, as channels/http-email.ts, to know it): a failure before the connection was
  * established (and, for https, secured) — connection refused, DNS, TLS handshake — is `transient`, nothing
  * was sent; a reset or timeout after it is `ambiguous`: Twilio has no idempotency key, so the message may or
@@ -17,9 +17,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { classifySmsResponse } from '../domain/sms-outcome';
+import { classifySmsResponse } from '@/domain/sending/sms-outcome';
 import type { OutgoingSms, Outcome, SendOptions, SmsChannel } from './types';
-import { identityHeaders } from '../domain/caught-identity';
+import { identityHeaders } from '@/domain/sending/caught-identity';
 
 export interface SmsChannelOptions {
   /** The API origin, e.g. https://api.twilio.com (a path prefix is kept). */

@@ -2,7 +2,7 @@
  * SMTP channel (nodemailer) over a small pool of reused connections. Each message drives the connection's
  * MAIL FROM / RCPT TO / DATA itself, so it knows exactly when its DATA phase began (the message stream is only
  * read after the server's 354): failures before it are safe to retry, failures after it are `ambiguous`
- * (domain/smtp-outcome.ts) — per message, on a new or a reused connection alike. A failure carries the server's
+ * (domain/sending/smtp-outcome.ts) — per message, on a new or a reused connection alike. A failure carries the server's
  * own reply text (`response`, e.g. `421 4.3.2 Service shutting down`) whenever the server said something.
  *
  * Pool: at most `maxConnections` connections (default 5), each carrying up to `maxMessages` messages (default
@@ -18,12 +18,12 @@
  * catchers) or `smtps://…` (implicit TLS, RFC 8314). Pool settings in the query: `?pool=N` (maxConnections),
  * `maxMessages=N`, `idleTimeout=ms`, e.g. `smtp://mail.example.com:587?pool=10`; options passed in code win.
  */
-import { identityHeaders } from '../domain/caught-identity';
+import { identityHeaders } from '@/domain/sending/caught-identity';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import { classifySmtpFailure } from '../domain/smtp-outcome';
+import { classifySmtpFailure } from '@/domain/sending/smtp-outcome';
 import type { EmailChannel, OutgoingEmail, Outcome, SendOptions } from './types';
 
 export interface SmtpChannelOptions {
@@ -73,7 +73,7 @@ export async function composeMessage(m: OutgoingEmail): Promise<Buffer> {
     html: m.html,
     text: m.text,
     messageId: m.messageId,
-    // The sender's identity for the development mailbox (domain/caught-identity.ts), over any other header.
+    // The sender's identity for the development mailbox (domain/sending/caught-identity.ts), over any other header.
     headers: { ...m.headers, ...identityHeaders(m) },
     // nodemailer's iTIP support: a text/calendar alternative with `method=` plus the same file attached.
     ...(m.calendar ? { icalEvent: { method: m.calendar.method, filename: m.calendar.filename, content: m.calendar.content } } : {}),

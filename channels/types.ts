@@ -6,7 +6,7 @@
 export interface OutgoingEmail {
   /**
    * The tenant the message is sent for (the delivery's sending tenant, the alert's, test message's or account's
-   * tenant). Written as the `X-Punctual-Tenant` header (domain/caught-identity.ts), which the built-in catcher
+   * tenant). Written as the `X-Punctual-Tenant` header (domain/sending/caught-identity.ts), which the built-in catcher
    * records so the development mailbox lists the message for that tenant only.
    */
   tenantId: string;
@@ -28,7 +28,7 @@ export interface OutgoingEmail {
   headers?: Record<string, string>;
   /**
    * The SMTP envelope sender (`MAIL FROM`, RFC 5321 §4.1.1.2), which the receiving side records as `Return-Path`
-   * and sends bounces to: the delivery's VERP bounce address (server/bounce-address.ts). Unset: `from.address`.
+   * and sends bounces to: the delivery's VERP bounce address (server/sending/bounce-address.ts). Unset: `from.address`.
    * Only the SMTP channel uses it; HTTP API providers handle bounces themselves.
    */
   envelopeFrom?: string;
@@ -39,8 +39,8 @@ export interface OutgoingEmail {
   calendar?: { method: 'REQUEST' | 'CANCEL'; content: string; filename: string };
 }
 
-export type { Outcome, RejectKind } from '../domain/outcome';
-import type { Outcome } from '../domain/outcome';
+export type { Outcome, RejectKind } from '@/domain/sending/outcome';
+import type { Outcome } from '@/domain/sending/outcome';
 
 export interface SendOptions {
   /** Idempotency key (the message key); providers that honour one deduplicate on it. */
@@ -66,7 +66,7 @@ export interface EmailChannel {
 
 /**
  * One SMS for a Twilio-compatible `Messages` resource (issue #9 §4). `to`/`from` are E.164 numbers
- * ("+31612345678"); `body` is plain text (segment counting: domain/sms-segments.ts).
+ * ("+31612345678"); `body` is plain text (segment counting: domain/sending/sms-segments.ts).
  */
 export interface OutgoingSms {
   /** The tenant it is sent for: the `X-Punctual-Tenant` request header (see {@link OutgoingEmail.tenantId}). */

@@ -11,13 +11,13 @@
  *   <body: JSON.stringify(payload), serialised once; the signature covers exactly these bytes>
  *
  * Redirects are never followed (node:http does not follow them — the `redirect: 'manual'` of fetch): a 3xx is
- * classified as a rejection (domain/webhook-outcome.ts). HTTPS is required unless `allowHttp`.
+ * classified as a rejection (domain/sending/webhook-outcome.ts). HTTPS is required unless `allowHttp`.
  *
  * Server-side request forgery (Standard Webhooks spec "Server side request forgery"; OWASP SSRF Prevention Cheat
  * Sheet): only public addresses are called, whether or not `allowHttp`. parseWebhookUrl refuses IP literals in non-public
  * ranges and `localhost` names; a DNS name is resolved at send time by the connection's own `lookup`
  * ({@link checkedLookup}: `dns.lookup(host, { all: true })`), which refuses the connection if ANY address is
- * non-public (domain/private-address.ts) and otherwise hands exactly the checked addresses to the socket, so the
+ * non-public (domain/sending/private-address.ts) and otherwise hands exactly the checked addresses to the socket, so the
  * connection goes to an address that was checked — a name cannot resolve to a public address for the check and a
  * private one for the connect (DNS rebinding). A refusal is `rejected` kind `permission` code `PRIVATE_ADDRESS`,
  * naming the address, and happens before a TCP connection is opened, so no byte reaches the address. The one
@@ -38,12 +38,12 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { classifyAddress, describeNonPublic } from '../domain/private-address';
-import { classifyWebhookNetworkError, classifyWebhookResponse } from '../domain/webhook-outcome';
-import { formatWebhookSecret, isWebhookSecret } from '../domain/webhook-secret';
-import { isAllowedOrigin, parseWebhookUrl } from '../domain/webhook-url';
+import { classifyAddress, describeNonPublic } from '@/domain/sending/private-address';
+import { classifyWebhookNetworkError, classifyWebhookResponse } from '@/domain/sending/webhook-outcome';
+import { formatWebhookSecret, isWebhookSecret } from '@/domain/sending/webhook-secret';
+import { isAllowedOrigin, parseWebhookUrl } from '@/domain/sending/webhook-url';
 import type { OutgoingWebhook, Outcome, SendOptions, WebhookChannel } from './types';
-import { identityHeaders } from '../domain/caught-identity';
+import { identityHeaders } from '@/domain/sending/caught-identity';
 
 export interface WebhookChannelOptions {
   /**
@@ -58,7 +58,7 @@ export interface WebhookChannelOptions {
   allowHttp?: boolean;
   /**
    * Origins (`http://127.0.0.1:4010`) called even though their host is not public (PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS,
-   * domain/webhook-url.ts). Default: none.
+   * domain/sending/webhook-url.ts). Default: none.
    */
   allowedOrigins?: readonly string[];
 }
@@ -120,7 +120,7 @@ export const webhookUserAgent = 'Punctual-Webhooks/1';
 /** Bytes of a receiver's answer kept for classification (the attempt records 500 characters of it). */
 const maxAnswerBytes = 16 * 1024;
 
-/** A new endpoint signing secret: `whsec_` + base64 of 24 random bytes (format: domain/webhook-secret.ts). */
+/** A new endpoint signing secret: `whsec_` + base64 of 24 random bytes (format: domain/sending/webhook-secret.ts). */
 export function newWebhookSecret(): string {
   return formatWebhookSecret(randomBytes(24));
 }

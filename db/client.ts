@@ -153,7 +153,7 @@ function answering<T extends postgres.Sql | postgres.TransactionSql>(client: T, 
  * The same postgres.js client, except that every query drizzle sends is a named prepared statement
  * (`prepare: true`), inside transactions and savepoints too. drizzle's query builder asks postgres.js for
  * unnamed statements (`prepare: false`) unless a query is `.prepare('name')`d, so PostgreSQL plans every
- * execution again — and planning the send path's joined world select (db/queries/delivery.ts
+ * execution again — and planning the send path's joined world select (db/queries/sending/delivery.ts
  * `loadReminderWorld`, nine tables) costs 2–17 ms of server CPU against ≈ 0.1 ms to run it (EXPLAIN ANALYZE
  * SUMMARY, issue #11). A prepared statement is planned on its first executions and then runs PostgreSQL's
  * generic plan (plan_cache_mode auto). postgres.js keeps the statements per connection, keyed by the SQL text

@@ -43,9 +43,9 @@ import {
   alertConditions,
   alertRoutes,
 } from '../domain/vocabulary';
-import { guestLimits } from '../domain/guest-sender';
-import { partnershipSides, partnershipStatuses } from '../domain/partnership';
-import { testMessageStatuses } from '../domain/org-settings';
+import { guestLimits } from '../domain/organisations/guest-sender';
+import { partnershipSides, partnershipStatuses } from '../domain/organisations/partnership';
+import { testMessageStatuses } from '../domain/organisations/org-settings';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
@@ -71,9 +71,9 @@ export const reportSourceEnum = pgEnum('report_source', reportSources);
 export const reportKindEnum = pgEnum('report_kind', reportKinds);
 export const alertConditionEnum = pgEnum('alert_condition', alertConditions);
 export const alertRouteEnum = pgEnum('alert_route', alertRoutes);
-/** How far a guest partnership lets the host write in the guest organisation's name (domain/guest-sender.ts). */
+/** How far a guest partnership lets the host write in the guest organisation's name (domain/organisations/guest-sender.ts). */
 export const guestLimitEnum = pgEnum('guest_limit', guestLimits);
-/** A guest partnership's agreement (domain/partnership.ts): pending until the other side accepts (migration 0016). */
+/** A guest partnership's agreement (domain/organisations/partnership.ts): pending until the other side accepts (migration 0016). */
 export const partnershipStatusEnum = pgEnum('partnership_status', partnershipStatuses);
 /** Which side of a partnership proposed it: the guest organisation (offer) or the host (request). */
 export const partnershipSideEnum = pgEnum('partnership_side', partnershipSides);
@@ -102,7 +102,7 @@ export const tenants = pgTable('tenants', {
   /** Reply-To address of this tenant's mail; null = none (replies go to `sender_email`). */
   replyTo: text('reply_to'),
   /**
-   * The normalised sender address this tenant PROVED it may send from (domain/sender-identity.ts): an admin opened
+   * The normalised sender address this tenant PROVED it may send from (domain/organisations/sender-identity.ts): an admin opened
    * the link mailed to it, the operator set it (`npm run tenant -- create`), or it was grandfathered in (migration
    * sender_verification_backfill). It counts only while it equals the normalised `sender_email`; null = none.
    * Unique among tenants (index `tenants_sender_verified_email_uq`): one proven owner per address.
@@ -139,7 +139,7 @@ export const contacts = pgTable(
     /** Mobile number in E.164 (`+31612345678`), validated with libphonenumber-js at input; null = no SMS. */
     phone: text('phone'),
     /**
-     * Channels the person accepts per category (domain/preferences.ts `ChannelPreferences`), e.g.
+     * Channels the person accepts per category (domain/notifications/preferences.ts `ChannelPreferences`), e.g.
      * `{"reminders":["email"],"booking_updates":["sms"]}`. Read with `readPreferences` (tolerant).
      */
     preferences: jsonb('preferences').notNull().default(sql`'{"reminders":["email"],"booking_updates":["email"]}'::jsonb`),
@@ -202,7 +202,7 @@ export const bookings = pgTable(
     /** For `external`: the guest's own tenant, whose identity and suppression list remind them. */
     guestTenantId: uuid('guest_tenant_id').references(() => tenants.id),
     /**
-     * Who booked the person: the transaction's `punctual.actor` (db/queries/actor.ts setActor) at insert, via the
+     * Who booked the person: the transaction's `punctual.actor` (db/queries/platform/actor.ts setActor) at insert, via the
      * column default (migration 0011); null when none was named. Shown to a guest organisation as the host actor.
      */
     createdBy: text('created_by').default(sql`nullif(current_setting('punctual.actor', true), '')`),
@@ -315,7 +315,7 @@ export const deliveries = pgTable(
     /**
      * The tenant whose name the message goes out in — its sender, its suppression list, and whose deliveries log
      * and mailbox list it (issue #12): an external guest's own organisation when the partnership allows it
-     * (domain/guest-sender.ts), else the delivery's tenant. Recorded at the claim, re-decided before every
+     * (domain/organisations/guest-sender.ts), else the delivery's tenant. Recorded at the claim, re-decided before every
      * attempt; null (rows written by other paths) = `tenant_id`.
      */
     sendingTenantId: uuid('sending_tenant_id').references(() => tenants.id),
@@ -418,7 +418,7 @@ export const suppressions = pgTable(
 /**
  * Delivery reports (issue #10 §1–2): every report a provider sent about a message, stored once by
  * `(source, provider_event_id)` — a repeated report inserts nothing and changes nothing. A delivery's report state
- * is a fold over ALL its stored reports (domain/report-state.ts), so the order of arrival cannot matter. A report
+ * is a fold over ALL its stored reports (domain/reports/report-state.ts), so the order of arrival cannot matter. A report
  * whose message is not (yet) known is kept with `delivery_id` null and adopted when the send records the
  * provider's message id (a fast provider can report before our own transaction commits).
  */
@@ -551,7 +551,7 @@ export const workerHeartbeats = pgTable('worker_heartbeats', {
 /**
  * One row per running worker process (issue #11 §3): its prom-client registry as `getMetricsAsJSON()` (counters,
  * histograms and process metrics, every series labelled with `worker_id`), upserted every ~15 s by the worker
- * (server/metrics.ts) and deleted when it stops. /api/metrics merges the rows updated within the last 2 minutes.
+ * (server/dashboards/metrics.ts) and deleted when it stops. /api/metrics merges the rows updated within the last 2 minutes.
  * `updated_at` is the database's clock (invariant 10). Not tenant data.
  */
 export const workerMetrics = pgTable('worker_metrics', {
@@ -578,7 +578,7 @@ export const domainEvents = pgTable(
     bookingId: uuid('booking_id').references(() => bookings.id),
     /** Distinguishes a second change of one entity: schedule version for event_*, 1 for a booking's facts. */
     revision: integer('revision').notNull(),
-    /** What happened, as the booking side knows it (old/new timing, reason); shape per type in server/domain-events.ts. */
+    /** What happened, as the booking side knows it (old/new timing, reason); shape per type in server/scheduling/domain-events.ts. */
     payload: jsonb('payload').notNull(),
     /** Who caused it (staff email, `import`, `system`). */
     actor: text('actor').notNull(),
@@ -595,7 +595,7 @@ export const domainEvents = pgTable(
 
 /**
  * Per-tenant notification settings (issue #9): the policy (who hears which domain event, with which
- * template; domain/notification-policy.ts), the SMS sender and the outbound webhook endpoint. One row per
+ * template; domain/notifications/notification-policy.ts), the SMS sender and the outbound webhook endpoint. One row per
  * tenant; no row = nobody is notified. Versioned: two admins editing it cannot lose each other's change.
  */
 export const notificationSettings = pgTable('notification_settings', {
@@ -628,7 +628,7 @@ export const guestPartnerships = pgTable(
     guestTenantId: uuid('guest_tenant_id').notNull().references(() => tenants.id),
     hostTenantId: uuid('host_tenant_id').notNull().references(() => tenants.id),
     /**
-     * Whom the host may write to in the guest organisation's name (issue #12, domain/guest-sender.ts): `anyone`,
+     * Whom the host may write to in the guest organisation's name (issue #12, domain/organisations/guest-sender.ts): `anyone`,
      * `contacts` (the guest tenant's own contacts), `domains` (`allowed_domains`) or `none`. Set by the guest
      * tenant's admins; everyone else the host books as its guest is written to in the host's own name.
      */
@@ -705,7 +705,7 @@ export const orgTestMessages = pgTable(
 );
 
 /**
- * Sender verification links (domain/sender-identity.ts): one row per link mailed to a tenant's sender address. The
+ * Sender verification links (domain/organisations/sender-identity.ts): one row per link mailed to a tenant's sender address. The
  * token itself is never stored, only its SHA-256 (`token_hash`, hex). A link verifies THIS tenant's THIS address
  * (`address`, normalised) once (`used_at`), before `expires_at` (24 h), and only while it is still the tenant's
  * sender address.
@@ -802,7 +802,7 @@ export const caughtMessages = pgTable(
     raw: text('raw').notNull(),
     /**
      * The tenant that sent the message, as the sender declared it when it sent (the `X-Punctual-Tenant` header
-     * of an email, SMS API request or webhook POST — domain/caught-identity.ts; a DSN takes the tenant of the
+     * of an email, SMS API request or webhook POST — domain/sending/caught-identity.ts; a DSN takes the tenant of the
      * message it reports on). The mailbox lists a tenant's messages by this column alone, never by an address.
      * Null: no (valid) declaration — shown to nobody.
      */
@@ -866,7 +866,7 @@ export const staffTwoFactors = pgTable(
     /**
      * The last TOTP time step (floor(unix seconds / 30)) whose code was accepted for this account (migration 0023):
      * a code is accepted once per account and step, and never for a step at or before this one (RFC 6238 §5.2;
-     * server/accounts-auth.ts). Null until a first code was accepted. Not better-auth's: its adapter leaves it alone.
+     * server/accounts/auth-plugin.ts). Null until a first code was accepted. Not better-auth's: its adapter leaves it alone.
      */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   },

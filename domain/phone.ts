@@ -8,7 +8,7 @@
  * package version; a newly allocated number range is refused until the package is upgraded.
  *
  * A valid landline number is accepted: whether a number can receive SMS is the provider's answer (Twilio
- * 21614 → rejected, suppressed as `invalid_number`, domain/sms-outcome.ts).
+ * 21614 → rejected, suppressed as `invalid_number`, domain/sending/sms-outcome.ts).
  */
 import { parsePhoneNumberWithError, ParseError, validatePhoneNumberLength, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 

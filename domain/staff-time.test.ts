@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatStaffTime, hasIsoInstant, humanizeInstants, splitInstants, staffZoneAbbreviation } from './staff-time';
-import { decideSend } from './send-decision';
-import { planReminders } from './planning';
+import { decideSend } from '@/domain/sending/send-decision';
+import { planReminders } from '@/domain/scheduling/planning';
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 

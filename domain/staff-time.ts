@@ -1,11 +1,11 @@
 /**
  * Instants in text for STAFF (issue #12: "staff-facing text never shows a raw ISO instant"). The staff UI shows
  * every instant as wall-clock time in an explicit IANA zone with the zone's abbreviation — "Sun 29 Nov 2026,
- * 17:52 CET" — (components/ZonedTime.tsx adds the viewer's own zone on hover). Texts made on the server and read
+ * 17:52 CET" — (components/ui/ZonedTime.tsx adds the viewer's own zone on hover). Texts made on the server and read
  * outside the UI (alert emails and Slack posts, API error messages) use the same words through
  * {@link formatStaffTime}; stored free texts that still hold an ISO-8601 instant (reasons written before this
  * rule, a provider's words) are split with {@link splitInstants} so the UI renders each instant with
- * components/TimesInText.tsx, or rewritten with {@link humanizeInstants} where only plain text fits (a `title`).
+ * components/ui/TimesInText.tsx, or rewritten with {@link humanizeInstants} where only plain text fits (a `title`).
  *
  * Pure: no clock reads, no I/O; the same output on the server and in the browser (luxon with ICU's zone names).
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAfterOutcome, type Outcome } from './outcome';
+import { decideAfterOutcome, type Outcome } from '@/domain/sending/outcome';
 import { deliveryFromStates, deliveryTransitions, reminderFromStates, reminderTransitions } from './states';
 import { deliveryStatuses, reminderStatuses } from './vocabulary';
 

@@ -26,7 +26,7 @@ export const deliveryTransitions: Readonly<Record<DeliveryStatus, readonly Deliv
   // a person may also mark it sent (accepted), send it again (retrying) or discard it.
   // A delivery report about an `unknown` message proves it went out: the report state applies (issue #10).
   unknown: ['accepted', 'retrying', 'failed', 'expired', 'dead', 'discarded', 'delivered', 'soft_bounced', 'bounced', 'complained'],
-  // Delivery reports move a sent message only forward in severity (domain/report-state.ts):
+  // Delivery reports move a sent message only forward in severity (domain/reports/report-state.ts):
   // accepted < delivered < soft_bounced < bounced (or SMS `failed`) < complained.
   accepted: ['delivered', 'soft_bounced', 'bounced', 'complained', 'failed'],
   delivered: ['soft_bounced', 'bounced', 'complained', 'failed'],

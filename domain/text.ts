@@ -43,7 +43,7 @@ export const BIDI_CONTROL_NAMES: Readonly<Record<string, string>> = {
 
 /**
  * The {@link BIDI_CONTROL_NAMES} characters as the inside of a regular-expression character class
- * (`[${BIDI_CONTROL_CLASS}]`), for patterns that refuse more than these (domain/org-settings.ts).
+ * (`[${BIDI_CONTROL_CLASS}]`), for patterns that refuse more than these (domain/organisations/org-settings.ts).
  */
 export const BIDI_CONTROL_CLASS = '\\u202a-\\u202e\\u2066-\\u2069';
 const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROL_CLASS}]`);
@@ -82,7 +82,7 @@ export function hasNoBidiControls(text: string): boolean {
 /**
  * The zod check of typed text: `z.string().trim().max(200).check(refuseBidiControls)` fails with the
  * {@link bidiControlProblem} message, so a route's 400 reads `title: must not contain U+202E RIGHT-TO-LEFT OVERRIDE …`
- * and names the field (server/errors.ts fromZodError).
+ * and names the field (server/platform/errors.ts fromZodError).
  */
 export const refuseBidiControls = z.superRefine<string>((value, ctx) => {
   const problem = bidiControlProblem(value);

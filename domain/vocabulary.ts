@@ -68,7 +68,7 @@ export type ReminderStatus = (typeof reminderStatuses)[number];
 
 /**
  * Delivery lifecycle (DESIGN §4a): `claimed` → `sending` → `accepted` → `delivered|soft_bounced|bounced|complained`
- * (moved only by the provider's delivery reports, issue #10, and only forward in severity: domain/report-state.ts);
+ * (moved only by the provider's delivery reports, issue #10, and only forward in severity: domain/reports/report-state.ts);
  * or `suppressed`, `cancelled`/`superseded` (stale work found at the last re-read before the provider call),
  * `retrying` (next attempt at `next_attempt_at`), `unknown` (ambiguous: may or may not have gone out),
  * `failed` (rejected for good), `expired` (a retry would land after the reminder's expiry instant),
@@ -225,7 +225,7 @@ export type AuditAction = (typeof auditActions)[number];
 
 /**
  * Staff roles (issue #4): `admin` — everything incl. settings and staff; `staff` — events, bookings, nudges,
- * replays; `viewer` — read-only. Checked on the server for every mutation (server/session.ts).
+ * replays; `viewer` — read-only. Checked on the server for every mutation (app/_http/session.ts).
  */
 export const staffRoles = ['admin', 'staff', 'viewer'] as const;
 export type StaffRole = (typeof staffRoles)[number];

@@ -39,7 +39,7 @@ const validity = new Map<string, boolean>();
 /**
  * True when `zone` is a tz database name (exact spelling: the error's suggestion fixes a wrong case) that this
  * runtime can compute with. Current names and old links alike. Cached: luxon builds an `Intl.DateTimeFormat`
- * on every check. The one zone check of the project (domain/due-instant.ts `isIanaZone` is this).
+ * on every check. The one zone check of the project (domain/scheduling/due-instant.ts `isIanaZone` is this).
  */
 export function isValidZone(zone: string): boolean {
   if (typeof zone !== 'string' || zone === '') return false;

@@ -5,7 +5,7 @@
  * SMS text of every template.
  */
 import { expect, test } from '@playwright/test';
-import { templateIds } from '../domain/vocabulary';
+import { templateIds } from '@/domain/vocabulary';
 import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
 
 test.use({ storageState: authFile('admin') });

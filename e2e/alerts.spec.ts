@@ -7,7 +7,7 @@
  *    refuses a `+deny-once` nudge (550 5.7.1) → a dead letter; the alert is evaluated (POST /api/alert-settings/check,
  *    or the worker's minute sweep) — a burst is grouped until a quiet period passes without a new dead letter (60 s
  *    in production; playwright.config.ts gives the test server 2 s with PUNCTUAL_ALERT_QUIET_MS, so this does not
- *    wait out a real minute: the grouping rule itself is unit tested in domain/alerts.test.ts) — the alert email
+ *    wait out a real minute: the grouping rule itself is unit tested in domain/alerts/alerts.test.ts) — the alert email
  *    lands in /mailbox (the demo emails its admin), its link is followed and
  *    lands on Needs attention showing that dead letter under the active-alert banner. The Slack-compatible post
  *    shows in the Webhooks tab (the demo's built-in receiver).
@@ -120,7 +120,7 @@ test('a dead letter → the alert email in the mailbox → its link opens Needs 
       const r = await page.request.post('/api/alert-settings/check', { headers: sameOrigin() });
       expect(r.status(), await r.text()).toBe(200);
     };
-    // The demo starts with a dead letter whose alert went out when it happened, over an hour ago (server/seed.ts):
+    // The demo starts with a dead letter whose alert went out when it happened, over an hour ago (dev/seed.ts):
     // replay what is dead now and let the condition clear, so this spec's dead letter starts an alert of its own.
     await page.goto('/attention');
     for (const id of await page.locator('section.case-card[data-delivery-id]').filter({ has: page.locator('[data-status="dead"]') }).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-delivery-id')))) {

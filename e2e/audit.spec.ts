@@ -8,7 +8,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DateTime } from 'luxon';
 import { ACCOUNTS, authFile, expectAccessible, screen, unique } from './support';
 
-/** The demo tenant's zone (server/seed.ts): the date filters are local dates there. */
+/** The demo tenant's zone (dev/seed.ts): the date filters are local dates there. */
 const DEMO_ZONE = 'Europe/Amsterdam';
 const ZONED = /\d{2}:\d{2} CES?T$/;
 

@@ -13,8 +13,8 @@
  * channels-dashboard-1360.png, channels-dashboard-375.png, channels-attention-375.png.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { connectPostgres } from '../db/url';
-import { resolveDatabaseUrl } from '../scripts/lib';
+import { connectPostgres } from '@/db/url';
+import { resolveDatabaseUrl } from '@/scripts/lib';
 import { bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
 
 const PHONE = '+31612345678';
@@ -179,7 +179,7 @@ test('needs attention says when and why the webhook endpoint was switched off, w
   const sql = connectPostgres(url!, { max: 1, onnotice: () => {} });
   const reason = 'the receiver answered HTTP_410 on 2026-11-30T08:15:00.000Z';
   try {
-    // As the send path records a 410 Gone (db/queries/domain-events.ts disableWebhook), for the demo tenant only.
+    // As the send path records a 410 Gone (db/queries/scheduling/domain-events.ts disableWebhook), for the demo tenant only.
     const off = await sql`update notification_settings set webhook_enabled = false, webhook_disabled_reason = ${reason},
       webhook_disabled_at = '2026-11-30T08:15:00Z' where tenant_id = (select id from tenants where slug = 'demo') and webhook_enabled returning tenant_id`;
     expect(off, 'the demo tenant has a webhook endpoint switched on').toHaveLength(1);

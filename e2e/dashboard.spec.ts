@@ -1,6 +1,6 @@
 /**
  * The dashboard at `/` (issue #4 item 2): tiles with numbers and captions, each tile linking to the list it counts;
- * the dispatch-lag and provider-outcome charts drawn from the demo's history (server/seed.ts: a working day's
+ * the dispatch-lag and provider-outcome charts drawn from the demo's history (dev/seed.ts: a working day's
  * messages sent on time over the past hours, issue #12 — so a fresh start shows a lag of well under a second and
  * nothing expired); text alternatives beside the charts; and the tenant scoping: the partner tenant, which sends
  * nothing, sees zeros and the charts' empty states. Screenshots: dashboard.png, dashboard-partner.png.

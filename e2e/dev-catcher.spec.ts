@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
-import { root } from '../scripts/lib';
+import { root } from '@/scripts/lib';
 import { screen, unique } from './support';
 
 /** The mail catcher's port of the running `npm start` (its data folder's ports.json). */

@@ -1,12 +1,12 @@
 /**
  * The mailbox's three tabs (issue #9 §9): `npm start` runs a built-in SMS API and webhook receiver beside the
  * mail catcher, and /mailbox shows what they caught. The demo contact Ada takes booking updates by SMS only
- * (server/seed.ts) and the demo tenant's webhook points at the built-in receiver, so booking her onto a new
+ * (dev/seed.ts) and the demo tenant's webhook points at the built-in receiver, so booking her onto a new
  * event sends a booking confirmation by SMS and a signed webhook delivery. This spec follows both into the
  * mailbox — list rows (from → to, text, segments; type, webhook-id, verified) and detail pages — at desktop
  * width and at 375 px, where no page may scroll sideways. Screenshots: mailbox-sms-*.png, mailbox-webhook-*.png.
  *
- * A booking confirmation by email carries a calendar invitation (domain/calendar-invite.ts): its mailbox page
+ * A booking confirmation by email carries a calendar invitation (domain/calendar/calendar-invite.ts): its mailbox page
  * lists the attachments read from the raw source (invite.ics, each a download), shows the invitation's key
  * lines (METHOD, UID, SEQUENCE, DTSTART with its TZID) and links the raw source; the downloads are this tenant's
  * only (another tenant gets 404, a signed-out request 401). Screenshots: mailbox-email-invite-*.png.

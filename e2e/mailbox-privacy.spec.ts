@@ -8,9 +8,9 @@
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { expect, test } from '@playwright/test';
-import { createDb, type DbHandle } from '../db/client';
-import { caughtMessages } from '../db/schema';
-import { resolveDatabaseUrl } from '../scripts/lib';
+import { createDb, type DbHandle } from '@/db/client';
+import { caughtMessages } from '@/db/schema';
+import { resolveDatabaseUrl } from '@/scripts/lib';
 import { ACCOUNTS, contextAs, expectAccessible, sameOrigin, screen } from './support';
 
 let handle: DbHandle;

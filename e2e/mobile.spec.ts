@@ -14,9 +14,9 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { expect, test, type Page } from '@playwright/test';
-import { createDb } from '../db/client';
-import { caughtMessages } from '../db/schema';
-import { resolveDatabaseUrl } from '../scripts/lib';
+import { createDb } from '@/db/client';
+import { caughtMessages } from '@/db/schema';
+import { resolveDatabaseUrl } from '@/scripts/lib';
 import { authFile, bookViaApi, createEventViaApi, sameOrigin, screen, unique } from './support';
 
 test.use({ storageState: authFile('admin'), viewport: { width: 375, height: 812 } });
@@ -103,7 +103,7 @@ async function firstLink(page: Page, path: string, selector: string): Promise<st
   return href!;
 }
 
-/** Books two guests whose first message fails (the catcher's deny-once and drop-once faults, server/mail-catcher.ts). */
+/** Books two guests whose first message fails (the catcher's deny-once and drop-once faults, dev/mail-catcher.ts). */
 async function makeAttentionCases(page: Page): Promise<string[]> {
   const eventId = await createEventViaApi(page, unique('Phone check'));
   const emails = [`${unique('mobile-dead')}+deny-once@example.test`, `${unique('mobile-unknown')}+drop-once@example.test`];

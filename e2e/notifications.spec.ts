@@ -16,13 +16,13 @@
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createDb, type DbHandle } from '../db/client';
-import { disableWebhook } from '../db/queries/domain-events';
-import { auditLog, notificationSettings, type NotificationSettings } from '../db/schema';
-import { emptyPolicy, type NotificationPolicy } from '../domain/notification-policy';
-import { authSecret, resolveDatabaseUrl, root } from '../scripts/lib';
-import { preferencesSecret, signPreferenceToken } from '../server/preference-link';
-import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '../server/unsubscribe-link';
+import { createDb, type DbHandle } from '@/db/client';
+import { disableWebhook } from '@/db/queries/scheduling/domain-events';
+import { auditLog, notificationSettings, type NotificationSettings } from '@/db/schema';
+import { emptyPolicy, type NotificationPolicy } from '@/domain/notifications/notification-policy';
+import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
+import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
 import { bookViaApi, contextAs, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
 
 interface Settings {

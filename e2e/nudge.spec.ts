@@ -5,9 +5,9 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { expect, test } from '@playwright/test';
-import { createDb } from '../db/client';
-import { contacts } from '../db/schema';
-import { resolveDatabaseUrl } from '../scripts/lib';
+import { createDb } from '@/db/client';
+import { contacts } from '@/db/schema';
+import { resolveDatabaseUrl } from '@/scripts/lib';
 import { bookViaApi, createEventViaApi, expectAccessible, mailboxCount, sameOrigin, screen, unique } from './support';
 
 test('double click → exactly one email; a second nudge within a minute is refused', async ({ page }) => {
@@ -80,7 +80,7 @@ test('a person who unsubscribed from reminders (link or preferences): the previe
   const preview = async () => (await (await page.request.get(`/api/bookings/${bookingId}/preview?template=attendee-reminder`)).json()) as Preview;
   try {
     expect((await preview()).optedOut).toBeNull();
-    // One-click link (the marker domain/preferences.ts unsubscribeFrom writes).
+    // One-click link (the marker domain/notifications/preferences.ts unsubscribeFrom writes).
     await setPrefs({ reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } });
     const linked = await preview();
     expect(linked.optedOut).toMatchObject({ reason: 'unsubscribed from reminders (one-click link, 2027-08-03T12:00:00.000Z)', unsubscribedAt: '2027-08-03T12:00:00.000Z' });

@@ -6,7 +6,7 @@
  * Screenshots of every page go to test-results/screens/<name>.png.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { templateIds } from '../domain/vocabulary';
+import { templateIds } from '@/domain/vocabulary';
 import { screen } from './support';
 
 /** A delivery the provider took; `delivered` counts too should a provider report it that fast. */
@@ -131,7 +131,7 @@ test('needs attention lists dead letters and unknown outcomes, or says there are
   await expect(page.getByRole('heading', { name: /Dead letters/ })).toBeVisible();
   await expect(page.getByRole('heading', { name: /Unknown outcomes/ })).toBeVisible();
   // Nothing in the browser tests crashes a worker mid-send: every unknown outcome listed is one made on purpose —
-  // the demo's seeded one (server/seed.ts: Theo's booking confirmation, whose connection dropped) or a spec's
+  // the demo's seeded one (dev/seed.ts: Theo's booking confirmation, whose connection dropped) or a spec's
   // `+drop-once` address (the catcher's fault) — and the seeded one is there.
   const unknownCards = page.locator('section.case-card[data-delivery-id]').filter({ has: page.locator('[data-kind="delivery"][data-status="unknown"]') });
   await expect(unknownCards.filter({ hasText: 'theo@demo.punctual.local' })).toHaveCount(1);

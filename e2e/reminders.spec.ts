@@ -124,7 +124,7 @@ test('alert texts, the alerts page and the audit log show times in the tenant’
   const ctx = await contextAs(browser, 'admin');
   try {
     const page = await ctx.newPage();
-    // The demo's history holds the alerts its seeded dead letter and unknown outcome set off (server/seed.ts), and
+    // The demo's history holds the alerts its seeded dead letter and unknown outcome set off (dev/seed.ts), and
     // later dead letters set off theirs: the alerts page lists their subjects (the email's subject line).
     await page.goto('/alerts');
     const subjects = page.locator(

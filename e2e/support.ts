@@ -7,13 +7,13 @@ import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import axe from 'axe-core';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { createDb } from '../db/client';
-import { caughtMessages } from '../db/schema';
-import { resolveDatabaseUrl } from '../scripts/lib';
+import { createDb } from '@/db/client';
+import { caughtMessages } from '@/db/schema';
+import { resolveDatabaseUrl } from '@/scripts/lib';
 
 export type DemoRole = 'admin' | 'staff' | 'viewer' | 'partner';
 
-/** Demo accounts (server/staff.ts), all with the demo password. */
+/** Demo accounts (server/accounts/staff.ts), all with the demo password. */
 export const ACCOUNTS: Record<DemoRole, string> = {
   admin: 'admin@demo.punctual.local',
   staff: 'staff@demo.punctual.local',
@@ -109,7 +109,7 @@ export async function mailboxCount(page: Page, address: string): Promise<number>
 /**
  * Books `name` on a new event under an address with the catcher fault `fault` (`deny-once`: a 550 5.7.1 →
  * dead letter; `drop-once`: stored, then the connection drops → unknown outcome; either hits the first reminder
- * or nudge, never the booking confirmation: server/mail-catcher.ts), nudges them, and waits
+ * or nudge, never the booking confirmation: dev/mail-catcher.ts), nudges them, and waits
  * until the case shows on /attention. @returns the address and the case card's locator.
  */
 export async function faultyCase(page: Page, name: string, fault: 'deny-once' | 'drop-once') {

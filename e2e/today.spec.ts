@@ -1,6 +1,6 @@
 /**
  * The front desk's today view at `/today` (issue #13) on the demo tenant, whose seed has events today
- * (server/seed.ts: "Clay & Coffee (online)" starts minutes after the demo starts, with a host, two attendees and
+ * (dev/seed.ts: "Clay & Coffee (online)" starts minutes after the demo starts, with a host, two attendees and
  * a guest of the partner tenant). At 1360 px (two columns) and at 375 px (one column, nothing wider than the
  * window, 44 px tap targets): the heading names the day and the tenant's zone, the four sections show, an event
  * expands to its participants (host first; email and phone links; the person's own zone when it differs) with the

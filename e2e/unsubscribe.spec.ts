@@ -11,11 +11,11 @@
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { expect, test, type Page } from '@playwright/test';
-import { createDb, type DbHandle } from '../db/client';
-import { contacts } from '../db/schema';
-import type { PreferenceCategory } from '../domain/vocabulary';
-import { authSecret, resolveDatabaseUrl, root } from '../scripts/lib';
-import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '../server/unsubscribe-link';
+import { createDb, type DbHandle } from '@/db/client';
+import { contacts } from '@/db/schema';
+import type { PreferenceCategory } from '@/domain/vocabulary';
+import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
 import { bookViaApi, contextAs, createEventViaApi, expectAccessible, screen, unique } from './support';
 
 // The person's browser: no script, no staff session.

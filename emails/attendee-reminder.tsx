@@ -3,7 +3,7 @@
  * Subject: "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST".
  */
 import { Text } from '@react-email/components';
-import { formatEventTime } from '../domain/format-time';
+import { formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,

@@ -8,7 +8,7 @@
  */
 import { Text } from '@react-email/components';
 import type { z } from 'zod';
-import { formatEventTime, formatShortWhen, type FormattedEventTime } from '../domain/format-time';
+import { formatEventTime, formatShortWhen, type FormattedEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,

@@ -4,7 +4,7 @@
  */
 import { Text } from '@react-email/components';
 import { z } from 'zod';
-import { formatEventTime } from '../domain/format-time';
+import { formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,

@@ -14,7 +14,7 @@ import { compile } from 'html-to-text';
 import { Writable } from 'node:stream';
 import { createElement, Suspense, type ReactElement } from 'react';
 import type { z } from 'zod';
-import { templateIds, type TemplateId } from '../domain/vocabulary';
+import { templateIds, type TemplateId } from '@/domain/vocabulary';
 import AttendeeReminder, { attendeeReminderDataSchema, attendeeReminderSubject } from './attendee-reminder';
 import BookingCancelled, { bookingCancelledDataSchema, bookingCancelledSubject } from './booking-cancelled';
 import BookingConfirmed, { bookingConfirmedDataSchema, bookingConfirmedSubject } from './booking-confirmed';

@@ -13,11 +13,11 @@
  */
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { CSSProperties, ReactNode } from 'react';
-import { formatShortWhen, resolveLocale } from '../domain/format-time';
-import { isolateTyped, localeDirection, type TextDirection } from '../domain/text-direction';
-import type { PreferenceCategory } from '../domain/vocabulary';
+import { formatShortWhen, resolveLocale } from '@/domain/format-time';
+import { isolateTyped, localeDirection, type TextDirection } from '@/domain/text-direction';
+import type { PreferenceCategory } from '@/domain/vocabulary';
 
-/** The words of a preference category in "Unsubscribe from …" (domain/preferences.ts categoryPhrase, kept here as the template's own text). */
+/** The words of a preference category in "Unsubscribe from …" (domain/notifications/preferences.ts categoryPhrase, kept here as the template's own text). */
 const unsubscribeWords: Record<PreferenceCategory, string> = { reminders: 'reminders', booking_updates: 'booking updates' };
 
 const fontStack = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';

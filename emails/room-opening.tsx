@@ -4,7 +4,7 @@
  */
 import { Button, Section } from '@react-email/components';
 import type { z } from 'zod';
-import { formatClockTime, formatEventTime } from '../domain/format-time';
+import { formatClockTime, formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,

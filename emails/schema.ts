@@ -11,9 +11,9 @@
  */
 import { DateTime } from 'luxon';
 import { z } from 'zod';
-import { isIsoInstant } from '../domain/format-time';
-import { isValidZone } from '../domain/zones';
-import { bookingRoles, preferenceCategories } from '../domain/vocabulary';
+import { isIsoInstant } from '@/domain/format-time';
+import { isValidZone } from '@/domain/zones';
+import { bookingRoles, preferenceCategories } from '@/domain/vocabulary';
 
 /**
  * Message for a wrong-typed field: "required" when it is missing (or null where null is not allowed),
@@ -84,7 +84,7 @@ export const reminderTemplateFieldsSchema = z.object({
   /**
    * Signed one-click unsubscribe link (issue #10 §5), or absent/null for none (essential messages, SMS, previews).
    * Unlike the other fields it may be left out: the send path adds it when it renders the email
-   * (server/compose-message.ts `unsubscribeLinkFor`), after the data was validated for the claim. When present
+   * (server/sending/compose-message.ts `unsubscribeLinkFor`), after the data was validated for the claim. When present
    * the email footer adds "Unsubscribe from {category}" as a link (HTML and text part).
    */
   unsubscribeUrl: httpUrl().nullish(),

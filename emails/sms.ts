@@ -28,8 +28,8 @@
  * event zone's at that instant (not for all-day events), as the emails' "(your time)" line.
  */
 import { DateTime } from 'luxon';
-import { formatClockTime, formatShortWhen } from '../domain/format-time';
-import type { TemplateId } from '../domain/vocabulary';
+import { formatClockTime, formatShortWhen } from '@/domain/format-time';
+import type { TemplateId } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
 import { participantSentence } from './host-reminder';
 import {

@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { createSlackPoster } from '../channels/slack';
-import { alertPublicUrl, type AlertSenders } from '../server/alerts';
-import { webhookUrlPolicy } from '../server/notification-settings';
+import { createSlackPoster } from '@/channels/slack';
+import { alertPublicUrl, type AlertSenders } from '@/server/alerts/alerts';
+import { webhookUrlPolicy } from '@/server/notifications/notification-settings';
 import type { AlertRuntime, WorkerContext } from './context';
 
 /** A worker id: `hostname:pid:random` (random: a restarted process that got the same pid is another worker). */
@@ -24,7 +24,7 @@ const fallback = new WeakMap<WorkerContext, AlertRuntime>();
 /**
  * The context's alert runtime; when it has none, one made once per context from its send dependencies (email
  * channels by provider, the SMTP channel as `smtp`) and a Slack poster with the process's webhook URL policy
- * (server/notification-settings.ts webhookUrlPolicy: http:// only with PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public
+ * (server/notifications/notification-settings.ts webhookUrlPolicy: http:// only with PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public
  * host only when PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names its origin).
  */
 export function alertRuntimeOf(ctx: WorkerContext): AlertRuntime {

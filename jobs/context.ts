@@ -1,10 +1,10 @@
 /** What every task needs: the process's database handle, channel and clock (built once per worker). */
-import type { EmailChannel } from '../channels/types';
-import type { Db } from '../db/client';
-import type { Clock } from '../server/clock';
-import type { DispatchPolicy } from '../server/dispatch';
-import type { SendDeps } from '../server/send-reminder';
-import type { AlertSenders } from '../server/alerts';
+import type { EmailChannel } from '@/channels/types';
+import type { Db } from '@/db/client';
+import type { Clock } from '@/server/platform/clock';
+import type { DispatchPolicy } from '@/server/sending/dispatch';
+import type { SendDeps } from '@/server/sending/send-reminder';
+import type { AlertSenders } from '@/server/alerts/alerts';
 
 /**
  * What the alert tasks need (issue #10 §6): this worker's heartbeat identity (`hostname:pid:random`, set in
@@ -25,7 +25,7 @@ export interface WorkerContext {
   db: Db;
   channel: EmailChannel;
   clock: Clock;
-  /** Dispatcher and recovery timing (default: server/dispatch.ts defaults). */
+  /** Dispatcher and recovery timing (default: server/sending/dispatch.ts defaults). */
   policy?: DispatchPolicy;
   sendDeps: SendDeps;
   /** Alerts (default, e.g. in tests: jobs/tasks/alerts.ts alertRuntimeOf builds one from `sendDeps`). */

@@ -29,49 +29,49 @@
  */
 import { run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
-import { createHttpEmailChannel } from '../channels/http-email';
-import { createSmsChannel } from '../channels/sms';
-import { createSmtpChannel } from '../channels/smtp';
-import { createWebhookChannel } from '../channels/webhook';
-import type { EmailChannel } from '../channels/types';
-import { createDb } from '../db/client';
-import { pgPoolConfig } from '../db/url';
-import { quietLogger } from '../db/migrate';
-import type { EmailProvider } from '../domain/vocabulary';
-import { previewData, renderReminderEmail } from '../emails';
-import { databaseClock, type Clock } from '../server/clock';
-import { readWorkerConfig, type WorkerConfig } from '../server/config';
-import { DELIVER_TASK, defaultDispatchPolicy, dispatchDue, SEND_TASK, type DispatchPolicy } from '../server/dispatch';
-import { DISPATCH_TASK } from '../server/scheduling';
+import { createHttpEmailChannel } from '@/channels/http-email';
+import { createSmsChannel } from '@/channels/sms';
+import { createSmtpChannel } from '@/channels/smtp';
+import { createWebhookChannel } from '@/channels/webhook';
+import type { EmailChannel } from '@/channels/types';
+import { createDb } from '@/db/client';
+import { pgPoolConfig } from '@/db/url';
+import { quietLogger } from '@/db/migrate';
+import type { EmailProvider } from '@/domain/vocabulary';
+import { previewData, renderReminderEmail } from '@/emails';
+import { databaseClock, type Clock } from '@/server/platform/clock';
+import { readWorkerConfig, type WorkerConfig } from '@/server/platform/config';
+import { DELIVER_TASK, defaultDispatchPolicy, dispatchDue, SEND_TASK, type DispatchPolicy } from '@/server/sending/dispatch';
+import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
 import type { WorkerContext } from './context';
-import { deliverTask } from './tasks/deliver';
-import { dispatchDueTask } from './tasks/dispatch-due';
-import { sendReminderTask } from './tasks/send-reminder';
-import { notifyTask } from './tasks/notify';
-import { NOTIFY_TASK } from '../server/domain-events';
-import { createSlackPoster } from '../channels/slack';
-import { ALERTS_CHECK_TASK, SEND_ALERT_TASK, workerAlertSweep } from '../server/alerts';
+import { deliverTask } from '@/jobs/tasks/deliver';
+import { dispatchDueTask } from '@/jobs/tasks/dispatch-due';
+import { sendReminderTask } from '@/jobs/tasks/send-reminder';
+import { notifyTask } from '@/jobs/tasks/notify';
+import { NOTIFY_TASK } from '@/server/scheduling/domain-events';
+import { createSlackPoster } from '@/channels/slack';
+import { ALERTS_CHECK_TASK, SEND_ALERT_TASK, workerAlertSweep } from '@/server/alerts/alerts';
 import { makeAlertRuntime } from './alert-runtime';
-import { alertsCheckTask } from './tasks/alerts-check';
-import { sendAlertTask } from './tasks/send-alert';
-import { SEND_PASSWORD_RESET_TASK } from '../server/password-links';
-import { sendPasswordResetTask } from './tasks/send-password-reset';
-import { SEND_STAFF_INVITATION_TASK } from '../server/staff-invitations';
-import { sendStaffInvitationTask } from './tasks/send-staff-invitation';
-import { sendTestMessageTask } from './tasks/send-test-message';
-import { SEND_TEST_MESSAGE_TASK } from '../server/org-settings';
-import { SEND_SENDER_VERIFICATION_TASK } from '../server/sender-identity';
-import { sendSenderVerificationTask } from './tasks/send-sender-verification';
-import { childLogger, errField } from '../server/log';
-import { createWorkerMetrics, publishWorkerMetrics } from '../server/metrics';
+import { alertsCheckTask } from '@/jobs/tasks/alerts-check';
+import { sendAlertTask } from '@/jobs/tasks/send-alert';
+import { SEND_PASSWORD_RESET_TASK } from '@/server/accounts/password-links';
+import { sendPasswordResetTask } from '@/jobs/tasks/send-password-reset';
+import { SEND_STAFF_INVITATION_TASK } from '@/server/accounts/staff-invitations';
+import { sendStaffInvitationTask } from '@/jobs/tasks/send-staff-invitation';
+import { sendTestMessageTask } from '@/jobs/tasks/send-test-message';
+import { SEND_TEST_MESSAGE_TASK } from '@/server/organisations/org-settings';
+import { SEND_SENDER_VERIFICATION_TASK } from '@/server/organisations/sender-identity';
+import { sendSenderVerificationTask } from '@/jobs/tasks/send-sender-verification';
+import { childLogger, errField } from '@/server/platform/log';
+import { createWorkerMetrics, publishWorkerMetrics } from '@/server/dashboards/metrics';
 
 export interface WorkerOptions {
   databaseUrl: string;
-  /** Settings (default: read from the environment, server/config.ts); fields given here win. */
+  /** Settings (default: read from the environment, server/platform/config.ts); fields given here win. */
   config?: Partial<WorkerConfig>;
   /** A ready channel for SMTP (tests); otherwise built from `config.smtpUrl`. */
   channel?: EmailChannel;
-  /** Default: the database's clock (server/clock.ts `databaseClock`, invariant 10); tests pass their own. */
+  /** Default: the database's clock (server/platform/clock.ts `databaseClock`, invariant 10); tests pass their own. */
   clock?: Clock;
   /** ms between polls for future jobs (default: config `pollIntervalMs`, WORKER_POLL_INTERVAL_MS, 100). */
   pollIntervalMs?: number;
@@ -166,7 +166,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     // PUNCTUAL_WEBHOOK_ALLOW_HTTP).
     alerts: makeAlertRuntime({ email: channels, slack: createSlackPoster({ allowHttp: config.webhookAllowHttp, allowedOrigins: config.webhookAllowedOrigins ?? [] }), senderIdentity: config.senderIdentity }, clock.now(), config.links?.publicUrl ?? process.env.PUNCTUAL_PUBLIC_URL),
   };
-  // Metrics (issue #11 §3, server/metrics.ts): this worker's registry, fed by the send path and the dispatcher,
+  // Metrics (issue #11 §3, server/dashboards/metrics.ts): this worker's registry, fed by the send path and the dispatcher,
   // published to `worker_metrics` for /api/metrics; logs carry the worker id.
   log = log.child({ workerId: ctx.alerts!.workerId });
   const metrics = createWorkerMetrics({ workerId: ctx.alerts!.workerId, logger: log });

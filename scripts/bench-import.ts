@@ -16,11 +16,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
-import { createDb } from '../db/client';
-import { startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
-import { migrateDatabase } from '../db/migrate';
-import { importIcs } from '../server/import-ics';
-import { createTenant } from '../server/tenants';
+import { createDb } from '@/db/client';
+import { startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { importIcs } from '@/server/calendar/import-ics';
+import { createTenant } from '@/server/organisations/tenants';
 import { root } from './lib';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -15,11 +15,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { createDb, type Db } from '../db/client';
-import { startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
-import { migrateDatabase } from '../db/migrate';
-import { addBooking, addBookingsBulk, createEvent, type BulkBookingInput } from '../server/scheduling';
-import { createReminderRule, createTenant } from '../server/tenants';
+import { createDb, type Db } from '@/db/client';
+import { startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { addBooking, addBookingsBulk, createEvent, type BulkBookingInput } from '@/server/scheduling/scheduling';
+import { createReminderRule, createTenant } from '@/server/organisations/tenants';
 import { root } from './lib';
 
 const { values: args } = parseArgs({

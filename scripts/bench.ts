@@ -14,8 +14,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openServer } from '../bench/db';
-import { runIdle, runPipelines, runPlan, runScale, runSteady, type BenchConfig, type SinkKind } from '../bench/sections';
+import { openServer } from '@/bench/db';
+import { runIdle, runPipelines, runPlan, runScale, runSteady, type BenchConfig, type SinkKind } from '@/bench/sections';
 import { root } from './lib';
 
 const ALL = ['bare', 'drain', 'steady', 'idle', 'plan', 'scale'] as const;

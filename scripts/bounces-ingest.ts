@@ -2,7 +2,7 @@
  * `npm run bounces:ingest -- FILE.eml [FILE2.eml …]` (`-` reads one message from stdin)
  *
  * Reads RFC 3464 delivery status notifications (bounces of mail sent over SMTP, e.g. saved from the bounce
- * mailbox) and applies them like provider reports (server/bounces.ts `ingestDsn`) against DATABASE_URL, else the
+ * mailbox) and applies them like provider reports (server/reports/bounces.ts `ingestDsn`) against DATABASE_URL, else the
  * embedded database of a running `npm start` (scripts/lib.ts `resolveDatabaseUrl`). Bounce addresses are verified
  * with the key derived from BETTER_AUTH_SECRET (else the secret `npm start` keeps in its data folder); without
  * one, DSNs are matched by the headers they return only (a line on stderr says so).
@@ -18,10 +18,10 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createDb } from '../db/client';
-import { databaseNowMs } from '../db/queries/clock';
-import { bounceAddressKeyForCli } from '../server/bounce-address';
-import { DsnError, describeDsnOutcome, ingestDsn } from '../server/bounces';
+import { createDb } from '@/db/client';
+import { databaseNowMs } from '@/db/queries/platform/clock';
+import { bounceAddressKeyForCli } from '@/server/sending/bounce-address';
+import { DsnError, describeDsnOutcome, ingestDsn } from '@/server/reports/bounces';
 import { errorMessage, resolveDatabaseUrl, root } from './lib';
 
 const USAGE = `usage: npm run bounces:ingest -- FILE.eml [FILE2.eml …]

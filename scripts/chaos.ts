@@ -3,7 +3,7 @@
  * non-zero on any duplicate or lost reminder. Needs no database: it runs its own embedded PostgreSQL (so it
  * can restart it).
  */
-import { formatChaosTable, runChaos } from '../test/support/chaos';
+import { formatChaosTable, runChaos } from '@/test/support/chaos';
 
 const i = process.argv.indexOf('--n');
 const n = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.CHAOS_N ?? 2000);

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runningAppUrl } from '../db/embedded';
-import { parseTrustedProxies } from '../domain/client-address';
-import { SCHEMA_BEHIND_MESSAGE } from '../domain/schema-version';
+import { runningAppUrl } from '@/db/embedded';
+import { parseTrustedProxies } from '@/domain/accounts/client-address';
+import { SCHEMA_BEHIND_MESSAGE } from '@/domain/platform/schema-version';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const nextBin = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -120,7 +120,7 @@ export async function startNext(port: number, env: Record<string, string>, log: 
   const keepAliveMs = Number(process.env.PUNCTUAL_KEEP_ALIVE_MS ?? 65_000);
   const child = spawn(process.execPath, [nextBin, 'start', '-p', String(port), '-H', host, '--keepAliveTimeout', String(keepAliveMs)], {
     cwd: root,
-    // NEXT_MANUAL_SIG_HANDLE: the app handles SIGTERM itself — not ready, drain, exit (server/web-shutdown.ts).
+    // NEXT_MANUAL_SIG_HANDLE: the app handles SIGTERM itself — not ready, drain, exit (server/platform/web-shutdown.ts).
     env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

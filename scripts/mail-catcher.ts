@@ -5,8 +5,8 @@
  * random login) to give the workers. Not for production: nothing is delivered anywhere.
  */
 import { randomBytes } from 'node:crypto';
-import { createDb } from '../db/client';
-import { startMailCatcher } from '../server/mail-catcher';
+import { createDb } from '@/db/client';
+import { startMailCatcher } from '@/dev/mail-catcher';
 import { requireDatabaseUrl } from './lib';
 
 const handle = createDb(requireDatabaseUrl(), { max: 2 });

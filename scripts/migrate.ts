@@ -1,6 +1,6 @@
 /** `npm run migrate`: applies migrations to DATABASE_URL (idempotent). Exit 1 with a line saying why when it cannot. */
-import { migrateDatabase } from '../db/migrate';
-import { describeConnectionError, redactedUrl } from '../db/url';
+import { migrateDatabase } from '@/db/migrate';
+import { describeConnectionError, redactedUrl } from '@/db/url';
 import { requireDatabaseUrl } from './lib';
 
 const url = requireDatabaseUrl();

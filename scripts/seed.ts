@@ -1,7 +1,7 @@
 /** `npm run seed`: seeds the demo tenant into DATABASE_URL (idempotent; adds fresh demo events when all are past). */
-import { createDb } from '../db/client';
-import { databaseNowMs } from '../db/queries/clock';
-import { seedDemo } from '../server/seed';
+import { createDb } from '@/db/client';
+import { databaseNowMs } from '@/db/queries/platform/clock';
+import { seedDemo } from '@/dev/seed';
 import { requireDatabaseUrl } from './lib';
 
 const handle = createDb(requireDatabaseUrl(), { max: 2 });

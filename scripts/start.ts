@@ -6,11 +6,11 @@
  *   SMTP_URL unset     → the built-in mail catcher (messages readable at /mailbox); it takes mail only from clients that
  *                        log in with the password in $PUNCTUAL_DATA_DIR/mail-catcher-password, which the worker's and
  *                        web app's SMTP_URL carry.
- *   SMS_API_URL unset  → the built-in SMS API (server/sms-catcher.ts): the worker's SMS_API_URL, SMS_ACCOUNT_SID,
+ *   SMS_API_URL unset  → the built-in SMS API (dev/sms-catcher.ts): the worker's SMS_API_URL, SMS_ACCOUNT_SID,
  *                        SMS_AUTH_TOKEN point at it, SMS_FROM defaults to 'Punctual' (SMS at /mailbox?channel=sms);
  *                        SMS_STATUS_CALLBACK_URL defaults to the web app's /api/reports/sms, and the web app gets the
  *                        catcher's token to verify its signed `delivered` callbacks (issue #10).
- *   always             → the built-in webhook receiver (server/webhook-catcher.ts); the seed points the demo
+ *   always             → the built-in webhook receiver (dev/webhook-catcher.ts); the seed points the demo
  *                        tenant's webhook at it (deliveries at /mailbox?channel=webhook). The worker may post to
  *                        http:// endpoints (PUNCTUAL_WEBHOOK_ALLOW_HTTP defaults to true here) and to the receiver's
  *                        own origin, http://127.0.0.1:<its port>, which PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names (added
@@ -22,7 +22,7 @@
  * Then: migrations, demo seed, web app (built if needed), worker. Ctrl-C / SIGTERM: stop claiming work,
  * let in-flight sends finish, stop the web app, the catchers and PostgreSQL, exit.
  *   PUNCTUAL_SENDER_DOMAINS unset → `punctual.local` (the demo's sender addresses need no verification link);
- *                        PUNCTUAL_MAIL_FROM unset → reminders@punctual.local (server/sender-identity.ts).
+ *                        PUNCTUAL_MAIL_FROM unset → reminders@punctual.local (server/organisations/sender-identity.ts).
  *   PUNCTUAL_DEMO=0     → no demo seed and no demo accounts (issue #13): an empty instance for your own organisation;
  *                        the banner prints the `npm run tenant -- create …` command instead. Default: the demo.
  */
@@ -30,26 +30,26 @@ import './production-env';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { createDb } from '../db/client';
-import { isFree, startEmbeddedPostgres, type EmbeddedPg } from '../db/embedded';
-import { migrateDatabase } from '../db/migrate';
-import { startWorker, type RunningWorker } from '../jobs/worker';
-import { databaseNowMs } from '../db/queries/clock';
-import { publicBaseUrl } from '../domain/public-url';
-import { parseAllowedOrigins } from '../domain/webhook-url';
-import { bounceAddressKey } from '../server/bounce-address';
-import { describeDsnOutcome, ingestDsn } from '../server/bounces';
-import { startMailCatcher, type MailCatcher } from '../server/mail-catcher';
-import { preferencesSecret } from '../server/preference-link';
-import { unsubscribeSecrets } from '../server/unsubscribe-link';
-import { startSmsCatcher, type SmsCatcher } from '../server/sms-catcher';
-import { startWebhookCatcher, type WebhookCatcher } from '../server/webhook-catcher';
-import { seedDemo } from '../server/seed';
-import { databaseClock } from '../server/clock';
-import { DEMO_PASSWORD, demoAccounts } from '../server/staff';
-import { redactedUrl } from '../db/url';
+import { createDb } from '@/db/client';
+import { isFree, startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { startWorker, type RunningWorker } from '@/jobs/worker';
+import { databaseNowMs } from '@/db/queries/platform/clock';
+import { publicBaseUrl } from '@/domain/platform/public-url';
+import { parseAllowedOrigins } from '@/domain/sending/webhook-url';
+import { bounceAddressKey } from '@/server/sending/bounce-address';
+import { describeDsnOutcome, ingestDsn } from '@/server/reports/bounces';
+import { startMailCatcher, type MailCatcher } from '@/dev/mail-catcher';
+import { preferencesSecret } from '@/server/sending/preference-link';
+import { unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
+import { startSmsCatcher, type SmsCatcher } from '@/dev/sms-catcher';
+import { startWebhookCatcher, type WebhookCatcher } from '@/dev/webhook-catcher';
+import { seedDemo } from '@/dev/seed';
+import { databaseClock } from '@/server/platform/clock';
+import { DEMO_PASSWORD, demoAccounts } from '@/server/accounts/staff';
+import { redactedUrl } from '@/db/url';
 import { authSecret, dataFolderSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
-import { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from '../server/sender-config';
+import { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from '@/server/organisations/sender-config';
 
 const t0 = Date.now();
 const log = (m: string) => console.log(`[punctual +${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
@@ -158,9 +158,9 @@ async function main() {
   const port = Number(process.env.PORT ?? 3000);
   // PUNCTUAL_DEMO=0 (issue #13): an empty instance, no demo seed or accounts. Anything else, or unset: the demo.
   const demo = !['0', 'false', 'no', 'off'].includes((process.env.PUNCTUAL_DEMO ?? '1').trim().toLowerCase());
-  // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule, before anything starts (domain/public-url.ts).
+  // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule, before anything starts (domain/platform/public-url.ts).
   const publicUrl = publicBaseUrl({ PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL, PORT: String(port) });
-  // Sender identity (server/sender-identity.ts): on one machine the operator's own domain is punctual.local — the demo
+  // Sender identity (server/organisations/sender-identity.ts): on one machine the operator's own domain is punctual.local — the demo
   // organisations' addresses (demo.punctual.local, partner.punctual.local) need no verification link — unless the
   // operator says otherwise. Set in this process (the worker runs in it) and passed on to the web app and local.env.
   process.env.PUNCTUAL_SENDER_DOMAINS ??= 'punctual.local';
@@ -190,7 +190,7 @@ async function main() {
     catcher = await startMailCatcher({
       db,
       port: Number(process.env.SMTP_CATCHER_PORT ?? 0) || (await portIfFree(ports.smtp)) || 0,
-      // Only the app may put mail in the mailbox: the worker and web app log in with this (server/mail-catcher.ts).
+      // Only the app may put mail in the mailbox: the worker and web app log in with this (dev/mail-catcher.ts).
       auth: { user: 'punctual', pass: dataFolderSecret(dataRoot, 'mail-catcher-password') },
       // `+bounce-later` recipients: the DSN the catcher makes is applied like a bounce read by bounces:ingest.
       onDsn: async (raw, envelope) => {
@@ -260,16 +260,16 @@ async function main() {
     port,
     {
       DATABASE_URL: databaseUrl,
-      // The development mailbox (server/caught-mail.ts): on, since this script runs the built-in catchers.
+      // The development mailbox (dev/caught-mail.ts): on, since this script runs the built-in catchers.
       PUNCTUAL_MAILBOX: process.env.PUNCTUAL_MAILBOX ?? '1',
       BETTER_AUTH_SECRET: authSecret(dataRoot),
-      // Only when set: unset, the web app trusts both http://127.0.0.1:$PORT and http://localhost:$PORT (domain/public-url.ts).
+      // Only when set: unset, the web app trusts both http://127.0.0.1:$PORT and http://localhost:$PORT (domain/platform/public-url.ts).
       ...(process.env.PUNCTUAL_PUBLIC_URL ? { PUNCTUAL_PUBLIC_URL: process.env.PUNCTUAL_PUBLIC_URL } : {}),
       PUNCTUAL_WEBHOOK_ALLOW_HTTP: webhookAllowHttp,
       PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS: webhookAllowedOrigins.join(','),
       // One machine, no load balancer to drain: Ctrl-C / SIGTERM stops the web app at once unless this is set.
       PUNCTUAL_SHUTDOWN_DRAIN_MS: process.env.PUNCTUAL_SHUTDOWN_DRAIN_MS ?? '0',
-      // The web app sends test alerts and the worker-heartbeat watchdog's alerts itself (server/watchdog.ts).
+      // The web app sends test alerts and the worker-heartbeat watchdog's alerts itself (server/alerts/watchdog.ts).
       SMTP_URL: smtpUrl,
       // The mailbox shows the SMS sent from the default sender to tenants that have none of their own.
       ...(smsFrom ? { SMS_FROM: smsFrom } : {}),

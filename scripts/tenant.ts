@@ -3,7 +3,7 @@
  *
  *   create --slug SLUG --name NAME --time-zone ZONE --sender EMAIL --admin-email EMAIL [--admin-name NAME] [--sender-name NAME]
  *       The organisation, its first admin (role admin, no password) and a one-time sign-in link (24 hours, works
- *       once) in one transaction (server/tenant-setup.ts). The link is printed once, on stdout; the admin opens it
+ *       once) in one transaction (server/organisations/tenant-setup.ts). The link is printed once, on stdout; the admin opens it
  *       and chooses a password on /set-password.
  *   link --email EMAIL
  *       A fresh one-time link for an existing account (e.g. when the first one expired); older unused links stop working.
@@ -12,22 +12,22 @@
  *
  * Database: DATABASE_URL, else the running `npm start`'s embedded PostgreSQL (scripts/lib.ts resolveDatabaseUrl).
  * Links start with PUNCTUAL_PUBLIC_URL, else the running `npm start`'s public URL (`.data/local.env`), else
- * http://127.0.0.1:$PORT (domain/public-url.ts).
+ * http://127.0.0.1:$PORT (domain/platform/public-url.ts).
  *
  * Exit codes (as scripts/import-ics.ts): 0 done; 1 refused or failed — a bad value (one line on stderr naming the
  * flag), a slug or address already in use, an unknown address, a database error — and nothing was written;
  * 2 bad usage (unknown subcommand or flag; the usage on stderr) or no database to talk to.
  */
 import { parseArgs } from 'node:util';
-import { createDb } from '../db/client';
-import { databaseNowMs } from '../db/queries/clock';
-import { tenantOverview } from '../db/queries/tenant-setup';
-import { publicBaseUrl } from '../domain/public-url';
-import { formatStaffTime } from '../domain/staff-time';
-import { linkValidityLine, setPasswordUrl, validateTenantCreate } from '../domain/tenant-setup';
-import { AppError } from '../server/errors';
-import { createTenantWithAdmin, issueSignInLink } from '../server/tenant-setup';
-import { senderFor } from '../server/sender-identity';
+import { createDb } from '@/db/client';
+import { databaseNowMs } from '@/db/queries/platform/clock';
+import { tenantOverview } from '@/db/queries/organisations/tenant-setup';
+import { publicBaseUrl } from '@/domain/platform/public-url';
+import { formatStaffTime } from '@/domain/staff-time';
+import { linkValidityLine, setPasswordUrl, validateTenantCreate } from '@/domain/organisations/tenant-setup';
+import { AppError } from '@/server/platform/errors';
+import { createTenantWithAdmin, issueSignInLink } from '@/server/organisations/tenant-setup';
+import { senderFor } from '@/server/organisations/sender-identity';
 import { errorMessage, resolveDatabaseUrl, runningAppPublicUrl } from './lib';
 
 const USAGE = `usage: npm run tenant -- create --slug SLUG --name NAME --time-zone ZONE --sender EMAIL --admin-email EMAIL [--admin-name NAME] [--sender-name NAME]

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import { freePort } from '../db/embedded';
+import { freePort } from '@/db/embedded';
 import { ensureNextBuild, root } from './lib';
 
 const args = process.argv.slice(2);

@@ -1,8 +1,8 @@
 /** `npm run web`: the web app alone against DATABASE_URL (builds first when needed). */
 import path from 'node:path';
-import { parseTrustedProxies } from '../domain/client-address';
-import { publicBaseUrl } from '../domain/public-url';
-import { shutdownDrainFromEnv } from '../server/web-shutdown';
+import { parseTrustedProxies } from '@/domain/accounts/client-address';
+import { publicBaseUrl } from '@/domain/platform/public-url';
+import { shutdownDrainFromEnv } from '@/server/platform/web-shutdown';
 import { authSecret, ensureNextBuild, requireEnv, root, startNext, stopChild } from './lib';
 
 try {
@@ -19,7 +19,7 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.PUNCTUAL_WEB_HOST?.trim() || '127.0.0.1';
 let drainMs: number;
 try {
-  // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule (domain/public-url.ts).
+  // A bad PUNCTUAL_PUBLIC_URL stops here, naming the rule (domain/platform/public-url.ts).
   publicBaseUrl(process.env);
   drainMs = shutdownDrainFromEnv();
 } catch (e) {
@@ -29,7 +29,7 @@ try {
 await ensureNextBuild(console.log);
 const web = await startNext(port, { DATABASE_URL: databaseUrl, BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) }, console.log, host);
 console.log(`Punctual web app at http://${host}:${port}/events`);
-// SIGTERM/SIGINT: the web server answers "not ready" for PUNCTUAL_SHUTDOWN_DRAIN_MS, then exits (server/web-shutdown.ts);
+// SIGTERM/SIGINT: the web server answers "not ready" for PUNCTUAL_SHUTDOWN_DRAIN_MS, then exits (server/platform/web-shutdown.ts);
 // it is killed only if it is still there 10 s after that.
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,23 +1,23 @@
 /**
  * `npm run worker`: one worker process against DATABASE_URL, sending through SMTP_URL (and
- * HTTP_EMAIL_API_URL/KEY for tenants on the HTTP provider); settings in server/config.ts. Run as many as you
+ * HTTP_EMAIL_API_URL/KEY for tenants on the HTTP provider); settings in server/platform/config.ts. Run as many as you
  * like on as many machines as you like (DESIGN §5). SIGINT/SIGTERM: stop claiming, finish in-flight sends, exit.
  *
  * Exit codes: 0 after a signal, 2 a missing or invalid setting, 3 the database schema is behind this version (run
  * `npm run migrate` first; a schema newer than this version is fine: old workers keep running during a deploy),
  * 4 the database cannot be reached at start. PUNCTUAL_WORKER_HEALTH_PORT adds `/live` and `/ready`
- * (server/worker-health.ts).
+ * (server/platform/worker-health.ts).
  */
 import './production-env';
-import { createDb } from '../db/client';
-import { buildJournal } from '../db/journal';
-import { lastAppliedMigrationWhen } from '../db/queries/migrations';
-import { describeConnectionError, redactedUrl } from '../db/url';
-import { schemaBehindLine, schemaStatus } from '../domain/schema-version';
-import { startWorker } from '../jobs/worker';
-import { readWorkerConfig, workerConfigGaps } from '../server/config';
-import { childLogger, errField } from '../server/log';
-import { startWorkerHealthServer, workerHealthAddress } from '../server/worker-health';
+import { createDb } from '@/db/client';
+import { buildJournal } from '@/db/journal';
+import { lastAppliedMigrationWhen } from '@/db/queries/platform/migrations';
+import { describeConnectionError, redactedUrl } from '@/db/url';
+import { schemaBehindLine, schemaStatus } from '@/domain/platform/schema-version';
+import { startWorker } from '@/jobs/worker';
+import { readWorkerConfig, workerConfigGaps } from '@/server/platform/config';
+import { childLogger, errField } from '@/server/platform/log';
+import { startWorkerHealthServer, workerHealthAddress } from '@/server/platform/worker-health';
 import { requireEnv } from './lib';
 
 /** The driver's error inside drizzle's "Failed query" wrapper. */

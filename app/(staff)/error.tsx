@@ -1,6 +1,6 @@
 'use client';
 
-import { PageLoadError } from '../../components/client/PageLoadError';
+import { PageLoadError } from '@/components/ui/PageLoadError';
 
 /**
  * Error state of every staff page without its own: shown when the page's data cannot be loaded (e.g. the

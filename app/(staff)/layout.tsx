@@ -1,15 +1,15 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { Announcer } from '../../components/client/Announcer';
-import { NavLink } from '../../components/NavLink';
-import { NavMenu } from '../../components/NavMenu';
-import { SignOutButton } from '../../components/SignOutButton';
-import { mailboxEnabled } from '../../server/caught-mail';
-import { requireStaff } from '../../server/session';
-import '../styles/channels.css';
-import '../styles/alerts.css';
-import '../styles/shell.css';
-import '../styles/account.css';
+import { Announcer } from '@/components/ui/Announcer';
+import { NavLink } from '@/components/ui/NavLink';
+import { NavMenu } from '@/components/ui/NavMenu';
+import { SignOutButton } from '@/components/accounts/SignOutButton';
+import { mailboxEnabled } from '@/dev/caught-mail';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/channels.css';
+import '@/app/styles/alerts.css';
+import '@/app/styles/shell.css';
+import '@/app/styles/account.css';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,8 +17,8 @@ export const dynamic = 'force-dynamic';
  * Signed-in app shell: a skip link to the page's content (the first thing a keyboard reaches), navigation, who
  * is signed in (name, role, tenant), a link to their own account (/account: password, two-factor) and sign-out,
  * beside the page; on a phone the navigation and the signed-in
- * block fold behind a "Menu" button (components/NavMenu.tsx). The polite notice region
- * (components/client/Announcer.tsx) says what a nudge or a replay did, even when the row it acted on has gone.
+ * block fold behind a "Menu" button (components/ui/NavMenu.tsx). The polite notice region
+ * (components/ui/Announcer.tsx) says what a nudge or a replay did, even when the row it acted on has gone.
  */
 export default async function StaffLayout({ children }: { children: ReactNode }) {
   const { user, tenant } = await requireStaff();
@@ -52,7 +52,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/settings">Settings</NavLink>
           <NavLink href="/staff">Staff</NavLink>
           <NavLink href="/templates">Templates</NavLink>
-          {/* Only where the built-in catchers run (server/caught-mail.ts mailboxEnabled). */}
+          {/* Only where the built-in catchers run (dev/caught-mail.ts mailboxEnabled). */}
           {mailboxEnabled() ? <NavLink href="/mailbox">Mailbox</NavLink> : null}
         </nav>
         <div id="signed-in" className="sidebar-user" aria-label="Signed in">

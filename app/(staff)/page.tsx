@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { getDb } from '../../db/client';
-import { dashboardCounts, dispatchLagByHour, latePlannedSends, outcomesByChannel, outcomesByHour, type DashboardCounts } from '../../db/queries/dashboard';
-import { ChannelBadge } from '../../components/ChannelBadge';
-import { ScrollTable } from '../../components/ScrollTable';
-import { EmptyState } from '../../components/EmptyState';
-import { ZonedTime } from '../../components/ZonedTime';
-import { formatInZone, formatTimeInZone, sameDayInZone, zoneAbbreviation } from '../../components/format';
-import { AlertBanner } from '../../components/AlertBanner';
-import { activeAlertBanners } from '../../server/alerts';
-import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '../../components/client/DashboardCharts';
+import { getDb } from '@/db/client';
+import { dashboardCounts, dispatchLagByHour, latePlannedSends, outcomesByChannel, outcomesByHour, type DashboardCounts } from '@/db/queries/dashboards/dashboard';
+import { ChannelBadge } from '@/components/ui/ChannelBadge';
+import { ScrollTable } from '@/components/ui/ScrollTable';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { formatInZone, formatTimeInZone, sameDayInZone, zoneAbbreviation } from '@/components/ui/format';
+import { AlertBanner } from '@/components/alerts/AlertBanner';
+import { activeAlertBanners } from '@/server/alerts/alerts';
+import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '@/components/dashboards/DashboardCharts';
 import {
   dashboardWindows,
   fillChannelOutcomes,
@@ -27,11 +27,11 @@ import {
   type LagPoint,
   type LatePlannedSends,
   type OutcomePoint,
-} from '../../domain/dashboard';
-import { outcomeClasses } from '../../domain/vocabulary';
-import { appClock } from '../../server/clock';
-import { requireStaff } from '../../server/session';
-import '../styles/dashboard.css';
+} from '@/domain/dashboards/dashboard';
+import { outcomeClasses } from '@/domain/vocabulary';
+import { appClock } from '@/server/platform/clock';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/dashboard.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dashboard' };

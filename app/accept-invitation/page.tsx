@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { SetPasswordForm } from '../../components/SetPasswordForm';
-import { getDb } from '../../db/client';
-import { INVITATION_UNUSABLE_MESSAGE } from '../../domain/staff-invitation';
-import { MIN_PASSWORD_LENGTH } from '../../domain/tenant-setup';
-import { appClock } from '../../server/clock';
-import { invitationLinkView } from '../../server/staff-invitations';
+import { SetPasswordForm } from '@/components/accounts/SetPasswordForm';
+import { getDb } from '@/db/client';
+import { INVITATION_UNUSABLE_MESSAGE } from '@/domain/accounts/staff-invitation';
+import { MIN_PASSWORD_LENGTH } from '@/domain/organisations/tenant-setup';
+import { appClock } from '@/server/platform/clock';
+import { invitationLinkView } from '@/server/accounts/staff-invitations';
 
 export const dynamic = 'force-dynamic';
 // The token in the address is the credential: never sent on as a Referer, never indexed.
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Accept your invitation', referrer: '
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
- * Where an invited person accepts a staff invitation (server/staff-invitations.ts): they choose a password and their
+ * Where an invited person accepts a staff invitation (server/accounts/staff-invitations.ts): they choose a password and their
  * account is created in the inviting organisation with the invited role. Public, outside the staff shell. A used,
  * cancelled, replaced or expired link gets one plain sentence.
  */

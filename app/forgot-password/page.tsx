@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { ForgotPasswordForm } from '../../components/ForgotPasswordForm';
+import { ForgotPasswordForm } from '@/components/accounts/ForgotPasswordForm';
 
 export const metadata: Metadata = { title: 'Forgot your password?' };
 
 /**
  * "Forgot your password?" (issue #13): asks for the account's address and has better-auth mail a reset link (the
- * worker sends it; server/password-links.ts). Public, outside the staff shell. The answer is the same whether or
+ * worker sends it; server/accounts/password-links.ts). Public, outside the staff shell. The answer is the same whether or
  * not the address has an account.
  */
 export default function ForgotPasswordPage() {

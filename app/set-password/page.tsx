@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { SetPasswordForm } from '../../components/SetPasswordForm';
-import { getDb } from '../../db/client';
-import { LINK_UNUSABLE_MESSAGE, MIN_PASSWORD_LENGTH } from '../../domain/tenant-setup';
-import { appClock } from '../../server/clock';
-import { passwordLinkView } from '../../server/password-links';
+import { SetPasswordForm } from '@/components/accounts/SetPasswordForm';
+import { getDb } from '@/db/client';
+import { LINK_UNUSABLE_MESSAGE, MIN_PASSWORD_LENGTH } from '@/domain/organisations/tenant-setup';
+import { appClock } from '@/server/platform/clock';
+import { passwordLinkView } from '@/server/accounts/password-links';
 
 export const dynamic = 'force-dynamic';
 // The token in the address is the credential: never sent on as a Referer (proxy.ts sets the header too), never indexed.
@@ -15,7 +15,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 /**
  * Where a person chooses a password with a one-time link (issue #13): the link `npm run tenant` prints for a new
  * admin (24 h) or the one "Forgot your password?" mails (1 h). Public, outside the staff shell. The token is only
- * looked up here; better-auth's /api/auth/reset-password spends it when the form is sent (components/SetPasswordForm).
+ * looked up here; better-auth's /api/auth/reset-password spends it when the form is sent (components/accounts/SetPasswordForm).
  * A used, replaced, expired or unknown link gets one plain sentence, never a stack trace.
  */
 export default async function SetPasswordPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

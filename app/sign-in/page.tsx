@@ -1,18 +1,18 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { SignInForm } from '../../components/SignInForm';
-import { safeReturnPath } from '../../domain/safe-redirect';
-import { getStaffSession } from '../../server/session';
-import { ACCOUNT_DISABLED_MESSAGE } from '../../server/accounts-auth';
+import { SignInForm } from '@/components/accounts/SignInForm';
+import { safeReturnPath } from '@/domain/accounts/safe-redirect';
+import { getStaffSession } from '@/app/_http/session';
+import { ACCOUNT_DISABLED_MESSAGE } from '@/server/accounts/auth-plugin';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Sign in' };
 
 /**
  * Staff sign-in (email + password). Already signed in → the dashboard, or `next` when it is a path on this app
- * (domain/safe-redirect.ts: anything that would leave the origin, such as `/\evil.example`, goes to the dashboard).
- * `?disabled=1` (a page request of a disabled account, server/session.ts) says the account has been disabled.
+ * (domain/accounts/safe-redirect.ts: anything that would leave the origin, such as `/\evil.example`, goes to the dashboard).
+ * `?disabled=1` (a page request of a disabled account, app/_http/session.ts) says the account has been disabled.
  */
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[]; password?: string | string[]; disabled?: string | string[] }> }) {
   const sp = await searchParams;

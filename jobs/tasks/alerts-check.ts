@@ -1,13 +1,13 @@
 /**
  * Task `alerts_check` {} or { tenantId }: evaluates alerts now, outside the minute sweep — enqueued (job key
- * `alerts_check`) when a provider refuses our credentials (server/send-reminder.ts), so that alert goes out
+ * `alerts_check`) when a provider refuses our credentials (server/sending/send-reminder.ts), so that alert goes out
  * within a minute. The messages it plans are sent by their own `send_alert` jobs.
  */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { evaluateAlerts } from '../../server/alerts';
-import { alertRuntimeOf } from '../alert-runtime';
-import type { WorkerContext } from '../context';
+import { evaluateAlerts } from '@/server/alerts/alerts';
+import { alertRuntimeOf } from '@/jobs/alert-runtime';
+import type { WorkerContext } from '@/jobs/context';
 
 export const alertsCheckPayloadSchema = z.object({ tenantId: z.uuid().optional() }).loose();
 

@@ -1,8 +1,8 @@
-/** Task `notify` { domainEventId }: plans the notifications of one domain event (server/notify.ts). Redelivery-safe. */
+/** Task `notify` { domainEventId }: plans the notifications of one domain event (server/notifications/notify.ts). Redelivery-safe. */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { processDomainEvent } from '../../server/notify';
-import type { WorkerContext } from '../context';
+import { processDomainEvent } from '@/server/notifications/notify';
+import type { WorkerContext } from '@/jobs/context';
 
 export const notifyPayloadSchema = z.object({ domainEventId: z.uuid() });
 

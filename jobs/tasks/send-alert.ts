@@ -1,9 +1,9 @@
-/** Task `send_alert` { id }: one attempt at one alert message (server/alerts.ts sendAlertMessage). */
+/** Task `send_alert` { id }: one attempt at one alert message (server/alerts/alerts.ts sendAlertMessage). */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { sendAlertMessage } from '../../server/alerts';
-import { alertRuntimeOf } from '../alert-runtime';
-import type { WorkerContext } from '../context';
+import { sendAlertMessage } from '@/server/alerts/alerts';
+import { alertRuntimeOf } from '@/jobs/alert-runtime';
+import type { WorkerContext } from '@/jobs/context';
 
 export const sendAlertPayloadSchema = z.object({ id: z.uuid() });
 

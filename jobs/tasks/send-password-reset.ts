@@ -1,9 +1,9 @@
-/** Task `send_password_reset` { userId, url }: mails one password reset link (server/password-links.ts). */
+/** Task `send_password_reset` { userId, url }: mails one password reset link (server/accounts/password-links.ts). */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { sendPasswordResetMail } from '../../server/password-links';
-import { alertRuntimeOf } from '../alert-runtime';
-import type { WorkerContext } from '../context';
+import { sendPasswordResetMail } from '@/server/accounts/password-links';
+import { alertRuntimeOf } from '@/jobs/alert-runtime';
+import type { WorkerContext } from '@/jobs/context';
 
 export const sendPasswordResetPayloadSchema = z.object({ userId: z.string().min(1).max(200), url: z.url() });
 

@@ -1,9 +1,9 @@
-/** Task `send_sender_verification` { id, url }: mails one sender verification link (server/sender-identity.ts). */
+/** Task `send_sender_verification` { id, url }: mails one sender verification link (server/organisations/sender-identity.ts). */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { sendSenderVerificationMail } from '../../server/sender-identity';
-import { alertRuntimeOf } from '../alert-runtime';
-import type { WorkerContext } from '../context';
+import { sendSenderVerificationMail } from '@/server/organisations/sender-identity';
+import { alertRuntimeOf } from '@/jobs/alert-runtime';
+import type { WorkerContext } from '@/jobs/context';
 
 export const sendSenderVerificationPayloadSchema = z.object({ id: z.uuid(), url: z.url() });
 

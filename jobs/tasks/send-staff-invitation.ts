@@ -1,9 +1,9 @@
-/** Task `send_staff_invitation` { invitationId, url }: mails one staff invitation (server/staff-invitations.ts). */
+/** Task `send_staff_invitation` { invitationId, url }: mails one staff invitation (server/accounts/staff-invitations.ts). */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { sendStaffInvitationMail } from '../../server/staff-invitations';
-import { alertRuntimeOf } from '../alert-runtime';
-import type { WorkerContext } from '../context';
+import { sendStaffInvitationMail } from '@/server/accounts/staff-invitations';
+import { alertRuntimeOf } from '@/jobs/alert-runtime';
+import type { WorkerContext } from '@/jobs/context';
 
 export const sendStaffInvitationPayloadSchema = z.object({ invitationId: z.uuid(), url: z.url() });
 

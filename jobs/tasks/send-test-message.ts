@@ -1,8 +1,8 @@
-/** Task `send_test_message` { id }: sends one "send a test message" request of the settings page (server/org-settings.ts sendTestMessage). */
+/** Task `send_test_message` { id }: sends one "send a test message" request of the settings page (server/organisations/org-settings.ts sendTestMessage). */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { sendTestMessage } from '../../server/org-settings';
-import type { WorkerContext } from '../context';
+import { sendTestMessage } from '@/server/organisations/org-settings';
+import type { WorkerContext } from '@/jobs/context';
 
 export const sendTestMessagePayloadSchema = z.object({ id: z.uuid() });
 

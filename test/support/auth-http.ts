@@ -1,8 +1,8 @@
 /**
- * better-auth's real HTTP endpoints for a test file (as test/sign-in-limits.test.ts serves them): a Node HTTP
+ * better-auth's real HTTP endpoints for a test file (as test/accounts/sign-in-limits.test.ts serves them): a Node HTTP
  * server on 127.0.0.1 feeding app/api/auth/[...all]/route.ts, with the process-wide database pool and better-auth
  * instance pointed at the test database. Clients connect from a chosen loopback address (127.0.0.x), which the
- * server sees as the socket peer (server/client-address.ts), so sign-in limits apply per client as in production.
+ * server sees as the socket peer (server/platform/client-address.ts), so sign-in limits apply per client as in production.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,9 +40,9 @@ export async function startAuthServer(databaseUrl: string): Promise<AuthServer> 
   delete g.__punctualDb;
   delete g.__punctualAuth;
   delete g.__punctualClock;
-  const { installPeerStamp } = await import('../../server/client-address');
+  const { installPeerStamp } = await import('@/server/platform/client-address');
   installPeerStamp();
-  const route = await import('../../app/api/auth/[...all]/route');
+  const route = await import('@/app/api/auth/[...all]/route');
   let port = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -12,11 +12,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { createDb } from '../../db/client';
-import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
-import { migrateDatabase } from '../../db/migrate';
-import { addBooking, createEvent } from '../../server/scheduling';
-import { createReminderRule, createTenant } from '../../server/tenants';
+import { createDb } from '@/db/client';
+import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
+import { addBooking, createEvent } from '@/server/scheduling/scheduling';
+import { createReminderRule, createTenant } from '@/server/organisations/tenants';
 import { startHttpPeer } from './http-peer';
 import { startSmtpPeer } from './smtp-peer';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../server/clock';
+import type { Clock } from '@/server/platform/clock';
 
 /** A clock a test sets by hand. */
 export class FakeClock implements Clock {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import { inject } from 'vitest';
-import { createDb, type DbHandle } from '../../db/client';
+import { createDb, type DbHandle } from '@/db/client';
 import { databaseUrl } from './urls';
 
 export interface TestDatabase extends DbHandle {

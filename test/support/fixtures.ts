@@ -1,7 +1,7 @@
 /** Small builders for test scenarios, all going through the real server use-cases. */
-import type { Db } from '../../db/client';
-import { createEvent, addBooking } from '../../server/scheduling';
-import { createReminderRule, createTenant } from '../../server/tenants';
+import type { Db } from '@/db/client';
+import { createEvent, addBooking } from '@/server/scheduling/scheduling';
+import { createReminderRule, createTenant } from '@/server/organisations/tenants';
 
 let n = 0;
 

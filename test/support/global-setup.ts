@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
-import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '../../db/embedded';
-import { migrateDatabase } from '../../db/migrate';
+import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
+import { migrateDatabase } from '@/db/migrate';
 import { databaseUrl } from './urls';
 
 declare module 'vitest' {

@@ -6,15 +6,15 @@
  */
 import { runOnce } from 'graphile-worker';
 import { asc } from 'drizzle-orm';
-import { createSmtpChannel } from '../../channels/smtp';
-import type { EmailChannel } from '../../channels/types';
-import { quietLogger } from '../../db/migrate';
-import { caughtMessages, type CaughtMessage } from '../../db/schema';
-import { taskList } from '../../jobs/worker';
-import type { WorkerContext } from '../../jobs/context';
-import { dispatchDue } from '../../server/dispatch';
-import type { SendDeps } from '../../server/send-reminder';
-import { startMailCatcher, type MailCatcher, type MailCatcherOptions } from '../../server/mail-catcher';
+import { createSmtpChannel } from '@/channels/smtp';
+import type { EmailChannel } from '@/channels/types';
+import { quietLogger } from '@/db/migrate';
+import { caughtMessages, type CaughtMessage } from '@/db/schema';
+import { taskList } from '@/jobs/worker';
+import type { WorkerContext } from '@/jobs/context';
+import { dispatchDue } from '@/server/sending/dispatch';
+import type { SendDeps } from '@/server/sending/send-reminder';
+import { startMailCatcher, type MailCatcher, type MailCatcherOptions } from '@/dev/mail-catcher';
 import { FakeClock } from './clock';
 import { createTestDatabase, type TestDatabase } from './db';
 

@@ -6,7 +6,7 @@
  * statement had not reached the lock yet) nor waste a fixed pause on a quiet one.
  */
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import type { DbOrTx } from '@/db/client';
 
 /**
  * Resolves once `count` (default 1) backends of the current database wait on a lock; polls every 10 ms.

@@ -1,5 +1,5 @@
 /**
- * Our real route handlers over real HTTP for a test file (as test/accounts.test.ts serves them): a Node HTTP server on
+ * Our real route handlers over real HTTP for a test file (as test/accounts/accounts.test.ts serves them): a Node HTTP server on
  * 127.0.0.1 feeding the app/api route modules a test names, with the process-wide database pool and better-auth
  * instance pointed at the test database, and a cookie jar per client. `PUNCTUAL_PUBLIC_URL` is the server's origin,
  * so better-auth trusts it and staff routes accept state changes from it. `close` restores the environment.
@@ -38,7 +38,7 @@ export async function startRouteServer(databaseUrl: string, routes: RouteEntry[]
   const g = globalThis as { __punctualDb?: { close(): Promise<void> }; __punctualAuth?: unknown };
   delete g.__punctualDb;
   delete g.__punctualAuth;
-  const { installPeerStamp } = await import('../../server/client-address');
+  const { installPeerStamp } = await import('@/server/platform/client-address');
   installPeerStamp();
   let port = 0;
   const server = http.createServer((req, res) => {

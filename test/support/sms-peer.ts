@@ -22,12 +22,12 @@
  * Status callbacks (issue #10): `statusCallback(sid, status, extra)` makes the peer POST a Twilio status callback
  * for one of its messages to that message's StatusCallback URL, as Twilio does: a form body (MessageSid, SmsSid,
  * MessageStatus, SmsStatus, AccountSid, From, To, ApiVersion, plus `extra`: ErrorCode, PartIndex/NumSegments …)
- * signed with `X-Twilio-Signature` over that URL with the peer's Auth Token (domain/twilio-signature.ts).
+ * signed with `X-Twilio-Signature` over that URL with the peer's Auth Token (domain/reports/twilio-signature.ts).
  */
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { countSmsSegments } from '../../domain/sms-segments';
-import { twilioSignature } from '../../domain/twilio-signature';
+import { countSmsSegments } from '@/domain/sending/sms-segments';
+import { twilioSignature } from '@/domain/reports/twilio-signature';
 
 export type SmsPeerBehaviour =
   | 'accept'

@@ -6,13 +6,13 @@
  *   npx tsx test/support/smtp-send-cost.ts [--sink=null|catcher] [--n=500] [--concurrency=10] [--url-query=pool=5]
  *
  * Sinks: `null` — an smtp-server that reads every message and forgets it; `catcher` — the built-in mail catcher
- * (server/mail-catcher.ts) storing into PostgreSQL at `DATABASE_URL` (a database `punctual_smtp_cost` is created
+ * (dev/mail-catcher.ts) storing into PostgreSQL at `DATABASE_URL` (a database `punctual_smtp_cost` is created
  * there and migrated). Prints one JSON line per round. Not a test: a script the lead can re-run.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createSmtpChannel } from '../../channels/smtp';
-import type { OutgoingEmail } from '../../channels/types';
+import { createSmtpChannel } from '@/channels/smtp';
+import type { OutgoingEmail } from '@/channels/types';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=', 2) as [string, string]));
 
@@ -27,9 +27,9 @@ async function runSink(kind: string): Promise<void> {
     if (!exists) await admin.unsafe(`create database ${name}`);
     await admin.end();
     const dbUrl = base.replace(/\/[^/]*$/, `/${name}`);
-    const { migrateDatabase } = await import('../../db/migrate');
-    const { createDb } = await import('../../db/client');
-    const { startMailCatcher } = await import('../../server/mail-catcher');
+    const { migrateDatabase } = await import('@/db/migrate');
+    const { createDb } = await import('@/db/client');
+    const { startMailCatcher } = await import('@/dev/mail-catcher');
     await migrateDatabase(dbUrl);
     const handle = createDb(dbUrl, { max: 10 });
     await handle.db.execute('truncate caught_messages cascade' as never).catch(() => {});

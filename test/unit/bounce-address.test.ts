@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseVerpAddress } from '../../domain/verp';
-import { bounceAddressKey, bounceAddressKeyForCli, envelopeFromFor } from '../../server/bounce-address';
-import { readWorkerConfig } from '../../server/config';
-import { preferencesSecret } from '../../server/preference-link';
+import { parseVerpAddress } from '@/domain/sending/verp';
+import { bounceAddressKey, bounceAddressKeyForCli, envelopeFromFor } from '@/server/sending/bounce-address';
+import { readWorkerConfig } from '@/server/platform/config';
+import { preferencesSecret } from '@/server/sending/preference-link';
 
 const secret = 'test-secret-for-bounce-addresses-0123456789';
 const id = '3f2a6c1e-0b4d-4e8a-9c2b-7d1e5f6a9c1e';

@@ -1,6 +1,6 @@
 /** The step `npm start` names in its build progress lines (scripts/lib.ts `buildPhase`), from `next build` 16 output. */
 import { describe, expect, it } from 'vitest';
-import { buildPhase } from '../../scripts/lib';
+import { buildPhase } from '@/scripts/lib';
 
 describe('buildPhase', () => {
   it.each([

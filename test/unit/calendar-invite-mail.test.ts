@@ -8,7 +8,7 @@
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
-import { buildCalendarInvite, calendarInviteContentType, calendarInviteIcalEvent, type CalendarInviteInput } from '../../domain/calendar-invite';
+import { buildCalendarInvite, calendarInviteContentType, calendarInviteIcalEvent, type CalendarInviteInput } from '@/domain/calendar/calendar-invite';
 
 const input: CalendarInviteInput = {
   method: 'REQUEST',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readWorkerConfig, workerConfigGaps } from '../../server/config';
+import { readWorkerConfig, workerConfigGaps } from '@/server/platform/config';
 
 describe('readWorkerConfig', () => {
   it('defaults', () => {

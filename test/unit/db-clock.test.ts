@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dbClock } from '../../server/clock';
+import { dbClock } from '@/server/platform/clock';
 
 describe('dbClock', () => {
   it('reads the sampled database time, not the host clock, plus the test-only offset', async () => {

@@ -3,8 +3,8 @@
  * (real React Email render, no database).
  */
 import { describe, expect, it } from 'vitest';
-import { templateIds } from '../../domain/vocabulary';
-import { previewData, renderReminderEmail, type ReminderTemplateData } from '../../emails';
+import { templateIds } from '@/domain/vocabulary';
+import { previewData, renderReminderEmail, type ReminderTemplateData } from '@/emails';
 
 const hebrewTitle = 'סדנת מבוא.';
 const FSI = '\u2068';

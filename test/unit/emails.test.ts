@@ -3,9 +3,9 @@
  * leaking placeholders or "undefined"/"Invalid DateTime" (DESIGN §4 invariant 5). No database needed.
  */
 import { describe, expect, it } from 'vitest';
-import { formatEventTime, resolveLocale } from '../../domain/format-time';
-import { templateIds, type TemplateId } from '../../domain/vocabulary';
-import { parseTemplateData, previewData, renderReminderEmail, type ReminderTemplateData } from '../../emails';
+import { formatEventTime, resolveLocale } from '@/domain/format-time';
+import { templateIds, type TemplateId } from '@/domain/vocabulary';
+import { parseTemplateData, previewData, renderReminderEmail, type ReminderTemplateData } from '@/emails';
 
 const forbiddenStrings = ['undefined', 'null', 'NaN', 'Invalid DateTime', '[object Object]'];
 const placeholderPattern = /\{\{|\{[a-zA-Z]+\}/;

@@ -1,12 +1,12 @@
 /**
- * parseIcs (server/ics.ts) without a database: the fixtures, zones, all-day and DURATION rules, recurrence
+ * parseIcs (server/calendar/ics.ts) without a database: the fixtures, zones, all-day and DURATION rules, recurrence
  * expansion inside the horizon, and malformed files reported by line or component.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { IcsError, parseIcs, resolveTzid, windowsZones, type IcsEvent, type ParseIcsOptions } from '../../server/ics';
+import { IcsError, parseIcs, resolveTzid, windowsZones, type IcsEvent, type ParseIcsOptions } from '@/server/calendar/ics';
 
 const fixtures = path.resolve(process.cwd(), 'test/fixtures/ics');
 const fixture = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
@@ -356,7 +356,7 @@ describe('hostile input (from the adversarial review)', () => {
   });
 });
 
-describe('hostile recurrences are refused or bounded before ical.js loops for ever (domain/rrule-guard.ts)', () => {
+describe('hostile recurrences are refused or bounded before ical.js loops for ever (domain/calendar/rrule-guard.ts)', () => {
   const year2027 = opts({ horizonStart: new Date('2027-01-01T00:00:00Z'), horizonEnd: new Date('2027-12-31T00:00:00Z') });
   const ev = (rrule: string) => cal([['UID:h', 'DTSTART:20270115T100000Z', rrule]]);
   // cal(): line 4 BEGIN:VEVENT, 5 UID, 6 DTSTART, 7 the RRULE.

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkLayers, readSourceTree } from '../support/layers';
+import { checkLayers, readSourceTree } from '@/test/support/layers';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 

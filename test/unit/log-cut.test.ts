@@ -1,8 +1,8 @@
 /**
- * server/log.ts cuts long values (issue #12: a request carrying a 1 MB address wrote the whole value to the log).
+ * server/platform/log.ts cuts long values (issue #12: a request carrying a 1 MB address wrote the whole value to the log).
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger, cutLongStrings, cutString, MAX_LOG_STACK, MAX_LOG_STRING } from '../../server/log';
+import { createLogger, cutLongStrings, cutString, MAX_LOG_STACK, MAX_LOG_STRING } from '@/server/platform/log';
 
 function capture() {
   const lines: string[] = [];

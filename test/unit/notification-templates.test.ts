@@ -5,14 +5,14 @@
  * templates too.)
  */
 import { describe, expect, it } from 'vitest';
-import type { TemplateId } from '../../domain/vocabulary';
+import type { TemplateId } from '@/domain/vocabulary';
 import {
   parseTemplateData,
   previewData,
   renderReminderEmail,
   type NotificationTemplateData,
   type ReminderTemplateData,
-} from '../../emails';
+} from '@/emails';
 
 const notificationIds = ['booking-confirmed', 'booking-cancelled', 'event-rescheduled', 'event-cancelled', 'host-added'] as const;
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { CompactSign } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { preferencesSecret, preferencesUrl, signPreferenceToken, verifyPreferenceToken } from '../../server/preference-link';
+import { preferencesSecret, preferencesUrl, signPreferenceToken, verifyPreferenceToken } from '@/server/sending/preference-link';
 
 const subject = { tenantId: '0b6f3c1e-8a8e-4a36-9a57-3f1d9d0f4a11', contactId: 'c3a1f0de-2b7e-4f52-8d1c-6e0f1b2a3c44' };
 const secret = preferencesSecret({ BETTER_AUTH_SECRET: 'test-secret-for-preference-links-0123456789' });

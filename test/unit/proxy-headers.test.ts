@@ -5,7 +5,7 @@
  */
 import { NextRequest } from 'next/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { proxy } from '../../proxy';
+import { proxy } from '@/proxy';
 
 const saved = process.env.PUNCTUAL_PUBLIC_URL;
 afterEach(() => {

@@ -6,8 +6,8 @@
  * Each case is `{ id, template, data }`; `id` is "template|locale|situation" and keys the golden file
  * (test/fixtures/render-golden.json).
  */
-import { templateIds, type TemplateId } from '../../domain/vocabulary';
-import { previewData, type TemplateData } from '../../emails';
+import { templateIds, type TemplateId } from '@/domain/vocabulary';
+import { previewData, type TemplateData } from '@/emails';
 
 /** The reader locales checked: default English, US English, German, Dutch and a right-to-left locale. */
 export const renderLocales = ['en', 'en-US', 'de', 'nl', 'ar'] as const;

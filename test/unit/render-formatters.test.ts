@@ -5,8 +5,8 @@
  * templates are loaded; luxon and domain/ build their formatters through it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TemplateId } from '../../domain/vocabulary';
-import type { TemplateData } from '../../emails';
+import type { TemplateId } from '@/domain/vocabulary';
+import type { TemplateData } from '@/emails';
 
 const counter = { constructed: 0 };
 const RealDateTimeFormat = Intl.DateTimeFormat;
@@ -21,11 +21,11 @@ Intl.DateTimeFormat = new Proxy(RealDateTimeFormat, {
   },
 });
 
-let emails: typeof import('../../emails');
-let sms: typeof import('../../emails/sms');
+let emails: typeof import('@/emails');
+let sms: typeof import('@/emails/sms');
 beforeAll(async () => {
-  emails = await import('../../emails');
-  sms = await import('../../emails/sms');
+  emails = await import('@/emails');
+  sms = await import('@/emails/sms');
 });
 
 /** New formatters constructed while rendering the email and the SMS of `data`. */

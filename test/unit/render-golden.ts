@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { renderReminderEmail } from '../../emails';
-import { renderSmsText } from '../../emails/sms';
+import { renderReminderEmail } from '@/emails';
+import { renderSmsText } from '@/emails/sms';
 import { renderCases } from './render-cases';
 
 export const goldenPath = fileURLToPath(new URL('../fixtures/render-golden.json', import.meta.url));

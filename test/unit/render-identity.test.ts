@@ -8,17 +8,17 @@
 import { render } from '@react-email/components';
 import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { TemplateId } from '../../domain/vocabulary';
-import { parseTemplateData, renderReminderEmail, type TemplateData } from '../../emails';
-import AttendeeReminder from '../../emails/attendee-reminder';
-import BookingCancelled from '../../emails/booking-cancelled';
-import BookingConfirmed from '../../emails/booking-confirmed';
-import EventCancelled from '../../emails/event-cancelled';
-import EventRescheduled from '../../emails/event-rescheduled';
-import HostAdded from '../../emails/host-added';
-import HostReminder from '../../emails/host-reminder';
-import RoomOpening from '../../emails/room-opening';
-import { renderSmsText } from '../../emails/sms';
+import type { TemplateId } from '@/domain/vocabulary';
+import { parseTemplateData, renderReminderEmail, type TemplateData } from '@/emails';
+import AttendeeReminder from '@/emails/attendee-reminder';
+import BookingCancelled from '@/emails/booking-cancelled';
+import BookingConfirmed from '@/emails/booking-confirmed';
+import EventCancelled from '@/emails/event-cancelled';
+import EventRescheduled from '@/emails/event-rescheduled';
+import HostAdded from '@/emails/host-added';
+import HostReminder from '@/emails/host-reminder';
+import RoomOpening from '@/emails/room-opening';
+import { renderSmsText } from '@/emails/sms';
 import { renderCases } from './render-cases';
 import { readGoldens, sha256 } from './render-golden';
 

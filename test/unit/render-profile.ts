@@ -35,8 +35,8 @@ const n = arg('n', 300);
 const vary = process.argv.includes('--vary');
 const warm = arg('warm', 100);
 
-const { templateIds } = await import('../../domain/vocabulary');
-const { previewData, renderReminderEmail } = await import('../../emails');
+const { templateIds } = await import('@/domain/vocabulary');
+const { previewData, renderReminderEmail } = await import('@/emails');
 const { renderCases } = await import('./render-cases');
 type Data = (typeof previewData)[keyof typeof previewData];
 

@@ -1,8 +1,8 @@
 /**
- * server/request-body.ts: the one reader every API route uses (issue #12 "Bounded request bodies").
+ * server/platform/request-body.ts: the one reader every API route uses (issue #12 "Bounded request bodies").
  */
 import { describe, expect, it } from 'vitest';
-import { BodyError, DEFAULT_MAX_BODY_BYTES, maxBodyBytesFromEnv, readBodyBytes, readFormBody, readJsonBody } from '../../server/request-body';
+import { BodyError, DEFAULT_MAX_BODY_BYTES, maxBodyBytesFromEnv, readBodyBytes, readFormBody, readJsonBody } from '@/server/platform/request-body';
 
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request('http://127.0.0.1/api/x', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { senderIdentityFromEnv } from '../../server/sender-config';
+import { senderIdentityFromEnv } from '@/server/organisations/sender-config';
 
 describe('PUNCTUAL_MAIL_FROM and PUNCTUAL_SENDER_DOMAINS', () => {
   it('defaults: reminders@punctual.local, no sender domains', () => {

@@ -4,9 +4,9 @@
  * Manage link; long titles; validation first. No database.
  */
 import { describe, expect, it } from 'vitest';
-import { templateIds, type TemplateId } from '../../domain/vocabulary';
-import { previewData, type NotificationTemplateData } from '../../emails';
-import { renderSmsText } from '../../emails/sms';
+import { templateIds, type TemplateId } from '@/domain/vocabulary';
+import { previewData, type NotificationTemplateData } from '@/emails';
+import { renderSmsText } from '@/emails/sms';
 
 /** GSM 03.38 / 3GPP TS 23.038 default alphabet (without ESC) and its extension table (^{}\[~]|€, form feed). */
 const GSM7_BASIC =

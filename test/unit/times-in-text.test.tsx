@@ -1,12 +1,12 @@
 /**
  * Staff-facing text never shows a raw ISO instant (issue #12): a stored reason rendered through
- * components/TimesInText.tsx and components/StatusBadge.tsx shows the instant in the given zone, keeps the exact
+ * components/ui/TimesInText.tsx and components/ui/StatusBadge.tsx shows the instant in the given zone, keeps the exact
  * instant only in the machine-readable `dateTime` attribute, and words the tooltip without one.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { StatusWithReason } from '../../components/StatusBadge';
-import { TimesInText } from '../../components/TimesInText';
+import { StatusWithReason } from '@/components/ui/StatusBadge';
+import { TimesInText } from '@/components/ui/TimesInText';
 
 const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 /** The words on the page: the markup without its tags. */

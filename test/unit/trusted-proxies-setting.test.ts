@@ -1,7 +1,7 @@
 /** PUNCTUAL_TRUSTED_PROXIES is checked before the web app is started (issue #12): a typo stops it, naming the entry. */
 import { describe, expect, it } from 'vitest';
-import { startNext } from '../../scripts/lib';
-import { trustedProxiesFromEnv } from '../../server/client-address';
+import { startNext } from '@/scripts/lib';
+import { trustedProxiesFromEnv } from '@/server/platform/client-address';
 
 describe('PUNCTUAL_TRUSTED_PROXIES at start', () => {
   it('startNext refuses a bad entry before spawning anything', async () => {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { CompactSign } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { preferencesSecret, signPreferenceToken, verifyPreferenceToken } from '../../server/preference-link';
+import { preferencesSecret, signPreferenceToken, verifyPreferenceToken } from '@/server/sending/preference-link';
 import {
   signUnsubscribeToken,
   unsubscribeExpiry,
@@ -10,7 +10,7 @@ import {
   unsubscribeUrl,
   verifyUnsubscribeToken,
   type UnsubscribeSubject,
-} from '../../server/unsubscribe-link';
+} from '@/server/sending/unsubscribe-link';
 
 const SESSION = 'test-secret-for-unsubscribe-links-0123456789';
 const [secret] = unsubscribeSecrets({ BETTER_AUTH_SECRET: SESSION });
@@ -182,7 +182,7 @@ describe('unsubscribeUrl', () => {
 
 describe('worker configuration', () => {
   it('PUNCTUAL_PUBLIC_URL with BETTER_AUTH_SECRET → links carry the unsubscribe signing key (the current one)', async () => {
-    const { readWorkerConfig } = await import('../../server/config');
+    const { readWorkerConfig } = await import('@/server/platform/config');
     const c = readWorkerConfig({ PUNCTUAL_PUBLIC_URL: 'https://punctual.example', BETTER_AUTH_SECRET: SESSION, PUNCTUAL_PREVIOUS_AUTH_SECRET: 'old-secret' });
     expect(c.links).toEqual({ publicUrl: 'https://punctual.example', secret: preferencesSecret({ BETTER_AUTH_SECRET: SESSION }), unsubscribeSecret: secret });
     expect(readWorkerConfig({}).links).toBeUndefined();

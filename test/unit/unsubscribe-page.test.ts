@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { previewData, renderReminderEmail } from '../../emails';
-import { confirmPage, donePage, escapeHtml, problemPage } from '../../server/unsubscribe-page';
+import { previewData, renderReminderEmail } from '@/emails';
+import { confirmPage, donePage, escapeHtml, problemPage } from '@/server/suppressions/unsubscribe-page';
 
 const subject = { contactName: 'Ana <script>alert(1)</script>', tenantName: 'Studio "Noord" & Co', categoryWords: 'reminders', preferencesHref: '/preferences/a.b.c' };
 

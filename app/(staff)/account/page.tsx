@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
 import { eq } from 'drizzle-orm';
-import { getDb } from '../../../db/client';
-import { staffUsers } from '../../../db/schema';
-import { ChangePasswordForm, TwoFactorPanel } from '../../../components/client/AccountSettings';
-import { requireStaff } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { staffUsers } from '@/db/schema';
+import { ChangePasswordForm, TwoFactorPanel } from '@/components/accounts/AccountSettings';
+import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Your account' };

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getDb } from '../../../db/client';
-import { AlertSettingsForm } from '../../../components/client/AlertSettingsForm';
-import { EmptyState } from '../../../components/EmptyState';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { TimesInText } from '../../../components/TimesInText';
-import { alertConditionLabels, HEARTBEAT_STALE_MS } from '../../../domain/alerts';
-import { can } from '../../../domain/permissions';
-import { alertsOverview, readAlertSettings, type ConditionView } from '../../../server/alerts';
-import { appClock } from '../../../server/clock';
-import { requireStaff } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { AlertSettingsForm } from '@/components/alerts/AlertSettingsForm';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { TimesInText } from '@/components/ui/TimesInText';
+import { alertConditionLabels, HEARTBEAT_STALE_MS } from '@/domain/alerts/alerts';
+import { can } from '@/domain/accounts/permissions';
+import { alertsOverview, readAlertSettings, type ConditionView } from '@/server/alerts/alerts';
+import { appClock } from '@/server/platform/clock';
+import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Alerts' };

@@ -1,7 +1,7 @@
 'use client';
 
-import { useLoggedErrorDigest } from '../../../components/client/PageLoadError';
-import '../../styles/audit.css';
+import { useLoggedErrorDigest } from '@/components/ui/PageLoadError';
+import '@/app/styles/audit.css';
 
 /**
  * The audit log's error state: shown when its entries cannot be loaded (e.g. the database does not answer).

@@ -1,1 +1,1 @@
-export { PageLoading as default } from '../../../components/PageLoading';
+export { PageLoading as default } from '@/components/ui/PageLoading';

@@ -1,18 +1,18 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getDb } from '../../../db/client';
-import { listAudit, type AuditRow } from '../../../db/queries/audit';
-import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { TimesInText } from '../../../components/TimesInText';
-import { formatInZone } from '../../../components/format';
-import { auditFilterOf, auditParams, parseAuditQuery, withQuery } from '../../../domain/log-filters';
-import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from '../../../domain/audit-view';
-import { auditActions } from '../../../domain/vocabulary';
-import { requireStaff } from '../../../server/session';
-import '../../styles/audit.css';
-import '../../styles/exports-bulk.css';
+import { getDb } from '@/db/client';
+import { listAudit, type AuditRow } from '@/db/queries/dashboards/audit';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { Pager } from '@/components/ui/Pager';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { TimesInText } from '@/components/ui/TimesInText';
+import { formatInZone } from '@/components/ui/format';
+import { auditFilterOf, auditParams, parseAuditQuery, withQuery } from '@/domain/dashboards/log-filters';
+import { auditActionLabel, auditActionLabels, auditSubject, compactDetails } from '@/domain/dashboards/audit-view';
+import { auditActions } from '@/domain/vocabulary';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/audit.css';
+import '@/app/styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Audit log' };
@@ -25,7 +25,7 @@ const PAGE_SIZE = 50;
  * filters kept.
  */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  // The same parsing as the CSV export (domain/log-filters.ts): the export link carries exactly these filters.
+  // The same parsing as the CSV export (domain/dashboards/log-filters.ts): the export link carries exactly these filters.
   const f = parseAuditQuery(await searchParams);
   const tenant = (await requireStaff()).tenant;
   const zone = tenant.timeZone;

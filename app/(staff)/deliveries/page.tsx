@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getDb } from '../../../db/client';
-import { searchDeliveries } from '../../../db/queries/deliveries-log';
-import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { StatusBadge } from '../../../components/StatusBadge';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { ChannelBadge } from '../../../components/ChannelBadge';
-import { ChannelFilter } from '../../../components/ChannelFilter';
-import { deliveryStatuses } from '../../../domain/vocabulary';
-import { deliveriesParams, deliveryFilterOf, parseDeliveriesQuery, withQuery } from '../../../domain/log-filters';
-import { requireStaff } from '../../../server/session';
-import '../../styles/exports-bulk.css';
+import { getDb } from '@/db/client';
+import { searchDeliveries } from '@/db/queries/dashboards/deliveries-log';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { Pager } from '@/components/ui/Pager';
+import { StatusBadge } from '@/components/ui/StatusBadge';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { ChannelBadge } from '@/components/ui/ChannelBadge';
+import { ChannelFilter } from '@/components/ui/ChannelFilter';
+import { deliveryStatuses } from '@/domain/vocabulary';
+import { deliveriesParams, deliveryFilterOf, parseDeliveriesQuery, withQuery } from '@/domain/dashboards/log-filters';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Deliveries' };
@@ -32,7 +32,7 @@ const isE164 = (address: string) => /^\+[1-9]\d{1,14}$/.test(address);
  * host's, so they link nowhere.
  */
 export default async function DeliveriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  // The same parsing as the CSV export (domain/log-filters.ts): the export link carries exactly these filters.
+  // The same parsing as the CSV export (domain/dashboards/log-filters.ts): the export link carries exactly these filters.
   const f = parseDeliveriesQuery(await searchParams);
   const db = getDb();
   const tenant = (await requireStaff()).tenant;

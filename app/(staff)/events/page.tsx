@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { localMidnight, searchText } from '../../../components/format';
-import { getDb } from '../../../db/client';
-import { listEvents } from '../../../db/queries/views';
-import { EmptyState } from '../../../components/EmptyState';
-import { EventsTable } from '../../../components/EventsTable';
-import { Pager } from '../../../components/Pager';
-import { can } from '../../../domain/permissions';
-import { eventStatuses } from '../../../domain/vocabulary';
-import { requireStaff } from '../../../server/session';
-import '../../styles/events-list.css';
+import { localMidnight, searchText } from '@/components/ui/format';
+import { getDb } from '@/db/client';
+import { listEvents } from '@/db/queries/scheduling/event-views';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { EventsTable } from '@/components/events/EventsTable';
+import { Pager } from '@/components/ui/Pager';
+import { can } from '@/domain/accounts/permissions';
+import { eventStatuses } from '@/domain/vocabulary';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/events-list.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Events' };

@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
-import { getDb } from '../../../db/client';
-import { caughtChannels, mailboxSenders, type CaughtChannel } from '../../../db/queries/mailbox';
-import { guestMailCounts } from '../../../db/queries/dashboard';
-import { EmptyState } from '../../../components/EmptyState';
-import { MailboxTable, MailboxTabs, SmsTable, WebhookTable } from '../../../components/MailboxTable';
-import { Pager } from '../../../components/Pager';
-import { mailboxEnabled, mailboxPage } from '../../../server/caught-mail';
-import { requireStaff } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { caughtChannels, mailboxSenders, type CaughtChannel } from '@/dev/queries/mailbox';
+import { guestMailCounts } from '@/db/queries/dashboards/dashboard';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { MailboxTable, MailboxTabs, SmsTable, WebhookTable } from '@/components/mailbox/MailboxTable';
+import { Pager } from '@/components/ui/Pager';
+import { mailboxEnabled, mailboxPage } from '@/dev/caught-mail';
+import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Mailbox' };
@@ -28,7 +28,7 @@ const empty: Record<CaughtChannel, { title: string; hint: string }> = {
  * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`). A notice
  * says that these are development catchers, so nobody takes the page for a record of real sends. Only what this
  * tenant sent, account mail only to its recipient, and credentials masked unless the viewer is the recipient
- * (server/caught-mail.ts). 404 unless the mailbox is on (`PUNCTUAL_MAILBOX`).
+ * (dev/caught-mail.ts). 404 unless the mailbox is on (`PUNCTUAL_MAILBOX`).
  */
 export default async function MailboxPage({
   searchParams,
@@ -40,7 +40,7 @@ export default async function MailboxPage({
   const page = pageParamSchema.parse(params.page);
   const channel = channelParamSchema.parse(params.channel);
   const db = getDb();
-  // The catchers hold every tenant's messages: show only what this tenant sent (server/caught-mail.ts).
+  // The catchers hold every tenant's messages: show only what this tenant sent (dev/caught-mail.ts).
   const { tenant, user } = await requireStaff();
   const senders = await mailboxSenders(db, tenant.id, process.env.SMS_FROM);
   if (!senders) notFound();

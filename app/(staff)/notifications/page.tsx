@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
-import { getDb } from '../../../db/client';
-import { NotificationSettingsForm, PolicyMatrix } from '../../../components/client/NotificationSettingsForm';
-import { notificationTemplateLabel } from '../../../components/template-labels';
-import { TimesInText } from '../../../components/TimesInText';
-import { formatChangeTime } from '../../../domain/edit-conflict';
-import { describePolicy } from '../../../domain/notification-policy';
-import { can } from '../../../domain/permissions';
-import { readNotificationSettings } from '../../../server/notification-settings';
-import { requireStaff } from '../../../server/session';
-import '../../styles/rules.css';
-import '../../styles/notifications.css';
+import { getDb } from '@/db/client';
+import { NotificationSettingsForm, PolicyMatrix } from '@/components/settings/NotificationSettingsForm';
+import { notificationTemplateLabel } from '@/components/rules/template-labels';
+import { TimesInText } from '@/components/ui/TimesInText';
+import { formatChangeTime } from '@/domain/platform/edit-conflict';
+import { describePolicy } from '@/domain/notifications/notification-policy';
+import { can } from '@/domain/accounts/permissions';
+import { readNotificationSettings } from '@/server/notifications/notification-settings';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/rules.css';
+import '@/app/styles/notifications.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Notifications' };

@@ -1,19 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { getDb } from '../../../db/client';
-import { dashboardCounts } from '../../../db/queries/dashboard';
-import { listReminders, type ReminderListRow } from '../../../db/queries/reminders-list';
-import { ChannelBadge } from '../../../components/ChannelBadge';
-import { ChannelFilter } from '../../../components/ChannelFilter';
-import { EmptyState } from '../../../components/EmptyState';
-import { Pager } from '../../../components/Pager';
-import { StatusBadge } from '../../../components/StatusBadge';
-import { TimesInText } from '../../../components/TimesInText';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { sameDayInZone } from '../../../components/format';
-import { dashboardWindows, isLatePlanned } from '../../../domain/dashboard';
-import { messageTitle } from '../../../domain/message-labels';
+import { getDb } from '@/db/client';
+import { dashboardCounts } from '@/db/queries/dashboards/dashboard';
+import { listReminders, type ReminderListRow } from '@/db/queries/scheduling/reminders-list';
+import { ChannelBadge } from '@/components/ui/ChannelBadge';
+import { ChannelFilter } from '@/components/ui/ChannelFilter';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { Pager } from '@/components/ui/Pager';
+import { StatusBadge } from '@/components/ui/StatusBadge';
+import { TimesInText } from '@/components/ui/TimesInText';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { sameDayInZone } from '@/components/ui/format';
+import { dashboardWindows, isLatePlanned } from '@/domain/dashboards/dashboard';
+import { messageTitle } from '@/domain/sending/message-labels';
 import {
   describeReminderList,
   reminderListQuery,
@@ -21,11 +21,11 @@ import {
   reminderViews,
   reminderWindowLabels,
   reminderWindows,
-} from '../../../domain/reminder-list';
-import { channels } from '../../../domain/vocabulary';
-import { appClock } from '../../../server/clock';
-import { requireStaff } from '../../../server/session';
-import '../../styles/reminders.css';
+} from '@/domain/scheduling/reminder-list';
+import { channels } from '@/domain/vocabulary';
+import { appClock } from '@/server/platform/clock';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/reminders.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Reminders' };
@@ -44,7 +44,7 @@ const roleWords = { attendee: 'attendee', external: 'external guest', host: 'hos
  * Planned messages (issue #12): upcoming, due and expired reminders — rule reminders, manual reminders and
  * notifications on every channel — and the other ends a planned message can reach, filtered by status, time window
  * and channel. The dashboard's "Due in the next hour", "Due in the next 24 hours" and "Expired" tiles open it (the
- * same counts: domain/reminder-list.ts). Each due instant shows in the event's zone with the viewer's own on
+ * same counts: domain/scheduling/reminder-list.ts). Each due instant shows in the event's zone with the viewer's own on
  * hover; one tenant's rows only; every staff role, viewers included, may read it. On phones each row is a card.
  */
 export default async function RemindersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

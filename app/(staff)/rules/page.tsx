@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { getDb } from '../../../db/client';
-import { latestRuleWrite, listRules } from '../../../db/queries/rules';
-import { EmptyState } from '../../../components/EmptyState';
-import { templateTitles } from '../../../components/template-labels';
-import { describeRule } from '../../../domain/describe-rule';
-import { messageFromAudit } from '../../../domain/rule-lifecycle';
-import { can } from '../../../domain/permissions';
-import type { TemplateId } from '../../../domain/vocabulary';
-import { requireStaff } from '../../../server/session';
-import '../../styles/rules.css';
+import { getDb } from '@/db/client';
+import { latestRuleWrite, listRules } from '@/db/queries/rules/rules';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { templateTitles } from '@/components/rules/template-labels';
+import { describeRule } from '@/domain/rules/describe-rule';
+import { messageFromAudit } from '@/domain/rules/rule-lifecycle';
+import { can } from '@/domain/accounts/permissions';
+import type { TemplateId } from '@/domain/vocabulary';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/rules.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Reminder rules' };
@@ -21,7 +21,7 @@ const savedSchema = z.uuid().optional().catch(undefined);
  * The tenant's reminder rules, each read back as a sentence. Admins (`configure`) get a "New rule" button
  * (/rules/new) and an Edit link per rule (/rules/:id); `?saved=<rule id>` (set by the editor after a save) says
  * what the save did — read back from the rule's newest audit entry (how many pending reminders were re-planned,
- * domain/rule-lifecycle.ts) —; `?deleted=1` confirms a deletion.
+ * domain/rules/rule-lifecycle.ts) —; `?deleted=1` confirms a deletion.
  */
 export default async function RulesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;

@@ -1,27 +1,27 @@
 import type { Metadata } from 'next';
-import { getDb } from '../../../db/client';
-import { PartnershipLimitForm } from '../../../components/client/GuestPartnerships';
-import { OrgSettingsForm } from '../../../components/client/OrgSettingsForm';
-import { providerLabels, settingsLabels } from '../../../components/settings-labels';
-import { PartnershipSteps, ProposePartnership } from '../../../components/client/PartnershipAgreements';
-import { SenderStatusPanel } from '../../../components/client/SenderStatusPanel';
-import { TestMessagePanel } from '../../../components/client/TestMessagePanel';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { messageLocales } from '../../../domain/locales';
-import { can } from '../../../domain/permissions';
-import { zoneNames } from '../../../domain/zones';
-import { readOrgSettings } from '../../../server/org-settings';
-import { readAgreements, readGuestOrganisations } from '../../../server/partnerships';
-import { requireStaff } from '../../../server/session';
-import '../../styles/partnerships.css';
-import '../../styles/settings.css';
+import { getDb } from '@/db/client';
+import { PartnershipLimitForm } from '@/components/settings/GuestPartnerships';
+import { OrgSettingsForm } from '@/components/settings/OrgSettingsForm';
+import { providerLabels, settingsLabels } from '@/components/settings/settings-labels';
+import { PartnershipSteps, ProposePartnership } from '@/components/settings/PartnershipAgreements';
+import { SenderStatusPanel } from '@/components/settings/SenderStatusPanel';
+import { TestMessagePanel } from '@/components/settings/TestMessagePanel';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { messageLocales } from '@/domain/locales';
+import { can } from '@/domain/accounts/permissions';
+import { zoneNames } from '@/domain/zones';
+import { readOrgSettings } from '@/server/organisations/org-settings';
+import { readAgreements, readGuestOrganisations } from '@/server/organisations/partnerships';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/partnerships.css';
+import '@/app/styles/settings.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Settings' };
 
 /**
  * The organisation settings (issue #13): name, default time zone and language, sender name and address, reply-to,
- * email provider — admins change them (domain/permissions.ts `configure`), everyone else reads them — and "send a
+ * email provider — admins change them (domain/accounts/permissions.ts `configure`), everyone else reads them — and "send a
  * test message" (admins). Below, the guest partnerships (moved here from the Staff page): the organisations that
  * may book our people as guests (with whom they may write to in our name, issue #12) and those whose people we may
  * book, each agreed by both sides: pending ones to accept or decline, active ones to end, and a form to propose one.

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
-import { getDb } from '../../../db/client';
-import { AddStaffForm, CancelInvitationButton, DisableAccountButton, RoleSelect } from '../../../components/client/StaffAdmin';
-import { appClock } from '../../../server/clock';
-import { readInvitations } from '../../../server/staff-invitations';
-import { ZonedTime } from '../../../components/ZonedTime';
-import { can } from '../../../domain/permissions';
-import { listStaff } from '../../../db/queries/staff';
-import { requireStaff } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { AddStaffForm, CancelInvitationButton, DisableAccountButton, RoleSelect } from '@/components/accounts/StaffAdmin';
+import { appClock } from '@/server/platform/clock';
+import { readInvitations } from '@/server/accounts/staff-invitations';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { can } from '@/domain/accounts/permissions';
+import { listStaff } from '@/db/queries/accounts/staff';
+import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Staff' };

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
-import { templateTitles } from '../../../components/template-labels';
-import { previewData, renderReminderEmail, templateIds } from '../../../emails';
-import { renderSmsText } from '../../../emails/sms';
-import { describeSmsSegments } from '../../../domain/message-labels';
-import { countSmsSegments, gsm7Septets } from '../../../domain/sms-segments';
-import { preferencesUrl, signPreferenceToken } from '../../../server/preference-link';
+import { templateTitles } from '@/components/rules/template-labels';
+import { previewData, renderReminderEmail, templateIds } from '@/emails';
+import { renderSmsText } from '@/emails/sms';
+import { describeSmsSegments } from '@/domain/sending/message-labels';
+import { countSmsSegments, gsm7Septets } from '@/domain/sending/sms-segments';
+import { preferencesUrl, signPreferenceToken } from '@/server/sending/preference-link';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Templates' };
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: 'Templates' };
 /**
  * The SMS segment line under a template's SMS text (issue #9 §4, §8): "2 segments · GSM-7 · 170 characters",
  * "1 segment · UCS-2 · 64 characters" — how many message parts the text costs and in which encoding
- * (domain/sms-segments.ts countSmsSegments; wording domain/message-labels.ts describeSmsSegments). A text
+ * (domain/sending/sms-segments.ts countSmsSegments; wording domain/sending/message-labels.ts describeSmsSegments). A text
  * that needs UCS-2 says which character forced it, since one character switches the whole message.
  */
 function SmsSegmentCount({ text }: { text: string }) {

@@ -1,7 +1,7 @@
-import { getDb } from '../../../db/client';
-import { can } from '../../../domain/permissions';
-import { readAlertSettings, saveAlertSettings, type SaveAlertSettingsInput } from '../../../server/alerts';
-import { actionContext, staffRoute } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { can } from '@/domain/accounts/permissions';
+import { readAlertSettings, saveAlertSettings, type SaveAlertSettingsInput } from '@/server/alerts/alerts';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
-import { createEventAction } from '../../../server/staff-actions';
-import { actionContext, staffCreateRoute } from '../../../server/session';
+import { createEventAction } from '@/server/scheduling/staff-actions';
+import { actionContext, staffCreateRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

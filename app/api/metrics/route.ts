@@ -1,12 +1,12 @@
 /**
- * `GET /api/metrics`: Prometheus text format (issue #11 §3; what is in it: server/metrics.ts). No session: the
+ * `GET /api/metrics`: Prometheus text format (issue #11 §3; what is in it: server/dashboards/metrics.ts). No session: the
  * credential is `Authorization: Bearer $PUNCTUAL_METRICS_TOKEN` (proxy.ts lets the path through). Answers:
  * 200 the metrics; 401 without the right token; 503 naming PUNCTUAL_METRICS_TOKEN when it is unset (metrics off).
- * Never cached. The database gauges are read at each scrape (db/queries/metrics.ts).
+ * Never cached. The database gauges are read at each scrape (db/queries/dashboards/metrics.ts).
  */
-import { getDb } from '../../../db/client';
-import { childLogger } from '../../../server/log';
-import { checkMetricsAuth, METRICS_CONTENT_TYPE, scrapeMetrics } from '../../../server/metrics';
+import { getDb } from '@/db/client';
+import { childLogger } from '@/server/platform/log';
+import { checkMetricsAuth, METRICS_CONTENT_TYPE, scrapeMetrics } from '@/server/dashboards/metrics';
 
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';

@@ -1,7 +1,7 @@
-import { getDb } from '../../../db/client';
-import { can } from '../../../domain/permissions';
-import { readNotificationSettings, saveNotificationSettings, type SaveSettingsInput } from '../../../server/notification-settings';
-import { actionContext, staffRoute } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { can } from '@/domain/accounts/permissions';
+import { readNotificationSettings, saveNotificationSettings, type SaveSettingsInput } from '@/server/notifications/notification-settings';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-import { getDb } from '../../../db/client';
-import { partnershipStepAction, readAgreements, readGuestOrganisations, readPartnerships } from '../../../server/partnerships';
-import { actionContext, staffRoute } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { partnershipStepAction, readAgreements, readGuestOrganisations, readPartnerships } from '@/server/organisations/partnerships';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
  * that may book this tenant's people as guests, each `{ hostTenantId, hostName, limit, domains, version,
  * description, updatedBy, updatedAt }` (whom they may write to in this tenant's name, issue #12); `asHost`, the
  * organisations whose people this tenant may book, `{ name, slug, description }` (active partnerships only);
- * `agreements`, every partnership this tenant is a side of in any status (server/partnerships.ts AgreementView).
+ * `agreements`, every partnership this tenant is a side of in any status (server/organisations/partnerships.ts AgreementView).
  */
 export async function GET(request: Request) {
   return staffRoute(request, 'read', async (s) => ({
@@ -21,7 +21,7 @@ export async function GET(request: Request) {
 
 /**
  * POST /api/partnerships `{ step: 'propose' | 'accept' | 'decline' | 'end', org: '<slug>', side: 'host' | 'guest',
- * version? }` — admins: one step of a partnership both sides agree to (issue #13, server/partnerships.ts
+ * version? }` — admins: one step of a partnership both sides agree to (issue #13, server/organisations/partnerships.ts
  * partnershipStepAction). `side: 'host'` asks `org` to let us book its people; `side: 'guest'` lets `org` book ours.
  * 400/404/409 naming the field (`step`, `org`, `side`, `version`); stale version → 409 with `current`. Answers the
  * partnership as this organisation sees it.

@@ -1,6 +1,6 @@
-import { getDb } from '../../../db/client';
-import { readOrgSettings, saveOrgSettings } from '../../../server/org-settings';
-import { actionContext, staffRoute } from '../../../server/session';
+import { getDb } from '@/db/client';
+import { readOrgSettings, saveOrgSettings } from '@/server/organisations/org-settings';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,4 +1,4 @@
-import '../../styles/preferences.css';
+import '@/app/styles/preferences.css';
 /** A preference link that is not valid (mistyped, cut off, or signed with another key): a plain message, no staff links. */
 export default function PreferencesLinkNotFound() {
   return (

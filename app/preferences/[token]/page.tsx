@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { getDb } from '../../../db/client';
-import { PublicPreferencesForm } from '../../../components/client/PublicPreferencesForm';
-import { participantStaleMessage, readPreferencesByToken } from '../../../server/contact-preferences';
-import { preferencesSecret } from '../../../server/preference-link';
-import '../../styles/preferences.css';
+import { getDb } from '@/db/client';
+import { PublicPreferencesForm } from '@/components/preferences/PublicPreferencesForm';
+import { participantStaleMessage, readPreferencesByToken } from '@/server/notifications/contact-preferences';
+import { preferencesSecret } from '@/server/sending/preference-link';
+import '@/app/styles/preferences.css';
 
 export const dynamic = 'force-dynamic';
 // The token in the address is the credential: never send it on as a Referer, and keep the page out of indexes.
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Your message preferences', referrer:
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
- * A person's own preference page, reached through the signed link in every message (server/preference-link.ts):
+ * A person's own preference page, reached through the signed link in every message (server/sending/preference-link.ts):
  * no sign-in, outside the staff shell. The token is verified with the server's preference key; anything that is
  * not a valid link is a plain 404. The form saves to POST /api/preferences/<token> (by script, or as a plain form
  * without one: then the answer comes back here as `saved=1`, `stale=1` or `error=…`).

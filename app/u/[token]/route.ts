@@ -1,12 +1,12 @@
-import { getDb } from '../../../db/client';
-import { categoryPhrase } from '../../../domain/preferences';
-import { appClock } from '../../../server/clock';
-import { AppError, retryOnTransactionConflict } from '../../../server/errors';
-import { BodyError, readFormBody } from '../../../server/request-body';
-import { preferencesSecret, signPreferenceToken } from '../../../server/preference-link';
-import { readUnsubscribeView, unsubscribeByToken, type UnsubscribeView } from '../../../server/unsubscribe';
-import { unsubscribeSecrets } from '../../../server/unsubscribe-link';
-import { confirmPage, donePage, problemPage, unsubscribePageHeaders, type UnsubscribePageSubject } from '../../../server/unsubscribe-page';
+import { getDb } from '@/db/client';
+import { categoryPhrase } from '@/domain/notifications/preferences';
+import { appClock } from '@/server/platform/clock';
+import { AppError, retryOnTransactionConflict } from '@/server/platform/errors';
+import { BodyError, readFormBody } from '@/server/platform/request-body';
+import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
+import { readUnsubscribeView, unsubscribeByToken, type UnsubscribeView } from '@/server/suppressions/unsubscribe';
+import { unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
+import { confirmPage, donePage, problemPage, unsubscribePageHeaders, type UnsubscribePageSubject } from '@/server/suppressions/unsubscribe-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +16,7 @@ const UNSUBSCRIBE_MAX_BODY_BYTES = 16 * 1024;
 /**
  * `/u/:token` — one-click unsubscribe (issue #10 §5; RFC 8058 with RFC 2369), the URL in the `List-Unsubscribe`
  * header and the footer of every non-essential email. No session, no CSRF token, no Origin check: the signed
- * token (server/unsubscribe-link.ts) is the credential, and a mail provider posts from its own servers.
+ * token (server/sending/unsubscribe-link.ts) is the credential, and a mail provider posts from its own servers.
  * One route handler answers both methods with server-rendered HTML (a page.tsx cannot share the segment), no
  * script: it works with JavaScript off.
  *
@@ -25,7 +25,7 @@ const UNSUBSCRIBE_MAX_BODY_BYTES = 16 * 1024;
  *   person's preferences page; 200 "You are unsubscribed …" when already; 400 for a bad or expired token; 404
  *   when the person is gone.
  * - POST with the body `List-Unsubscribe=One-Click` (application/x-www-form-urlencoded or multipart/form-data,
- *   RFC 8058 §3.2) unsubscribes (server/unsubscribe.ts) → 200 with a small confirmation page (never a
+ *   RFC 8058 §3.2) unsubscribes (server/suppressions/unsubscribe.ts) → 200 with a small confirmation page (never a
  *   redirect), also when already unsubscribed; another or missing body → 400 naming `List-Unsubscribe`; a
  *   tampered token → 400; an expired one → 400 saying so and pointing at the preferences link. Nothing changes
  *   on any 4xx.
@@ -51,7 +51,7 @@ export async function POST(request: Request, context: { params: Promise<{ token:
   }
   let form: FormData;
   try {
-    // The one field is ~26 bytes: a small cap (server/request-body.ts) keeps a provider's or anyone's post bounded.
+    // The one field is ~26 bytes: a small cap (server/platform/request-body.ts) keeps a provider's or anyone's post bounded.
     form = await readFormBody(request, UNSUBSCRIBE_MAX_BODY_BYTES);
   } catch (e) {
     if (e instanceof BodyError) return html(e.status, problemPage('This request was not understood', `List-Unsubscribe: ${e.message}; send List-Unsubscribe=One-Click.`));

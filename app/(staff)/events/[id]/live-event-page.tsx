@@ -3,15 +3,15 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EventPage } from '../../../../db/queries/views';
-import { EventHeader } from '../../../../components/EventHeader';
-import { isSelectable, ParticipantGroups } from '../../../../components/ParticipantGroups';
-import { BulkParticipantBar } from '../../../../components/event/BulkParticipantBar';
-import { formatClockInZone } from '../../../../components/format';
-import { AddParticipantForm } from '../../../../components/event/AddParticipantForm';
-import { CoverageLine } from '../../../../components/event/CoverageLine';
-import { EventActions } from '../../../../components/event/EventActions';
-import { eventCoverage } from '../../../../domain/coverage';
+import type { EventPage } from '@/db/queries/scheduling/event-views';
+import { EventHeader } from '@/components/events/EventHeader';
+import { isSelectable, ParticipantGroups } from '@/components/events/ParticipantGroups';
+import { BulkParticipantBar } from '@/components/events/BulkParticipantBar';
+import { formatClockInZone } from '@/components/ui/format';
+import { AddParticipantForm } from '@/components/events/AddParticipantForm';
+import { CoverageLine } from '@/components/events/CoverageLine';
+import { EventActions } from '@/components/events/EventActions';
+import { eventCoverage } from '@/domain/scheduling/coverage';
 
 const REFRESH_MS = 2_000;
 
@@ -98,7 +98,7 @@ export function LiveEventPage({
             onChange={(on) => setPicked(on ? new Set(selectable.map((b) => b.id)) : new Set())}
           />
         ) : null}
-        {/* A plain link: the browser downloads the file (server/csv-exports.ts; Content-Disposition: attachment). */}
+        {/* A plain link: the browser downloads the file (server/people/csv-exports.ts; Content-Disposition: attachment). */}
         <a className="btn btn-small" href={`/api/exports/participants/${encodeURIComponent(eventId)}`} download data-testid="export-participants">
           Export participants (CSV)
         </a>

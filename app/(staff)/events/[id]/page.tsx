@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { getDb } from '../../../../db/client';
-import { getEventPage } from '../../../../db/queries/views';
-import { can } from '../../../../domain/permissions';
-import { guestTenantsOf } from '../../../../db/queries/scheduling';
-import { requireStaff } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { getEventPage } from '@/db/queries/scheduling/event-views';
+import { can } from '@/domain/accounts/permissions';
+import { guestTenantsOf } from '@/db/queries/scheduling/scheduling';
+import { requireStaff } from '@/app/_http/session';
 import { LiveEventPage } from './live-event-page';
-import { zoneNames } from '../../../../domain/zones';
-import '../../../styles/preferences.css';
-import '../../../styles/participants.css';
-import '../../../styles/exports-bulk.css';
+import { zoneNames } from '@/domain/zones';
+import '@/app/styles/preferences.css';
+import '@/app/styles/participants.css';
+import '@/app/styles/exports-bulk.css';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DateTime } from 'luxon';
-import { EmptyState } from '../../../../components/EmptyState';
-import { EventForm } from '../../../../components/event/EventForm';
-import { can } from '../../../../domain/permissions';
-import { requireStaff } from '../../../../server/session';
-import { zoneNames } from '../../../../domain/zones';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { EventForm } from '@/components/events/EventForm';
+import { can } from '@/domain/accounts/permissions';
+import { requireStaff } from '@/app/_http/session';
+import { zoneNames } from '@/domain/zones';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'New event' };

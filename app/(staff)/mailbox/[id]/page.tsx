@@ -2,16 +2,16 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
-import { getDb } from '../../../../db/client';
-import { MessageView } from '../../../../components/MessageView';
-import { caughtMessageFor, caughtMessageRawFor, mailboxEnabled, readCaughtMailParts, type CaughtMailParts } from '../../../../server/caught-mail';
-import { requireStaff } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { MessageView } from '@/components/mailbox/MessageView';
+import { caughtMessageFor, caughtMessageRawFor, mailboxEnabled, readCaughtMailParts, type CaughtMailParts } from '@/dev/caught-mail';
+import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ id: string }> };
 
-/** Who is looking (their tenant and sign-in address: server/caught-mail.ts masks credentials not theirs). */
+/** Who is looking (their tenant and sign-in address: dev/caught-mail.ts masks credentials not theirs). */
 const viewer = cache(async () => {
   const { tenant, user } = await requireStaff();
   return { tenantId: tenant.id, viewerEmail: user.email };

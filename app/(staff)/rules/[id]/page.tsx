@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getDb } from '../../../../db/client';
-import { getRule } from '../../../../db/queries/rules';
-import { DeleteRuleButton } from '../../../../components/client/DeleteRuleButton';
-import { RuleForm } from '../../../../components/client/RuleForm';
-import { templateTitles } from '../../../../components/template-labels';
-import { describeRule } from '../../../../domain/describe-rule';
-import { can } from '../../../../domain/permissions';
-import { reminderTemplateIds, type TemplateId } from '../../../../domain/vocabulary';
-import { requireStaff } from '../../../../server/session';
-import '../../../styles/rules.css';
+import { getDb } from '@/db/client';
+import { getRule } from '@/db/queries/rules/rules';
+import { DeleteRuleButton } from '@/components/rules/DeleteRuleButton';
+import { RuleForm } from '@/components/rules/RuleForm';
+import { templateTitles } from '@/components/rules/template-labels';
+import { describeRule } from '@/domain/rules/describe-rule';
+import { can } from '@/domain/accounts/permissions';
+import { reminderTemplateIds, type TemplateId } from '@/domain/vocabulary';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/rules.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Edit reminder rule' };

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { RuleForm } from '../../../../components/client/RuleForm';
-import { templateTitles } from '../../../../components/template-labels';
-import { can } from '../../../../domain/permissions';
-import { reminderTemplateIds } from '../../../../domain/vocabulary';
-import { requireStaff } from '../../../../server/session';
-import '../../../styles/rules.css';
+import { RuleForm } from '@/components/rules/RuleForm';
+import { templateTitles } from '@/components/rules/template-labels';
+import { can } from '@/domain/accounts/permissions';
+import { reminderTemplateIds } from '@/domain/vocabulary';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/rules.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'New reminder rule' };
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'New reminder rule' };
 /**
  * A new reminder rule (issue #13), admins (`configure`) only: the rule editor, empty but for sensible defaults
  * ("1 day before the start", attendees and external guests, 60-minute late-send window, active). Creating it
- * first shows how many pending reminders of upcoming events it would add (components/client/RuleForm.tsx). Other
+ * first shows how many pending reminders of upcoming events it would add (components/rules/RuleForm.tsx). Other
  * roles see why they cannot (POST /api/rules refuses them too).
  */
 export default async function NewRulePage() {

@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
-import { ConfirmSenderButton } from '../../../../components/client/ConfirmSenderButton';
-import { getDb } from '../../../../db/client';
-import { can } from '../../../../domain/permissions';
-import { appClock } from '../../../../server/clock';
-import { verificationLinkView } from '../../../../server/sender-identity';
-import { requireStaff } from '../../../../server/session';
-import '../../../styles/settings.css';
+import { ConfirmSenderButton } from '@/components/settings/ConfirmSenderButton';
+import { getDb } from '@/db/client';
+import { can } from '@/domain/accounts/permissions';
+import { appClock } from '@/server/platform/clock';
+import { verificationLinkView } from '@/server/organisations/sender-identity';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/settings.css';
 
 export const dynamic = 'force-dynamic';
 // The token in the address is the credential: never sent on as a Referer, never indexed.
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: 'Verify the sender address', referrer
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
- * Where a sender verification link lands (server/sender-identity.ts): an admin of the link's organisation, signed in
+ * Where a sender verification link lands (server/organisations/sender-identity.ts): an admin of the link's organisation, signed in
  * (the sign-in page brings them back here), confirms with a button — a GET never verifies, so a mail scanner that
  * opens links verifies nothing. A link of another organisation, used, expired, or for an address the organisation no
  * longer has gets one plain sentence.

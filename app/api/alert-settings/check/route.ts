@@ -1,6 +1,6 @@
-import { getDb } from '../../../../db/client';
-import { checkAlertsNow, webAlertSenders } from '../../../../server/alerts';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { checkAlertsNow, webAlertSenders } from '@/server/alerts/alerts';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,17 +1,17 @@
 import { toNextJsHandler } from 'better-auth/next-js';
-import { getAuth } from '../../../../server/auth';
-import { withClientHeader } from '../../../../server/client-address';
-import { BodyError, bodyErrorResponse, parseJsonText, readBodyBytes } from '../../../../server/request-body';
+import { getAuth } from '@/server/accounts/auth';
+import { withClientHeader } from '@/server/platform/client-address';
+import { BodyError, bodyErrorResponse, parseJsonText, readBodyBytes } from '@/server/platform/request-body';
 
 export const dynamic = 'force-dynamic';
 
-/** Largest body better-auth is handed, bytes: its endpoints take an email and a password (server/request-body.ts). */
+/** Largest body better-auth is handed, bytes: its endpoints take an email and a password (server/platform/request-body.ts). */
 const AUTH_MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * better-auth's endpoints (`/api/auth/sign-in/email`, `/api/auth/sign-out`, `/api/auth/get-session`, …). Each request
  * reaches better-auth with `x-punctual-client` set to the client address resolved from the socket peer and
- * PUNCTUAL_TRUSTED_PROXIES (server/client-address.ts) — the only address better-auth reads.
+ * PUNCTUAL_TRUSTED_PROXIES (server/platform/client-address.ts) — the only address better-auth reads.
  */
 export async function GET(request: Request) {
   return toNextJsHandler(getAuth()).GET(withClientHeader(request));

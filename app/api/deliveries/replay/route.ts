@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { getDb } from '../../../../db/client';
-import { replayDelivery } from '../../../../server/operator';
-import { AppError, parseInput } from '../../../../server/errors';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { replayDelivery } from '@/server/sending/operator';
+import { AppError, parseInput } from '@/server/platform/errors';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-import { getDb } from '../../../../db/client';
-import { updateEventAction } from '../../../../server/staff-actions';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { updateEventAction } from '@/server/scheduling/staff-actions';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

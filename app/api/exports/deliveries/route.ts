@@ -1,14 +1,14 @@
-import { getDb } from '../../../../db/client';
-import { parseDeliveriesQuery } from '../../../../domain/log-filters';
-import { deliveriesCsv } from '../../../../server/csv-exports';
-import { csvResponse } from '../../../../server/csv-response';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { parseDeliveriesQuery } from '@/domain/dashboards/log-filters';
+import { deliveriesCsv } from '@/server/people/csv-exports';
+import { csvResponse } from '@/app/_http/csv-response';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/exports/deliveries?q=&channel=&status=&from=&to= — the deliveries log as a CSV download, with exactly
- * the /deliveries page's filters (domain/log-filters.ts; `page` is ignored: the export has every matching row, up
+ * the /deliveries page's filters (domain/dashboards/log-filters.ts; `page` is ignored: the export has every matching row, up
  * to the cap). Any signed-in staff role, like the page.
  */
 export async function GET(request: Request) {

@@ -1,9 +1,9 @@
-import { getDb } from '../../../../db/client';
-import { appClock } from '../../../../server/clock';
-import { AppError } from '../../../../server/errors';
-import { BodyError, readJsonBody } from '../../../../server/request-body';
-import { isSameOrigin, jsonError } from '../../../../server/session';
-import { acceptInvitation } from '../../../../server/staff-invitations';
+import { getDb } from '@/db/client';
+import { appClock } from '@/server/platform/clock';
+import { AppError } from '@/server/platform/errors';
+import { BodyError, readJsonBody } from '@/server/platform/request-body';
+import { isSameOrigin, jsonError } from '@/app/_http/session';
+import { acceptInvitation } from '@/server/accounts/staff-invitations';
 
 export const dynamic = 'force-dynamic';
 

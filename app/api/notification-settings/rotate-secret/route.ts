@@ -1,6 +1,6 @@
-import { getDb } from '../../../../db/client';
-import { rotateWebhookSecret } from '../../../../server/notification-settings';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { rotateWebhookSecret } from '@/server/notifications/notification-settings';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
-import { getDb } from '../../../../db/client';
-import { setGuestLimitAction } from '../../../../server/partnerships';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { setGuestLimitAction } from '@/server/organisations/partnerships';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,10 +1,10 @@
-import { getDb } from '../../../../db/client';
-import { appClock } from '../../../../server/clock';
-import { preferencesInputFromForm, savePreferencesByToken } from '../../../../server/contact-preferences';
-import { AppError, retryOnTransactionConflict } from '../../../../server/errors';
-import { preferencesSecret } from '../../../../server/preference-link';
-import { BodyError, readFormBody, readJsonBody } from '../../../../server/request-body';
-import { isSameOrigin, jsonError } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { appClock } from '@/server/platform/clock';
+import { preferencesInputFromForm, savePreferencesByToken } from '@/server/notifications/contact-preferences';
+import { AppError, retryOnTransactionConflict } from '@/server/platform/errors';
+import { preferencesSecret } from '@/server/sending/preference-link';
+import { BodyError, readFormBody, readJsonBody } from '@/server/platform/request-body';
+import { isSameOrigin, jsonError } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,7 +17,7 @@ function backToPage(request: Request, token: string, query: Record<string, strin
 
 /**
  * POST /api/preferences/:token — the person saves their own preferences through the signed link in a message.
- * No staff session: the token (server/preference-link.ts) is the credential; cross-site posts are refused (403,
+ * No staff session: the token (server/sending/preference-link.ts) is the credential; cross-site posts are refused (403,
  * the same Origin check as staff routes). Body as JSON `{ preferences, quietHours, version }` (the page's script)
  * → 200 `{ preferences, changed, … }`, 400 naming the field, 404 for a bad token, 409 "These preferences were
  * changed since you opened this page — here is what they are now." with `current`; or as a plain HTML form
@@ -32,7 +32,7 @@ export async function POST(request: Request, context: { params: Promise<{ token:
   try {
     let input: unknown;
     try {
-      // Bounded: 413 over PUNCTUAL_MAX_BODY_BYTES, 400 too deep or a value too long (server/request-body.ts).
+      // Bounded: 413 over PUNCTUAL_MAX_BODY_BYTES, 400 too deep or a value too long (server/platform/request-body.ts).
       input = isForm ? preferencesInputFromForm(await readFormBody(request)) : await readJsonBody(request);
     } catch (e) {
       if (e instanceof BodyError) return isForm ? backToPage(request, token, { error: e.message, field: e.field }) : jsonError(e.status, e.message, e.field);

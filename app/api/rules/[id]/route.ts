@@ -1,6 +1,6 @@
-import { getDb } from '../../../../db/client';
-import { deleteRuleAction, updateRuleWithChoice } from '../../../../server/rules';
-import { actionContext, staffRoute } from '../../../../server/session';
+import { getDb } from '@/db/client';
+import { deleteRuleAction, updateRuleWithChoice } from '@/server/rules/rules';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,15 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { getDb } from '../../../../../db/client';
-import { eventOfTenant } from '../../../../../db/queries/participant-import';
-import { isUuid } from '../../../../../db/queries/views';
-import { EmptyState } from '../../../../../components/EmptyState';
-import { ParticipantImport } from '../../../../../components/event/ParticipantImport';
-import { MAX_IMPORT_ROWS } from '../../../../../domain/participant-csv';
-import { can } from '../../../../../domain/permissions';
-import { requireStaff } from '../../../../../server/session';
-import '../../../../styles/participant-import.css';
+import { getDb } from '@/db/client';
+import { eventOfTenant } from '@/db/queries/people/participant-import';
+import { isUuid } from '@/db/queries/scheduling/event-views';
+import { EmptyState } from '@/components/ui/EmptyState';
+import { ParticipantImport } from '@/components/events/ParticipantImport';
+import { MAX_IMPORT_ROWS } from '@/domain/people/participant-csv';
+import { can } from '@/domain/accounts/permissions';
+import { requireStaff } from '@/app/_http/session';
+import '@/app/styles/participant-import.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Import participants' };

@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../db/client';
-import { nudgeParticipant } from '../../../../../server/nudge';
-import { actionContext, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { nudgeParticipant } from '@/server/sending/nudge';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

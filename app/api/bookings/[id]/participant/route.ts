@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../db/client';
-import { editParticipant, readParticipant, type ParticipantEditInput } from '../../../../../server/participants';
-import { actionContext, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { editParticipant, readParticipant, type ParticipantEditInput } from '@/server/scheduling/participants';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,7 +16,7 @@ export async function GET(request: Request, context: { params: Promise<{ id: str
 
 /**
  * PUT /api/bookings/:id/participant `{ name?, email?, phone?, timeZone?, locale?, version }` (or `If-Match`) —
- * staff and admins edit the person (server/participants.ts): in one transaction the contact is written, their
+ * staff and admins edit the person (server/scheduling/participants.ts): in one transaction the contact is written, their
  * waiting reminders re-planned when the zone or number changed, and the edit audited (`participant_update`).
  * 400 naming the field, nothing written; stale version → 409 with `current`; an address another contact has → 409
  * naming `email`. Answers `{ participant, changed, changes, remindersRetimed, remindersPlanned, remindersHandedOver, replans }`.

@@ -1,12 +1,12 @@
-import { getDb } from '../../../../../db/client';
-import { findSuppression, loadBookingContext } from '../../../../../db/queries/delivery';
-import { isUuid } from '../../../../../db/queries/views';
-import { nudgeOptOut } from '../../../../../domain/preferences';
-import { isTemplateId, parseTemplateData, renderReminderEmail } from '../../../../../emails';
-import { buildTemplateData } from '../../../../../server/send-reminder';
-import { senderFor } from '../../../../../server/sender-identity';
-import { jsonError, staffRoute } from '../../../../../server/session';
-import { humanizeInstants } from '../../../../../domain/staff-time';
+import { getDb } from '@/db/client';
+import { findSuppression, loadBookingContext } from '@/db/queries/sending/delivery';
+import { isUuid } from '@/db/queries/scheduling/event-views';
+import { nudgeOptOut } from '@/domain/notifications/preferences';
+import { isTemplateId, parseTemplateData, renderReminderEmail } from '@/emails';
+import { buildTemplateData } from '@/server/sending/send-reminder';
+import { senderFor } from '@/server/organisations/sender-identity';
+import { jsonError, staffRoute } from '@/app/_http/session';
+import { humanizeInstants } from '@/domain/staff-time';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +18,7 @@ export const dynamic = 'force-dynamic';
  * another tenant's entry only its owner is named), or null; `optedOut` is the person's own refusal of reminders
  * by email that would end the nudge the same way (`{ reason, unsubscribedAt, zone }`: `reason` as the send path
  * words it, `unsubscribedAt` the ISO instant of a one-click unsubscribe or null for an opt-out on the preferences
- * page, `zone` the tenant's zone to show it in — domain/preferences.ts nudgeOptOut), or null.
+ * page, `zone` the tenant's zone to show it in — domain/notifications/preferences.ts nudgeOptOut), or null.
  * 400 naming `template` for an unknown template; 422 naming the field when the event data cannot fill it.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {

@@ -1,7 +1,7 @@
-import { getDb } from '../../../../../db/client';
-import { readContactPreferences, saveContactPreferences } from '../../../../../server/contact-preferences';
-import { AppError } from '../../../../../server/errors';
-import { actionContext, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { readContactPreferences, saveContactPreferences } from '@/server/notifications/contact-preferences';
+import { AppError } from '@/server/platform/errors';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

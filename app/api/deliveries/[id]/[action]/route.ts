@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../db/client';
-import { discardDelivery, markDeliverySent, replayDelivery, sendDeliveryAgain } from '../../../../../server/operator';
-import { actionContext, jsonError, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { discardDelivery, markDeliverySent, replayDelivery, sendDeliveryAgain } from '@/server/sending/operator';
+import { actionContext, jsonError, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,7 +19,7 @@ const actions = new Map<string, Action>([
 
 /**
  * POST /api/deliveries/:id/{replay|discard|mark-sent|send-again} `{ reason }` — operator actions on a dead
- * letter or an unknown outcome (server/operator.ts), each audited. 409 when the delivery is not in a state
+ * letter or an unknown outcome (server/sending/operator.ts), each audited. 409 when the delivery is not in a state
  * that allows it; 400 naming `reason` when one is required and missing.
  */
 export async function POST(request: Request, context: { params: Promise<{ id: string; action: string }> }) {

@@ -1,5 +1,5 @@
-import { addBookingAction } from '../../../../../server/staff-actions';
-import { actionContext, staffCreateRoute } from '../../../../../server/session';
+import { addBookingAction } from '@/server/scheduling/staff-actions';
+import { actionContext, staffCreateRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,16 +1,16 @@
-import { getDb } from '../../../../../db/client';
-import { handleCreate } from '../../../../../server/idempotency';
-import { commitParticipantImport, previewParticipantImport } from '../../../../../server/participant-import';
-import { AppError } from '../../../../../server/errors';
-import { CSV_IMPORT_MAX_BODY_BYTES, maxBodyBytesFromEnv } from '../../../../../server/request-body';
-import { actionContext, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { handleCreate } from '@/server/platform/idempotency';
+import { commitParticipantImport, previewParticipantImport } from '@/server/people/participant-import';
+import { AppError } from '@/server/platform/errors';
+import { CSV_IMPORT_MAX_BODY_BYTES, maxBodyBytesFromEnv } from '@/server/platform/request-body';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * POST /api/events/:id/import-csv?mode=preview|commit — participants from a CSV file (issue #13,
- * server/participant-import.ts). The body is the file's text (UTF-8, up to 5 MiB: the one route with a larger cap,
- * server/request-body.ts CSV_IMPORT_MAX_BODY_BYTES).
+ * server/people/participant-import.ts). The body is the file's text (UTF-8, up to 5 MiB: the one route with a larger cap,
+ * server/platform/request-body.ts CSV_IMPORT_MAX_BODY_BYTES).
  *
  * - `mode=preview`: writes nothing; answers the preview `{ digest, total, ready, withProblems, known, keptDiffering,
  *   columns, ignored, problemRows: [{ row, line, values, problems: [{ kind, field, message }] }], sample }`.

@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../db/client';
-import { getEventPage } from '../../../../../db/queries/views';
-import { staffRoute, jsonError } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { getEventPage } from '@/db/queries/scheduling/event-views';
+import { staffRoute, jsonError } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
-import { getDb } from '../../../../../db/client';
-import { contentDisposition } from '../../../../../domain/content-disposition';
-import { caughtMessageRawFor, mailboxEnabled } from '../../../../../server/caught-mail';
-import { jsonError, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { contentDisposition } from '@/domain/platform/content-disposition';
+import { caughtMessageRawFor, mailboxEnabled } from '@/dev/caught-mail';
+import { jsonError, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
  * GET /api/mailbox/:id/raw — the raw source of a caught message exactly as the catcher received it (an email's
  * RFC 5322 text with every MIME part), as `text/plain; charset=utf-8` shown in the browser, saved as
  * `message-<id>.eml` (email) or `.txt`. Any signed-in staff role; scoped like the mailbox page
- * (server/caught-mail.ts): 401 signed out, 404 `{ error }` when the message is not in the viewer's mailbox or the
+ * (dev/caught-mail.ts): 401 signed out, 404 `{ error }` when the message is not in the viewer's mailbox or the
  * mailbox is off (`PUNCTUAL_MAILBOX`). Credentials in it are masked unless the viewer is its recipient.
  */
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }) {

@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../db/client';
-import { confirmSenderVerification } from '../../../../../server/sender-identity';
-import { actionContext, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { confirmSenderVerification } from '@/server/organisations/sender-identity';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

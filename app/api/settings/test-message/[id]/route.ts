@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../db/client';
-import { readTestMessage } from '../../../../../server/org-settings';
-import { staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { readTestMessage } from '@/server/organisations/org-settings';
+import { staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

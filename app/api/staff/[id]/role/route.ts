@@ -1,7 +1,7 @@
-import { getDb } from '../../../../../db/client';
-import { setStaffRoleAction } from '../../../../../server/staff';
-import { assertId } from '../../../../../server/errors';
-import { actionContext, staffRoute } from '../../../../../server/session';
+import { getDb } from '@/db/client';
+import { setStaffRoleAction } from '@/server/accounts/staff';
+import { assertId } from '@/server/platform/errors';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,12 +1,12 @@
-import { getDb } from '../../../../../../db/client';
-import { nudgeSelectedAction } from '../../../../../../server/bulk-participants';
-import { actionContext, staffRoute } from '../../../../../../server/session';
+import { getDb } from '@/db/client';
+import { nudgeSelectedAction } from '@/server/people/bulk-participants';
+import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * POST /api/events/:id/bookings/nudge-selected `{ bookingIds, idempotencyKey }` — remind each selected participant
- * now (server/bulk-participants.ts): one nudge each, its own key, at most one per participant per minute. 200 with
+ * now (server/people/bulk-participants.ts): one nudge each, its own key, at most one per participant per minute. 200 with
  * `{ results: [{ bookingId, name, outcome: 'sent', reminderId, replayed } | { …, outcome: 'refused', reason }] }`;
  * the same `idempotencyKey` again sends nothing twice.
  */

@@ -1,6 +1,6 @@
-import { contentDisposition } from '../../../../../../domain/content-disposition';
-import { PARTICIPANT_CSV_TEMPLATE } from '../../../../../../domain/participant-csv';
-import { staffRoute } from '../../../../../../server/session';
+import { contentDisposition } from '@/domain/platform/content-disposition';
+import { PARTICIPANT_CSV_TEMPLATE } from '@/domain/people/participant-csv';
+import { staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 

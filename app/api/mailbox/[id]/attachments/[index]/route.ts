@@ -1,14 +1,14 @@
-import { getDb } from '../../../../../../db/client';
-import { contentDisposition } from '../../../../../../domain/content-disposition';
-import { caughtAttachment, mailboxEnabled } from '../../../../../../server/caught-mail';
-import { jsonError, staffRoute } from '../../../../../../server/session';
+import { getDb } from '@/db/client';
+import { contentDisposition } from '@/domain/platform/content-disposition';
+import { caughtAttachment, mailboxEnabled } from '@/dev/caught-mail';
+import { jsonError, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
 
 /**
  * GET /api/mailbox/:id/attachments/:index — attachment number `index` (0-based, in the order the mailbox page
  * lists them) of a caught email, as a download (`Content-Disposition: attachment`, its own MIME type). Any
- * signed-in staff role; scoped like the mailbox page (server/caught-mail.ts): 401 signed out, 404 `{ error }`
+ * signed-in staff role; scoped like the mailbox page (dev/caught-mail.ts): 401 signed out, 404 `{ error }`
  * when the message is not in the viewer's mailbox, not an email, or has no such attachment, or the mailbox is off
  * (`PUNCTUAL_MAILBOX`). A text or calendar attachment has its credentials masked unless the viewer is its recipient. The file is never rendered
  * in the app's origin: `nosniff` and a sandboxing CSP go with it.

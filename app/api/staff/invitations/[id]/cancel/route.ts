@@ -1,6 +1,6 @@
-import { getDb } from '../../../../../../db/client';
-import { actionContext, staffRoute } from '../../../../../../server/session';
-import { cancelInvitationAction } from '../../../../../../server/staff-invitations';
+import { getDb } from '@/db/client';
+import { actionContext, staffRoute } from '@/app/_http/session';
+import { cancelInvitationAction } from '@/server/accounts/staff-invitations';
 
 export const dynamic = 'force-dynamic';
 

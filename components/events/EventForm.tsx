@@ -1,0 +1,297 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useRef, useState, type FormEvent } from 'react';
+import { describeChanges, formatWallClock, mergeEdits, onTopNotice, type FieldChange } from '@/domain/platform/edit-conflict';
+import { timingFromForm, type EventTimingForm } from '@/domain/scheduling/event-form';
+import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
+import { ConflictPanel, staleSave } from './ConflictPanel';
+import { FormFeedback } from '@/components/ui/FormFeedback';
+import { ZoneInput } from '@/components/ui/ZoneInput';
+import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
+import { TimingRange, type EventTiming } from './TimingRange';
+
+export interface EventFormValues extends EventTimingForm {
+  title: string;
+  description: string;
+  location: string;
+  roomUrl: string;
+}
+
+const LABELS: Record<string, string> = { title: 'Title', start: 'Starts', end: 'Ends', timeZone: 'Time zone', roomUrl: 'Online room URL', description: 'Description', location: 'Location', version: 'Version' };
+
+/** The fields of the "what changed" panel, in form order. */
+const CHANGE_FIELDS: { key: keyof EventFormValues & string; label: string; format?: (v: unknown, other: unknown) => string }[] = [
+  { key: 'title', label: 'Title' },
+  { key: 'timeZone', label: 'Time zone' },
+  { key: 'allDay', label: 'All day', format: (v) => (v ? 'yes' : 'no') },
+  { key: 'start', label: 'Start', format: formatWallClock },
+  { key: 'end', label: 'End', format: formatWallClock },
+  { key: 'location', label: 'Location' },
+  { key: 'roomUrl', label: 'Online room URL' },
+  { key: 'description', label: 'Description' },
+];
+
+/** The event as the server hands it back with a stale save (server/scheduling/staff-actions.ts `eventFormView`). */
+type LatestEvent = EventFormValues & { version: number; status?: string };
+
+/**
+ * The form's wall-clock timing as instants (domain/scheduling/event-form.ts, the server's own conversion), or null when it
+ * does not parse (the save is then refused by the server, naming the field).
+ */
+function timingOf(v: EventTimingForm): EventTiming | null {
+  try {
+    const t = timingFromForm({ start: v.start, end: v.end, timeZone: v.timeZone, allDay: v.allDay });
+    return { startsAt: t.startsAt.toISOString(), endsAt: t.endsAt.toISOString(), timeZone: t.timeZone, allDay: t.allDay };
+  } catch {
+    return null;
+  }
+}
+
+function pickForm(v: EventFormValues): EventFormValues {
+  return { title: v.title, description: v.description, location: v.location, roomUrl: v.roomUrl, timeZone: v.timeZone, allDay: v.allDay, start: v.start, end: v.end };
+}
+
+/**
+ * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
+ * Editing a timing field is a reschedule: a confirmation shows the old and the new time (each in its event
+ * zone, the viewer's zone on hover) and says how many planned reminders will be re-planned for the new time
+ * before anything is saved.
+ *
+ * Edit mode sends the event's row `version` the form was opened with (invariant 11). When someone else saved
+ * the event meanwhile, the server answers 409 with the current event: the form keeps the person's edits and
+ * shows what changed (`ConflictPanel`); "Apply my changes to the latest version" takes the latest event,
+ * puts the fields this person changed on top (domain/platform/edit-conflict.ts `mergeEdits`) and adopts the latest
+ * version — then they save again.
+ *
+ * Creating sends an idempotency key made when the form opens: a double click creates one event.
+ */
+export function EventForm({
+  mode,
+  eventId,
+  initial,
+  version,
+  zones,
+  pendingReminders = 0,
+}: {
+  mode: 'create' | 'edit';
+  eventId?: string;
+  initial: EventFormValues;
+  /** Edit: the event's row version these values were read at. */
+  version?: number;
+  zones: string[];
+  /** Edit: reminders still waiting to go out (they are re-planned if the timing changes). */
+  pendingReminders?: number;
+}) {
+  const router = useRouter();
+  const formRef = useRef<HTMLFormElement>(null);
+  /** What the form was opened with (after "apply", the latest event) and its version: the base of every diff. */
+  const [base, setBase] = useState<{ values: EventFormValues; version?: number }>({ values: pickForm(initial), version });
+  /** The inputs' starting values; a new `formKey` re-mounts the inputs with them. */
+  const [defaults, setDefaults] = useState<EventFormValues>(pickForm(initial));
+  const [formKey, setFormKey] = useState(0);
+  const [allDay, setAllDay] = useState(initial.allDay);
+  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirm, setConfirm] = useState<{ body: Record<string, unknown>; from: EventTiming | null; to: EventTiming | null } | null>(null);
+  const [conflict, setConflict] = useState<{ message: string; latest: LatestEvent; changes: FieldChange[] } | null>(null);
+  const key = useRef<string | null>(null);
+
+  function values(form: HTMLFormElement): EventFormValues {
+    const f = new FormData(form);
+    const text = (k: string) => String(f.get(k) ?? '');
+    return { title: text('title'), description: text('description'), location: text('location'), roomUrl: text('roomUrl'), timeZone: text('timeZone'), allDay, start: text('start'), end: text('end') };
+  }
+
+  async function save(body: Record<string, unknown>) {
+    key.current ??= newIdempotencyKey();
+    const r =
+      mode === 'create'
+        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body, { idempotencyKey: key.current })
+        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
+    const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
+    router.push(`/events/${r.id}?saved=${saved}`);
+    router.refresh();
+  }
+
+  /** A refusal: a stale save opens the conflict panel (the form keeps its values); anything else is shown below. */
+  function refused(err: unknown) {
+    const stale = staleSave<LatestEvent>(err);
+    if (stale) {
+      const latest = stale.current;
+      setConflict({ message: stale.message, latest, changes: describeChanges(base.values, pickForm(latest), CHANGE_FIELDS) });
+      setError(null);
+      setNotice(null);
+      return;
+    }
+    setError(err instanceof ApiError ? { message: err.message, field: err.field } : { message: String(err) });
+  }
+
+  function adopt(next: EventFormValues, latest: LatestEvent, message: string | null) {
+    setBase({ values: pickForm(latest), version: latest.version });
+    setDefaults(next);
+    setAllDay(next.allDay);
+    setFormKey((k) => k + 1);
+    setConflict(null);
+    setError(null);
+    setNotice(message);
+    router.refresh(); // the page head (title, schedule version) shows the latest too; the form keeps its state
+  }
+
+  function applyMine() {
+    if (!conflict || !formRef.current) return;
+    const latest = pickForm(conflict.latest);
+    const r = mergeEdits(base.values, values(formRef.current), latest);
+    const kept = r.overlapping.map((k) => CHANGE_FIELDS.find((f) => f.key === k)?.label ?? k);
+    adopt(
+      r.merged,
+      conflict.latest,
+      onTopNotice(kept, 'the form'),
+    );
+  }
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const body = values(e.currentTarget);
+    const opened = base.values;
+    const timingChanged = mode === 'edit' && ((['start', 'end', 'timeZone'] as const).some((k) => body[k] !== opened[k]) || allDay !== opened.allDay);
+    const to = timingChanged ? timingOf({ ...body, allDay }) : null;
+    if (timingChanged && to) {
+      setConfirm({ body: body as unknown as Record<string, unknown>, from: timingOf(opened), to });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      await save(body as unknown as Record<string, unknown>);
+    } catch (err) {
+      if (err instanceof ApiError && err.keyReused) key.current = newIdempotencyKey();
+      refused(err);
+      setBusy(false);
+    }
+  }
+
+  const invalid = (field: string) => (error?.field === field ? true : undefined);
+  return (
+    <>
+      {conflict ? (
+        <ConflictPanel
+          message={conflict.message}
+          changes={conflict.changes}
+          blocked={conflict.latest.status === 'cancelled' ? 'The event has been cancelled, so it can no longer be edited.' : null}
+          onApply={applyMine}
+          onDiscard={() => adopt(pickForm(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
+        />
+      ) : null}
+      <form key={formKey} ref={formRef} className="card form event-form" onSubmit={onSubmit} noValidate>
+        <div className="form-grid">
+          <label className="field field-wide">
+            <span>Title</span>
+            <input name="title" defaultValue={defaults.title} required maxLength={200} aria-invalid={invalid('title')} />
+          </label>
+          <label className="field">
+            <span>Time zone</span>
+            <ZoneInput
+              name="timeZone"
+              zones={zones}
+              defaultValue={defaults.timeZone}
+              required
+              invalid={invalid('timeZone')}
+              hint="IANA name, e.g. Europe/Amsterdam, or a city. Times below are in this zone."
+            />
+          </label>
+          <label className="field field-check">
+            <input type="checkbox" name="allDay" checked={allDay} onChange={(e) => setAllDay(e.target.checked)} />
+            <span>All-day event</span>
+          </label>
+          <label className="field">
+            <span>{allDay ? 'First day' : 'Starts (local time)'}</span>
+            <input
+              key={`start-${allDay}`}
+              name="start"
+              type={allDay ? 'date' : 'datetime-local'}
+              defaultValue={allDay ? defaults.start.slice(0, 10) : defaults.start.length === 10 ? `${defaults.start}T09:00` : defaults.start}
+              required
+              aria-invalid={invalid('start')}
+            />
+          </label>
+          <label className="field">
+            <span>{allDay ? 'Last day' : 'Ends (local time)'}</span>
+            <input
+              key={`end-${allDay}`}
+              name="end"
+              type={allDay ? 'date' : 'datetime-local'}
+              defaultValue={allDay ? defaults.end.slice(0, 10) : defaults.end.length === 10 ? `${defaults.end}T10:00` : defaults.end}
+              required
+              aria-invalid={invalid('end')}
+            />
+          </label>
+          <label className="field">
+            <span>Location (optional)</span>
+            <input name="location" defaultValue={defaults.location} maxLength={2000} />
+          </label>
+          <label className="field">
+            <span>Online room URL (optional)</span>
+            <input name="roomUrl" type="url" defaultValue={defaults.roomUrl} placeholder="https://…" aria-invalid={invalid('roomUrl')} />
+          </label>
+          <label className="field field-wide">
+            <span>Description (optional)</span>
+            <textarea name="description" rows={3} defaultValue={defaults.description} maxLength={2000} />
+          </label>
+        </div>
+        <FormFeedback error={error} notice={notice} labels={LABELS} />
+        <div className="actions">
+          <button type="submit" className="btn btn-primary" disabled={busy}>
+            {busy ? 'Saving…' : mode === 'create' ? 'Create event' : 'Save changes'}
+          </button>
+          <button type="button" className="btn" onClick={() => router.back()}>
+            Cancel
+          </button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={confirm !== null}
+        title="Reschedule this event?"
+        confirmLabel="Reschedule"
+        onClose={() => setConfirm(null)}
+        onConfirm={async () => {
+          try {
+            await save(confirm!.body);
+          } catch (err) {
+            // A stale save closes the dialog and opens the conflict panel; other refusals stay in the dialog.
+            if (staleSave(err)) return refused(err);
+            if (err instanceof ApiError) setError({ message: err.message, field: err.field });
+            throw err;
+          }
+        }}
+      >
+        {confirm?.to ? (
+          <dl className="reschedule-change" data-testid="reschedule-change">
+            {confirm.from ? (
+              <div data-when="old">
+                <dt>Was</dt>
+                <dd>
+                  <TimingRange timing={confirm.from} showZone={confirm.from.timeZone !== confirm.to.timeZone} />
+                </dd>
+              </div>
+            ) : null}
+            <div data-when="new">
+              <dt>Now</dt>
+              <dd>
+                <TimingRange timing={confirm.to} showZone={!!confirm.from && confirm.from.timeZone !== confirm.to.timeZone} />
+              </dd>
+            </div>
+          </dl>
+        ) : null}
+        <p className="dialog-consequence">
+          {pendingReminders === 0
+            ? 'No planned reminders are waiting; reminders for the new time are planned for every participant.'
+            : `${pendingReminders} reminder${pendingReminders === 1 ? '' : 's'} will be re-planned for the new time.`}{' '}
+          The schedule version goes up by one; reminders of the old version are marked superseded, and messages already sent stay as
+          they are. Participants are told of the new time (and their calendar entry updated) as the notification policy says.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

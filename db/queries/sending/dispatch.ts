@@ -1,0 +1,239 @@
+/**
+ * SQL of the dispatcher and of lease recovery. Claims use `FOR UPDATE SKIP LOCKED` so any number of worker
+ * processes can run them at once without waiting on or double-claiming each other's rows.
+ */
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '@/db/client';
+
+/** A Date as a timestamptz parameter (postgres.js cannot bind a Date inside a raw drizzle `sql` template). */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+// Every "lock a batch, then update it" statement below updates `where id = any(array(select id from <batch>))`
+// rather than `from <batch> where id = <batch>.id`: the join form let the planner hash-join the batch against a
+// sequential scan of the whole table — 300 ms per 200-row claim in a 20,000 burst once updates had bloated
+// `reminders` (EXPLAIN ANALYZE, issue #11), and worse at a million rows; the array form is a primary-key lookup
+// per row whatever the statistics say.
+
+/**
+ * `graphile_worker.add_jobs` (graphile-worker ≥ 0.16) over the rows of `source` — a CTE name with an `id`
+ * column — as ONE call: one job per row of task `task`, payload `{ [payloadKey]: id }`, job key
+ * `<keyPrefix>:<id>` (replace mode: a waiting job with that key gets this payload and run_at), 25 attempts,
+ * run_at `runAt` (SQL over the row, default now()), jobs in `orderBy` order (job ids follow it: graphile-worker breaks
+ * run_at ties by id). One insert and one NOTIFY for the whole batch instead of one
+ * `add_job` per row; no call at all when `source` is empty. Yields one row `n` (the number of jobs added).
+ */
+const addJobsFrom = (source: string, task: string, payloadKey: string, keyPrefix: string, runAt = sql`now()`, orderBy?: ReturnType<typeof sql>) => sql`
+    select cardinality(s.specs) as n, (select count(*) from graphile_worker.add_jobs(s.specs)) as added
+    from (
+      select array_agg(row(${task}::text, json_build_object(${payloadKey}::text, src.id), null::text, ${runAt}, 25,
+        ${keyPrefix}::text || ':' || src.id::text, null::int, null::text[])::graphile_worker.job_spec
+        ${orderBy ? sql`order by ${orderBy}` : sql``}) as specs
+      from ${sql.raw(source)} src
+    ) s
+    where s.specs is not null`;
+
+/** The number of rows an {@link addJobsFrom} statement added jobs for (0 when it added none). */
+const addedCount = (rows: unknown[]) => (rows.length ? Number((rows[0] as { n: number | string }).n) : 0);
+
+/**
+ * Marks up to `limit` scheduled reminders whose expiry instant has passed as `expired` (reason names both
+ * instants as wall-clock times in the event's zone — never a raw ISO instant, issue #12). Returns the count.
+ */
+export async function expireOverdueReminders(db: DbOrTx, now: Date, limit: number): Promise<number> {
+  const rows = await db.execute(sql`
+    with overdue as (
+      select id from reminders
+      where status = 'scheduled' and due_at <= ${at(now)} and expires_at <= ${at(now)}
+      order by due_at
+      limit ${limit}
+      for update skip locked
+    )
+    update reminders r
+    set status = 'expired',
+        status_reason = 'not dispatched before its expiry instant '
+          -- A zone PostgreSQL does not know must never fail the whole pass (it would stop every tenant's
+          -- dispatch): such a reason names the instants in UTC. CASE evaluates only the chosen branch.
+          || case when exists (select 1 from pg_timezone_names z where z.name = e.time_zone)
+               then to_char(r.expires_at at time zone e.time_zone, 'Dy DD Mon, HH24:MI') || ' ' || e.time_zone
+                 || ' (the dispatcher next ran ' || to_char(${at(now)} at time zone e.time_zone, 'Dy DD Mon, HH24:MI:SS')
+               else to_char(r.expires_at at time zone 'UTC', 'Dy DD Mon, HH24:MI') || ' UTC'
+                 || ' (the dispatcher next ran ' || to_char(${at(now)} at time zone 'UTC', 'Dy DD Mon, HH24:MI:SS') end
+          || ' — the worker was down or behind)',
+        updated_at = now()
+    from events e where r.id = any(array(select id from overdue)) and e.id = r.event_id
+    returning r.id`);
+  return rows.length;
+}
+
+/** Where a dispatcher run's previous claim batch ended: the last (due_at, id) it claimed (due_at as PostgreSQL text, µs). */
+export interface ClaimCursor {
+  dueAt: string;
+  id: string;
+}
+
+/**
+ * Claims up to `limit` due reminders (status `scheduled`, due_at ≤ now < expires_at) in due order: marks
+ * them `dispatched` and adds one `send_reminder` job each — all of them with ONE `graphile_worker.add_jobs`
+ * call — in the caller's transaction. Each job's run_at is its reminder's due instant (capped at the database's
+ * now()): graphile-worker takes jobs by priority then run_at, so the queue works them oldest due first.
+ *
+ * `after` (keyset): only reminders after the previous batch's last (due_at, id). Rows an earlier batch of the
+ * same run claimed stay in reminders_due_idx as dead entries until VACUUM, so without the cursor batch k of a
+ * burst walks k × `limit` of them first (20,000 due at once: ≈ 300 ms of PostgreSQL CPU per 200-row batch
+ * towards the end, pg_stat_statements, issue #11). A row skipped because another claimer held it is that
+ * claimer's; one whose claimer rolled back waits for the next run (a wake-up or the minute sweep).
+ * @returns how many were claimed and the cursor for the next batch (null when none).
+ */
+export async function claimDueReminders(
+  db: DbOrTx,
+  now: Date,
+  limit: number,
+  sendTask: string,
+  after: ClaimCursor | null = null,
+): Promise<{ claimed: number; last: ClaimCursor | null }> {
+  const rows = await db.execute(sql`
+    with due as (
+      select id, due_at from reminders
+      where status = 'scheduled' and due_at <= ${at(now)} and expires_at > ${at(now)}
+        ${after ? sql`and (due_at, id) > (${after.dueAt}::timestamptz, ${after.id}::uuid)` : sql``}
+      order by due_at, id
+      limit ${limit}
+      for update skip locked
+    ), claimed as (
+      update reminders r
+      set status = 'dispatched', dispatched_at = ${at(now)}, updated_at = now()
+      where r.id = any(array(select id from due))
+      returning r.id, r.due_at
+    ), added as (${addJobsFrom('claimed', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)})
+    select added.n, l.due_at::text as last_due, l.id as last_id
+    from added, (select due_at, id from claimed order by due_at desc, id desc limit 1) l`);
+  const row = rows[0] as { n: number | string; last_due: string; last_id: string } | undefined;
+  return row ? { claimed: Number(row.n), last: { dueAt: row.last_due, id: row.last_id } } : { claimed: 0, last: null };
+}
+
+/**
+ * Reminders left `dispatched` for longer than `staleMs` without a delivery (the worker holding their job
+ * died): re-adds their send jobs (one `add_jobs` call), run_at = due instant (capped at now) like a claim, so a
+ * re-added job keeps its place among waiting sends instead of going to the back of a backlog. The message-key
+ * claim keeps this duplicate-free.
+ * Returns the count.
+ */
+export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, sendTask: string): Promise<number> {
+  const rows = await db.execute(sql`
+    with stale as (
+      select r.id from reminders r
+      where r.status = 'dispatched' and r.dispatched_at < ${at(new Date(now.getTime() - staleMs))}
+      order by r.due_at
+      limit 500
+      for update skip locked
+    ), touched as (
+      update reminders r set dispatched_at = ${at(now)}, updated_at = now() where r.id = any(array(select id from stale)) returning r.id, r.due_at
+    )${addJobsFrom('touched', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)}`);
+  return addedCount(rows);
+}
+
+/**
+ * Deliveries whose holder's lease ran out. `claimed` (nothing was sent yet), or `retrying` a lease-length
+ * past its next attempt instant → a new `deliver` job; `sending` (the provider call may have happened) → `unknown` with a reason over SMTP, or a
+ * same-key reconciling retry on an idempotent provider. Returns the counts (`unknown` includes neither) and the ids
+ * moved to `unknown` (their waiting delivery reports are settled by the caller, server/sending/dispatch.ts).
+ */
+export async function recoverExpiredLeases(
+  db: DbOrTx,
+  now: Date,
+  claimLeaseMs: number,
+  deliverTask: string,
+): Promise<{ resumed: number; unknown: number; unknownIds: string[] }> {
+  // `claimed` past its lease, or `retrying` well past its next attempt instant: the worker holding the
+  // job died (graphile-worker would keep that job locked for hours). A fresh job is safe: the guarded
+  // claimed|retrying → sending transition lets one caller through.
+  const resumed = await db.execute(sql`
+    with lost as (
+      select id from deliveries
+      where (status = 'claimed' and lease_expires_at <= ${at(now)})
+         or (status = 'retrying' and next_attempt_at <= ${at(new Date(now.getTime() - claimLeaseMs))})
+      limit 500 for update skip locked
+    ), renewed as (
+      update deliveries d set lease_expires_at = ${at(new Date(now.getTime() + claimLeaseMs))},
+        next_attempt_at = case when d.status = 'retrying' then ${at(now)} else d.next_attempt_at end, updated_at = now()
+      where d.id = any(array(select id from lost)) returning d.id
+    )${addJobsFrom('renewed', deliverTask, 'deliveryId', 'deliver')}`);
+  // Over SMTP and the SMS API (neither has an idempotency key) nobody can tell whether the call went out:
+  // unknown, a person decides (invariant 6).
+  const unknown = await db.execute(sql`
+    with lost as (
+      select id from deliveries
+      where status = 'sending' and provider in ('smtp', 'sms_api') and lease_expires_at <= ${at(now)}
+      limit 500 for update skip locked
+    )
+    update deliveries d
+    set status = 'unknown',
+        status_reason = 'the worker stopped during the provider call (lease expired at '
+          || to_char(d.lease_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          || '); the message may or may not have been sent — a person decides',
+        lease_expires_at = null, updated_at = now()
+    where d.id = any(array(select id from lost))
+    returning d.id`);
+  // A provider that deduplicates on the idempotency key can be asked: retry under the same key, which looks
+  // the key up first (server/sending/send-reminder.ts) and reconciles instead of duplicating. A webhook receiver
+  // deduplicates on `webhook-id` (the message key): resending it is the Standard Webhooks retry.
+  const reconciling = await db.execute(sql`
+    with lost as (
+      select id from deliveries
+      where status = 'sending' and provider in ('http_api', 'webhook') and lease_expires_at <= ${at(now)}
+      limit 500 for update skip locked
+    ), moved as (
+      update deliveries d
+      set status = 'retrying', next_attempt_at = ${at(now)}, lease_expires_at = null, updated_at = now(),
+          status_reason = 'the worker stopped during the provider call; reconciling by idempotency key'
+      where d.id = any(array(select id from lost))
+      returning d.id
+    ), queued as (
+      -- One add_jobs call for the batch (none when it is empty); the ids are returned below.
+      select (select count(*) from graphile_worker.add_jobs(s.specs)) as added
+      from (
+        select array_agg(row(${deliverTask}::text, json_build_object('deliveryId', m.id), null::text, now(), 25,
+          'deliver:' || m.id::text, null::int, null::text[])::graphile_worker.job_spec) as specs
+        from moved m
+      ) s
+      where s.specs is not null
+    )
+    select moved.id, (select added from queued) as added from moved`);
+  // The attempt that was in flight ends ambiguous.
+  const lostIds = [...unknown, ...reconciling].map((r) => (r as { id: string }).id);
+  if (lostIds.length > 0) {
+    await db.execute(sql`
+      update delivery_attempts a set ended_at = ${at(now)}, outcome = 'ambiguous', error_code = 'LEASE_EXPIRED',
+        error_message = 'worker lost during the provider call'
+      where a.ended_at is null and a.delivery_id in (${sql.join(
+        lostIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`);
+  }
+  return { resumed: addedCount(resumed), unknown: unknown.length, unknownIds: unknown.map((r) => (r as { id: string }).id) };
+}
+
+/**
+ * Belt and braces for invariant 10. When a dispatcher run as of `now` found nothing due, but the database's
+ * own clock says a scheduled reminder is due (`due_at ≤ now()`, yet `due_at > now`: the caller's clock is
+ * behind the database's), adds one `dispatch_due` job (job key `dispatch:rearm`, replacing any earlier one)
+ * for the database instant at which the caller's clock will read that due instant — instead of leaving it to
+ * the next minute sweep. Only reminders due within `horizonMs` of `now` count, and the job is never sooner
+ * than 100 ms from the database's now, so clocks that keep disagreeing cost at most ten small jobs a second
+ * for as long as they disagree, never a busy loop. Returns the job's run_at, or null when none was added.
+ */
+export async function rearmWakeUp(db: DbOrTx, now: Date, horizonMs: number, dispatchTask: string): Promise<Date | null> {
+  const rows = await db.execute<{ run_at: string }>(sql`
+    with next as (
+      select min(due_at) as due_at from reminders
+      where status = 'scheduled' and due_at > ${at(now)} and due_at <= ${at(new Date(now.getTime() + horizonMs))}
+        and due_at <= now()
+    ), armed as (
+      select graphile_worker.add_job(${dispatchTask}, json_build_object('reason', 'rearm'),
+        run_at := now() + greatest(next.due_at - ${at(now)}, interval '100 milliseconds'),
+        job_key := 'dispatch:rearm', job_key_mode := 'replace') as job
+      from next where next.due_at is not null
+    )
+    select (armed.job).run_at::text as run_at from armed`);
+  return rows.length ? new Date((rows[0] as { run_at: string }).run_at) : null;
+}

@@ -1,0 +1,88 @@
+/**
+ * The last re-read before a send (invariant 4): given what the database says *now*, should this reminder
+ * still go out? Pure; the caller reads the rows under a row lock and applies the decision in the same
+ * transaction.
+ */
+import { formatShortWhen } from '@/domain/format-time';
+import type { BookingStatus, DomainEventType, EventStatus, ReminderKind, ReminderStatus } from '@/domain/vocabulary';
+
+export interface SendSnapshot {
+  /** `kind` nudge: a staff member's manual send — no rule to check, and not tied to a schedule version. */
+  reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date; kind?: ReminderKind; notificationType?: DomainEventType | null };
+  /** `timeZone` (IANA) is only used to word reasons in the event's local time. */
+  event: { status: EventStatus; scheduleVersion: number; timeZone?: string };
+  booking: { status: BookingStatus };
+  /**
+   * `pendingGoOut`: the rule was deactivated with "let its pending reminders go out" (issue #13): reminders it
+   * planned while active still go out. Absent/false: an inactive rule's reminders end `cancelled`.
+   */
+  rule: { active: boolean; pendingGoOut?: boolean } | null;
+}
+
+export type SendDecision =
+  | { action: 'send' }
+  /** The reminder already left the sendable states (another worker, a replan); nothing to write. */
+  | { action: 'skip'; reason: string }
+  | { action: 'terminate'; status: 'cancelled' | 'superseded' | 'expired'; reason: string };
+
+function expiredReason(expiresAt: Date, now: Date, timeZone = 'UTC'): string {
+  const local = (d: Date) => formatShortWhen({ at: d, timeZone, locale: 'en-GB', allDay: false });
+  return `not sent before its expiry instant ${local(expiresAt)} (checked ${local(now)})`;
+}
+
+const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched']);
+
+/**
+ * Decides in this order: already handled → skip; event cancelled, booking cancelled, rule gone or inactive
+ * (unless deactivated with "let its pending reminders go out")
+ * → `cancelled`; older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
+ * A nudge skips the rule and version checks: it was asked for by a person, and renders the event as it is
+ * at send time.
+ */
+export function decideSend(s: SendSnapshot, now: Date): SendDecision {
+  if (!SENDABLE.has(s.reminder.status)) return { action: 'skip', reason: `reminder is ${s.reminder.status}` };
+  if (s.reminder.kind === 'notification') return decideNotification(s, now);
+  if (s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled' };
+  if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
+  const nudge = s.reminder.kind === 'nudge';
+  if (!nudge && (!s.rule || (!s.rule.active && !s.rule.pendingGoOut))) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
+  if (!nudge && s.reminder.scheduleVersion < s.event.scheduleVersion) {
+    return {
+      action: 'terminate',
+      status: 'superseded',
+      reason: `superseded by schedule version ${s.event.scheduleVersion}`,
+    };
+  }
+  if (now.getTime() >= s.reminder.expiresAt.getTime()) {
+    return {
+      action: 'terminate',
+      status: 'expired',
+      reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone),
+    };
+  }
+  return { action: 'send' };
+}
+
+/** Notification types that still tell the truth after the event or booking was cancelled. */
+const TELLS_OF_CANCELLATION: ReadonlySet<string> = new Set(['booking_cancelled', 'event_cancelled']);
+
+/**
+ * A notification (issue #9) tells of a change that happened, so no rule can make it stale; a later change can:
+ * a waiting confirmation, reschedule or host notice ends `cancelled` once the event or the booking is cancelled
+ * (the cancellation notice then says what is true), and a waiting reschedule notice is `superseded` by a newer
+ * reschedule's. Cancellation notices themselves always go. Expiry applies as for reminders.
+ */
+function decideNotification(s: SendSnapshot, now: Date): SendDecision {
+  const tellsOfCancellation = TELLS_OF_CANCELLATION.has(s.reminder.notificationType ?? '');
+  if (!tellsOfCancellation && s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled since' };
+  if (!tellsOfCancellation && s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled since' };
+  // A reschedule notice still waiting (quiet hours) when the event moved again tells a timing that no longer
+  // holds: the newer notice replaces it (one message, not one per intermediate move).
+  if (s.reminder.notificationType === 'event_rescheduled' && s.reminder.scheduleVersion < s.event.scheduleVersion) {
+    return { action: 'terminate', status: 'superseded', reason: `superseded by the notice of schedule version ${s.event.scheduleVersion}` };
+  }
+  if (now.getTime() >= s.reminder.expiresAt.getTime()) {
+    return { action: 'terminate', status: 'expired', reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone) };
+  }
+  return { action: 'send' };
+}

@@ -1,0 +1,106 @@
+/**
+ * The booking side's only knowledge of notifications: it records WHAT HAPPENED (invariant 12). Each function
+ * appends one domain event in the caller's transaction and enqueues the notify job for it in the same
+ * transaction (the outbox, invariant 1) — a change that rolls back leaves neither. Who hears about it, on
+ * which channel, is decided later by server/notifications/notify.ts.
+ *
+ * Revisions (part of every notification's message key, domain/keys.ts): a booking's confirmation and
+ * cancellation happen once per booking row (revision 1; a re-booking is a new row); an event's reschedule
+ * and cancellation carry the schedule version they produced / ended at.
+ */
+import type { Tx } from '@/db/client';
+import { insertDomainEvent, insertDomainEvents } from '@/db/queries/scheduling/domain-events';
+import { enqueueJob, enqueueJobs } from '@/db/queries/platform/jobs';
+import type { Booking, Event } from '@/db/schema';
+
+/** Task id of the notify task (jobs/tasks/notify.ts). */
+export const NOTIFY_TASK = 'notify';
+
+/** Timing of an event as a domain event payload records it (UTC instants as ISO strings; IANA zone). */
+export interface TimingPayload {
+  startsAt: string;
+  endsAt: string;
+  timeZone: string;
+  allDay: boolean;
+}
+
+export const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'allDay'>): TimingPayload => ({
+  startsAt: e.startsAt.toISOString(),
+  endsAt: e.endsAt.toISOString(),
+  timeZone: e.timeZone,
+  allDay: e.allDay,
+});
+
+/** `at`: the instant of the change (the use-case's `now`, on the database clock): notifications are timed from it. */
+async function append(tx: Tx, at: Date, e: Omit<Parameters<typeof insertDomainEvent>[1], 'createdAt'>): Promise<void> {
+  const row = await insertDomainEvent(tx, { ...e, createdAt: at });
+  if (row) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: row.id }, { jobKey: `notify:${row.id}`, maxAttempts: 25 });
+}
+
+/** The fact a booking records when it is made: `participant_added_as_host` for a host, else `booking_confirmed`. */
+function bookingConfirmedFact(b: Pick<Booking, 'id' | 'tenantId' | 'eventId' | 'role'>, event: Event) {
+  return {
+    tenantId: b.tenantId,
+    type: b.role === 'host' ? ('participant_added_as_host' as const) : ('booking_confirmed' as const),
+    entityId: b.id,
+    eventId: b.eventId,
+    bookingId: b.id,
+    revision: 1,
+    payload: { role: b.role, scheduleVersion: event.scheduleVersion, timing: timingOf(event) },
+  };
+}
+
+/** A booking was made: `participant_added_as_host` for a host, else `booking_confirmed`. */
+export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event, at: Date): Promise<void> {
+  await append(tx, at, bookingConfirmedFact(b, event));
+}
+
+/**
+ * `recordBookingConfirmed` for many bookings of one event (the bulk planning path): the same facts, inserted in
+ * one statement, and their notify jobs (same payload, key and attempts as `append`) added in one statement.
+ * Returns how many facts were recorded.
+ */
+export async function recordBookingsConfirmed(tx: Tx, bs: Pick<Booking, 'id' | 'tenantId' | 'eventId' | 'role'>[], event: Event, at: Date): Promise<number> {
+  const rows = await insertDomainEvents(tx, bs.map((b) => ({ ...bookingConfirmedFact(b, event), createdAt: at })));
+  await enqueueJobs(tx, rows.map((r) => ({ task: NOTIFY_TASK, payload: { domainEventId: r.id }, jobKey: `notify:${r.id}`, maxAttempts: 25 })));
+  return rows.length;
+}
+
+/** Staff cancelled a booking (with their reason). */
+export async function recordBookingCancelled(tx: Tx, b: Booking, event: Event, reason: string, at: Date): Promise<void> {
+  await append(tx, at, {
+    tenantId: b.tenantId,
+    type: 'booking_cancelled',
+    entityId: b.id,
+    eventId: b.eventId,
+    bookingId: b.id,
+    revision: 1,
+    payload: { role: b.role, reason, scheduleVersion: event.scheduleVersion, timing: timingOf(event) },
+  });
+}
+
+/** An event's timing changed: old and new timing, and the schedule version it produced. */
+export async function recordEventRescheduled(tx: Tx, before: Event, after: Event, at: Date): Promise<void> {
+  await append(tx, at, {
+    tenantId: after.tenantId,
+    type: 'event_rescheduled',
+    entityId: after.id,
+    eventId: after.id,
+    bookingId: null,
+    revision: after.scheduleVersion,
+    payload: { scheduleVersion: after.scheduleVersion, previous: timingOf(before), timing: timingOf(after) },
+  });
+}
+
+/** An event was called off (with the reason). Revision: the schedule version it ended at. */
+export async function recordEventCancelled(tx: Tx, event: Event, reason: string, at: Date): Promise<void> {
+  await append(tx, at, {
+    tenantId: event.tenantId,
+    type: 'event_cancelled',
+    entityId: event.id,
+    eventId: event.id,
+    bookingId: null,
+    revision: event.scheduleVersion,
+    payload: { reason, scheduleVersion: event.scheduleVersion, timing: timingOf(event) },
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The dispatcher: runs on every wake-up (a job at each due instant) and every minute (crontab sweep).
+ * It expires what is past its window, claims what is due in bounded batches and hands each reminder to a
+ * `send_reminder` job, then recovers work whose worker died (stale dispatches, expired delivery leases).
+ */
+import type { Db } from '@/db/client';
+import {
+  claimDueReminders,
+  type ClaimCursor,
+  expireOverdueReminders,
+  recoverExpiredLeases,
+  rearmWakeUp,
+  redispatchStale,
+} from '@/db/queries/sending/dispatch';
+import { unprocessedDomainEvents } from '@/db/queries/scheduling/domain-events';
+import { enqueueJob } from '@/db/queries/platform/jobs';
+import { lockDelivery } from '@/db/queries/sending/delivery';
+import { adoptUnmatchedReports } from '@/server/reports/reports';
+import { NOTIFY_TASK } from '@/server/scheduling/domain-events';
+import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
+
+/** A domain event still unprocessed this long after it was recorded lost its notify job: the sweep re-adds it (ms). */
+const LOST_NOTIFY_MS = 60_000;
+
+export const SEND_TASK = 'send_reminder';
+/** A run that finds nothing due re-arms for reminders due (by the database) within this many ms of `now`. */
+const REARM_HORIZON_MS = 60_000;
+export const DELIVER_TASK = 'deliver';
+
+/** Timing policy of dispatch and recovery (ms). */
+export interface DispatchPolicy {
+  /** Reminders claimed per transaction. */
+  batchSize: number;
+  /** Upper bound of batches per run (the cron sweep picks up the rest a minute later). */
+  maxBatches: number;
+  /** A `dispatched` reminder without progress for this long is re-dispatched. */
+  staleDispatchMs: number;
+  /** Lease of a `claimed` delivery before recovery resumes it. */
+  claimLeaseMs: number;
+  /** Told the duration (s, monotonic clock) and size of each claim batch (metrics, server/dashboards/metrics.ts). */
+  onClaimBatch?: (seconds: number, claimed: number) => void;
+}
+
+export const defaultDispatchPolicy: DispatchPolicy = {
+  batchSize: 200,
+  maxBatches: 50,
+  staleDispatchMs: 90_000,
+  claimLeaseMs: 60_000,
+};
+
+export interface DispatchResult {
+  expired: number;
+  dispatched: number;
+  redispatched: number;
+  resumed: number;
+  unknown: number;
+  /** When nothing was due by `now` but the database says something is: the re-armed wake-up's run_at. */
+  rearmedAt: Date | null;
+  /** Domain events whose notify job was re-added (it was lost, or keeps failing). */
+  renotified: number;
+}
+
+/**
+ * One dispatcher run as of `now` (a UTC instant on the database's clock, server/platform/clock.ts). Each batch is its
+ * own transaction. When it dispatched nothing, it re-arms a wake-up for a reminder the database already
+ * considers due (db/queries/sending/dispatch.ts `rearmWakeUp`).
+ */
+export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = defaultDispatchPolicy): Promise<DispatchResult> {
+  const result: DispatchResult = { expired: 0, dispatched: 0, redispatched: 0, resumed: 0, unknown: 0, rearmedAt: null, renotified: 0 };
+  for (let i = 0; i < policy.maxBatches; i++) {
+    const n = await db.transaction((tx) => expireOverdueReminders(tx, now, policy.batchSize));
+    result.expired += n;
+    if (n < policy.batchSize) break;
+  }
+  // Each batch continues after the previous one's last (due_at, id): see claimDueReminders.
+  let cursor: ClaimCursor | null = null;
+  for (let i = 0; i < policy.maxBatches; i++) {
+    const t0 = performance.now();
+    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, SEND_TASK, cursor));
+    const n = batch.claimed;
+    cursor = batch.last ?? cursor;
+    policy.onClaimBatch?.((performance.now() - t0) / 1000, n);
+    result.dispatched += n;
+    if (n < policy.batchSize) break;
+  }
+  await db.transaction(async (tx) => {
+    result.redispatched = await redispatchStale(tx, now, policy.staleDispatchMs, SEND_TASK);
+    const r = await recoverExpiredLeases(tx, now, policy.claimLeaseMs, DELIVER_TASK);
+    result.resumed = r.resumed;
+    result.unknown = r.unknown;
+    // A delivery report that arrived while the lost attempt was `sending` waited for its outcome (server/reports/reports.ts):
+    // the outcome is now `unknown`, and a report about the message proves it went out — settle those reports.
+    for (const id of r.unknownIds) {
+      const d = await lockDelivery(tx, id);
+      if (d) await adoptUnmatchedReports(tx, d, now);
+    }
+    // The outbox's safety net: a domain event nobody processed (its job was lost) gets its job again; the job
+    // key makes this a no-op while the job still waits.
+    const lost = await unprocessedDomainEvents(tx, new Date(now.getTime() - LOST_NOTIFY_MS), 200);
+    for (const e of lost) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: e.id }, { jobKey: `notify:${e.id}`, jobKeyMode: 'preserve_run_at', maxAttempts: 25 });
+    result.renotified = lost.length;
+  });
+  // `now` should be the database's clock already (server/platform/clock.ts); if it is not, a wake-up that arrived
+  // "too early" by `now` must not leave its reminder to the minute sweep.
+  if (result.dispatched === 0) result.rearmedAt = await rearmWakeUp(db, now, REARM_HORIZON_MS, DISPATCH_TASK);
+  return result;
+}

@@ -1,0 +1,133 @@
+/**
+ * The small HTML pages of `/u/<token>` (issue #10 §5): the confirmation question a GET shows, the answer to a
+ * POST, and the 400/404 pages. Plain server-rendered HTML with its own CSS (the look of the person's
+ * preferences page, app/styles/preferences.css `.public-card`) and no script at all: it must work with
+ * JavaScript off, in any mail client's browser, at 375 px. Pure: strings in, a string out. Every value that
+ * comes from a database row or the address bar is HTML-escaped ({@link escapeHtml}).
+ */
+
+import { UNSUBSCRIBE_PAGE_CSP } from '@/domain/platform/security-headers';
+
+/** `s` safe as HTML text and inside a double-quoted attribute. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Response headers of every page: never cached or indexed, the token never sent on as a Referer, never framed. */
+export const unsubscribePageHeaders: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-robots-tag': 'noindex, nofollow',
+  'x-content-type-options': 'nosniff',
+  // No script may run; the only form posts back here; nobody may frame the button (clickjacking).
+  'content-security-policy': UNSUBSCRIBE_PAGE_CSP,
+};
+
+const css = `
+*{box-sizing:border-box}
+html,body{margin:0;padding:0}
+body{background:#f5f6f8;color:#1f2430;font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;font-size:15px;line-height:1.5}
+main{min-height:100vh;padding:24px 16px;display:flex;justify-content:center;align-items:flex-start}
+.card{width:min(560px,100%);background:#fff;border:1px solid #e2e5ea;border-radius:12px;padding:24px;display:flex;flex-direction:column;gap:14px}
+h1{margin:0;font-size:22px;line-height:1.3;overflow-wrap:anywhere}
+p{margin:0;overflow-wrap:anywhere}
+form{margin:0}
+button{font:inherit;font-weight:600;color:#fff;background:#2f5bd3;border:1px solid #2f5bd3;border-radius:8px;padding:10px 18px;min-height:44px;cursor:pointer}
+button:hover{background:#2449b0}
+button:focus-visible,a:focus-visible{outline:3px solid #9db5f0;outline-offset:2px}
+a{color:#2f5bd3}
+.note{color:#667085;font-size:14px}
+.done{background:#dcf3e4;color:#1c6b3a;border-radius:8px;padding:10px 12px}
+.problem{background:#fde1e1;color:#b42318;border-radius:8px;padding:10px 12px}
+@media (max-width:480px){main{padding:12px 8px}.card{padding:16px}button{width:100%}}
+`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(title)}</title>
+<style>${css}</style>
+</head>
+<body>
+<main>
+<div class="card">
+${body}
+</div>
+</main>
+</body>
+</html>
+`;
+}
+
+/** What the pages name: the person, their organisation, the category in words ("reminders"). */
+export interface UnsubscribePageSubject {
+  contactName: string;
+  tenantName: string;
+  categoryWords: string;
+  /** Path (or URL) of the person's preferences page, or null when it cannot be offered. */
+  preferencesHref: string | null;
+}
+
+const who = (name: string) => (name.trim() ? escapeHtml(name.trim()) : 'you');
+
+function preferencesLine(s: UnsubscribePageSubject, lead: string): string {
+  if (!s.preferencesHref) return '';
+  return `<p>${lead} <a href="${escapeHtml(s.preferencesHref)}">your preferences page</a>.</p>`;
+}
+
+const essentialNote = '<p class="note">Messages that an event is cancelled always reach you.</p>';
+
+/**
+ * GET: "Unsubscribe Ana from reminders from Studio Noord?" with a plain form button that POSTs
+ * `List-Unsubscribe=One-Click` to `action` (the same URL), and the preferences link. Changes nothing by itself.
+ */
+export function confirmPage(s: UnsubscribePageSubject, action: string): string {
+  const question = `Unsubscribe ${who(s.contactName)} from ${escapeHtml(s.categoryWords)} from ${escapeHtml(s.tenantName)}?`;
+  return page(
+    `Unsubscribe from ${s.categoryWords}`,
+    `<h1>${question}</h1>
+<p>You will no longer get ${escapeHtml(s.categoryWords)} from ${escapeHtml(s.tenantName)} by email or text message.</p>
+<form method="post" action="${escapeHtml(action)}">
+<input type="hidden" name="List-Unsubscribe" value="One-Click">
+<button type="submit">Unsubscribe</button>
+</form>
+${preferencesLine(s, 'Or choose which messages you get, on which channel and when, on')}
+${essentialNote}`,
+  );
+}
+
+/**
+ * After a POST (200), and for a GET when the category is already empty: the confirmation.
+ * @param since when the person was unsubscribed (ISO-8601 UTC), shown as a date, or null.
+ */
+export function donePage(s: UnsubscribePageSubject, opts: { already: boolean; since: string | null }): string {
+  const since = opts.already && opts.since ? ` since ${escapeHtml(opts.since.slice(0, 10))}` : '';
+  const heading = opts.already ? `You are unsubscribed from ${s.categoryWords}` : `Unsubscribed from ${s.categoryWords}`;
+  return page(
+    heading,
+    `<h1>${escapeHtml(heading)}</h1>
+<p class="done" role="status">${s.contactName.trim() ? escapeHtml(s.contactName.trim()) : 'You'} will no longer get ${escapeHtml(s.categoryWords)} from ${escapeHtml(s.tenantName)}${since}.</p>
+${preferencesLine(s, 'Changed your mind, or want fewer messages of another kind? Choose again on')}
+${essentialNote}`,
+  );
+}
+
+/**
+ * A 400/404 page: `message` (our own words, escaped), "Nothing was changed." and — unless `message` already says
+ * it (`hint: false`) — where to choose messages instead.
+ */
+export function problemPage(title: string, message: string, opts: { hint?: boolean } = {}): string {
+  const hint = opts.hint === false ? '' : ' To choose which messages you get, use the “Choose how … reaches you” link at the end of a recent message from the organiser.';
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="problem" role="alert">${escapeHtml(message)}</p>
+<p>Nothing was changed.${hint}</p>`,
+  );
+}
