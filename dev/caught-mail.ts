@@ -8,7 +8,7 @@
  * attachments (text and calendar parts; calendar lines unfolded first, RFC 5545 §3.1, so a folded link cannot
  * slip through in pieces). Pages and API routes call only these functions, never the queries directly.
  *
- * The mailbox exists only where the built-in catchers run and `PUNCTUAL_MAILBOX=1` says so ({@link mailboxEnabled};
+ * The mailbox exists only where the built-in catchers run and `PUNCTUAL_MAILBOX=1` says so (server/platform/mailbox-switch.ts mailboxEnabled;
  * `npm start` sets it): elsewhere its pages and API answer 404.
  *
  * Attachments are mailparser's `attachments` list, in its order (depth-first MIME order), and are addressed by
@@ -35,14 +35,6 @@ import { isRecipient } from '@/domain/sending/caught-identity';
 import { MASK_CHAR, maskCredentials, maskCredentialsDeep, maskCredentialsInHtml } from '@/domain/sending/credential-mask';
 import { icsKeyLines, type IcsKeyLine } from '@/domain/calendar/ics-key-lines';
 
-/**
- * Whether this web process serves the development mailbox: `PUNCTUAL_MAILBOX` is `1` or `true` (set by
- * `npm start`, which runs the built-in catchers; an operator trying the production set-up with
- * `npm run mail-catcher` sets it by hand). Anything else, unset included: the pages and API answer 404.
- */
-export function mailboxEnabled(env: Record<string, string | undefined> = process.env): boolean {
-  return env.PUNCTUAL_MAILBOX === '1' || env.PUNCTUAL_MAILBOX === 'true';
-}
 
 /** Who is looking: the signed-in staff member's tenant and sign-in address. */
 export type MailboxViewer = MailboxScope;

@@ -4,7 +4,7 @@ import { Announcer } from '@/components/ui/Announcer';
 import { NavLink } from '@/components/ui/NavLink';
 import { NavMenu } from '@/components/ui/NavMenu';
 import { SignOutButton } from '@/components/accounts/SignOutButton';
-import { mailboxEnabled } from '@/dev/caught-mail';
+import { mailboxEnabled } from '@/server/platform/mailbox-switch';
 import { requireStaff } from '@/app/_http/session';
 import '@/app/styles/channels.css';
 import '@/app/styles/alerts.css';
@@ -52,7 +52,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
           <NavLink href="/settings">Settings</NavLink>
           <NavLink href="/staff">Staff</NavLink>
           <NavLink href="/templates">Templates</NavLink>
-          {/* Only where the built-in catchers run (dev/caught-mail.ts mailboxEnabled). */}
+          {/* Only where the built-in catchers run (server/platform/mailbox-switch.ts). */}
           {mailboxEnabled() ? <NavLink href="/mailbox">Mailbox</NavLink> : null}
         </nav>
         <div id="signed-in" className="sidebar-user" aria-label="Signed in">

@@ -7,7 +7,8 @@ import { guestMailCounts } from '@/db/queries/dashboards/dashboard';
 import { EmptyState } from '@/components/ui/EmptyState';
 import { MailboxTable, MailboxTabs, SmsTable, WebhookTable } from '@/components/mailbox/MailboxTable';
 import { Pager } from '@/components/ui/Pager';
-import { mailboxEnabled, mailboxPage } from '@/dev/caught-mail';
+import { mailboxPage } from '@/dev/caught-mail';
+import { mailboxEnabled } from '@/server/platform/mailbox-switch';
 import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';

@@ -4,7 +4,8 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db/client';
 import { MessageView } from '@/components/mailbox/MessageView';
-import { caughtMessageFor, caughtMessageRawFor, mailboxEnabled, readCaughtMailParts, type CaughtMailParts } from '@/dev/caught-mail';
+import { caughtMessageFor, caughtMessageRawFor, readCaughtMailParts, type CaughtMailParts } from '@/dev/caught-mail';
+import { mailboxEnabled } from '@/server/platform/mailbox-switch';
 import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';

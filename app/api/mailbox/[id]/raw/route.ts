@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { contentDisposition } from '@/domain/platform/content-disposition';
-import { caughtMessageRawFor, mailboxEnabled } from '@/dev/caught-mail';
+import { caughtMessageRawFor } from '@/dev/caught-mail';
+import { mailboxEnabled } from '@/server/platform/mailbox-switch';
 import { jsonError, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { contentDisposition } from '@/domain/platform/content-disposition';
-import { caughtAttachment, mailboxEnabled } from '@/dev/caught-mail';
+import { caughtAttachment } from '@/dev/caught-mail';
+import { mailboxEnabled } from '@/server/platform/mailbox-switch';
 import { jsonError, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
