@@ -19,7 +19,7 @@ import { describeConnectionError, pgPoolConfig, tlsFromUrl } from '@/db/url';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { startTlsPgProxy, type TlsPgProxy } from '@/test/support/tls-pg-proxy';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 let t: TestDatabase;
 let dir: string;
 let good: TlsPgProxy; // certificate for localhost

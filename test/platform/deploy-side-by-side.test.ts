@@ -27,7 +27,7 @@ import { tenantWithRules } from '@/test/support/fixtures';
 import { waitFor } from '@/test/support/processes';
 import { databaseUrl } from '@/test/support/urls';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const N = 200;
 
 /** The previous release's commit, from deploy/previous-release (first line that is not a comment). */

@@ -16,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { spawnWorker, waitFor, type WorkerProcess } from '@/test/support/processes';
 import { databaseUrl } from '@/test/support/urls';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const g = globalThis as { __punctualDb?: { close(): Promise<void> }; __punctualShuttingDown?: boolean };
 const saved = process.env.DATABASE_URL;
 const newest = [...buildJournal].sort((a, b) => b.when - a.when)[0];

@@ -25,7 +25,7 @@ import { createHarness, type Harness } from '@/test/support/harness';
 const SECRET = 'test-bounces-secret-0123456789abcdef';
 const key = bounceAddressKey({ BETTER_AUTH_SECRET: SECRET });
 const BOUNCE_LATER_MS = 200;
-const fixture = path.join(import.meta.dirname, 'fixtures', 'dsn', 'postfix-5.1.1.eml');
+const fixture = path.join(import.meta.dirname, '..', 'fixtures', 'dsn', 'postfix-5.1.1.eml');
 /** The fixture's own identifiers (a delivery that exists in no database), replaced to point it at a real delivery. */
 const FIXTURE = {
   deliveryId: '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9',
