@@ -64,12 +64,16 @@ export function buildPhase(line: string): string | null {
 
 /**
  * Builds the Next.js app when there is no build or a source file is newer than it, in a child process that
- * does not block this one (the in-process worker keeps sending while the web app builds). The build's own output
- * passes through; every 10 s a line says how long it has been building and the step it is at (a first build on a
- * busy 2-core machine takes minutes, README "Running it").
+ * does not block this one (the in-process worker keeps sending while the web app builds). A first build on a busy
+ * 2-core machine takes minutes (README "First start").
+ *   - without `logFile` (npm test): the build's own output passes through, and every 10 s a line says how long it
+ *     has been building and the step it is at;
+ *   - with `logFile` (npm start): the build's output goes to that file, and the terminal gets ONE progress line —
+ *     rewritten in place each second on a terminal, a new line every 10 s when the output is a file or a pipe.
+ *     When the build fails, the file's last 40 lines are printed before the error.
  * @throws when the build fails.
  */
-export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
+export async function ensureNextBuild(log: (m: string) => void, opts: { logFile?: string } = {}): Promise<void> {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   const sourceAt = Math.max(
@@ -85,10 +89,12 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
   const t0 = Date.now();
   let phase = 'starting';
   const child = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const file = opts.logFile ? (fs.mkdirSync(path.dirname(opts.logFile), { recursive: true }), fs.openSync(opts.logFile, 'w')) : undefined;
   const pass = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
     let rest = '';
     stream?.on('data', (b: Buffer) => {
-      out.write(b);
+      if (file === undefined) out.write(b);
+      else fs.writeSync(file, b);
       const lines = (rest + b.toString('utf8')).split(/\r?\n|\r/);
       rest = lines.pop() ?? '';
       for (const l of lines) phase = buildPhase(l) ?? phase;
@@ -96,23 +102,42 @@ export async function ensureNextBuild(log: (m: string) => void): Promise<void> {
   };
   pass(child.stdout, process.stdout);
   pass(child.stderr, process.stderr);
-  const progress = setInterval(() => log(`building the web app… ${Math.round((Date.now() - t0) / 1000)} s (${phase})`), 10_000);
+  const status = () => `building the web app… ${Math.round((Date.now() - t0) / 1000)} s (${phase})`;
+  // One line rewritten in place on a terminal; elsewhere (a file, a pipe) a new line every 10 s.
+  const inPlace = file !== undefined && process.stdout.isTTY;
+  const progress = inPlace
+    ? setInterval(() => process.stdout.write(`\r\x1b[2K  ${status()}`), 1000)
+    : setInterval(() => log(status()), 10_000);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (c) => resolve(c));
-  }).finally(() => clearInterval(progress));
-  if (code !== 0) throw new Error(`next build failed (exit ${code})`);
+  }).finally(() => {
+    clearInterval(progress);
+    if (inPlace) process.stdout.write('\r\x1b[2K');
+    if (file !== undefined) fs.closeSync(file);
+  });
+  if (code !== 0) {
+    if (opts.logFile) process.stderr.write(`${fs.readFileSync(opts.logFile, 'utf8').split('\n').slice(-40).join('\n')}\n`);
+    throw new Error(`next build failed (exit ${code})${opts.logFile ? `; its whole output is in ${path.relative(process.cwd(), opts.logFile)}` : ''}`);
+  }
   log(`web app built in ${Math.round((Date.now() - t0) / 1000)} s`);
 }
 
 /**
- * Starts `next start` as a child on `host` (default 127.0.0.1):`port` and resolves once `/api/health` answers below
+ * Starts `next start` as a child on `host` (default 127.0.0.1):`port` (its stdout — the web app's JSON log lines —
+ * appended to `opts.logFile` when given; its stderr always shown with a `[web]` prefix) and resolves once `/api/health` answers below
  * 500 — or answers 503 because the database schema is behind this build (then it logs that the app is up but not
  * ready, and resolves: readiness turns 200 once `npm run migrate` has run).
  * @throws Error naming PUNCTUAL_TRUSTED_PROXIES and the bad entry when that setting does not parse (checked
  *   before anything is spawned; the web process checks it again at start, instrumentation.ts).
  */
-export async function startNext(port: number, env: Record<string, string>, log: (m: string) => void, host = '127.0.0.1'): Promise<ChildProcess> {
+export async function startNext(
+  port: number,
+  env: Record<string, string>,
+  log: (m: string) => void,
+  host = '127.0.0.1',
+  opts: { logFile?: string } = {},
+): Promise<ChildProcess> {
   parseTrustedProxies(env.PUNCTUAL_TRUSTED_PROXIES ?? process.env.PUNCTUAL_TRUSTED_PROXIES);
   // Idle keep-alive sockets stay open 65 s (Node's default is 5 s): a client (a proxy, a browser, Playwright's request
   // context) that reuses a socket just as the server closes it gets ECONNRESET. Proxies commonly keep idle upstream
@@ -124,7 +149,13 @@ export async function startNext(port: number, env: Record<string, string>, log: 
     env: { ...process.env, ...env, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1', NEXT_MANUAL_SIG_HANDLE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (b) => process.env.PUNCTUAL_VERBOSE && process.stdout.write(`[web] ${b}`));
+  // Its JSON log lines: to `opts.logFile` when given (npm start), to the terminal as well with PUNCTUAL_VERBOSE.
+  const file = opts.logFile ? (fs.mkdirSync(path.dirname(opts.logFile), { recursive: true }), fs.openSync(opts.logFile, 'a', 0o600)) : undefined;
+  child.stdout?.on('data', (b: Buffer) => {
+    if (file !== undefined) fs.writeSync(file, b);
+    if (process.env.PUNCTUAL_VERBOSE) process.stdout.write(`[web] ${b}`);
+  });
+  child.once('exit', () => file !== undefined && fs.closeSync(file));
   child.stderr?.on('data', (b) => process.stderr.write(`[web] ${b}`));
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`web server exited with code ${code}`))));
   const deadline = Date.now() + 60_000;

@@ -25,6 +25,10 @@
  *                        PUNCTUAL_MAIL_FROM unset → reminders@punctual.local (server/organisations/sender-identity.ts).
  *   PUNCTUAL_DEMO=0     → no demo seed and no demo accounts (issue #13): an empty instance for your own organisation;
  *                        the banner prints the `npm run tenant -- create …` command instead. Default: the demo.
+ * The terminal: the address and the demo accounts as soon as the web app starts building, one progress line while it
+ * builds, then one readable line per send attempt and per error (scripts/start-console.ts). Everything else is in log
+ * files in $PUNCTUAL_LOG_DIR (default $PUNCTUAL_DATA_DIR/logs): worker.log (the in-process worker's JSON lines),
+ * web.log (the web app's), next-build.log (the build's output). PUNCTUAL_VERBOSE=1 also shows the web app's lines.
  */
 import './production-env';
 import fs from 'node:fs';
@@ -49,6 +53,8 @@ import { databaseClock } from '@/server/platform/clock';
 import { DEMO_PASSWORD, demoAccounts } from '@/server/accounts/staff';
 import { redactedUrl } from '@/db/url';
 import { authSecret, dataFolderSecret, ensureNextBuild, root, startNext, stopChild } from './lib';
+import { teeLogFile } from './start-console';
+import { createLogger, setRootLogger } from '@/server/platform/log';
 import { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from '@/server/organisations/sender-config';
 
 const t0 = Date.now();
@@ -97,6 +103,17 @@ const dataRoot = path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data');
 const startPidFile = path.join(dataRoot, 'start.pid');
 const webPidFile = path.join(dataRoot, 'web.pid');
 const portsFile = path.join(dataRoot, 'ports.json');
+const logDir = path.resolve(root, process.env.PUNCTUAL_LOG_DIR ?? path.join(dataRoot, 'logs'));
+/** A path as a person types it in this folder (relative to the project, or absolute when it is outside). */
+const shown = (p: string) => {
+  const r = path.relative(root, p);
+  return r.startsWith('..') ? p : r;
+};
+/**
+ * What a command printed here needs in front of it to reach THIS instance from another terminal in this folder:
+ * the data folder when it is not the default one.
+ */
+const dataDirPrefix = process.env.PUNCTUAL_DATA_DIR ? `PUNCTUAL_DATA_DIR=${shown(dataRoot)} ` : '';
 
 /** Whether `pid` is alive and its command line contains `needle` (Linux /proc; elsewhere: alive). */
 function running(pid: number, needle: string): boolean {
@@ -127,7 +144,7 @@ function claimDataFolder(): void {
   fs.mkdirSync(dataRoot, { recursive: true });
   const other = readPid(startPidFile);
   if (other && other !== process.pid && running(other, 'start.ts')) {
-    throw new Error(`another \`npm start\` (pid ${other}) is running with ${path.relative(root, dataRoot) || '.'}; stop it first, or set PUNCTUAL_DATA_DIR`);
+    throw new Error(`another \`npm start\` (pid ${other}) is running with ${shown(dataRoot) || '.'}; stop it first, or set PUNCTUAL_DATA_DIR`);
   }
   fs.writeFileSync(startPidFile, String(process.pid));
   const oldWeb = readPid(webPidFile);
@@ -167,15 +184,18 @@ async function main() {
   process.env.PUNCTUAL_MAIL_FROM ??= DEFAULT_MAIL_FROM;
   senderIdentityFromEnv(process.env);
   claimDataFolder();
+  // The in-process worker's JSON lines go to a file; the terminal gets one readable line per send and per error.
+  setRootLogger(createLogger({ destination: teeLogFile(path.join(logDir, 'worker.log'), (line) => console.log(line)) }));
+  log(`logs: ${shown(logDir)}/ (worker.log, web.log, next-build.log)`);
   const ports = lastPorts();
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
     const dataDir = path.join(dataRoot, 'pg');
-    log(`DATABASE_URL not set: starting embedded PostgreSQL (data in ${path.relative(root, dataDir)})`);
+    log(`DATABASE_URL not set: starting embedded PostgreSQL (data in ${shown(dataDir)})`);
     pg = await startEmbeddedPostgres({ dataDir, log, preferPort: ports.pg, unixSocket: true, app: true });
     databaseUrl = pg.appUrl!;
     log(
-      `embedded PostgreSQL at ${redactedUrl(databaseUrl)} (${pg.socketDir ? 'Unix socket, no TCP' : '127.0.0.1 only'}; password in ${path.relative(root, path.join(dataRoot, 'pg-credentials.json'))}; CLI commands such as import:ics find it on their own while this runs)`,
+      `embedded PostgreSQL at ${redactedUrl(databaseUrl)} (${pg.socketDir ? 'Unix socket, no TCP' : '127.0.0.1 only'}; password in ${shown(path.join(dataRoot, 'pg-credentials.json'))}; CLI commands such as ${dataDirPrefix}npm run import:ics find it on their own while this runs)`,
     );
   }
   await migrateDatabase(databaseUrl);
@@ -254,7 +274,10 @@ async function main() {
     handleSignals: false,
   });
   log('worker running');
-  await ensureNextBuild(log);
+  const appUrl = `http://127.0.0.1:${port}/`;
+  console.log(`\n  Punctual will be at ${appUrl} as soon as the web app answers (mail it sends: ${appUrl}mailbox)`);
+  printAccounts(demo);
+  await ensureNextBuild(log, { logFile: path.join(logDir, 'next-build.log') });
   fs.writeFileSync(portsFile, JSON.stringify({ pg: pg?.port, smtp: catcher?.port, sms: smsCatcher?.port, webhook: webhookCatcher.port } satisfies Ports));
   web = await startNext(
     port,
@@ -279,6 +302,8 @@ async function main() {
       ...(smsStatusCallbackUrl ? { SMS_STATUS_CALLBACK_URL: smsStatusCallbackUrl } : {}),
     },
     log,
+    undefined,
+    { logFile: path.join(logDir, 'web.log') },
   );
   if (web.pid) fs.writeFileSync(webPidFile, String(web.pid));
   web.once('exit', (code) => {
@@ -287,12 +312,8 @@ async function main() {
       void shutdown('web exit', 1);
     }
   });
-  console.log(`\n  Punctual is up at http://127.0.0.1:${port}/   (mail: http://127.0.0.1:${port}/mailbox)\n`);
-  console.log('  Built-in catchers (what they catch is in the mailbox, one tab each):');
-  console.log(`    email     ${catcher ? `SMTP 127.0.0.1:${catcher.port} (AUTH, password in the SMTP_URL below)`.padEnd(58) : 'off (SMTP_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox`);
-  console.log(`    SMS       ${smsCatcher ? `Twilio-compatible API ${smsCatcher.url}`.padEnd(58) : 'off (SMS_API_URL is set)'.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=sms`);
-  console.log(`    webhooks  ${`receiver ${webhookCatcher.url}/hooks/{tenant}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook`);
-  console.log(`    alerts    ${`Slack-compatible ${webhookCatcher.url}/slack/{tenant}/{secret}`.padEnd(58)} http://127.0.0.1:${port}/mailbox?channel=webhook\n`);
+  console.log(`\n  Punctual is up at ${appUrl}   (mail it sends: ${appUrl}mailbox — email, SMS and webhooks, one tab each)`);
+  console.log(`  Logs: ${shown(logDir)}/worker.log (JSON, one line per event), web.log, next-build.log\n`);
   // What `npm run worker` needs to work like the built-in worker against this instance: the database and catchers
   // (their URLs carry this data folder's passwords), the session secret its link and bounce-address keys derive from,
   // the public URL links point at, and the SMS settings. Written to a 0600 file rather than the terminal (or a log).
@@ -315,20 +336,27 @@ async function main() {
   const quoted = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
   fs.writeFileSync(envFile, Object.entries(workerEnv).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${quoted(v!)}\n`).join(''), { mode: 0o600 });
   fs.chmodSync(envFile, 0o600);
-  console.log(`  To run more workers against this instance: set -a; . ${path.relative(root, envFile)}; set +a; npm run worker`);
-  console.log(`    (${path.relative(root, envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''}, the session secret, public URL and SMS settings)\n`);
+  console.log(`  To run more workers against this instance: set -a; . ${shown(envFile)}; set +a; npm run worker`);
+  console.log(`    (${shown(envFile)}, mode 0600: DATABASE_URL=${redactedUrl(databaseUrl)}${catcher ? ` SMTP_URL=${redactedUrl(catcher.url)}` : ''}, the session secret, public URL and SMS settings)`);
+  printAccounts(demo);
+  console.log('  Sends appear below as they happen (time, channel, outcome, attempt, message key).');
+  console.log('\n  Ctrl-C stops it.\n');
+}
+
+/** The demo accounts, or (PUNCTUAL_DEMO=0) how to create the first organisation, as commands that work as printed. */
+function printAccounts(demo: boolean): void {
   if (demo) {
     console.log(`  Demo accounts (password: ${DEMO_PASSWORD}):`);
     for (const a of demoAccounts) console.log(`    ${a.email.padEnd(30)} ${a.role.padEnd(7)} tenant ${a.tenantSlug}`);
   } else {
-    // Issue #13: an empty instance — say how to create the first organisation (in another terminal, while this runs).
-    console.log('  No demo (PUNCTUAL_DEMO=0). Create your organisation and its first admin (in another terminal):');
-    console.log('    npm run tenant -- create --slug acme --name "Acme Events" --time-zone Europe/Dublin \\');
+    // An empty instance: how to create the first organisation (in another terminal in this folder, while this runs).
+    console.log('  No demo (PUNCTUAL_DEMO=0). Create your organisation and its first admin (in another terminal, in this folder):');
+    console.log(`    ${dataDirPrefix}npm run tenant -- create --slug acme --name "Acme Events" --time-zone Europe/Dublin \\`);
     console.log('      --sender reminders@acme.example --admin-email you@acme.example');
     console.log('  It prints a one-time link where the admin chooses a password. Then import events:');
-    console.log('    npm run import:ics -- FILE.ics --tenant acme');
+    console.log(`    ${dataDirPrefix}npm run import:ics -- FILE.ics --tenant acme`);
   }
-  console.log('\n  Ctrl-C stops it.\n');
+  console.log('');
 }
 
 main().catch(async (e) => {

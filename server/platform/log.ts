@@ -100,6 +100,15 @@ export function rootLogger(): Logger {
   return globalForLog.__punctualLog;
 }
 
+/**
+ * Makes `logger` the process's logger from now on (every later {@link rootLogger} and {@link childLogger} call
+ * returns it or its children). `npm start` uses it to send the in-process worker's JSON lines to a log file.
+ * Children made before the call keep writing where they did.
+ */
+export function setRootLogger(logger: Logger): void {
+  globalForLog.__punctualLog = logger;
+}
+
 /** A child of the process's logger whose lines all carry `bindings` (e.g. `{ role: 'worker', workerId }`). */
 export function childLogger(bindings: Record<string, unknown>): Logger {
   return rootLogger().child(bindings);
