@@ -36,8 +36,8 @@ describe('confirmation email and a SIGKILL mid-send', () => {
       beforeReply: async () => {
         if (killed) return;
         killed = true;
-        victim!.kill9();
-        await new Promise((r) => setTimeout(r, 300));
+        // Gone before the reply (a condition, not a pause).
+        await victim!.kill9AndWait();
       },
     });
     catchers.push(catcher);

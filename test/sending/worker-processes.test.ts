@@ -98,8 +98,8 @@ describe('crash after the SMTP server accepted the message, before the outcome w
       beforeReply: async () => {
         if (killed) return;
         killed = true;
-        victim!.kill9(); // the server has the message stored; the sender never sees the 250
-        await new Promise((r) => setTimeout(r, 300));
+        // The server has the message stored; the sender never sees the 250: it is gone before the reply.
+        await victim!.kill9AndWait();
       },
     });
     catchers.push(catcher);

@@ -11,6 +11,8 @@ export interface WorkerProcess {
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
   kill9(): void;
+  /** SIGKILL, resolved once the process has exited (its socket to a peer is then closed by the kernel). */
+  kill9AndWait(): Promise<void>;
 }
 
 /**
@@ -41,6 +43,12 @@ export function spawnWorker(env: Record<string, string>, opts: { preload?: strin
     output: () => out,
     ready,
     kill9: () => child.kill('SIGKILL'),
+    kill9AndWait() {
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGKILL');
+      return exited;
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
