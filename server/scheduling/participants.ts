@@ -2,7 +2,7 @@
  * Editing a participant (issue #12): name, email address, mobile number, time zone and language, from their
  * card on an event page.
  *
- * What an edit changes — the person, not only this booking. A booking points at a contact (db/schema.ts
+ * What an edit changes — the person, not only this booking. A booking points at a contact (db/schema/scheduling.ts
  * `contacts`: one row per tenant and address, unique on lower(email)), and every one of these details lives on
  * the contact, which ALL of the person's bookings share (adding a participant with a known address books that same
  * contact and never changes it — server/scheduling/scheduling.ts `addBooking`, domain/scheduling/contact-kept.ts: this edit is the one

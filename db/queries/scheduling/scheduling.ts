@@ -197,7 +197,7 @@ export async function reminderImpact(
 }
 
 /**
- * Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema.ts guestPartnerships):
+ * Whether `guestTenantId` lets `hostTenantId` book its people as external guests (db/schema/organisations.ts guestPartnerships):
  * only an `active` partnership does — a pending one (not yet accepted by the other side), a declined or an ended one
  * does not (issue #13).
  */
