@@ -404,7 +404,7 @@ type BulkFn = (
 ) => Promise<{ bookings: number; reminders: number; skipped: { index: number; reason: string }[] }>;
 
 /**
- * Planning `bookings` bookings (1,000 per event) with server/scheduling/scheduling.ts `addBookingsBulk` when that module
+ * Planning `bookings` bookings (1,000 per event) with server/scheduling/bookings.ts `addBookingsBulk` when that module
  * exports it (default options); otherwise — clearly labelled — `addBooking` one booking at a time until
  * `fallbackCapMs`. bookings/s = bookings planned / wall-clock seconds of the planning calls (this process).
  */
@@ -413,9 +413,10 @@ export async function runPlan(server: BenchServer, cfg: BenchConfig, bookings: n
   const h = createDb(d.url, { max: 4 });
   try {
     const t = await setupTenant(d.url);
-    const scheduling = (await import('@/server/scheduling/scheduling')) as Record<string, unknown>;
+    const scheduling = (await import('@/server/scheduling/bookings')) as Record<string, unknown>;
     const bulk = typeof scheduling.addBookingsBulk === 'function' ? (scheduling.addBookingsBulk as BulkFn) : null;
-    const { createEvent, addBooking } = await import('@/server/scheduling/scheduling');
+    const { addBooking } = await import('@/server/scheduling/bookings');
+    const { createEvent } = await import('@/server/scheduling/events');
     const perEvent = 1000;
     const eventCount = Math.ceil(bookings / perEvent);
     const start = new Date(Date.now() + 7 * 86_400_000);
@@ -452,7 +453,7 @@ export async function runPlan(server: BenchServer, cfg: BenchConfig, bookings: n
       reminders = n;
     }
     const out = {
-      path: bulk ? 'addBookingsBulk (1,000 people per call, default options)' : 'FALLBACK: addBooking one booking at a time (addBookingsBulk is not exported by server/scheduling/scheduling.ts) — stopped at the time cap',
+      path: bulk ? 'addBookingsBulk (1,000 people per call, default options)' : 'FALLBACK: addBooking one booking at a time (addBookingsBulk is not exported by server/scheduling/bookings.ts) — stopped at the time cap',
       bulk: !!bulk,
       target: bookings,
       bookings: planned,
