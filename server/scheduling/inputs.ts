@@ -27,6 +27,7 @@ export const phoneField = z.string().transform((v, ctx) => {
 });
 const instant = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), { message: 'must be an ISO-8601 instant' });
 
+/** An event's timing: start and end instants (ISO-8601; end not before start), IANA zone, all-day flag, room-open lead (minutes, 0–1440; null = the tenant's). */
 export const eventTimingSchema = z
   .object({
     startsAt: instant,
@@ -37,6 +38,7 @@ export const eventTimingSchema = z
   })
   .refine((v) => v.endsAt.getTime() >= v.startsAt.getTime(), { message: 'must not be before startsAt', path: ['endsAt'] });
 
+/** A new event: title (required), description, location, http(s) room URL, external UID, and its timing; bidi controls refused in typed text. */
 export const createEventSchema = z
   .object({
     title: z.string().trim().min(1, 'required').check(refuseBidiControls),
@@ -46,8 +48,10 @@ export const createEventSchema = z
     externalUid: z.string().min(1).nullish(),
   })
   .and(eventTimingSchema);
+/** `createEvent`'s input, before validation. */
 export type CreateEventInput = z.input<typeof createEventSchema>;
 
+/** A booking: the event, the person's role, their contact details (used only for a NEW contact), and for an external guest their own tenant. */
 export const addBookingSchema = z.object({
   eventId: z.uuid(),
   role: z.enum(bookingRoles),
@@ -63,4 +67,5 @@ export const addBookingSchema = z.object({
   }),
   guestTenantId: z.uuid().nullish(),
 });
+/** `addBooking`'s input, before validation. */
 export type AddBookingInput = z.input<typeof addBookingSchema>;

@@ -21,11 +21,13 @@ import {
   type Tenant,
 } from '@/db/schema';
 
+/** The tenant with this id, or undefined. */
 export async function getTenant(db: DbOrTx, tenantId: string): Promise<Tenant | undefined> {
   const [t] = await db.select().from(tenants).where(eq(tenants.id, tenantId));
   return t;
 }
 
+/** The tenant with this slug (its short name), or undefined. */
 export async function getTenantBySlug(db: DbOrTx, slug: string): Promise<Tenant | undefined> {
   const [t] = await db.select().from(tenants).where(eq(tenants.slug, slug));
   return t;
@@ -41,6 +43,7 @@ export async function lockEvent(db: DbOrTx, tenantId: string, eventId: string): 
   return e;
 }
 
+/** The tenant's event with this external (iCalendar) UID, row-locked FOR UPDATE, or undefined. */
 export async function getEventByExternalUid(db: DbOrTx, tenantId: string, uid: string): Promise<Event | undefined> {
   const [e] = await db
     .select()
@@ -50,6 +53,7 @@ export async function getEventByExternalUid(db: DbOrTx, tenantId: string, uid: s
   return e;
 }
 
+/** The tenant's active reminder rules. */
 export async function activeRules(db: DbOrTx, tenantId: string): Promise<ReminderRule[]> {
   return db
     .select()
@@ -57,6 +61,7 @@ export async function activeRules(db: DbOrTx, tenantId: string): Promise<Reminde
     .where(and(eq(reminderRules.tenantId, tenantId), eq(reminderRules.active, true)));
 }
 
+/** Every booking of the tenant's event, cancelled ones included. */
 export async function bookingsOfEvent(db: DbOrTx, tenantId: string, eventId: string): Promise<Booking[]> {
   return db
     .select()
