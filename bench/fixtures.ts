@@ -1,6 +1,6 @@
 /**
  * Fast fixtures in plain SQL (generate_series): events, contacts, bookings and their rule reminders, shaped
- * exactly as planning makes them (server/scheduling/scheduling.ts: one reminder per booking and rule, schedule version 1,
+ * exactly as planning makes them (server/scheduling/planning.ts: one reminder per booking and rule, schedule version 1,
  * channel email, expiry = due + the rule's late-send window), but thousands per statement.
  *
  * The due instant follows the planning (issue #11): `plantBatch` plans every reminder a month ahead; only

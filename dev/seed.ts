@@ -49,7 +49,9 @@ import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import type { ChannelPreferences } from '@/domain/notifications/preferences';
 import type { QuietHours } from '@/domain/notifications/quiet-hours';
 import type { Event } from '@/db/schema';
-import { addBooking, addBookingsBulk, createEvent, type BulkBookingInput, type CreateEventInput } from '@/server/scheduling/scheduling';
+import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
+import type { CreateEventInput } from '@/server/scheduling/inputs';
 import { replayHistory } from './demo-history';
 import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';
 

@@ -1,6 +1,6 @@
 /**
  * Shared vocabulary of Punctual (see shared DESIGN.md §3 and §4a). Pure constants and types only:
- * the database enums in db/schema.ts and the zod schemas at the boundaries are built from these arrays,
+ * the database enums in db/schema/ and the zod schemas at the boundaries are built from these arrays,
  * so a status cannot exist in one layer and not in another.
  */
 

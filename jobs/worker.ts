@@ -42,7 +42,7 @@ import { previewData, renderReminderEmail } from '@/emails';
 import { databaseClock, type Clock } from '@/server/platform/clock';
 import { readWorkerConfig, type WorkerConfig } from '@/server/platform/config';
 import { DELIVER_TASK, defaultDispatchPolicy, dispatchDue, SEND_TASK, type DispatchPolicy } from '@/server/sending/dispatch';
-import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
+import { DISPATCH_TASK } from '@/server/scheduling/planning';
 import type { WorkerContext } from './context';
 import { deliverTask } from '@/jobs/tasks/deliver';
 import { dispatchDueTask } from '@/jobs/tasks/dispatch-due';

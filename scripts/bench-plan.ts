@@ -18,7 +18,8 @@ import postgres from 'postgres';
 import { createDb, type Db } from '@/db/client';
 import { startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
 import { migrateDatabase } from '@/db/migrate';
-import { addBooking, addBookingsBulk, createEvent, type BulkBookingInput } from '@/server/scheduling/scheduling';
+import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
 import { createReminderRule, createTenant } from '@/server/organisations/tenants';
 import { root } from './lib';
 

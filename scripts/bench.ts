@@ -15,7 +15,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openServer } from '@/bench/db';
-import { runIdle, runPipelines, runPlan, runScale, runSteady, type BenchConfig, type SinkKind } from '@/bench/sections';
+import type { BenchConfig, SinkKind } from '@/bench/common';
+import { runPipelines } from '@/bench/pipelines';
+import { runPlan } from '@/bench/plan';
+import { runScale } from '@/bench/scale';
+import { runIdle, runSteady } from '@/bench/steady';
 import { root } from './lib';
 
 const ALL = ['bare', 'drain', 'steady', 'idle', 'plan', 'scale'] as const;

@@ -3,7 +3,7 @@
  * planned reminder (domain/scheduling/planning.ts) becomes one per channel the booking's contact accepts for `reminders`
  * (email and/or SMS, with an address), and a reminder due inside their quiet hours waits for the end of them
  * when that is before its expiry (domain/notifications/quiet-hours.ts, in the contact's zone, else the tenant's). Pure.
- * Used by every planning path (server/scheduling/scheduling.ts `planFor`) and by the rule-impact preview (domain/rules/rule-impact.ts).
+ * Used by every planning path (server/scheduling/planning.ts `planFor`) and by the rule-impact preview (domain/rules/rule-impact.ts).
  */
 import type { PlannedReminder } from '@/domain/scheduling/planning';
 import { channelsFor, readPreferences } from './preferences';

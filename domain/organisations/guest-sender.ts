@@ -3,7 +3,7 @@
  * that organisation's business"). Pure: no I/O, no clock.
  *
  * A host tenant may book a person as an `external` guest of a partner organisation (another tenant) that agreed
- * to it (a guest partnership, db/schema.ts `guest_partnerships`). Invariant 9 says an external guest is reminded
+ * to it (a guest partnership, db/schema/organisations.ts `guest_partnerships`). Invariant 9 says an external guest is reminded
  * by their own organisation — its name, its sender address, its suppression list. But the host chooses the
  * address and the host's staff write the nudges, so the partner (the GUEST tenant) decides on its partnership
  * which of the host's guests may be written to in its name ({@link GuestLimit}):

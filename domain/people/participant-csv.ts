@@ -80,7 +80,7 @@ export interface RowProblem {
   message: string;
 }
 
-/** One participant to book: `addBookingsBulk`'s input (server/scheduling/scheduling.ts BulkBookingInput), values normalised. */
+/** One participant to book: `addBookingsBulk`'s input (server/scheduling/bookings.ts BulkBookingInput), values normalised. */
 export interface ImportPerson {
   role: 'attendee' | 'host';
   contact: { email: string; name?: string; phone?: string; timeZone?: string; locale?: string };

@@ -1,7 +1,7 @@
 /**
  * Re-planning one booking's rule reminders after its participant was edited (issue #12). Pure: the caller
  * passes what is stored and what the planner (domain/scheduling/planning.ts, with the person's channels and quiet hours,
- * server/scheduling/scheduling.ts `planFor`) says now, and applies the steps in the transaction that writes the edit.
+ * server/scheduling/planning.ts `planFor`) says now, and applies the steps in the transaction that writes the edit.
  *
  * What of a person can move a reminder? The event's timing decides the planned due instant; the person only
  * shifts it through their quiet hours, which are read in THEIR zone (domain/notifications/quiet-hours.ts), and decides the

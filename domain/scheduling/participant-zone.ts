@@ -4,7 +4,7 @@
  * The card always says something about the person's zone, in one of three ways, because each leads staff to
  * a different conclusion and an absent line could mean either of the first two:
  *  - `none`: no zone on file — their messages show the event's zone only, and quiet hours are read in the
- *    organisation's zone (db/schema.ts `contacts.time_zone`, server/scheduling/scheduling.ts quiet hours);
+ *    organisation's zone (db/schema/scheduling.ts `contacts.time_zone`, server/scheduling/planning.ts quiet hours);
  *  - `same`: their zone keeps the event's clock at the event's start (same UTC offset then — Europe/Berlin for an
  *    Amsterdam event, or an old spelling such as Europe/Kiev for Europe/Kyiv): nothing to convert;
  *  - `differs`: another clock at the event's start — the card adds the start in their time, which is what staff

@@ -158,7 +158,7 @@ function createAuth() {
     // from the socket peer and trusted proxies (server/platform/client-address.ts), never taken from the client.
     advanced: { cookiePrefix: 'punctual', ipAddress: { ipAddressHeaders: [CLIENT_HEADER] } },
     telemetry: { enabled: false },
-    // Issue #13: optional TOTP two-factor (better-auth's plugin; its table is staff_two_factors, db/schema.ts), and our
+    // Issue #13: optional TOTP two-factor (better-auth's plugin; its table is staff_two_factors, db/schema/accounts.ts), and our
     // accounts rules — disabled accounts, password-change and two-factor audit (server/accounts/auth-plugin.ts).
     plugins: [twoFactor({ issuer: 'Punctual' }), punctualAccounts()],
     // Accounts are managed by admins: no self-service profile, email or account changes. Of the two-factor

@@ -13,7 +13,8 @@ import { GROUP_MEMBER_PATTERN, groupOfIdentity, matchSessions } from '@/domain/c
 import type { ImportIcsSummary } from '@/domain/calendar/import-summary';
 import { AppError } from '@/server/platform/errors';
 import { readIcs, type IcsEvent } from './ics';
-import { cancelEvent, createEvents, rescheduleEvent, type CreateEventInput } from '@/server/scheduling/scheduling';
+import { cancelEvent, createEvents, rescheduleEvent } from '@/server/scheduling/events';
+import type { CreateEventInput } from '@/server/scheduling/inputs';
 
 export type { ImportIcsSummary } from '@/domain/calendar/import-summary';
 

@@ -7,7 +7,7 @@
  * - still-sendable rule reminders on a channel the person no longer takes reminders by end `cancelled`, e.g.
  *   "the participant no longer takes reminders by SMS";
  * - every event the person has a live booking on (booking confirmed, event scheduled) is re-planned
- *   (server/scheduling/scheduling.ts `replanEvent`), so a newly accepted channel gets its reminders. Re-planning is
+ *   (server/scheduling/events.ts `replanEvent`), so a newly accepted channel gets its reminders. Re-planning is
  *   idempotent (the business key): reminders already planned are left as they are — including their due
  *   instants, so new quiet hours apply to reminders planned afterwards.
  *
@@ -43,7 +43,8 @@ import { parseQuietHours, quietHoursSchema, type QuietHours } from '@/domain/not
 import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '@/domain/vocabulary';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { verifyPreferenceToken } from '@/server/sending/preference-link';
-import { phoneField, replanEvent } from '@/server/scheduling/scheduling';
+import { phoneField } from '@/server/scheduling/inputs';
+import { replanEvent } from '@/server/scheduling/events';
 import { planPendingNotificationsOnNewChannels } from './notify';
 import { assertActorMay, assertVersion, parseVersion } from '@/server/platform/versions';
 

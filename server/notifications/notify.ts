@@ -22,7 +22,7 @@ import { audienceOf, eventWideTypes, readPolicy } from '@/domain/notifications/n
 import { channelsFor, readPreferences } from '@/domain/notifications/preferences';
 import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
 import { essentialTypes, type Channel, type PersonalChannel } from '@/domain/vocabulary';
-import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
+import { DISPATCH_TASK } from '@/server/scheduling/planning';
 
 /** How late a notification is still worth sending: 24 h after the change (ms). */
 export const NOTIFICATION_LATE_SEND_MS = 24 * 3600_000;

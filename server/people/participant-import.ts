@@ -18,7 +18,8 @@ import type { Db, DbOrTx } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
 import { appendAudit } from '@/db/queries/dashboards/audit';
 import { contactsByLowerEmail, eventOfTenant } from '@/db/queries/people/participant-import';
-import { liveBookedEmails, lockEvent } from '@/db/queries/scheduling/scheduling';
+import { liveBookedEmails } from '@/db/queries/scheduling/bulk-planning';
+import { lockEvent } from '@/db/queries/scheduling/scheduling';
 import {
   csvDigest,
   previewParticipantCsv,
@@ -28,7 +29,7 @@ import {
   type RowProblem,
 } from '@/domain/people/participant-csv';
 import { AppError, assertId } from '@/server/platform/errors';
-import { addBookingsBulk } from '@/server/scheduling/scheduling';
+import { addBookingsBulk } from '@/server/scheduling/bookings';
 import type { ActionContext } from '@/server/scheduling/staff-actions';
 import { recheckActor } from '@/server/platform/versions';
 

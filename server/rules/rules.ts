@@ -31,7 +31,8 @@ import {
   upcomingBookingsWithContacts,
   upcomingEvents,
 } from '@/db/queries/rules/rules';
-import { getTenant, insertPlannedReminders } from '@/db/queries/scheduling/scheduling';
+import { getTenant } from '@/db/queries/scheduling/scheduling';
+import { insertPlannedReminders } from '@/db/queries/scheduling/bulk-planning';
 import { reminderRules, type ReminderRule, type Tenant } from '@/db/schema';
 import { DueInstantError } from '@/domain/scheduling/due-instant';
 import type { PlanningRule } from '@/domain/scheduling/planning';
@@ -39,7 +40,7 @@ import { impactCounts, impactLines, ruleImpact, type RuleImpact, type RuleImpact
 import { appliedMessage, type RuleChoice } from '@/domain/rules/rule-lifecycle';
 import { sameValue } from '@/domain/platform/edit-conflict';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
-import { enqueueRuleWakes } from '@/server/scheduling/scheduling';
+import { enqueueRuleWakes } from '@/server/scheduling/planning';
 import { ruleFormView, type ActionContext } from '@/server/scheduling/staff-actions';
 import { reminderRuleSchema } from '@/server/organisations/tenants';
 import { assertVersion, parseVersion, recheckActor } from '@/server/platform/versions';

@@ -2,10 +2,10 @@
  * Editing a participant (issue #12): name, email address, mobile number, time zone and language, from their
  * card on an event page.
  *
- * What an edit changes — the person, not only this booking. A booking points at a contact (db/schema.ts
+ * What an edit changes — the person, not only this booking. A booking points at a contact (db/schema/scheduling.ts
  * `contacts`: one row per tenant and address, unique on lower(email)), and every one of these details lives on
  * the contact, which ALL of the person's bookings share (adding a participant with a known address books that same
- * contact and never changes it — server/scheduling/scheduling.ts `addBooking`, domain/scheduling/contact-kept.ts: this edit is the one
+ * contact and never changes it — server/scheduling/bookings.ts `addBooking`, domain/scheduling/contact-kept.ts: this edit is the one
  * way to change a person), and preferences are the person's too
  * (server/notifications/contact-preferences.ts). An edit therefore changes the contact, and so the person on every event
  * they are booked on; the dialog says so, with the other events listed, before anything is saved. (Changing
@@ -23,7 +23,7 @@
  *  2. the version the editor saw is compared (invariant 11): a stale save is a 409 with the current details and
  *     writes nothing;
  *  3. the contact is written; when the zone or the mobile number changed, each of the person's live bookings is
- *     re-planned (server/scheduling/scheduling.ts `replanParticipantBooking`, domain/scheduling/participant-replan.ts): waiting
+ *     re-planned (server/scheduling/planning.ts `replanParticipantBooking`, domain/scheduling/participant-replan.ts): waiting
  *     reminders move to the instants their quiet hours give in the new zone, a number makes SMS reminders
  *     possible; a reminder already handed to a send (dispatched, claimed, sending, sent) is left exactly as it is —
  *     it goes out once, under its message key, and a delivery already claimed keeps the address it was claimed
@@ -41,7 +41,8 @@ import type { Contact } from '@/db/schema';
 import { canonicalLocale } from '@/domain/locales';
 import { refuseBidiControls } from '@/domain/text';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
-import { phoneField, replanParticipantBooking, zone as zoneField, type ParticipantReplanResult } from './scheduling';
+import { phoneField, zone as zoneField } from './inputs';
+import { replanParticipantBooking, type ParticipantReplanResult } from './planning';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion } from '@/server/platform/versions';
 
 /** How many of the person's other bookings the dialog lists by name (the rest are counted). */

@@ -1,7 +1,7 @@
 /**
  * What staff do from the app (issue #4), each in ONE transaction with its audit entry: create/edit/
  * reschedule/cancel an event, add/cancel a booking, add/remove a suppression, edit a reminder rule. The
- * scheduling rules themselves live in server/scheduling/scheduling.ts; this layer adds the form shapes (wall-clock
+ * scheduling rules themselves live in server/scheduling/events.ts and bookings.ts; this layer adds the form shapes (wall-clock
  * times in the event's zone, domain/scheduling/event-form.ts), the tenant scope from the session and the audit trail.
  *
  * Every function takes `ctx = { tenantId, actor, actorId, now }` from the signed-in session and throws AppError
@@ -30,7 +30,8 @@ import { bookingFormSchema, type BookingForm } from '@/domain/scheduling/booking
 import { FIELD_LIMITS } from '@/domain/platform/request-limits';
 import { refuseBidiControls } from '@/domain/text';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
-import { addBooking, cancelBooking, cancelEvent, createEvent, rescheduleEvent } from './scheduling';
+import { addBooking, cancelBooking } from './bookings';
+import { cancelEvent, createEvent, rescheduleEvent } from './events';
 import { reminderRuleSchema, suppressionChannelOf } from '@/server/organisations/tenants';
 import { senderOfNewBooking } from '@/server/organisations/partnerships';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion, recheckActor } from '@/server/platform/versions';

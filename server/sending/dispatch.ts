@@ -17,7 +17,7 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { lockDelivery } from '@/db/queries/sending/delivery';
 import { adoptUnmatchedReports } from '@/server/reports/reports';
 import { NOTIFY_TASK } from '@/server/scheduling/domain-events';
-import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
+import { DISPATCH_TASK } from '@/server/scheduling/planning';
 
 /** A domain event still unprocessed this long after it was recorded lost its notify job: the sweep re-adds it (ms). */
 const LOST_NOTIFY_MS = 60_000;

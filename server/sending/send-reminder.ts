@@ -29,7 +29,7 @@ import type { Channel, EmailProvider, Provider, RepairOwner, TemplateId } from '
 import { disableWebhook } from '@/db/queries/scheduling/domain-events';
 import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '@/domain/notifications/preferences';
 import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
-import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
+import { DISPATCH_TASK } from '@/server/scheduling/planning';
 import { essentialTypes } from '@/domain/vocabulary';
 import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, redactLink, type ComposedMessage, type LinkSettings } from './compose-message';
 import type { Db, Tx } from '@/db/client';

@@ -12,7 +12,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, events, type Event } from '@/db/schema';
 import { importIcs } from '@/server/calendar/import-ics';
-import { addBooking } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
 import { createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 

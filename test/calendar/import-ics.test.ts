@@ -13,7 +13,7 @@ import { events, reminders, type Event } from '@/db/schema';
 import { AppError } from '@/server/platform/errors';
 import { IcsError } from '@/server/calendar/ics';
 import { importIcs } from '@/server/calendar/import-ics';
-import { addBooking } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
 import { createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { tenantWithRules } from '@/test/support/fixtures';

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '@/server/platform/clock';
-import { addBooking, addBookingsBulk, cancelEvent, createEvent, type BulkBookingInput } from '@/server/scheduling/scheduling';
+import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/scheduling/bookings';
+import { cancelEvent, createEvent } from '@/server/scheduling/events';
 import { loadToday, loadTodayParticipants } from '@/server/dashboards/today';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { tenantWithRules } from '@/test/support/fixtures';

@@ -24,7 +24,8 @@ import {
 } from '@/server/notifications/contact-preferences';
 import { readNotificationSettings, rotateWebhookSecret, saveNotificationSettings } from '@/server/notifications/notification-settings';
 import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
-import { addBooking, createEvent } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { tenantWithRules } from '@/test/support/fixtures';
 

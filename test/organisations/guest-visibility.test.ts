@@ -20,7 +20,7 @@ import { editParticipant } from '@/server/scheduling/participants';
 import { nudgeParticipant } from '@/server/sending/nudge';
 import { sendDeliveryAgain } from '@/server/sending/operator';
 import { readPartnerships, setGuestLimitAction } from '@/server/organisations/partnerships';
-import { createEvent } from '@/server/scheduling/scheduling';
+import { createEvent } from '@/server/scheduling/events';
 import { addBookingAction } from '@/server/scheduling/staff-actions';
 import { ensureStaffUser } from '@/server/accounts/staff';
 import { addSuppression, allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';

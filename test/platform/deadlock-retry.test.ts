@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { isRetryableTransactionError, retryOnTransactionConflict } from '@/server/platform/errors';
-import { addBooking, createEvent } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
 import { tenantWithRules } from '@/test/support/fixtures';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 

@@ -14,7 +14,7 @@ import { deleteExpiredIdempotencyKeys } from '@/db/queries/platform/idempotency'
 import { getEventPage } from '@/db/queries/scheduling/event-views';
 import { auditLog, bookings, contacts, events, idempotencyKeys, reminders, staffInvitations, staffUsers, suppressions } from '@/db/schema';
 import { cancelBookingAction } from '@/server/scheduling/staff-actions';
-import { createEvent } from '@/server/scheduling/scheduling';
+import { createEvent } from '@/server/scheduling/events';
 import { ensureStaffUser } from '@/server/accounts/staff';
 import { tenantWithRules } from '@/test/support/fixtures';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';

@@ -18,7 +18,8 @@ import { auditLog, contacts, deliveries, deliveryReports, reminders, suppression
 import { formParams, twilioSignature } from '@/domain/reports/twilio-signature';
 import { adoptUnmatchedReports, applyReport } from '@/server/reports/reports';
 import { intakeEmailEvent, intakeSmsStatus } from '@/server/reports/report-intake';
-import { addBooking, createEvent } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
 import { addSuppressionAction, removeSuppressionAction } from '@/server/scheduling/staff-actions';
 import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';
 import { createHarness, type Harness } from '@/test/support/harness';

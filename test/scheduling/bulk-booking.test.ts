@@ -7,7 +7,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@/server/platform/errors';
-import { addBooking, addBookingsBulk, createEvent, rescheduleEvent, type BulkBookingInput } from '@/server/scheduling/scheduling';
+import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/scheduling/bookings';
+import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
 import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { tenantWithRules } from '@/test/support/fixtures';

@@ -20,7 +20,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addBooking, createEvent } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { tenantWithRules } from '@/test/support/fixtures';
 import { spawnWorker, waitFor, type WorkerProcess } from '@/test/support/processes';

@@ -6,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, contacts, reminderRules, reminders } from '@/db/schema';
 import { AppError } from '@/server/platform/errors';
-import { addBooking, createEvent, rescheduleEvent } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
+import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { tenantWithRules } from '@/test/support/fixtures';
 

@@ -11,7 +11,8 @@ import { auditLog, contacts, deliveries, reminders, reminderRules, tenants } fro
 import { dispatchDue } from '@/server/sending/dispatch';
 import { AppError } from '@/server/platform/errors';
 import { editParticipant, readParticipant } from '@/server/scheduling/participants';
-import { addBooking, createEvent } from '@/server/scheduling/scheduling';
+import { addBooking } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
 import { addBookingAction } from '@/server/scheduling/staff-actions';
 import { createTenant } from '@/server/organisations/tenants';
 import { createHarness, type Harness } from '@/test/support/harness';

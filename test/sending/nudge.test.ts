@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditLog, deliveries, reminders, suppressions } from '@/db/schema';
 import { nudgeParticipant } from '@/server/sending/nudge';
 import { markDeliverySent, replayDelivery } from '@/server/sending/operator';
-import { cancelBooking } from '@/server/scheduling/scheduling';
+import { cancelBooking } from '@/server/scheduling/bookings';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
 

@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, events, reminders } from '@/db/schema';
 import { addSuppression, allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
-import { addBooking, cancelBooking, createEvent, rescheduleEvent } from '@/server/scheduling/scheduling';
+import { addBooking, cancelBooking } from '@/server/scheduling/bookings';
+import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
 

@@ -1,6 +1,7 @@
 /** Small builders for test scenarios, all going through the real server use-cases. */
 import type { Db } from '@/db/client';
-import { createEvent, addBooking } from '@/server/scheduling/scheduling';
+import { createEvent } from '@/server/scheduling/events';
+import { addBooking } from '@/server/scheduling/bookings';
 import { createReminderRule, createTenant } from '@/server/organisations/tenants';
 
 let n = 0;

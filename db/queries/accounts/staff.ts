@@ -1,4 +1,4 @@
-/** SQL of staff accounts (better-auth's `user` and `account` models, db/schema.ts). */
+/** SQL of staff accounts (better-auth's `user` and `account` models, db/schema/accounts.ts). */
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, gt, like } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';

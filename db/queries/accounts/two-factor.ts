@@ -1,6 +1,6 @@
 /**
  * SQL of TOTP codes used once (RFC 6238 §5.2, server/accounts/auth-plugin.ts) and of the sessions that end when two-factor
- * is switched on: better-auth's `twoFactor` model is `staff_two_factors` (db/schema.ts), its sessions
+ * is switched on: better-auth's `twoFactor` model is `staff_two_factors` (db/schema/accounts.ts), its sessions
  * `staff_sessions`.
  */
 import { and, eq, ne, sql } from 'drizzle-orm';

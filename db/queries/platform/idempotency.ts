@@ -1,5 +1,5 @@
 /**
- * SQL of idempotency keys (`idempotency_keys`, db/schema.ts): one row per (tenant, staff user, key), written
+ * SQL of idempotency keys (`idempotency_keys`, db/schema/platform.ts): one row per (tenant, staff user, key), written
  * in the transaction of the creation it answers (server/platform/idempotency.ts). Expiry is measured by the
  * database's clock (`now()`, invariant 10) against `created_at`.
  */

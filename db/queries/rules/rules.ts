@@ -19,8 +19,8 @@ export async function getRule(db: DbOrTx, tenantId: string, ruleId: string): Pro
 
 /**
  * The tenant's upcoming events for a rule's impact (issue #13): `scheduled` and not yet ended (`ends_at > now`),
- * by id. `lock`: FOR UPDATE, in id order — the lock every planning path takes on an event (server/scheduling/scheduling.ts
- * `lockEvent`), so a booking being added waits for the re-plan or is seen by it.
+ * by id. `lock`: FOR UPDATE, in id order — the lock every planning path takes on an event (`lockEvent` in
+ * server/scheduling/events.ts and bookings.ts), so a booking being added waits for the re-plan or is seen by it.
  */
 export async function upcomingEvents(db: DbOrTx, tenantId: string, now: Date, lock: boolean): Promise<Event[]> {
   const q = db
