@@ -8,6 +8,7 @@ import { fieldLabels } from './notification-fields';
 import { PolicyMatrix } from './PolicyMatrix';
 import { useNotificationSettings } from './useNotificationSettings';
 import { WebhookSettings } from './WebhookSettings';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /**
  * The notification settings editor (admins): the policy as a matrix — rows the five domain event types, columns
@@ -57,16 +58,7 @@ export function NotificationSettingsForm({ settings, zone }: { settings: Notific
           </label>
         </section>
 
-        {error ? (
-          <p className="form-error" role="alert" id={errorId}>
-            {error.field && fieldLabels[error.field] ? `${fieldLabels[error.field]}: ${error.message.replace(/^[\w.]+: /, '')}` : error.message}
-          </p>
-        ) : null}
-        {notice ? (
-          <p className="notice" role="status">
-            {notice}
-          </p>
-        ) : null}
+        <FormFeedback error={error} notice={notice} labels={fieldLabels} unlabelled="plain" errorId={errorId} />
         <div className="actions sticky-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? 'Saving…' : 'Save notification settings'}
