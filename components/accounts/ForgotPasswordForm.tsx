@@ -1,6 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** The answer for every address, with an account or not (nothing tells them apart). */
 export const RESET_REQUESTED_MESSAGE = 'If that address has an account, a link to choose a new password is on its way. It works once, for an hour. Nothing arrived? Check the spam folder, or ask an admin.';
@@ -36,11 +37,7 @@ export function ForgotPasswordForm() {
     setBusy(false);
   }
   if (done) {
-    return (
-      <p className="notice" role="status">
-        {RESET_REQUESTED_MESSAGE}
-      </p>
-    );
+    return <FormFeedback error={null} notice={RESET_REQUESTED_MESSAGE} />;
   }
   return (
     <form className="form" onSubmit={onSubmit}>
@@ -48,11 +45,7 @@ export function ForgotPasswordForm() {
         <span>Email</span>
         <input name="email" type="email" autoComplete="username" required autoFocus />
       </label>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormFeedback error={error ? { message: error } : null} />
       <button type="submit" className="btn btn-primary" disabled={busy}>
         {busy ? 'Sending…' : 'Email me a link'}
       </button>

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { checkNewPassword, LINK_UNUSABLE_MESSAGE, MIN_PASSWORD_LENGTH } from '@/domain/organisations/tenant-setup';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /**
  * The two password fields of /set-password (issue #13). Checked here first (domain/organisations/tenant-setup.ts checkNewPassword),
@@ -58,11 +59,7 @@ export function SetPasswordForm({ token, email, invitation = false }: { token: s
         <span>The same password again</span>
         <input name="repeat" type="password" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} maxLength={128} />
       </label>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormFeedback error={error ? { message: error } : null} />
       <button type="submit" className="btn btn-primary" disabled={busy}>
         {busy ? 'Setting your password…' : 'Set password and sign in'}
       </button>

@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { safeReturnPath } from '@/domain/accounts/safe-redirect';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** POSTs JSON to better-auth's `/api/auth<path>`; the answer's status, `Retry-After` and JSON body (`{}` when none). */
 async function post(path: string, body: unknown): Promise<{ res: Response; body: { message?: string; code?: string; twoFactorRedirect?: boolean } }> {
@@ -78,11 +79,7 @@ export function SignInForm({ next }: { next: string }) {
     setBusy(false);
   }
 
-  const errorLine = error ? (
-    <p className="form-error" role="alert">
-      {error}
-    </p>
-  ) : null;
+  const errorLine = <FormFeedback error={error ? { message: error } : null} />;
 
   if (step === 'code') {
     return (

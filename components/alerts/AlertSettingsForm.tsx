@@ -6,6 +6,7 @@ import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '@/do
 import type { AlertSettingsView, TestAlertResult } from '@/server/alerts/alerts';
 import { ApiError, apiCall } from '@/components/ui/api';
 import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** A staff member who can be chosen as a recipient. */
 export interface StaffOption {
@@ -238,16 +239,7 @@ export function AlertSettingsForm({ settings, staff }: { settings: AlertSettings
         </p>
       </section>
 
-      {error ? (
-        <p className="form-error" role="alert" id={errorId}>
-          {error.field && fieldLabels[error.field] ? `${fieldLabels[error.field]}: ${error.message.replace(/^[\w.]+: /, '')}` : error.message}
-        </p>
-      ) : null}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      <FormFeedback error={error} notice={notice} labels={fieldLabels} unlabelled="plain" errorId={errorId} />
       {tests ? (
         <div className="notice alert-test-results" role="status" data-testid="test-alert-results">
           <strong>Test alert:</strong>

@@ -125,11 +125,7 @@ export function EditParticipantDialog({ bookingId, name, eventId, onClose }: { b
     <dialog ref={ref} className="dialog dialog-wide participant-edit-dialog" aria-labelledby={`${id}-t`} onClose={onClose}>
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         <h2 id={`${id}-t`}>Edit {name}</h2>
-        {loadError ? (
-          <p className="form-error" role="alert">
-            {loadError}
-          </p>
-        ) : null}
+        <FormFeedback error={loadError ? { message: loadError } : null} />
         {!loaded || !defaults ? (
           !loadError ? <p className="muted">Loading…</p> : null
         ) : (

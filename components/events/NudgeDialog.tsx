@@ -8,6 +8,7 @@ import type { TemplateId } from '@/domain/vocabulary';
 import { templateTitles } from '@/components/rules/template-labels';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** Template a nudge to this role uses unless staff pick another (domain/sending/nudge-templates.ts, shared with bulk nudges). */
 export { defaultNudgeTemplate };
@@ -152,11 +153,7 @@ export function NudgeDialog({
             <p className="muted small">Rendering preview…</p>
           )}
         </div>
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormFeedback error={error ? { message: error } : null} />
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={() => ref.current?.close()} disabled={busy}>
             Cancel

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useRef, useState, type ChangeEvent } from 'react';
 import type { ImportAnswer, ImportAnswerRow, ImportResult } from '@/server/people/participant-import';
 import { newIdempotencyKey } from '@/components/ui/api';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** Problem rows drawn at once; the rest are counted (a 5,000-row file with a wrong column would be 5,000 cards). */
 const SHOWN_PROBLEM_ROWS = 200;
@@ -136,11 +137,7 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
         ) : null}
       </section>
 
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormFeedback error={error ? { message: error } : null} />
 
       {done ? (
         <div className="notice" role="status">

@@ -10,6 +10,7 @@ import type { ContactPreferencesView } from '@/server/notifications/contact-pref
 import { ApiError, apiCall } from '@/components/ui/api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
 import { useDialogLoad } from '@/components/ui/useDialogLoad';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 export const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders', booking_updates: 'Booking updates' };
 export const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'SMS' };
@@ -154,7 +155,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
     <dialog ref={ref} className="dialog preferences-dialog" aria-labelledby={`${id}-t`} onClose={onClose}>
       <form className="form" onSubmit={onSubmit} noValidate>
         <h2 id={`${id}-t`}>Preferences of {name}</h2>
-        {loadError ? <p className="form-error" role="alert">{loadError}</p> : null}
+        <FormFeedback error={loadError ? { message: loadError } : null} />
         {!fields || !loaded ? (
           !loadError ? <p className="muted">Loading…</p> : null
         ) : (
@@ -233,16 +234,7 @@ export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose 
                 ))}
               </ul>
             </div>
-            {error ? (
-              <p className="form-error" role="alert" id={errorId}>
-                {error.field && fieldLabels[error.field] ? `${fieldLabels[error.field]}: ${error.message.replace(/^[\w.]+: /, '')}` : error.message}
-              </p>
-            ) : null}
-            {notice ? (
-              <p className="notice" role="status">
-                {notice}
-              </p>
-            ) : null}
+            <FormFeedback error={error} notice={notice} labels={fieldLabels} unlabelled="plain" errorId={errorId} />
           </>
         )}
         <div className="dialog-actions">

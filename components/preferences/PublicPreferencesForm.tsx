@@ -5,6 +5,7 @@ import { describeContactPreferences, quietHoursFromForm, quietHoursZoneText } fr
 import type { ChannelPreferences } from '@/domain/notifications/preferences';
 import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '@/domain/vocabulary';
 import type { ContactPreferencesView } from '@/server/notifications/contact-preferences';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders before your events', booking_updates: 'Updates about your bookings' };
 const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'Text message (SMS)' };
@@ -138,16 +139,13 @@ export function PublicPreferencesForm({ token, view: initialView, initial }: { t
           ))}
         </ul>
       </div>
-      {status?.kind === 'error' ? (
-        <p className="form-error" role="alert" id={errorId}>
-          {status.field && fieldLabels[status.field] ? `${fieldLabels[status.field]}: ${status.message.replace(/^[\w.]+: /, '')}` : status.message}
-        </p>
-      ) : null}
-      {status?.kind === 'saved' ? (
-        <p className="notice" role="status">
-          {status.message}
-        </p>
-      ) : null}
+      <FormFeedback
+        error={status?.kind === 'error' ? status : null}
+        notice={status?.kind === 'saved' ? status.message : null}
+        labels={fieldLabels}
+        unlabelled="plain"
+        errorId={errorId}
+      />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save my preferences'}

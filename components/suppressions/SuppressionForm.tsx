@@ -5,6 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { suppressionReasons, type SuppressionReason } from '@/domain/vocabulary';
 import { suppressionReasonLabels } from './suppression-labels';
 import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
+import { FormFeedback } from '@/components/ui/FormFeedback';
 
 type FieldName = 'address' | 'reason' | 'note';
 const fieldLabels: Record<FieldName, string> = { address: 'Address', reason: 'Reason', note: 'Note' };
@@ -87,16 +88,7 @@ export function SuppressionForm() {
         </div>
       </div>
       <p className="field-hint">No reminder or message goes to a listed address from now on — it is checked right before every send. The note is kept with the entry and in the audit log.</p>
-      {error ? (
-        <p className="form-error" role="alert" id={errorId}>
-          {error.message}
-        </p>
-      ) : null}
-      {added ? (
-        <p className="notice" role="status">
-          {added} is on the suppression list.
-        </p>
-      ) : null}
+      <FormFeedback error={error} notice={added ? `${added} is on the suppression list.` : null} errorId={errorId} />
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from './api';
 import { keepFocusNearby } from './focus-after-removal';
+import { FormFeedback } from './FormFeedback';
 
 /**
  * A modal confirmation (native `<dialog>`: focus trap, Esc to close) for one action. It states the
@@ -83,11 +84,7 @@ export function ConfirmDialog({
             <textarea name="reason" rows={2} aria-required="true" value={reason} onChange={(e) => setReason(e.target.value)} />
           </label>
         ) : null}
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <FormFeedback error={error ? { message: error } : null} />
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Keep as is

@@ -1,6 +1,6 @@
 'use client';
 
-import { useLoggedErrorDigest } from '@/components/ui/PageLoadError';
+import { useLoggedErrorDigest } from '@/components/ui/useLoggedErrorDigest';
 import '@/app/styles/audit.css';
 
 /**

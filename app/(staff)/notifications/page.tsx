@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/db/client';
-import { NotificationSettingsForm, PolicyMatrix } from '@/components/settings/NotificationSettingsForm';
+import { NotificationSettingsForm } from '@/components/settings/NotificationSettingsForm';
+import { PolicyMatrix } from '@/components/settings/PolicyMatrix';
 import { notificationTemplateLabel } from '@/components/rules/template-labels';
 import { TimesInText } from '@/components/ui/TimesInText';
 import { formatChangeTime } from '@/domain/platform/edit-conflict';
