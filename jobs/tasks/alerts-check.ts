@@ -5,7 +5,7 @@
  */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { evaluateAlerts } from '@/server/alerts/alerts';
+import { evaluateAlerts } from '@/server/alerts/evaluation';
 import { alertRuntimeOf } from '@/jobs/alert-runtime';
 import type { WorkerContext } from '@/jobs/context';
 

@@ -4,7 +4,7 @@
  * - The web app never sends mail itself: better-auth's `/request-password-reset` stores its token (1 hour,
  *   domain/organisations/tenant-setup.ts RESET_LINK_TTL_SECONDS) and calls `sendResetPassword`, which only ENQUEUES a
  *   `send_password_reset` job ({@link enqueuePasswordResetMail}). The worker sends it ({@link sendPasswordResetMail})
- *   through the account's tenant's email provider — the same channels alert emails use (server/alerts/alerts.ts
+ *   through the account's tenant's email provider — the same channels alert emails use (server/alerts/sender.ts
  *   AlertSenders) — from the tenant's sender address once it is proven (server/organisations/sender-identity.ts senderFor). A link that was used or replaced by the time the job runs is
  *   not sent.
  * - The job payload holds the link (the token is also in the `verification` row of the same database); neither is

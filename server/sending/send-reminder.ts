@@ -68,7 +68,7 @@ import { envelopeFromFor } from './bounce-address';
 import { senderFor } from '@/server/organisations/sender-identity';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { isAuthRejection } from '@/domain/alerts/alerts';
-import { ALERTS_CHECK_TASK } from '@/server/alerts/alerts';
+import { ALERTS_CHECK_TASK } from '@/server/alerts/outbox';
 import type { SendObservation } from '@/server/dashboards/metrics';
 import { maskCredentials } from '@/domain/sending/credential-mask';
 

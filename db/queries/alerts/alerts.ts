@@ -1,5 +1,5 @@
 /**
- * SQL of alerts (issue #10 §6; server/alerts/alerts.ts): a tenant's alert settings (versioned, invariant 11), the state
+ * SQL of alerts (issue #10 §6; server/alerts/): a tenant's alert settings (versioned, invariant 11), the state
  * of each condition (`alert_states`, read FOR UPDATE by the evaluator), the outbox of alert messages
  * (`alert_messages`, unique `message_key`, claimed with a guarded UPDATE), worker heartbeats, and the cheap
  * observations the evaluator reads for each condition. Every tenant-owned query filters on `tenant_id`
