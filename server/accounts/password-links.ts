@@ -29,7 +29,7 @@ import { appendAudit } from '@/db/queries/dashboards/audit';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { resetTokenRow } from '@/db/queries/organisations/tenant-setup';
 import { staffUsers, tenants } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/alerts';
+import { alertEmailHtml } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 import { passwordResetEmail } from '@/domain/organisations/tenant-setup';
 import type { EmailProvider } from '@/domain/vocabulary';

@@ -17,7 +17,7 @@
  * heartbeat is evaluated and sent by the web process too (server/alerts/watchdog.ts), not only through the queue whose
  * worker is what stopped. A clear goes to exactly those who were told of the start.
  *
- * Links: every text links to the page where a person acts, absolute from PUNCTUAL_PUBLIC_URL (domain/alerts/alerts.ts
+ * Links: every text links to the page where a person acts, absolute from PUNCTUAL_PUBLIC_URL (domain/alerts/messages.ts
  * alertPath): dead letters and unknown outcomes → /attention; provider auth → /attention?channel=<its channel>
  * (the deliveries list has no provider filter); lag, oldest due, heartbeat → the dashboard.
  *
@@ -41,23 +41,17 @@ import {
 } from '@/db/queries/alerts/alerts';
 import { getTenant } from '@/db/queries/scheduling/scheduling';
 import type { AlertSettings } from '@/db/schema';
+import { absoluteLink, alertMessageKey, alertPath, alertTexts, recipientOfKey } from '@/domain/alerts/messages';
 import {
-  absoluteLink,
-  alertMessageKey,
-  alertPath,
-  alertTexts,
   decideAlert,
   idleAlertState,
   LAG_WINDOW_MS,
   PROVIDER_AUTH_WINDOW_MS,
-  providerAuthFailure,
-  recipientOfKey,
   type AlertObservation,
   type AlertStateSnapshot,
   type AlertTiming,
-  type DecisiveAttempt,
-  type ProviderAuthFailure,
 } from '@/domain/alerts/alerts';
+import { providerAuthFailure, type DecisiveAttempt, type ProviderAuthFailure } from '@/domain/alerts/provider-auth';
 import { publicBaseUrl } from '@/domain/platform/public-url';
 import { alertConditions, type AlertCondition, type AlertRoute, type Provider } from '@/domain/vocabulary';
 import { planMessage, routesFor } from './outbox';

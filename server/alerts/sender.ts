@@ -18,7 +18,7 @@ import { claimAlertMessage, dueAlertMessageIds, finishAlertMessage, getAlertMess
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { getTenant } from '@/db/queries/scheduling/scheduling';
 import type { AlertMessage, Tenant } from '@/db/schema';
-import { alertEmailHtml, alertRetryPolicy, decideAlertSend } from '@/domain/alerts/alerts';
+import { alertEmailHtml, alertRetryPolicy, decideAlertSend } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 import type { RetryPolicy } from '@/domain/sending/retry';
 import type { AlertCondition, EmailProvider } from '@/domain/vocabulary';
@@ -34,7 +34,7 @@ export interface AlertSenders {
   email: Partial<Record<EmailProvider, EmailChannel>>;
   /** The Slack-compatible webhook poster, or null. */
   slack: SlackPoster | null;
-  /** Retry policy (default domain/alerts/alerts.ts alertRetryPolicy). */
+  /** Retry policy (default domain/alerts/messages.ts alertRetryPolicy). */
   policy?: RetryPolicy;
   /** Jitter draw in [0, 1) (default Math.random). */
   random?: () => number;

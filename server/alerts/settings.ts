@@ -18,7 +18,7 @@ import {
 import { appendAudit } from '@/db/queries/dashboards/audit';
 import { getTenant } from '@/db/queries/scheduling/scheduling';
 import type { AlertSettings } from '@/db/schema';
-import { absoluteLink, alertMessageKey, maskWebhookUrl, testAlertTexts } from '@/domain/alerts/alerts';
+import { absoluteLink, alertMessageKey, maskWebhookUrl, testAlertTexts } from '@/domain/alerts/messages';
 import { parseWebhookUrl, type WebhookUrlPolicy } from '@/domain/sending/webhook-url';
 import type { AlertRoute } from '@/domain/vocabulary';
 import { AppError, parseInput } from '@/server/platform/errors';

@@ -67,7 +67,7 @@ import { addSuppression } from '@/server/organisations/tenants';
 import { envelopeFromFor } from './bounce-address';
 import { senderFor } from '@/server/organisations/sender-identity';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
-import { isAuthRejection } from '@/domain/alerts/alerts';
+import { isAuthRejection } from '@/domain/alerts/provider-auth';
 import { ALERTS_CHECK_TASK } from '@/server/alerts/outbox';
 import type { SendObservation } from '@/server/dashboards/metrics';
 import { maskCredentials } from '@/domain/sending/credential-mask';
