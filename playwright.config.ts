@@ -20,7 +20,7 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 
 // The test runner plays the reverse proxy in front of the app: specs may name their client in X-Forwarded-For
 // (e2e/auth.spec.ts, sign-in limits); requests without one are the runner itself (127.0.0.1).
-// PUNCTUAL_ALERT_QUIET_MS (tests only, server/alerts/alerts.ts alertTimingFromEnv): a dead letter's alert is grouped for
+// PUNCTUAL_ALERT_QUIET_MS (tests only, server/alerts/evaluation.ts alertTimingFromEnv): a dead letter's alert is grouped for
 // 2 s instead of a minute, so e2e/alerts.spec.ts does not wait out a real minute.
 const serverEnv: Record<string, string> = {
   PORT,

@@ -11,7 +11,7 @@
  * Answers are classified like an outbound webhook's (domain/sending/webhook-outcome.ts): 2xx accepted; 429 rate-limited
  * with Retry-After; 408/5xx ambiguous; 3xx and other 4xx rejected (Slack answers 400 `invalid_payload`, 403
  * `action_prohibited`, 404 `no_service`, 410 `channel_is_archived`). A failure before the socket was ready is
- * transient, after it ambiguous (domain/alerts/alerts.ts decideAlertSend retries both: an alert twice beats none).
+ * transient, after it ambiguous (domain/alerts/messages.ts decideAlertSend retries both: an alert twice beats none).
  *
  * Server-side request forgery: the same rules as channels/webhook.ts — unless `allowHttp`, the URL must be https;
  * always, domain/sending/webhook-url.ts parseWebhookUrl refuses non-public IP literals and `localhost`, and the connection's

@@ -15,7 +15,7 @@
  *    message too (the catcher had it; the sender cannot know: an unknown outcome), a refusal files nothing.
  *
  * The worker's minute sweep runs too where it would have mattered: at the first minute boundary at least a minute
- * after a delivery ended `dead` or `unknown`, the real alert evaluation (server/alerts/alerts.ts) starts its episode and
+ * after a delivery ended `dead` or `unknown`, the real alert evaluation (server/alerts/evaluation.ts) starts its episode and
  * sends the alert — email and Slack post through simulated providers, filed like the rest — so a fresh demo shows
  * the alert that went out when it happened, and starting the worker does not alert about the past again.
  *
@@ -37,7 +37,8 @@ import { caughtMessages } from '@/db/schema';
 import type { Channel } from '@/domain/vocabulary';
 import type { Clock } from '@/server/platform/clock';
 import type { SlackPoster } from '@/channels/slack';
-import { evaluateAlerts, sendAlertMessage } from '@/server/alerts/alerts';
+import { evaluateAlerts } from '@/server/alerts/evaluation';
+import { sendAlertMessage } from '@/server/alerts/sender';
 import { processDomainEvent } from '@/server/notifications/notify';
 import { deliver, sendReminder, type SendDeps } from '@/server/sending/send-reminder';
 
@@ -68,7 +69,7 @@ export interface HistoryOptions {
   until: Date;
   /** The answer to each provider call (default: accepted). */
   outcome?: (call: ScriptedCall) => ScriptedOutcome;
-  /** Base URL of the links in alert messages (default: server/alerts/alerts.ts alertPublicUrl). */
+  /** Base URL of the links in alert messages (default: server/alerts/evaluation.ts alertPublicUrl). */
   publicUrl?: string;
 }
 

@@ -66,7 +66,7 @@ export interface SeedResult {
 export interface SeedOptions {
   /** Base URL of the built-in webhook receiver (dev/webhook-catcher.ts), e.g. http://127.0.0.1:4100. */
   webhookCatcherUrl?: string;
-  /** The app's public base URL, for the links in the history's alert messages (default: server/alerts/alerts.ts alertPublicUrl). */
+  /** The app's public base URL, for the links in the history's alert messages (default: server/alerts/evaluation.ts alertPublicUrl). */
   publicUrl?: string;
 }
 

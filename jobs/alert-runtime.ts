@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { createSlackPoster } from '@/channels/slack';
-import { alertPublicUrl, type AlertSenders } from '@/server/alerts/alerts';
+import { alertPublicUrl } from '@/server/alerts/evaluation';
+import type { AlertSenders } from '@/server/alerts/sender';
 import { webhookUrlPolicy } from '@/server/notifications/notification-settings';
 import type { AlertRuntime, WorkerContext } from './context';
 

@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import type { Clock } from '@/server/platform/clock';
 import type { DispatchPolicy } from '@/server/sending/dispatch';
 import type { SendDeps } from '@/server/sending/send-reminder';
-import type { AlertSenders } from '@/server/alerts/alerts';
+import type { AlertSenders } from '@/server/alerts/sender';
 
 /**
  * What the alert tasks need (issue #10 §6): this worker's heartbeat identity (`hostname:pid:random`, set in

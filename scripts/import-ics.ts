@@ -2,7 +2,7 @@
  * `npm run import:ics -- FILE.ics --tenant SLUG [--horizon-days N]`
  *
  * Imports an iCalendar file into a tenant (server/calendar/import-ics.ts) against DATABASE_URL. The file is read as
- * bytes (server/calendar/ics.ts decodes it after unfolding). Prints the summary on stdout (domain/calendar/import-summary.ts:
+ * bytes (domain/calendar/ics.ts decodes it after unfolding). Prints the summary on stdout (domain/calendar/import-summary.ts:
  * a first line with the counts, then what was read and why anything was skipped). When the import has run for
  * more than PUNCTUAL_IMPORT_PROGRESS_AFTER_MS (default 3000) a progress line goes to stderr at most once a
  * second. Exit codes: 0 imported; 1 the import failed (malformed file, unknown tenant, database
@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { createDb } from '@/db/client';
 import { databaseNowMs } from '@/db/queries/platform/clock';
 import { AppError } from '@/server/platform/errors';
-import { IcsError } from '@/server/calendar/ics';
+import { IcsError } from '@/domain/calendar/ics';
 import { formatImportSummary } from '@/domain/calendar/import-summary';
 import { IMPORT_HORIZON_FUTURE_DAYS, IMPORT_HORIZON_PAST_DAYS, importIcs, type ImportProgress } from '@/server/calendar/import-ics';
 import { errorMessage, resolveDatabaseUrl } from './lib';

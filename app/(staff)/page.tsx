@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/ui/EmptyState';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 import { formatInZone, formatTimeInZone, sameDayInZone, zoneAbbreviation } from '@/components/ui/format';
 import { AlertBanner } from '@/components/alerts/AlertBanner';
-import { activeAlertBanners } from '@/server/alerts/alerts';
+import { activeAlertBanners } from '@/server/alerts/overview';
 import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '@/components/dashboards/DashboardCharts';
 import {
   dashboardWindows,

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import type { ActiveAlertBanner } from '@/server/alerts/alerts';
+import type { ActiveAlertBanner } from '@/server/alerts/overview';
 
 /**
  * The tenant's active alerts (issue #10 §6), one line each — "3 new dead letters since 12:01 — alert sent to 2

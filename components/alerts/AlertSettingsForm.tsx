@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '@/domain/platform/edit-conflict';
-import type { AlertSettingsView, TestAlertResult } from '@/server/alerts/alerts';
+import type { AlertSettingsView, TestAlertResult } from '@/server/alerts/settings';
 import { ApiError, apiCall } from '@/components/ui/api';
 import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
 import { FormFeedback } from '@/components/ui/FormFeedback';

@@ -1,30 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import {
   absoluteLink,
-  ALERT_GROUP_MAX_MS,
-  alertBannerLine,
-  startHold,
   alertEmailHtml,
   alertMessageKey,
   alertPath,
   alertRetryPolicy,
   alertTexts,
-  conditionHolds,
-  decideAlert,
   decideAlertSend,
-  formatDuration,
-  idleAlertState,
-  isAuthRejection,
-  alertTime,
   maskWebhookUrl,
-  providerAuthFailure,
   recipientOfKey,
   slackEscape,
+} from './messages';
+import {
+  ALERT_GROUP_MAX_MS,
+  startHold,
+  conditionHolds,
+  decideAlert,
+  idleAlertState,
   startHeldReason,
   type AlertObservation,
   type AlertStateSnapshot,
-  type DecisiveAttempt,
 } from './alerts';
+import { alertBannerLine } from './banner';
+import { formatDuration, alertTime } from './format';
+import { isAuthRejection, providerAuthFailure, type DecisiveAttempt } from './provider-auth';
 import type { OutcomeClass, Provider } from '@/domain/vocabulary';
 
 const T = (iso: string) => new Date(iso);

@@ -1,7 +1,7 @@
 /**
  * Alerts that reach a person (issue #10 §6): the pure decisions. Given the previous state of one alert condition
  * of one tenant, what is observed now and `now`, {@link decideAlert} says what the state becomes and whether a
- * person is to be told ("started" or "cleared"); the server (server/alerts/alerts.ts) applies that under a row lock and
+ * person is to be told ("started" or "cleared"); the server (server/alerts/evaluation.ts) applies that under a row lock and
  * plans one message per route and recipient, keyed by {@link alertMessageKey} so a re-evaluation plans nothing
  * twice. Nothing here reads a clock or does I/O.
  *
@@ -36,17 +36,21 @@
  *     (a real problem is never silenced for good by an earlier flap);
  *   - a start is only "sent" when there is someone to send it to (`canNotify`); otherwise it is tried again at
  *     every evaluation, so a recipient added during an episode hears of it.
+ *
+ * This module holds the state, the observations and the decision; the rest of the alerts' pure parts:
+ * domain/alerts/provider-auth.ts (which attempts mean a provider refuses our credentials), format.ts (instants,
+ * durations and names for people), messages.ts (message keys, links, texts, the send decision) and banner.ts (the
+ * banner line of an active alert).
  */
-import { enhancedStatusOf } from '@/domain/sending/smtp-outcome';
-import { nextAttemptDelayMs, type RetryPolicy } from '@/domain/sending/retry';
-import type { AlertCondition, AlertRoute, Channel, OutcomeClass, Provider } from '@/domain/vocabulary';
-import { formatStaffTime } from '@/domain/staff-time';
+import type { AlertCondition } from '@/domain/vocabulary';
+import { alertTime, formatDuration, plural, providerLabels } from './format';
+import type { ProviderAuthFailure } from './provider-auth';
 
 /** A count condition's start waits until no new item has appeared for this long, ms. */
 export const ALERT_QUIET_MS = 60_000;
 /**
  * The grouping quiet period a decision uses, ms: {@link ALERT_QUIET_MS} in production. Only the browser tests pass
- * another (server/alerts/alerts.ts `alertQuietMsFromEnv`, PUNCTUAL_ALERT_QUIET_MS), so they need not wait out a real minute.
+ * another (server/alerts/evaluation.ts `alertTimingFromEnv`, PUNCTUAL_ALERT_QUIET_MS), so they need not wait out a real minute.
  */
 export interface AlertTiming {
   quietMs?: number;
@@ -101,16 +105,6 @@ export const idleAlertState: AlertStateSnapshot = {
   lastStartAlertAt: null,
 };
 
-/** A provider whose latest decisive attempt was an authentication/permission rejection. */
-export interface ProviderAuthFailure {
-  provider: Provider;
-  /** When that attempt ended (else started), UTC. */
-  at: Date;
-  /** The attempt's error code as stored (`535`, `HTTP_401`, `20003`, …) and the provider's words. */
-  code: string;
-  message: string;
-}
-
 /** What the server observed for one condition (cheap queries, db/queries/alerts/alerts.ts). */
 export type AlertObservation =
   | {
@@ -139,114 +133,6 @@ export interface AlertDecision {
 const ms = (d: Date | null | undefined) => (d ? d.getTime() : null);
 const minDate = (a: Date, b: Date) => (a.getTime() <= b.getTime() ? a : b);
 const maxDate = (a: Date | null, b: Date | null): Date | null => (!a ? b : !b ? a : a.getTime() >= b.getTime() ? a : b);
-
-/**
- * An instant as alert texts name it: wall-clock time to the second in the tenant's zone `zone` (IANA) with the
- * zone's abbreviation, "Mon 1 Mar 2027, 13:00:05 CET" — the words of the staff UI (domain/staff-time.ts), never a
- * raw ISO instant (issue #12: alert emails and Slack posts are read by staff, without a page to hover on).
- */
-export function alertTime(d: Date, zone: string): string {
-  return formatStaffTime(d, zone, { seconds: true });
-}
-
-/** "45 s", "3 min", "2 h 5 min", "1 d 3 h": a duration for people (rounded down, never negative). */
-export function formatDuration(durationMs: number): string {
-  const s = Math.max(0, Math.floor(durationMs / 1000));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
-  const d = Math.floor(h / 24);
-  return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
-}
-
-/** Provider names for people. */
-export const providerLabels: Record<Provider, string> = {
-  smtp: 'The SMTP server',
-  http_api: 'The HTTP email API',
-  sms_api: 'The SMS API',
-  webhook: 'Your webhook receiver',
-};
-
-/** The channel a provider carries (for the needs-attention filter). */
-export const providerChannel: Record<Provider, Channel> = { smtp: 'email', http_api: 'email', sms_api: 'sms', webhook: 'webhook' };
-
-/** Condition names for people (page headings, message subjects). */
-export const alertConditionLabels: Record<AlertCondition, string> = {
-  dead_letters: 'Dead letters',
-  unknown_outcomes: 'Unknown outcomes',
-  dispatch_lag: 'Dispatch lag',
-  oldest_due: 'Oldest due reminder',
-  provider_auth: 'Provider refuses our credentials',
-  worker_heartbeat: 'Worker heartbeat',
-};
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * Is this stored attempt a provider refusing our credentials or permission? (issue #10 §6: "a provider answering
- * with an authentication/permission error".) Reads the attempt as the channels store it (`delivery_attempts`
- * `outcome`, `error_code`, `error_message`, `provider_response`):
- *   - SMTP (channels/smtp.ts stores the reply code): 530 (authentication required), 534, 535 (credentials
- *     invalid), 538 (RFC 4954 §6), nodemailer's `EAUTH`, and any 5xx whose RFC 3463 enhanced code is 5.7.x
- *     (security or policy status, e.g. `550 5.7.1`, `535 5.7.8`);
- *   - HTTP APIs and webhook receivers (code `HTTP_<status>`): 401, 403;
- *   - the SMS API: Twilio 20003 (authentication error), or HTTP 401/403 without a Twilio code.
- * Only `rejected` attempts qualify: a 4xx "try later" is not a credentials problem.
- */
-export function isAuthRejection(a: {
-  provider: Provider;
-  outcome: OutcomeClass | null;
-  errorCode: string | null;
-  errorMessage?: string | null;
-  providerResponse?: string | null;
-}): boolean {
-  if (a.outcome !== 'rejected') return false;
-  const code = (a.errorCode ?? '').trim().toUpperCase();
-  if (code === 'HTTP_401' || code === 'HTTP_403') return true;
-  if (a.provider === 'sms_api') return code === '20003';
-  if (a.provider !== 'smtp') return false;
-  if (code === 'EAUTH' || code === '530' || code === '534' || code === '535' || code === '538') return true;
-  if (!/^5\d\d$/.test(code)) return false;
-  const text = a.providerResponse ?? a.errorMessage ?? undefined;
-  const enhanced = enhancedStatusOf(a.providerResponse ?? undefined, Number(code)) ?? enhancedStatusOf(a.errorMessage ?? undefined, Number(code));
-  if (!enhanced) return false;
-  if (SMTP_AUTH_STATUSES.has(enhanced)) return true;
-  // 5.7.1 is usually ONE recipient's policy ("delivery not authorized", a spam refusal): a per-message dead letter,
-  // not a provider that refuses us. Only "relay access denied" means our server may not send through it at all.
-  return enhanced === '5.7.1' && /relay/i.test(text ?? '');
-}
-
-/**
- * Enhanced status codes (RFC 3463, RFC 4954 §6, IANA registry) that mean the SMTP server refuses US, whatever the
- * recipient: 5.7.0 authentication required, 5.7.8 credentials invalid, 5.7.9 mechanism too weak, 5.7.11 encryption
- * required, 5.7.13 account disabled, 5.7.14 trust relationship required.
- */
-const SMTP_AUTH_STATUSES: ReadonlySet<string> = new Set(['5.7.0', '5.7.8', '5.7.9', '5.7.11', '5.7.13', '5.7.14']);
-
-/** One attempt of a provider, newest first, as {@link providerAuthFailure} reads it. */
-export interface DecisiveAttempt {
-  provider: Provider;
-  outcome: OutcomeClass | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  providerResponse: string | null;
-  at: Date;
-}
-
-/**
- * The auth failure a provider is in, from its recent attempts NEWEST FIRST: the first attempt that is accepted
- * (→ null: the provider takes our credentials) or an auth rejection (→ that failure) decides; attempts that say
- * nothing about credentials (transient, a bad recipient) are skipped. Null when none decides.
- */
-export function providerAuthFailure(attemptsNewestFirst: readonly DecisiveAttempt[]): ProviderAuthFailure | null {
-  for (const a of attemptsNewestFirst) {
-    if (a.outcome === 'accepted') return null;
-    if (isAuthRejection(a)) return { provider: a.provider, at: a.at, code: a.errorCode ?? '', message: (a.providerResponse || a.errorMessage || '').slice(0, 300) };
-  }
-  return null;
-}
 
 /** Whether the observed condition holds now (module doc), given whether it was active. */
 export function conditionHolds(obs: AlertObservation, wasActive: boolean, now: Date): boolean {
@@ -396,260 +282,4 @@ function sameState(a: AlertStateSnapshot, b: AlertStateSnapshot): boolean {
     a.startNotified === b.startNotified &&
     ms(a.lastStartAlertAt) === ms(b.lastStartAlertAt)
   );
-}
-
-/**
- * The stable key of one alert message (`alert_messages.message_key`, unique):
- * `alert:<tenant>:<condition>:<episode>:<started|cleared>:<route>:<recipient>`; a test message has
- * `test` as its condition and the request instant (epoch ms) as its episode. `recipient`: the staff user id
- * (email) or {@link slackRecipientId} of the webhook URL.
- */
-export function alertMessageKey(k: { tenantId: string; condition: AlertCondition | 'test'; episode: number; transition: AlertTransition | 'test'; route: AlertRoute; recipient: string }): string {
-  return `alert:${k.tenantId}:${k.condition}:${k.episode}:${k.transition}:${k.route}:${k.recipient}`;
-}
-
-/** The recipient part of a message key (everything after the route), or null for a key of another shape. */
-export function recipientOfKey(messageKey: string): string | null {
-  const parts = messageKey.split(':');
-  return parts.length >= 7 && parts[0] === 'alert' ? parts.slice(6).join(':') : null;
-}
-
-/** The page where a person acts on `condition` (a path; the server makes it absolute with PUNCTUAL_PUBLIC_URL). */
-export function alertPath(condition: AlertCondition, failures: readonly ProviderAuthFailure[] = []): { path: string; label: string } {
-  switch (condition) {
-    case 'dead_letters':
-    case 'unknown_outcomes':
-      return { path: '/attention', label: 'Open Needs attention' };
-    case 'provider_auth': {
-      // The deliveries list has no provider filter; the refused deliveries are dead letters on that channel.
-      const chans = [...new Set(failures.map((f) => providerChannel[f.provider]))];
-      return { path: chans.length === 1 ? `/attention?channel=${chans[0]}` : '/attention', label: 'Open Needs attention' };
-    }
-    default:
-      return { path: '/', label: 'Open the dashboard' };
-  }
-}
-
-/** `base` + `path` as one absolute URL (`base` with or without a trailing slash). */
-export function absoluteLink(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}${path}`;
-}
-
-/** What each condition means and what to do about it, one sentence (message bodies). */
-const advice: Record<AlertCondition, string> = {
-  dead_letters: 'These deliveries will not be retried automatically: replay or discard them on the Needs attention page.',
-  unknown_outcomes: 'These sends may or may not have gone out: mark each as sent or send it again on the Needs attention page.',
-  dispatch_lag: 'Reminders are going out later than your threshold: check the worker and the providers on the dashboard.',
-  oldest_due: 'A reminder that is due has not been sent: check that the worker is running and the dashboard for errors.',
-  provider_auth: 'The provider refuses our credentials or permission: fix the credentials or account; the refused deliveries are dead letters to replay once it is fixed.',
-  worker_heartbeat: 'The worker that sends reminders has stopped running its minute sweep: reminders are not going out. Restart the worker.',
-};
-
-/** Slack's three escaped characters in message text (Slack "Formatting text for app surfaces": &, <, >). */
-export function slackEscape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** The texts of one alert message: email subject and plain-text body, and the Slack `text`. */
-export interface AlertTexts {
-  subject: string;
-  /** Plain text; ends with the link on its own line. */
-  text: string;
-  /** Slack mrkdwn with the link as `<url|label>`. */
-  slack: string;
-}
-
-/**
- * The words of one alert (stored in `alert_messages` when planned). `state` is the condition's state as stored
- * with the transition (for a clear: the episode that ended, `clearedAt` set). `emailSkipped`: a provider_auth
- * alert about the tenant's own email provider, which is therefore not emailed (said in the text).
- */
-export function alertTexts(input: {
-  tenantName: string;
-  condition: AlertCondition;
-  transition: AlertTransition;
-  state: AlertStateSnapshot;
-  link: string;
-  linkLabel: string;
-  emailSkipped?: boolean;
-  /** The tenant's IANA zone: instants in the text are written in it ({@link alertTime}); UTC when not given. */
-  zone?: string;
-}): AlertTexts {
-  const { tenantName, condition, transition, state, link, linkLabel } = input;
-  const isoSecond = (d: Date) => alertTime(d, input.zone ?? 'UTC');
-  const label = alertConditionLabels[condition];
-  let summary: string;
-  let lines: string[];
-  if (transition === 'started') {
-    summary = state.detail ?? label;
-    lines = [summary, '', advice[condition]];
-    if (input.emailSkipped) lines.push('', 'This alert is not emailed: the failing provider is the one your email goes through.');
-  } else {
-    const lasted = state.startedAt && state.clearedAt ? ` after ${formatDuration(state.clearedAt.getTime() - state.startedAt.getTime())}` : '';
-    summary = `Cleared: ${clearedPhrase(condition)}${lasted}`;
-    lines = [summary, '', `It started at ${state.startedAt ? isoSecond(state.startedAt) : '—'}: ${state.detail ?? label}.`];
-  }
-  const subject = `[Punctual] ${tenantName}: ${summary}`.slice(0, 250);
-  const text = [...lines, '', `${linkLabel}: ${link}`, '', `— Punctual alerts for ${tenantName}. One message when a condition starts, one when it clears; at most one start per condition per hour.`].join('\n');
-  const icon = transition === 'started' ? ':rotating_light:' : ':white_check_mark:';
-  const slack = `${icon} *${slackEscape(tenantName)}*: ${slackEscape(summary)}\n${slackEscape(lines.slice(2).filter((l) => l !== '').join(' '))}\n<${link}|${slackEscape(linkLabel)}>`;
-  return { subject, text, slack };
-}
-
-function clearedPhrase(c: AlertCondition): string {
-  switch (c) {
-    case 'dead_letters':
-      return 'no dead letters left';
-    case 'unknown_outcomes':
-      return 'no unknown outcomes left';
-    case 'dispatch_lag':
-      return 'dispatch lag is back under the threshold';
-    case 'oldest_due':
-      return 'no due reminder is waiting longer than the threshold';
-    case 'provider_auth':
-      return 'the provider accepts our credentials again';
-    case 'worker_heartbeat':
-      return 'the worker runs its minute sweep again';
-  }
-}
-
-/** The texts of a test message ("Send test alert" on the alerts page). */
-export function testAlertTexts(tenantName: string, link: string, requestedBy: string): AlertTexts {
-  const summary = `Test alert requested by ${requestedBy}`;
-  const body = 'If you can read this, alerts reach you on this route. Nothing is wrong.';
-  return {
-    subject: `[Punctual] ${tenantName}: ${summary}`,
-    text: [summary, '', body, '', `Open the alert settings: ${link}`].join('\n'),
-    slack: `:bell: *${slackEscape(tenantName)}*: ${slackEscape(summary)}\n${slackEscape(body)}\n<${link}|Open the alert settings>`,
-  };
-}
-
-/**
- * How an alert message send ended: a provider outcome class (channels' `Outcome`) read for alerts — accepted →
- * `sent`; rejected → `failed` (a retry cannot fix a refused address or URL); transient, rate-limited or
- * ambiguous → `retrying` after the backoff (domain/sending/retry.ts, the provider's Retry-After wins), until the policy's
- * attempts are spent (→ `failed`). An ambiguous answer is retried: a person receiving an alert twice is better
- * than none.
- * @param attempts attempts made so far, this one included.
- * @param random a draw in [0, 1) for the jitter.
- */
-export function decideAlertSend(input: {
-  outcome: { class: OutcomeClass; code?: string; message?: string; retryAfterMs?: number | null };
-  attempts: number;
-  policy: RetryPolicy;
-  now: Date;
-  random: number;
-  /** The tenant's IANA zone for the next attempt's instant in the reason ({@link alertTime}); UTC when not given. */
-  zone?: string;
-}): { status: 'sent' } | { status: 'retrying'; nextAttemptAt: Date; reason: string } | { status: 'failed'; reason: string } {
-  const o = input.outcome;
-  if (o.class === 'accepted') return { status: 'sent' };
-  const what = `${o.class}${o.code ? ` (${o.code}${o.message ? `: ${o.message}` : ''})` : o.message ? ` (${o.message})` : ''}`;
-  if (o.class === 'rejected') return { status: 'failed', reason: `refused: ${what}` };
-  const delay = nextAttemptDelayMs(input.policy, input.attempts, o.class === 'rate_limited' ? (o.retryAfterMs ?? null) : null, input.random);
-  if (delay < 0) return { status: 'failed', reason: `gave up after ${input.attempts} attempts (last: ${what})` };
-  const nextAttemptAt = new Date(input.now.getTime() + delay);
-  return { status: 'retrying', nextAttemptAt, reason: `${what}; next attempt at ${alertTime(nextAttemptAt, input.zone ?? 'UTC')}` };
-}
-
-/** Retry policy of alert messages: first retry within 15 s, at most 15 min apart, 8 attempts. */
-export const alertRetryPolicy: RetryPolicy = { baseMs: 15_000, capMs: 15 * 60_000, maxAttempts: 8 };
-
-/** Who an active alert was sent to, as the banner says it. */
-export interface AlertReach {
-  /** Distinct email recipients whose start message was sent / is still on its way / failed. */
-  peopleSent: number;
-  slackSent: boolean;
-  pending: number;
-  failed: number;
-}
-
-/**
- * The banner line of an active alert ("3 new dead letters since 12:01 — alert sent to 2 people"). `since` is
- * the start (count conditions: the first item; worker_heartbeat: the last sweep) formatted by the caller in the
- * tenant's zone. `pending` says why a start is not sent yet: `hold` is {@link startHold} at render time,
- * `hasRecipients` whether the alert settings name a staff email recipient or a Slack URL, `formatAt` formats the
- * hourly limit's instants in the tenant's zone.
- */
-export function alertBannerLine(
-  condition: AlertCondition,
-  s: AlertStateSnapshot,
-  since: string,
-  reach: AlertReach,
-  pending: { hold: StartHold | null; hasRecipients: boolean; formatAt: (d: Date) => string },
-): string {
-  let head: string;
-  switch (condition) {
-    case 'dead_letters':
-      head = `${plural(s.itemCount, 'new dead letter', 'new dead letters')} since ${since}`;
-      break;
-    case 'unknown_outcomes':
-      head = `${plural(s.itemCount, 'new unknown outcome', 'new unknown outcomes')} since ${since}`;
-      break;
-    case 'dispatch_lag':
-      head = `Dispatch lag over your threshold since ${since}`;
-      break;
-    case 'oldest_due':
-      head = `A due reminder is waiting longer than your threshold (since ${since})`;
-      break;
-    case 'provider_auth':
-      head = `A provider refuses our credentials (since ${since})`;
-      break;
-    case 'worker_heartbeat':
-      head = `The worker has not run its minute sweep since ${since}`;
-      break;
-  }
-  return `${head} — ${reachPhrase(condition, s, reach, pending)}`;
-}
-
-/**
- * The banner's "what happened to the alert" part. A start not sent yet reads, in this order: no recipient when the
- * settings have neither a staff email recipient nor a Slack URL (`hasRecipients` false); the hourly limit with
- * both instants; the grouping window of a count condition; else that the next check (the worker's minute sweep)
- * sends it — the page can be rendered between the end of a hold and that sweep.
- */
-function reachPhrase(
-  condition: AlertCondition,
-  s: AlertStateSnapshot,
-  r: AlertReach,
-  p: { hold: StartHold | null; hasRecipients: boolean; formatAt: (d: Date) => string },
-): string {
-  if (!s.startNotified) {
-    if (!p.hasRecipients) return 'no alert sent: no recipient is set up';
-    if (p.hold?.kind === 'hourly') return `alert held: one went out at ${p.formatAt(p.hold.lastAt)} (at most one an hour); sent at ${p.formatAt(p.hold.retryAt)} if still active`;
-    if (p.hold?.kind === 'grouping') {
-      const item = condition === 'unknown_outcomes' ? 'unknown outcome' : 'dead letter';
-      return `alert goes out when no new ${item} has come for a minute (at the latest ${ALERT_GROUP_MAX_MS / 60_000} min after the first)`;
-    }
-    return 'alert goes out at the next check (within a minute)';
-  }
-  const to = [r.peopleSent > 0 ? plural(r.peopleSent, 'person', 'people') : null, r.slackSent ? 'Slack' : null].filter(Boolean).join(' and ');
-  if (to) return `alert sent to ${to}${r.pending > 0 ? ` (${r.pending} still on the way)` : ''}${r.failed > 0 ? ` (${r.failed} failed)` : ''}`;
-  if (r.pending > 0) return 'alert on its way';
-  if (r.failed > 0) return 'the alert could not be sent (see Alerts)';
-  return 'alert planned';
-}
-
-/** A webhook URL for people who may not see it (it is a credential): scheme, host and `/…`. */
-export function maskWebhookUrl(url: string | null): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}/…`;
-  } catch {
-    return '(set)';
-  }
-}
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * The HTML part of an alert email from its plain text: one paragraph per blank-line-separated block (HTML
- * escaped), the first in bold, and every occurrence of `link` as an anchor to it.
- */
-export function alertEmailHtml(text: string, link: string): string {
-  const blocks = text.split(/\n{2,}/).map((b) => b.trim()).filter(Boolean);
-  const linked = (s: string) => escapeHtml(s).split(escapeHtml(link)).join(`<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`);
-  const paras = blocks.map((b, i) => `<p style="margin:0 0 12px">${i === 0 ? `<strong>${linked(b)}</strong>` : linked(b).replace(/\n/g, '<br>')}</p>`);
-  return `<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">${paras.join('')}</body></html>`;
 }

@@ -37,7 +37,7 @@ export interface WebhookState {
 
 /**
  * The webhook's "switched off" record after a save that sets `enabled`. The record says why the SYSTEM switched
- * the endpoint off (the receiver answered 410 Gone: send-reminder.ts `disableWebhook`), so staff see it
+ * the endpoint off (the receiver answered 410 Gone: server/sending/send-attempt.ts `disableWebhook`), so staff see it
  * prominently until someone decides; a person switching it on or off is in the audit log instead.
  * - switched on → cleared (someone decided to try the endpoint again);
  * - switched off by this save (it was on) → cleared: a person's own decision needs no warning;

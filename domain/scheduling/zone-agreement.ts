@@ -1,7 +1,7 @@
 /**
  * Do two time zones agree? Pure: offsets are functions of a UTC instant, the period is an input.
  *
- * Used by the iCalendar import (server/calendar/ics.ts): a TZID that names a known IANA zone is trusted only when the
+ * Used by the iCalendar import (domain/calendar/ics.ts): a TZID that names a known IANA zone is trusted only when the
  * file's own VTIMEZONE gives the same UTC offsets over the period the file uses; otherwise the VTIMEZONE wins,
  * and the event is planned in an IANA zone whose offsets match the VTIMEZONE's (`findMatchingZone`).
  *

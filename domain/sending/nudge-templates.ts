@@ -8,7 +8,7 @@
  * invariant 5), kept in step with this module by test/unit/nudge-templates.test.ts:
  *  - `attendee-reminder`: the shared fields only (emails/attendee-reminder.tsx) — renders for every role.
  *  - `room-opening`: `roomUrl` and `roomOpensAt` required (emails/room-opening.tsx); the send path fills both
- *    only when the event has a room URL (server/sending/send-reminder.ts `buildTemplateData`).
+ *    only when the event has a room URL (server/sending/send-checks.ts `buildTemplateData`).
  *  - `host-reminder`: `role` must be `host` (emails/host-reminder.tsx), so its "you are hosting" wording never
  *    reaches an attendee or a guest.
  */

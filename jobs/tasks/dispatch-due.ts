@@ -1,12 +1,12 @@
 /**
  * Task `dispatch_due`: wake-up at a due instant and the every-minute sweep. Payload ignored except `_cron`.
  * The minute sweep also deletes idempotency keys past their lifetime (IDEMPOTENCY_KEY_TTL_HOURS), records this
- * worker's heartbeat and evaluates every tenant's alerts (issue #10 §6, server/alerts/alerts.ts workerAlertSweep).
+ * worker's heartbeat and evaluates every tenant's alerts (issue #10 §6, server/alerts/evaluation.ts workerAlertSweep).
  */
 import type { Task } from 'graphile-worker';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/platform/idempotency';
 import { IDEMPOTENCY_KEY_TTL_HOURS } from '@/domain/platform/idempotency';
-import { workerAlertSweep } from '@/server/alerts/alerts';
+import { workerAlertSweep } from '@/server/alerts/evaluation';
 import { dispatchDue } from '@/server/sending/dispatch';
 import { alertRuntimeOf } from '@/jobs/alert-runtime';
 import type { WorkerContext } from '@/jobs/context';

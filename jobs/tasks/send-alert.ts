@@ -1,7 +1,7 @@
-/** Task `send_alert` { id }: one attempt at one alert message (server/alerts/alerts.ts sendAlertMessage). */
+/** Task `send_alert` { id }: one attempt at one alert message (server/alerts/sender.ts sendAlertMessage). */
 import type { Task } from 'graphile-worker';
 import { z } from 'zod';
-import { sendAlertMessage } from '@/server/alerts/alerts';
+import { sendAlertMessage } from '@/server/alerts/sender';
 import { alertRuntimeOf } from '@/jobs/alert-runtime';
 import type { WorkerContext } from '@/jobs/context';
 

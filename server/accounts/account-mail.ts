@@ -1,6 +1,6 @@
 /**
  * One account mail through the tenant's email channel: the password-reset link, the staff invitation, the sender
- * verification link — plain text with its one link also as an HTML button (domain/alerts/alerts.ts `alertEmailHtml`),
+ * verification link — plain text with its one link also as an HTML button (domain/alerts/messages.ts `alertEmailHtml`),
  * marked as the tenant's account mail (`X-Punctual-Category: account`: the development mailbox lists it only to its
  * recipient) and as automatic (`Auto-Submitted: auto-generated`, RFC 3834, so vacation responders stay quiet), with a
  * Message-ID and provider idempotency key made from `messageKey` (a retry of the job is the same message).
@@ -11,7 +11,7 @@
  */
 import type { EmailChannel, Outcome } from '@/channels/types';
 import type { Tenant } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/alerts';
+import { alertEmailHtml } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 
 export interface AccountMail {

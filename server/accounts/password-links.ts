@@ -4,7 +4,7 @@
  * - The web app never sends mail itself: better-auth's `/request-password-reset` stores its token (1 hour,
  *   domain/organisations/tenant-setup.ts RESET_LINK_TTL_SECONDS) and calls `sendResetPassword`, which only ENQUEUES a
  *   `send_password_reset` job ({@link enqueuePasswordResetMail}). The worker sends it ({@link sendPasswordResetMail})
- *   through the account's tenant's email provider — the same channels alert emails use (server/alerts/alerts.ts
+ *   through the account's tenant's email provider — the same channels alert emails use (server/alerts/sender.ts
  *   AlertSenders) — from the tenant's sender address once it is proven (server/organisations/sender-identity.ts senderFor). A link that was used or replaced by the time the job runs is
  *   not sent.
  * - The job payload holds the link (the token is also in the `verification` row of the same database); neither is
@@ -29,7 +29,7 @@ import { appendAudit } from '@/db/queries/dashboards/audit';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { resetTokenRow } from '@/db/queries/organisations/tenant-setup';
 import { staffUsers, tenants } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/alerts';
+import { alertEmailHtml } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 import { passwordResetEmail } from '@/domain/organisations/tenant-setup';
 import type { EmailProvider } from '@/domain/vocabulary';

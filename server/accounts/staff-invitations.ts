@@ -20,7 +20,7 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { accountTenantOf, insertInvitation, invitationByToken, invitationTokenHash, invitationWithTenant, lockInvitation, pendingInvitations, setInvitationStatus } from '@/db/queries/accounts/staff-invitations';
 import type { StaffInvitation } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/alerts';
+import { alertEmailHtml } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 import { senderNameOf } from '@/domain/organisations/org-settings';
 import { alreadyMemberMessage, alreadyRegisteredEmail, INVITATION_UNUSABLE_MESSAGE, invitationEmail, invitationExpiry, invitationOpen, invitationSentNotice, INVITED_STATE } from '@/domain/accounts/staff-invitation';

@@ -1,13 +1,14 @@
 /**
  * The web process's watchdog (issue #10 §6): "an alert about the pipeline must not depend on the thing that
  * failed" — the worker heartbeat condition is evaluated AND sent by the web process too, every
- * PUNCTUAL_WATCHDOG_MS (default 30 000; `0` switches it off), through server/alerts/alerts.ts runHeartbeatWatchdog: only
+ * PUNCTUAL_WATCHDOG_MS (default 30 000; `0` switches it off), through server/alerts/sender.ts runHeartbeatWatchdog: only
  * the `worker_heartbeat` condition, messages sent directly with this process's senders (SMTP_URL, the HTTP email
  * API variables, the Slack poster). The worker sends the same messages when it runs; the claim makes each go out
  * once. Started by instrumentation.ts `register()` in the Node.js runtime of `next start` / `next dev`.
  */
 import { getDb } from '@/db/client';
-import { alertPublicUrl, runHeartbeatWatchdog, webAlertSenders } from './alerts';
+import { alertPublicUrl } from './evaluation';
+import { runHeartbeatWatchdog, webAlertSenders } from './sender';
 import { appClock } from '@/server/platform/clock';
 
 /** The interval from PUNCTUAL_WATCHDOG_MS: default 30 000; 0 (or negative) = off. @throws Error naming the variable when it is not a number. */

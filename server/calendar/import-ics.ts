@@ -1,6 +1,6 @@
 /**
  * Imports an iCalendar file into a tenant's events (`npm run import:ics`). The file is read in full first
- * (server/calendar/ics.ts: bytes → unfolded UTF-8 → one component at a time), so a malformed file writes nothing; then
+ * (domain/calendar/ics.ts: bytes → unfolded UTF-8 → one component at a time), so a malformed file writes nothing; then
  * every event is written in ONE transaction, in batches, so a failure half-way (a database error, an event the
  * use-cases reject) also writes nothing.
  */
@@ -12,7 +12,7 @@ import type { Event } from '@/db/schema';
 import { GROUP_MEMBER_PATTERN, groupOfIdentity, matchSessions } from '@/domain/calendar/ics-identity';
 import type { ImportIcsSummary } from '@/domain/calendar/import-summary';
 import { AppError } from '@/server/platform/errors';
-import { readIcs, type IcsEvent } from './ics';
+import { readIcs, type IcsEvent } from '@/domain/calendar/ics';
 import { cancelEvent, createEvents, rescheduleEvent } from '@/server/scheduling/events';
 import type { CreateEventInput } from '@/server/scheduling/inputs';
 
@@ -37,7 +37,7 @@ export interface ImportProgress {
 /**
  * Imports `input` (an .ics file, preferably its bytes) into the tenant with slug `tenantSlug`.
  *
- * Identity is (tenant, identity) with the identity stored in `events.external_uid` (server/calendar/ics.ts readIcs,
+ * Identity is (tenant, identity) with the identity stored in `events.external_uid` (domain/calendar/ics.ts readIcs,
  * domain/calendar/ics-identity.ts): the UID; `UID#c-<hash>` for each VEVENT of a UID the file repeats; `nouid:<hash>`
  * without UID; `…#RECURRENCE-ID` for an occurrence. An event whose identity is stored is updated, never
  * duplicated:
@@ -60,7 +60,7 @@ export interface ImportProgress {
  * @param now the import instant (UTC): anchors the horizon, stamps `updated_at`, and plans reminders.
  * @param opts.onProgress called after every batch read or written.
  * @returns the summary of every VEVENT and occurrence read (domain/calendar/import-summary.ts).
- * @throws AppError('not_found', field 'tenant') for an unknown slug; IcsError (server/calendar/ics.ts) for a malformed
+ * @throws AppError('not_found', field 'tenant') for an unknown slug; IcsError (domain/calendar/ics.ts) for a malformed
  *   file, before any write; AppError from createEvents/rescheduleEvent (message prefixed with the UID) —
  *   in every error case nothing is imported.
  */

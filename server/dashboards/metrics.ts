@@ -60,7 +60,7 @@ export const LAG_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 export const CLAIM_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
- * What the send path reports (server/sending/send-reminder.ts `deliver`), through `SendDeps.observe`:
+ * What the send path reports (server/sending/send-attempt.ts `attempt`, for `sendReminder` and `deliver`), through `SendDeps.observe`:
  * - `call`: a provider attempt starts (the delivery is `sending`, `attemptCount` is this attempt's number);
  * - `outcome`: the provider answered (or the adapter threw: `ambiguous`), before the outcome is recorded.
  * `at`: the sender's clock (`deps.clock.now()`, UTC). The rows are the ones `deliver` holds; read, never written.

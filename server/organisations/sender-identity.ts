@@ -35,7 +35,7 @@ import {
   verificationById,
 } from '@/db/queries/organisations/sender-identity';
 import type { Tenant } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/alerts';
+import { alertEmailHtml } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 import {
   describeSender,

@@ -12,7 +12,7 @@
  *
  * A report whose message is not known (yet) is kept with `delivery_id` null, logged, and changes nothing: a fast
  * provider can report before the send's own transaction committed the provider's message id. When the send records
- * that id (server/sending/send-reminder.ts, `accepted`), {@link adoptUnmatchedReports} attaches those reports and applies
+ * that id (server/sending/send-attempt.ts, `accepted`), {@link adoptUnmatchedReports} attaches those reports and applies
  * them. An advisory lock per provider message id makes the two sides see each other (db/queries/reports/reports.ts). A
  * repeat of such a report that CAN name its delivery (e.g. a DSN read again with the VERP key) adopts and applies
  * it ({@link applyReport}). A report that names a delivery whose attempt is under way (`claimed`/`sending`, e.g. a
@@ -244,7 +244,7 @@ function warnIfConflicting(
  * Attaches reports that arrived before the delivery's provider message id was recorded, and settles the reports
  * that were waiting for the delivery's attempt to end (a DSN naming it while it was `claimed`/`sending`). Call
  * inside the transaction that recorded an attempt's outcome (it holds the row lock), right after the delivery's
- * move: server/sending/send-reminder.ts recordOutcome — `accepted` (the reports apply) and every other outcome too
+ * move: server/sending/send-attempt.ts recordOutcome — `accepted` (the reports apply) and every other outcome too
  * (`unknown`: they apply; `retrying` with no attempt that reached the provider: they keep waiting; `dead`,
  * `expired`, …: they apply when an earlier attempt may have reached the provider, else they end "not applied").
  * A delivery with no reports costs one SELECT (and, with a provider message id, one UPDATE that matches nothing).

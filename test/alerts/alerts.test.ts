@@ -2,7 +2,7 @@
  * Alerts that reach a person (issue #10 §6) against real PostgreSQL, the real queue, the real SMTP catcher (alert
  * emails and the `+deny-once` faults that make dead letters), an HTTP email API peer answering 401, and a local
  * Slack-compatible webhook receiver — on a simulated clock. The minute sweep is the real `dispatch_due` task with
- * a `_cron` payload; the web watchdog is server/alerts/alerts.ts runHeartbeatWatchdog.
+ * a `_cron` payload; the web watchdog is server/alerts/sender.ts runHeartbeatWatchdog.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,7 +14,10 @@ import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { alertMessages, alertStates, auditLog, deliveries, staffUsers, tenants, type AlertMessage, type CaughtMessage } from '@/db/schema';
 import { makeAlertRuntime } from '@/jobs/alert-runtime';
 import { formatTimeInZone } from '@/components/ui/format';
-import { activeAlertBanners, alertsOverview, evaluateAlerts, readAlertSettings, runHeartbeatWatchdog, saveAlertSettings, sendAlertMessage, sendTestAlert, type AlertSenders } from '@/server/alerts/alerts';
+import { activeAlertBanners, alertsOverview } from '@/server/alerts/overview';
+import { evaluateAlerts } from '@/server/alerts/evaluation';
+import { readAlertSettings, saveAlertSettings, sendTestAlert } from '@/server/alerts/settings';
+import { runHeartbeatWatchdog, sendAlertMessage, type AlertSenders } from '@/server/alerts/sender';
 import { AppError } from '@/server/platform/errors';
 import { discardDelivery, replayDelivery } from '@/server/sending/operator';
 import { addBooking } from '@/server/scheduling/bookings';

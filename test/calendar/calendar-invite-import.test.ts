@@ -1,6 +1,6 @@
 /**
  * Issue #9 §6: the invitations Punctual sends (domain/calendar/calendar-invite.ts) read back through Punctual's OWN
- * iCalendar importer to the event they were made from — first through the pure reader (server/calendar/ics.ts
+ * iCalendar importer to the event they were made from — first through the pure reader (domain/calendar/ics.ts
  * `parseIcs`, no tenant), then through the real import into PostgreSQL (server/calendar/import-ics.ts `importIcs`),
  * where a reschedule (higher SEQUENCE, same UID) moves the one stored event and the CANCEL cancels it.
  *
@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events, type Event } from '@/db/schema';
 import { buildCalendarInvite, type CalendarInviteInput } from '@/domain/calendar/calendar-invite';
-import { parseIcs } from '@/server/calendar/ics';
+import { parseIcs } from '@/domain/calendar/ics';
 import { importIcs } from '@/server/calendar/import-ics';
 import { createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';

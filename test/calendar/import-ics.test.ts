@@ -11,7 +11,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events, reminders, type Event } from '@/db/schema';
 import { AppError } from '@/server/platform/errors';
-import { IcsError } from '@/server/calendar/ics';
+import { IcsError } from '@/domain/calendar/ics';
 import { importIcs } from '@/server/calendar/import-ics';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createTenant } from '@/server/organisations/tenants';

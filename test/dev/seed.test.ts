@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dashboardCounts, dispatchLagByHour, latePlannedSends } from '@/db/queries/dashboards/dashboard';
 import { alertStates, bookings, caughtMessages, contacts, deliveries, deliveryAttempts, events, notificationSettings, reminders, tenants } from '@/db/schema';
-import { evaluateAlerts } from '@/server/alerts/alerts';
+import { evaluateAlerts } from '@/server/alerts/evaluation';
 import { dashboardWindows, hourBuckets, isLatePlanned } from '@/domain/dashboards/dashboard';
 import { messageIdFor } from '@/domain/keys';
 import { defaultPolicy } from '@/domain/notifications/notification-policy';

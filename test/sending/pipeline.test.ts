@@ -367,7 +367,7 @@ describe('template data', () => {
     const { tenant } = await tenantWithRules(db(), [{ offset: '-PT1H' }]);
     const { booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam' }, new Date('2027-06-01T00:00:00Z'));
     const { sendReminder } = await import('@/server/sending/send-reminder');
-    const sendMod = await import('@/server/sending/send-reminder');
+    const sendMod = await import('@/server/sending/send-checks');
     h.clock.set('2027-06-15T07:00:00Z');
     const [r] = await remindersOf(booking.id);
     const res = await sendReminder({ ...h.ctx.sendDeps, templateData: (w) => ({ ...sendMod.buildTemplateData(w), startsAt: undefined }) }, r.id);

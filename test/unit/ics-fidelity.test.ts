@@ -1,5 +1,5 @@
 /**
- * Issue 8 §1 at the parser level (server/calendar/ics.ts, no database): the file's VTIMEZONE governs its TZID,
+ * Issue 8 §1 at the parser level (domain/calendar/ics.ts, no database): the file's VTIMEZONE governs its TZID,
  * unfolding happens on bytes before decoding, every RRULE and RDATE counts (checked against the independent
  * `rrule` package), identities do not depend on position, and a VEVENT without UID is read.
  */
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { RRule, RRuleSet } from 'rrule';
 import { describe, expect, it } from 'vitest';
-import { IcsError, parseIcs, readIcs, type ParseIcsOptions } from '@/server/calendar/ics';
+import { IcsError, parseIcs, readIcs, type ParseIcsOptions } from '@/domain/calendar/ics';
 
 const extra = (name: string) => readFileSync(path.resolve(process.cwd(), 'test/fixtures/ics-extra', name));
 

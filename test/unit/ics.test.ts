@@ -1,12 +1,12 @@
 /**
- * parseIcs (server/calendar/ics.ts) without a database: the fixtures, zones, all-day and DURATION rules, recurrence
+ * parseIcs (domain/calendar/ics.ts) without a database: the fixtures, zones, all-day and DURATION rules, recurrence
  * expansion inside the horizon, and malformed files reported by line or component.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { IcsError, parseIcs, resolveTzid, windowsZones, type IcsEvent, type ParseIcsOptions } from '@/server/calendar/ics';
+import { IcsError, parseIcs, resolveTzid, windowsZones, type IcsEvent, type ParseIcsOptions } from '@/domain/calendar/ics';
 
 const fixtures = path.resolve(process.cwd(), 'test/fixtures/ics');
 const fixture = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');

@@ -1,7 +1,7 @@
 /**
  * domain/sending/nudge-templates.ts says which reminder templates a nudge can use; the templates' own zod schemas
  * (emails/) decide what really renders. This keeps the two in step: for every reminder template, role and
- * room/no room, the template data the send path builds (server/sending/send-reminder.ts `buildTemplateData`) parses
+ * room/no room, the template data the send path builds (server/sending/send-checks.ts `buildTemplateData`) parses
  * exactly when the domain rule says the template is available. No database needed.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type { BookingContext } from '@/db/queries/sending/delivery';
 import { nudgeTemplateAvailability } from '@/domain/sending/nudge-templates';
 import { bookingRoles, reminderTemplateIds, type BookingRole } from '@/domain/vocabulary';
 import { parseTemplateData } from '@/emails';
-import { buildTemplateData } from '@/server/sending/send-reminder';
+import { buildTemplateData } from '@/server/sending/send-checks';
 
 function context(role: BookingRole, hasRoom: boolean): BookingContext {
   const tenant = { id: 't', name: 'Demo Org', roomOpenLeadMinutes: 15, timeZone: 'Europe/Amsterdam', senderEmail: 'r@example.test' };

@@ -5,9 +5,11 @@ import { AlertSettingsForm } from '@/components/alerts/AlertSettingsForm';
 import { EmptyState } from '@/components/ui/EmptyState';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 import { TimesInText } from '@/components/ui/TimesInText';
-import { alertConditionLabels, HEARTBEAT_STALE_MS } from '@/domain/alerts/alerts';
+import { alertConditionLabels } from '@/domain/alerts/format';
+import { HEARTBEAT_STALE_MS } from '@/domain/alerts/alerts';
 import { can } from '@/domain/accounts/permissions';
-import { alertsOverview, readAlertSettings, type ConditionView } from '@/server/alerts/alerts';
+import { alertsOverview, type ConditionView } from '@/server/alerts/overview';
+import { readAlertSettings } from '@/server/alerts/settings';
 import { appClock } from '@/server/platform/clock';
 import { requireStaff } from '@/app/_http/session';
 

@@ -19,7 +19,7 @@ import { messageIdFor } from '@/domain/keys';
 import { requireStaff } from '@/app/_http/session';
 import { AlertBanner } from '@/components/alerts/AlertBanner';
 import { formatInZone, formatTimeInZone, sameDayInZone } from '@/components/ui/format';
-import { activeAlertBanners } from '@/server/alerts/alerts';
+import { activeAlertBanners } from '@/server/alerts/overview';
 import { appClock } from '@/server/platform/clock';
 
 export const dynamic = 'force-dynamic';

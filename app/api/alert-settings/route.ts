@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { can } from '@/domain/accounts/permissions';
-import { readAlertSettings, saveAlertSettings, type SaveAlertSettingsInput } from '@/server/alerts/alerts';
+import { readAlertSettings, saveAlertSettings, type SaveAlertSettingsInput } from '@/server/alerts/settings';
 import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';

@@ -1,5 +1,5 @@
 /**
- * SQL of alerts (issue #10 §6; server/alerts/alerts.ts): a tenant's alert settings (versioned, invariant 11), the state
+ * SQL of alerts (issue #10 §6; server/alerts/): a tenant's alert settings (versioned, invariant 11), the state
  * of each condition (`alert_states`, read FOR UPDATE by the evaluator), the outbox of alert messages
  * (`alert_messages`, unique `message_key`, claimed with a guarded UPDATE), worker heartbeats, and the cheap
  * observations the evaluator reads for each condition. Every tenant-owned query filters on `tenant_id`
@@ -9,7 +9,8 @@
  * a test's FakeClock in tests) — never `now()` here, so a simulated clock decides alone.
  */
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { AlertStateSnapshot, DecisiveAttempt } from '@/domain/alerts/alerts';
+import type { AlertStateSnapshot } from '@/domain/alerts/alerts';
+import type { DecisiveAttempt } from '@/domain/alerts/provider-auth';
 import { alertConditions, providers, type AlertCondition, type OutcomeClass, type Provider } from '@/domain/vocabulary';
 import type { DbOrTx } from '@/db/client';
 import { alertMessages, alertSettings, alertStates, staffUsers, workerHeartbeats, type AlertMessage, type AlertSettings, type AlertState } from '@/db/schema';
@@ -173,7 +174,7 @@ export async function oldestDueReminder(db: DbOrTx, tenantId: string, now: Date)
 
 /**
  * Per provider, the tenant's newest attempts since `since` that say something about credentials (outcome
- * `accepted` or `rejected`), newest first, at most `perProvider` each — what domain/alerts/alerts.ts providerAuthFailure
+ * `accepted` or `rejected`), newest first, at most `perProvider` each — what domain/alerts/provider-auth.ts providerAuthFailure
  * reads. One small index-ordered scan per provider (LATERAL … LIMIT).
  */
 export async function decisiveAttempts(db: DbOrTx, tenantId: string, since: Date, perProvider = 20): Promise<DecisiveAttempt[]> {

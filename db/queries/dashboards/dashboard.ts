@@ -128,7 +128,7 @@ export async function dispatchLagByHour(db: DbOrTx, tenantId: string, w: ChartWi
  * The late-planned sends the lag chart leaves out: the tenant's first attempts (attempt_no = 1) started in
  * [windowStart, windowEnd) of deliveries whose reminder was planned after its due instant (see
  * {@link dispatchLagByHour}), with the median and 95th percentile of `started_at − reminder created_at` in
- * seconds — how long after it was planned each went out (the measure server/alerts/alerts.ts uses for them, too).
+ * seconds — how long after it was planned each went out (the measure server/alerts/evaluation.ts uses for them, too).
  */
 export async function latePlannedSends(db: DbOrTx, tenantId: string, w: ChartWindow): Promise<LatePlannedSends> {
   const [row] = await db.execute<{ n: number; p50: number | null; p95: number | null }>(sql`

@@ -175,7 +175,7 @@ export async function recoverExpiredLeases(
     where d.id = any(array(select id from lost))
     returning d.id`);
   // A provider that deduplicates on the idempotency key can be asked: retry under the same key, which looks
-  // the key up first (server/sending/send-reminder.ts) and reconciles instead of duplicating. A webhook receiver
+  // the key up first (server/sending/send-attempt.ts) and reconciles instead of duplicating. A webhook receiver
   // deduplicates on `webhook-id` (the message key): resending it is the Standard Webhooks retry.
   const reconciling = await db.execute(sql`
     with lost as (

@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
-import { sendTestAlert, webAlertSenders } from '@/server/alerts/alerts';
+import { sendTestAlert } from '@/server/alerts/settings';
+import { webAlertSenders } from '@/server/alerts/sender';
 import { actionContext, staffRoute } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';

@@ -3,7 +3,7 @@ import { findSuppression, loadBookingContext } from '@/db/queries/sending/delive
 import { isUuid } from '@/db/queries/scheduling/event-views';
 import { nudgeOptOut } from '@/domain/notifications/preferences';
 import { isTemplateId, parseTemplateData, renderReminderEmail } from '@/emails';
-import { buildTemplateData } from '@/server/sending/send-reminder';
+import { buildTemplateData } from '@/server/sending/send-checks';
 import { senderFor } from '@/server/organisations/sender-identity';
 import { jsonError, staffRoute } from '@/app/_http/session';
 import { humanizeInstants } from '@/domain/staff-time';

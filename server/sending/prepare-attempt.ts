@@ -1,0 +1,238 @@
+/**
+ * Step 2 of the send path before the provider call (server/sending/send-reminder.ts module doc): the send-time
+ * checks of a locked `claimed`/`retrying` delivery — the webhook endpoint, the person's preferences and the
+ * suppression list (invariant 4), the adapter, the provider's shared send rate, the template data and rendering,
+ * the envelope sender — then the move to `sending` under a lease with the attempt's start, and the guest-message
+ * audit entry (issue #12), all in the caller's transaction.
+ */
+import type { EmailChannel, SmsChannel, WebhookChannel } from '@/channels/types';
+import type { Provider, RepairOwner, TemplateId } from '@/domain/vocabulary';
+import { composeMessage, ConfigurationError, type ComposedMessage } from './compose-message';
+import type { Tx } from '@/db/client';
+import { enqueueJob } from '@/db/queries/platform/jobs';
+import { reserveSendSlot } from '@/db/queries/platform/rate-limit';
+import type { Delivery } from '@/db/schema';
+import {
+  findSuppression,
+  lastAttemptOf,
+  loadReminderWorld,
+  readdressDelivery,
+  setDeliverySender,
+  transitionDelivery,
+  type ReminderWorld,
+} from '@/db/queries/sending/delivery';
+import { auditsGuestMessage, guestMessageEntry, hostActorOf } from '@/domain/organisations/guest-sender';
+import { messageTitle } from '@/domain/sending/message-labels';
+import { appendAudit } from '@/db/queries/dashboards/audit';
+import { describeSuppression } from '@/domain/suppressions/suppression';
+import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '@/emails';
+import { DELIVER_TASK } from './dispatch';
+import { envelopeFromFor } from './bounce-address';
+import { senderFor } from '@/server/organisations/sender-identity';
+import type { DeliverResult, SendDeps } from './send-reminder';
+import { messageData, optedOut, templateOf, type TemplateDataResult } from './send-checks';
+
+/** Any channel adapter: what the outcome rules need to know of it. */
+export type AnyChannel = EmailChannel | SmsChannel | WebhookChannel;
+
+/**
+ * The adapter for a delivery's provider, or null when this process has none configured for it.
+ */
+function channelFor(deps: SendDeps, provider: Provider): AnyChannel | null {
+  if (provider === 'sms_api') return deps.sms ?? null;
+  if (provider === 'webhook') return deps.webhook ?? null;
+  return deps.channels?.[provider] ?? (provider === 'smtp' ? deps.channel : null);
+}
+
+/** What to set up for a missing adapter. */
+const MISSING_PROVIDER: Record<Provider, string> = {
+  smtp: 'no smtp provider is configured in this worker (SMTP_URL)',
+  http_api: 'no http_api provider is configured in this worker (see README: HTTP_EMAIL_API_URL, HTTP_EMAIL_API_KEY)',
+  sms_api: 'no SMS provider is configured in this worker (see README: SMS_API_URL, SMS_ACCOUNT_SID, SMS_AUTH_TOKEN)',
+  webhook: 'no webhook sender in this worker',
+};
+
+/** A delivery moved to `sending` with its attempt started, ready for the provider call; or why it stopped. */
+export type Prepared =
+  | { stop: DeliverResult }
+  | {
+      w: ReminderWorld;
+      d: Delivery;
+      rendered: ComposedMessage;
+      envelope: { envelopeFrom?: string };
+      attemptId: string;
+      channel: AnyChannel;
+      reconcileFirst: boolean;
+      now: Date;
+      link: string | null;
+    };
+
+/**
+ * Step 2's send-time checks for a locked `claimed`/`retrying` delivery whose world was judged sendable in this
+ * transaction (`tx`): the webhook endpoint, the person's preferences and the suppression list (invariant 4), the
+ * adapter, the provider's send rate, the template data and rendering; then the move to `sending` under a lease
+ * with the attempt's start (one statement). Returns why it stopped (the delivery moved to that state) or what
+ * the provider call needs.
+ */
+export async function prepareAttempt(
+  deps: SendDeps,
+  tx: Tx,
+  world: ReminderWorld,
+  d: Delivery,
+  slotAt: Date | undefined,
+  now: Date,
+  /** Template data validated from this same world in this transaction (the inline send): not built twice. */
+  validated?: TemplateDataResult,
+): Promise<Prepared> {
+  let w = world;
+  const deliveryId = d.id;
+  const dead = async (repairOwner: RepairOwner, reason: string) => {
+    await transitionDelivery(tx, deliveryId, 'dead', { statusReason: reason, lastError: reason, repairOwner, leaseExpiresAt: null, nextAttemptAt: null });
+    return { stop: { status: 'dead', reason } as DeliverResult };
+  };
+  const suppressed = async (reason: string) => {
+    await transitionDelivery(tx, deliveryId, 'suppressed', { statusReason: reason, leaseExpiresAt: null });
+    return { stop: { status: 'suppressed', reason } as DeliverResult };
+  };
+  // Whose name it goes out in was re-decided on the partnership as it is now (loadReminderWorld, issue #12): a
+  // limit narrowed since the claim moves the message to the host's own name (sender, suppression list, provider
+  // kept); widened, to the guest's. Recorded first, so every end state below is listed under the right tenant.
+  // It must have been decided for the address this attempt goes to — the delivery's, which an edit of the contact
+  // does not change (review of issue #12: a retry to the old address went out in the partner's name because the
+  // contact's NEW address was judged). Any caller whose world was decided for another address is re-read here
+  // (rows already locked by this transaction: no new lock order).
+  if (d.channel !== 'webhook' && w.senderDecidedFor !== d.address && w.reminder.id === d.reminderId) {
+    const again = await loadReminderWorld(tx, d.reminderId, 'share', { address: d.address });
+    if (again) w = again;
+  }
+  const senderChanged = (d.sendingTenantId ?? d.tenantId) !== w.sendingTenant.id;
+  if (senderChanged) {
+    await setDeliverySender(tx, deliveryId, w.sendingTenant.id);
+    d.sendingTenantId = w.sendingTenant.id;
+  }
+  if (d.channel === 'webhook') {
+    // The organisation's endpoint, read FOR SHARE: switched off since the claim → nothing goes out.
+    if (!w.settings?.webhookEnabled) {
+      const reason = `the webhook endpoint was switched off${w.settings?.webhookDisabledReason ? ` (${w.settings.webhookDisabledReason})` : ''}`;
+      await transitionDelivery(tx, deliveryId, 'cancelled', { statusReason: reason, leaseExpiresAt: null, nextAttemptAt: null });
+      return { stop: { status: 'cancelled', reason } };
+    }
+    // The organisation moved its endpoint since the claim: the message (same webhook-id) goes to where it
+    // wants its data now, never to the abandoned URL.
+    if (w.settings.webhookUrl && w.settings.webhookUrl !== d.address) {
+      await readdressDelivery(tx, deliveryId, w.settings.webhookUrl);
+      d.address = w.settings.webhookUrl;
+    }
+  } else {
+    // The person's own wish (preferences, checked at send time) and the suppression list (invariant 4).
+    const optOut = optedOut(w);
+    if (optOut) return suppressed(optOut);
+    // The booking tenant's list, the sending tenant's, and — when the host writes in its own name to a guest of
+    // another organisation (issue #12) — that organisation's too: nobody any of them must not mail is mailed.
+    const lists = [w.tenant, w.sendingTenant, ...(w.guestTenant ? [w.guestTenant] : [])];
+    const suppression = await findSuppression(tx, [...new Set(lists.map((t) => t.id))], d.address, d.channel);
+    if (suppression) {
+      const owner = lists.find((t) => t.id === suppression.tenantId) ?? w.sendingTenant;
+      return suppressed(describeSuppression(suppression, d.tenantId, owner.name));
+    }
+  }
+  const channel = channelFor(deps, d.provider);
+  if (!channel) return dead('configuration', MISSING_PROVIDER[d.provider]);
+  // Before any rendering, so a delivery that waits costs nothing: the provider's send rate, shared by every
+  // worker. Take the slot reserved earlier, or reserve one now.
+  const perMinute = deps.rateLimits?.[d.provider];
+  if (perMinute && !(slotAt && slotAt.getTime() <= now.getTime() + SLOT_TOLERANCE_MS)) {
+    const slot = await reserveSendSlot(tx, `provider:${d.provider}`, 60_000 / perMinute, now);
+    if (slot.getTime() > now.getTime() + SLOT_TOLERANCE_MS) {
+      await transitionDelivery(tx, deliveryId, 'retrying', {
+        statusReason: `waiting for ${d.provider}'s send rate (${perMinute}/min); send slot at ${slot.toISOString()}`,
+        nextAttemptAt: slot,
+        leaseExpiresAt: null,
+      });
+      await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+      return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
+    }
+  }
+  const template = templateOf(w);
+  const parsed: TemplateDataResult =
+    validated ??
+    (isTemplateId(template)
+      ? parseTemplateData(template, await messageData(deps, w))
+      : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const));
+  // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
+  if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
+  let rendered: ComposedMessage;
+  try {
+    rendered = await composeMessage(w, d.channel, d.address, template as TemplateId, parsed.data as ReminderTemplateData, {
+      now,
+      smsFrom: deps.smsFrom,
+      smsStatusCallbackUrl: deps.smsStatusCallbackUrl,
+      messageKey: d.messageKey,
+      links: deps.links,
+      senderIdentity: deps.senderIdentity,
+    });
+  } catch (e) {
+    if (e instanceof ConfigurationError) return dead('configuration', e.message);
+    return dead('template', `template failed to render: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  let envelope: { envelopeFrom?: string };
+  try {
+    envelope = envelopeOf(deps, w, d);
+  } catch (e) {
+    // A tenant bounce domain that is not a domain name: an admin fixes it and replays.
+    return dead('configuration', `no bounce address: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  // An earlier attempt may have reached an idempotent provider: ask it before sending again.
+  const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;
+  // The move to `sending` and the attempt's start: one statement.
+  const sending = await transitionDelivery(
+    tx,
+    deliveryId,
+    'sending',
+    {
+      statusReason: null,
+      subject: rendered.subject,
+      leaseExpiresAt: new Date(now.getTime() + (deps.sendLeaseMs ?? 120_000)),
+      nextAttemptAt: null,
+      incrementAttempts: true,
+    },
+    { start: { tenantId: d.tenantId, attemptNo: d.attemptCount + 1, startedAt: now } },
+  );
+  // Locked by this transaction in a sendable state: the guarded move cannot miss.
+  if (!sending?.attemptId) throw new Error(`delivery ${deliveryId} could not move to sending from ${d.status}`);
+  const { attemptId, ...moved } = sending;
+  // A message in another organisation's name is that organisation's business (issue #12): its audit log says
+  // who of the host sent what to whom — in this transaction, so the entry exists exactly when the attempt does.
+  const inGuestName = w.sendingTenant.id !== w.tenant.id;
+  if (auditsGuestMessage({ inGuestName, firstAttempt: d.attemptCount === 0, senderChanged })) {
+    const r = w.reminder;
+    const e = guestMessageEntry({
+      hostName: w.tenant.name,
+      hostActor: hostActorOf({ kind: r.kind, requestedBy: r.requestedBy, changeActor: w.domainEvent?.actor ?? null, bookedBy: w.booking.createdBy }),
+      title: messageTitle({ kind: r.kind, ruleName: w.rule?.name ?? null, notificationType: r.notificationType ?? null }),
+      eventTitle: w.event.title,
+      address: d.address,
+      channel: d.channel,
+      subject: rendered.subject,
+      messageKey: d.messageKey,
+    });
+    await appendAudit(tx, { tenantId: w.sendingTenant.id, actor: e.actor, action: 'guest_message', details: e.details, at: now });
+  }
+  return { w, d: moved, rendered, envelope, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
+}
+
+/**
+ * The SMTP envelope sender of an email delivery: its VERP bounce address in the sending tenant's bounce domain
+ * when this worker has the key and the delivery goes out over SMTP; nothing for an HTTP API provider (it handles
+ * bounces itself and reports them as events).
+ */
+function envelopeOf(deps: SendDeps, w: ReminderWorld, d: Delivery): { envelopeFrom?: string } {
+  if (d.provider !== 'smtp' || !deps.bounceKey) return {};
+  // At the domain of the address the message goes From: the deployment's default sender while the organisation's
+  // own address is unproven (server/organisations/sender-identity.ts), unless the operator set the tenant's bounce domain.
+  const from = senderFor(w.sendingTenant, deps.senderIdentity).from.address;
+  return { envelopeFrom: envelopeFromFor({ bounceDomain: w.sendingTenant.bounceDomain, senderEmail: from }, d.id, deps.bounceKey) };
+}
+
+/** Slots within this many ms of now are taken at once (timer and clock granularity). */
+const SLOT_TOLERANCE_MS = 50;

@@ -1,0 +1,145 @@
+/**
+ * Step 2's provider call and its outcome (server/sending/send-reminder.ts module doc): for a delivery prepared in
+ * `sending` (server/sending/prepare-attempt.ts), ask an idempotent provider first when the last attempt was
+ * ambiguous, call the provider, hide links and credentials in what it answered, and record the classified outcome
+ * (domain/sending/outcome.ts) in one transaction — with the retry job, the suppression, the switched-off endpoint
+ * or the alerts check it calls for.
+ */
+import type { EmailChannel, Outcome, SmsChannel, WebhookChannel } from '@/channels/types';
+import { disableWebhook } from '@/db/queries/scheduling/domain-events';
+import { redactLink } from './compose-message';
+import { enqueueJob } from '@/db/queries/platform/jobs';
+import { pushBackSendSlots } from '@/db/queries/platform/rate-limit';
+import type { Delivery } from '@/db/schema';
+import { transitionDelivery, type AttemptEnd, type ReminderWorld } from '@/db/queries/sending/delivery';
+import { messageIdFor } from '@/domain/keys';
+import { decideAfterOutcome } from '@/domain/sending/outcome';
+import { defaultRetryPolicy } from '@/domain/sending/retry';
+import { DELIVER_TASK } from './dispatch';
+import { adoptUnmatchedReports } from '@/server/reports/reports';
+import { addSuppression } from '@/server/organisations/tenants';
+import { isAuthRejection } from '@/domain/alerts/provider-auth';
+import { ALERTS_CHECK_TASK } from '@/server/alerts/outbox';
+import { maskCredentials } from '@/domain/sending/credential-mask';
+import type { DeliverResult, SendDeps } from './send-reminder';
+import type { AnyChannel, Prepared } from './prepare-attempt';
+
+/** The provider call of a prepared attempt, then its outcome recorded (see {@link recordOutcome}). */
+export async function attempt(deps: SendDeps, prep: Exclude<Prepared, { stop: DeliverResult }>): Promise<DeliverResult> {
+  const { w, d, rendered, envelope, attemptId, channel, reconcileFirst, now, link } = prep;
+  deps.observe?.({ phase: 'call', delivery: d, reminder: w.reminder, at: deps.clock.now() });
+
+  const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
+  let outcome: Outcome | null = null;
+  if (reconcileFirst) {
+    const found = await (channel as EmailChannel).lookup!(d.messageKey, signal).catch((e: Error) => ({ error: e.message }));
+    if ('found' in found && found.found) outcome = { class: 'accepted', providerId: found.providerId, response: 'reconciled: the provider already had this message key' };
+  }
+  if (!outcome) {
+    try {
+      const opts = { idempotencyKey: d.messageKey, signal };
+      if (rendered.channel === 'sms') outcome = await (channel as SmsChannel).send(rendered.sms, opts);
+      else if (rendered.channel === 'webhook') outcome = await (channel as WebhookChannel).send(rendered.webhook, { ...opts, now });
+      else outcome = await (channel as EmailChannel).send({ ...rendered.email, messageId: messageIdFor(d.messageKey), ...envelope }, opts);
+    } catch (e) {
+      // An adapter that throws broke its contract; we cannot know whether anything went out.
+      outcome = { class: 'ambiguous', code: 'ADAPTER_ERROR', message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  // A provider that echoes the body (the SMS API does) must not store the person's preferences link either — nor a
+  // piece of it: the adapter cuts a long answer to its first 500 characters, which may end inside the link, where
+  // the exact match cannot see it. Every credential-bearing link, whole or cut (domain/sending/credential-mask.ts), is
+  // hidden too, in the answer and in the error message alike.
+  const hide = (text: string) => maskCredentials(redactLink(text, link)).text;
+  const stored: Outcome = {
+    ...outcome,
+    ...(outcome.response ? { response: hide(outcome.response) } : {}),
+    ...('message' in outcome && typeof outcome.message === 'string' ? { message: hide(outcome.message) } : {}),
+  } as Outcome;
+  deps.observe?.({ phase: 'outcome', delivery: d, reminder: w.reminder, outcome: stored, at: deps.clock.now() });
+  return recordOutcome(deps, w, d, attemptId, stored, channel);
+}
+
+/**
+ * Records one attempt's outcome in one transaction (the attempt's end and the delivery's move in the same statement):
+ * `accepted` (adopting reports that came first), `retrying` with a `deliver` job at the next attempt, `unknown`,
+ * `failed` (suppressing the address when the provider says so) or `dead` (switching a 410 Gone webhook off); a
+ * provider refusing our credentials queues an alerts check.
+ */
+async function recordOutcome(
+  deps: SendDeps,
+  w: ReminderWorld,
+  d: Delivery,
+  attemptId: string,
+  outcome: Outcome,
+  channel: AnyChannel,
+): Promise<DeliverResult> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const deliveryId = d.id;
+  return db.transaction(async (tx) => {
+    const err = outcome.class === 'accepted' ? null : outcome;
+    // Recorded in the same statement as the delivery's move below.
+    const ended: AttemptEnd = {
+      attemptId,
+      endedAt: now,
+      outcome: outcome.class,
+      errorCode: err?.code ?? null,
+      errorMessage: err?.message ?? null,
+      // The provider's own words, success or failure (e.g. `421 4.3.2 Service shutting down`).
+      providerResponse: outcome.response ?? null,
+    };
+    const next = decideAfterOutcome({
+      outcome,
+      idempotentProvider: channel.idempotent === true,
+      failuresSoFar: d.failureCount,
+      // Every earlier attempt that did not end the delivery was either a budgeted failure or a deferral.
+      deferredSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
+      now,
+      expiresAt: w.reminder.expiresAt,
+      policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
+      random: (deps.random ?? Math.random)(),
+    });
+    if (next.status === 'accepted') {
+      const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null }, { end: ended });
+      // A fast provider may have reported on the message before this transaction committed its id (issue #10).
+      const adopted = accepted ? await adoptUnmatchedReports(tx, accepted, now) : null;
+      return { status: adopted?.status ?? 'accepted' };
+    }
+    if (outcome.class === 'rate_limited' && outcome.retryAfterMs && deps.rateLimits?.[d.provider]) {
+      // The provider asked everyone to wait: push the shared schedule so other workers wait too.
+      await pushBackSendSlots(tx, `provider:${d.provider}`, new Date(now.getTime() + outcome.retryAfterMs));
+    }
+    const moved = await transitionDelivery(tx, deliveryId, next.status, {
+      statusReason: next.reason,
+      lastError: err ? `${err.code}: ${err.message}` : null,
+      leaseExpiresAt: null,
+      nextAttemptAt: next.status === 'retrying' ? next.nextAttemptAt : null,
+      repairOwner: next.status === 'dead' ? next.repairOwner : null,
+      incrementFailures: next.countsAsFailure,
+    }, { end: ended });
+    // A DSN that named the delivery while this attempt was under way waited for its outcome (issue #10).
+    const settled = moved ? await adoptUnmatchedReports(tx, moved, now) : null;
+    if (next.status === 'failed' && next.suppress) {
+      await addSuppression(tx, w.sendingTenant.id, {
+        address: d.address,
+        reason: next.suppressAs ?? 'bounced',
+        channel: d.channel,
+        source: `provider rejected the ${d.channel === 'sms' ? 'number' : 'address'} (${err?.code}) on ${now.toISOString()}`,
+      });
+    }
+    if (next.status === 'dead' && next.disableEndpoint) {
+      // The receiver said 410 Gone: no more deliveries to it until an admin sets it up again.
+      await disableWebhook(tx, w.sendingTenant.id, `the receiver at ${d.address} answered ${err?.code ?? '410'} on ${now.toISOString()}`, now, d.address);
+    }
+    if (next.status === 'retrying') {
+      // Same delivery, same message key: the retry never re-claims.
+      await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+    }
+    // Alerts (issue #10 §6): a provider refusing our credentials is evaluated now, not at the next minute sweep.
+    if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
+      await enqueueJob(tx, ALERTS_CHECK_TASK, {}, { jobKey: ALERTS_CHECK_TASK });
+    }
+    return { status: settled?.status ?? next.status, reason: next.reason };
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * What the send path (server/sending/send-reminder.ts) reads off a reminder's world: the template data (validated by
+ * the template's zod schema before any claim), the template and the provider, and the person's wishes at send time —
+ * quiet hours (issue #9 §7), preferences and the one-click unsubscribe (issue #10 §5).
+ */
+import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '@/domain/notifications/preferences';
+import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
+import { essentialTypes, type Channel, type Provider } from '@/domain/vocabulary';
+import { notificationFields, preferencesLinkFor } from './compose-message';
+import type { BookingContext, ReminderWorld } from '@/db/queries/sending/delivery';
+import { parseTemplateData } from '@/emails';
+import type { SendDeps } from './send-reminder';
+
+/**
+ * Template data for one reminder, built from database rows (UTC instants as ISO strings). The result is
+ * validated by the template's zod schema before any claim.
+ */
+export function buildTemplateData(w: BookingContext): Record<string, unknown> {
+  const lead = w.event.roomOpenLeadMinutes ?? w.tenant.roomOpenLeadMinutes;
+  return {
+    tenantName: w.sendingTenant.name,
+    recipientName: w.contact.name,
+    role: w.booking.role,
+    eventTitle: w.event.title,
+    startsAt: w.event.startsAt?.toISOString(),
+    endsAt: w.event.endsAt ? w.event.endsAt.toISOString() : null,
+    allDay: w.event.allDay,
+    eventTimeZone: w.event.timeZone,
+    recipientTimeZone: w.contact.timeZone,
+    locale: w.contact.locale,
+    location: w.event.location,
+    notes: w.event.description,
+    roomUrl: w.event.roomUrl,
+    roomOpensAt: w.event.roomUrl ? new Date(w.event.startsAt.getTime() - lead * 60_000).toISOString() : null,
+    participantCount: w.booking.role === 'host' ? w.confirmedParticipants : null,
+    preferencesUrl: null,
+  };
+}
+
+/** The template a reminder renders: the nudge's or notification's own, else its rule's ('' when the rule is gone). */
+export function templateOf(w: ReminderWorld): string {
+  return w.reminder.template ?? w.rule?.template ?? '';
+}
+
+/**
+ * The template data of one planned message: the reminder fields (`deps.templateData`, default
+ * {@link buildTemplateData}), the change a notification tells of, and the recipient's preferences link.
+ */
+export async function messageData(deps: SendDeps, w: ReminderWorld): Promise<Record<string, unknown>> {
+  const base = (deps.templateData ?? buildTemplateData)(w);
+  const extra = w.reminder.kind === 'notification' ? notificationFields(w) : {};
+  return { ...base, ...extra, preferencesUrl: await preferencesLinkFor(w, deps.links) };
+}
+
+/** The provider a message on `channel` goes through: the sending tenant's email provider, the SMS API, or the webhook. */
+export function providerFor(w: ReminderWorld, channel: Channel): Provider {
+  return channel === 'email' ? w.sendingTenant.emailProvider : channel === 'sms' ? 'sms_api' : 'webhook';
+}
+
+/**
+ * Quiet hours checked again at send time (issue #9 §7): the person may have set them after the message was
+ * planned. A non-essential message to a person (not a staff nudge, not the organisation's webhook) that is being
+ * sent inside their quiet hours waits for the end of them when that is before its expiry; else it goes now.
+ * @returns the instant to wait until and the reason, or null to send now.
+ */
+export function quietHoursHold(w: ReminderWorld, now: Date): { until: Date; reason: string } | null {
+  if (w.reminder.kind === 'nudge' || w.reminder.channel === 'webhook') return null;
+  if (isEssential(w.reminder.kind, w.reminder.notificationType ?? null)) return null;
+  const quiet = parseQuietHours(w.contact.quietHours);
+  if (!quiet) return null;
+  try {
+    const q = applyQuietHours({ dueAt: now, expiresAt: w.reminder.expiresAt, quiet, zone: w.contact.timeZone ?? w.tenant.timeZone });
+    return q.deferredFrom ? { until: q.dueAt, reason: q.reason ?? 'held for quiet hours' } : null;
+  } catch {
+    return null; // malformed stored hours or zone: never block a send on them
+  }
+}
+
+/** Why the recipient does not want this message on this channel (their preferences), or null. */
+export function optedOut(w: ReminderWorld): string | null {
+  const type = w.reminder.notificationType ?? null;
+  const category = categoryOf(w.reminder.kind, type);
+  return optOutReason({
+    category,
+    essential: !!type && essentialTypes.includes(type),
+    prefs: readPreferences(w.contact.preferences),
+    channel: w.reminder.channel,
+    unsubscribedAt: readUnsubscribed(w.contact.preferences)[category] ?? null,
+  });
+}
+
+/** True when the message's category was emptied by the person's one-click unsubscribe link (issue #10 §5). */
+export function unsubscribedByLink(w: ReminderWorld): boolean {
+  return !!readUnsubscribed(w.contact.preferences)[categoryOf(w.reminder.kind, w.reminder.notificationType ?? null)];
+}
+
+/** What template-data validation says (emails/ `parseTemplateData`). */
+export type TemplateDataResult = ReturnType<typeof parseTemplateData>;
