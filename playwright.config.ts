@@ -26,6 +26,9 @@ const serverEnv: Record<string, string> = {
   PORT,
   PUNCTUAL_TRUSTED_PROXIES: process.env.PUNCTUAL_TRUSTED_PROXIES ?? '127.0.0.1',
   PUNCTUAL_ALERT_QUIET_MS: '2000',
+  // The worker's and web app's JSON logs (npm start writes them to files) stay beside the runner's results, not in
+  // the throwaway data folder.
+  PUNCTUAL_LOG_DIR: process.env.PUNCTUAL_LOG_DIR ?? 'test-results/e2e-logs',
 };
 if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
 // Without DATABASE_URL, start.ts runs embedded PostgreSQL in $PUNCTUAL_DATA_DIR/pg: npm test passes a throwaway dir.
@@ -73,7 +76,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    // Its output (thousands of JSON log lines) goes to a file, not into the runner's: a failure is found in seconds.
+    // Its terminal output goes to a file, not into the runner's (the JSON logs are in test-results/e2e-logs): a failure is found in seconds.
     // `exec`, so the SIGTERM below reaches start.ts itself.
     command: 'mkdir -p test-results && exec node --import tsx scripts/start.ts > test-results/e2e-server.log 2>&1',
     // SIGTERM lets start.ts stop the worker, web app and embedded PostgreSQL in order.
