@@ -25,6 +25,7 @@
  * alertPath): dead letters and unknown outcomes → /attention; provider auth → /attention?channel=<its channel>
  * (the deliveries list has no provider filter); lag, oldest due, heartbeat → the dashboard.
  */
+import { TASK } from '@/jobs/registry';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { createHttpEmailChannel } from '@/channels/http-email';
@@ -103,10 +104,6 @@ import { assertActorMay, recheckActor, refuseStaleSettings } from '@/server/plat
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { senderFor } from '@/server/organisations/sender-identity';
 
-/** graphile-worker task that sends one alert message (payload `{ id }`). */
-export const SEND_ALERT_TASK = 'send_alert';
-/** graphile-worker task that evaluates every tenant's alerts now (payload `{}` or `{ tenantId }`; job key `alerts_check`). */
-export const ALERTS_CHECK_TASK = 'alerts_check';
 
 /** How long the worker's job for a message the web process sends itself waits before it may take it, ms. */
 const WEB_SEND_HEAD_START_MS = 30_000;
@@ -225,7 +222,7 @@ async function observe(tx: DbOrTx, tenantId: string, condition: AlertCondition, 
  */
 async function planMessage(tx: Tx, m: Parameters<typeof insertAlertMessage>[1], jobAt?: Date): Promise<string | null> {
   const id = await insertAlertMessage(tx, m);
-  if (id) await enqueueJob(tx, SEND_ALERT_TASK, { id }, { jobKey: `send_alert:${id}`, jobKeyMode: 'replace', runAt: jobAt ?? null });
+  if (id) await enqueueJob(tx, TASK.sendAlert, { id }, { jobKey: `send_alert:${id}`, jobKeyMode: 'replace', runAt: jobAt ?? null });
   return id;
 }
 
@@ -388,7 +385,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
     const recorded = await finishAlertMessage(tx, id, claimed.attempts, r);
     if (!recorded) return { id, status: 'skipped', reason: 'the lease ran out and another sender took the message' };
     if (decision.status === 'retrying') {
-      await enqueueJob(tx, SEND_ALERT_TASK, { id }, { runAt: decision.nextAttemptAt, jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.sendAlert, { id }, { runAt: decision.nextAttemptAt, jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
       return { id, status: 'retrying', reason: decision.reason, nextAttemptAt: decision.nextAttemptAt };
     }
     return decision.status === 'sent' ? { id, status: 'sent' } : { id, status: 'failed', reason: decision.reason };

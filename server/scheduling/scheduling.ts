@@ -4,6 +4,7 @@
  * makes obsolete, and the wake-up jobs (the outbox, invariant 1). Called alike by route handlers, the
  * iCalendar importer, the seed and tests.
  */
+import { TASK } from '@/jobs/registry';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '@/db/client';
@@ -42,8 +43,6 @@ import { refuseBidiControls } from '@/domain/text';
 import { recordBookingCancelled, recordBookingConfirmed, recordBookingsConfirmed, recordEventCancelled, recordEventRescheduled } from './domain-events';
 import { AppError, parseInput } from '@/server/platform/errors';
 
-/** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
-export const DISPATCH_TASK = 'dispatch_due';
 
 /** An IANA zone this runtime accepts (current names and old aliases, stored as given; domain/zones.ts). */
 export const zone = z.string().superRefine((v, ctx) => {
@@ -172,7 +171,7 @@ function reminderRows(tenant: Tenant, event: Event, planned: (PlannedReminder & 
 async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
   await enqueueJobs(
     tx,
-    [...wakes].map(([ruleId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    [...wakes].map(([ruleId, dueAt]) => ({ task: TASK.dispatchDue, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
     { jobKeyMode: 'replace' },
   );
 }
@@ -184,7 +183,7 @@ async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, Date>, n
 export async function enqueueRuleWakes(tx: Tx, ruleId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
   await enqueueJobs(
     tx,
-    [...wakes].map(([eventId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    [...wakes].map(([eventId, dueAt]) => ({ task: TASK.dispatchDue, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
     { jobKeyMode: 'replace' },
   );
 }

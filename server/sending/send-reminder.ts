@@ -24,12 +24,12 @@
  * first looks the key up; rejected → `failed` (bad address, suppressed) or `dead` with a repair owner.
  * A provider's send rate is shared by all workers through PostgreSQL (db/queries/platform/rate-limit.ts).
  */
+import { TASK } from '@/jobs/registry';
 import type { EmailChannel, Outcome, SmsChannel, WebhookChannel } from '@/channels/types';
 import type { Channel, EmailProvider, Provider, RepairOwner, TemplateId } from '@/domain/vocabulary';
 import { disableWebhook } from '@/db/queries/scheduling/domain-events';
 import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '@/domain/notifications/preferences';
 import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
-import { DISPATCH_TASK } from '@/server/scheduling/scheduling';
 import { essentialTypes } from '@/domain/vocabulary';
 import { addressFor, composeMessage, ConfigurationError, notificationFields, preferencesLinkFor, redactLink, type ComposedMessage, type LinkSettings } from './compose-message';
 import type { Db, Tx } from '@/db/client';
@@ -61,14 +61,12 @@ import { decideAfterOutcome } from '@/domain/sending/outcome';
 import { defaultRetryPolicy, type RetryPolicy } from '@/domain/sending/retry';
 import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '@/emails';
 import type { Clock } from '@/server/platform/clock';
-import { DELIVER_TASK } from './dispatch';
 import { adoptUnmatchedReports } from '@/server/reports/reports';
 import { addSuppression } from '@/server/organisations/tenants';
 import { envelopeFromFor } from './bounce-address';
 import { senderFor } from '@/server/organisations/sender-identity';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { isAuthRejection } from '@/domain/alerts/alerts';
-import { ALERTS_CHECK_TASK } from '@/server/alerts/alerts';
 import type { SendObservation } from '@/server/dashboards/metrics';
 import { maskCredentials } from '@/domain/sending/credential-mask';
 
@@ -236,7 +234,7 @@ export async function sendReminder(
     const hold = quietHoursHold(w, now);
     if (hold) {
       await holdReminder(tx, reminderId, hold.until, hold.reason);
-      await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
+      await enqueueJob(tx, TASK.dispatchDue, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
       return { kind: 'skipped', reason: hold.reason };
     }
     // The person's preferences, re-read when the message falls due: a channel they no longer take ends here
@@ -283,7 +281,7 @@ export async function sendReminder(
     );
     if (!delivery) return { kind: 'already_claimed', messageKey };
     if (opts.deliverInline === false) {
-      await enqueueJob(tx, DELIVER_TASK, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
+      await enqueueJob(tx, TASK.deliver, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
       return { kind: 'delivered', deliveryId: delivery.id, result: { status: 'claimed' } };
     }
     // Step 2's checks and the move to `sending` in THIS transaction, on the world just read under the locks
@@ -449,7 +447,7 @@ async function prepareAttempt(
         nextAttemptAt: slot,
         leaseExpiresAt: null,
       });
-      await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.deliver, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
       return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
     }
   }
@@ -641,11 +639,11 @@ async function recordOutcome(
     }
     if (next.status === 'retrying') {
       // Same delivery, same message key: the retry never re-claims.
-      await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.deliver, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
     }
     // Alerts (issue #10 §6): a provider refusing our credentials is evaluated now, not at the next minute sweep.
     if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
-      await enqueueJob(tx, ALERTS_CHECK_TASK, {}, { jobKey: ALERTS_CHECK_TASK });
+      await enqueueJob(tx, TASK.alertsCheck, {}, { jobKey: TASK.alertsCheck });
     }
     return { status: settled?.status ?? next.status, reason: next.reason };
   });

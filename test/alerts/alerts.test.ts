@@ -4,6 +4,7 @@
  * Slack-compatible webhook receiver — on a simulated clock. The minute sweep is the real `dispatch_due` task with
  * a `_cron` payload; the web watchdog is server/alerts/alerts.ts runHeartbeatWatchdog.
  */
+import { TASK } from '@/jobs/registry';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpEmailChannel } from '@/channels/http-email';
@@ -17,7 +18,7 @@ import { formatTimeInZone } from '@/components/ui/format';
 import { activeAlertBanners, alertsOverview, evaluateAlerts, readAlertSettings, runHeartbeatWatchdog, saveAlertSettings, sendAlertMessage, sendTestAlert, type AlertSenders } from '@/server/alerts/alerts';
 import { AppError } from '@/server/platform/errors';
 import { discardDelivery, replayDelivery } from '@/server/sending/operator';
-import { addBooking, createEvent, DISPATCH_TASK } from '@/server/scheduling/scheduling';
+import { addBooking, createEvent } from '@/server/scheduling/scheduling';
 import { seedDemo } from '@/dev/seed';
 import { startWebhookCatcher } from '@/dev/webhook-catcher';
 import { createHarness, type Harness } from '@/test/support/harness';
@@ -73,7 +74,7 @@ async function setup(opts: { emailProvider?: 'smtp' | 'http_api'; settings?: { l
 /** The worker's minute sweep at `now`: due jobs and the dispatcher (tick), then the real cron job `dispatch_due` { _cron }. */
 async function sweep(now: string): Promise<void> {
   await h!.tick(now);
-  await enqueueJob(db(), DISPATCH_TASK, { _cron: { ts: now, backfilled: false } });
+  await enqueueJob(db(), TASK.dispatchDue, { _cron: { ts: now, backfilled: false } });
   await h!.drain();
 }
 
