@@ -30,7 +30,7 @@ const r1 = (x: number | null | undefined) => (x === null || x === undefined || !
 const r2 = (x: number | null | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? null : Math.round(x * 100) / 100);
 
 /** p-th percentile (nearest rank) of ascending `xs`; null when empty. */
-export function pct(xs: number[], p: number): number | null {
+function pct(xs: number[], p: number): number | null {
   if (!xs.length) return null;
   return xs[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))];
 }

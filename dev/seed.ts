@@ -55,13 +55,13 @@ import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/orga
 
 const MIN = 60_000;
 
-export interface SeedResult {
+interface SeedResult {
   tenantSlug: string;
   createdTenant: boolean;
   createdEvents: number;
 }
 
-export interface SeedOptions {
+interface SeedOptions {
   /** Base URL of the built-in webhook receiver (dev/webhook-catcher.ts), e.g. http://127.0.0.1:4100. */
   webhookCatcherUrl?: string;
   /** The app's public base URL, for the links in the history's alert messages (default: server/alerts/alerts.ts alertPublicUrl). */
@@ -69,10 +69,10 @@ export interface SeedOptions {
 }
 
 /** The demo tenant's SMS sender: Twilio's magic "From" number that always succeeds with test credentials. */
-export const DEMO_SMS_SENDER = '+15005550006';
+const DEMO_SMS_SENDER = '+15005550006';
 
 /** Demo contacts that take messages by SMS (phones in E.164, valid per domain/phone.ts). */
-export const demoContacts: { email: string; name: string; timeZone: string; phone: string; preferences: ChannelPreferences; quietHours: QuietHours | null }[] = [
+const demoContacts: { email: string; name: string; timeZone: string; phone: string; preferences: ChannelPreferences; quietHours: QuietHours | null }[] = [
   // Booking updates by SMS only; reminders by email.
   { email: 'ada@demo.punctual.local', name: 'Ada Lovelace', timeZone: 'Europe/London', phone: '+447911123456', preferences: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: null },
   // Everything by email and SMS, but nothing non-essential at night in New York.

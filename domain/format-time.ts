@@ -29,7 +29,7 @@ import { DateTime } from 'luxon';
 import { isValidZone } from './zones';
 
 /** An instant: a `Date` or an ISO-8601 string carrying `Z` or an offset. Never a local wall-clock time. */
-export type InstantInput = Date | string;
+type InstantInput = Date | string;
 
 export interface FormatEventTimeInput {
   /** Start instant (UTC instant; for all-day events, any instant on the first day in the event zone). */
@@ -336,7 +336,7 @@ function computeEventTime(input: FormatEventTimeInput): FormattedEventTime {
   return { eventZoneLine, recipientZoneLine };
 }
 
-export interface FormatInstantInput {
+interface FormatInstantInput {
   /** The instant to show (UTC instant). */
   at: InstantInput;
   /** IANA zone to show it in. */

@@ -17,10 +17,9 @@
  *   Europe/Kiev internally); formatting works either way.
  * - Suggested (for a typed city or old name): see {@link suggestZone}.
  */
-import { rawTimeZones, timeZonesNames, tzdbVersion } from '@vvo/tzdb';
+import { rawTimeZones, timeZonesNames } from '@vvo/tzdb';
 import { IANAZone } from 'luxon';
 
-export { tzdbVersion };
 
 /**
  * Every tz database name: the current ones and the old links each tzdb entry groups with them (Europe/Kiev,

@@ -25,7 +25,7 @@ import type { z } from 'zod';
 
 export const attendeeReminderDataSchema = reminderTemplateFieldsSchema.superRefine(checkReminderTemplateData);
 
-export type AttendeeReminderProps = z.infer<typeof attendeeReminderDataSchema>;
+type AttendeeReminderProps = z.infer<typeof attendeeReminderDataSchema>;
 
 /**
  * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale; a

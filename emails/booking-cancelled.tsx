@@ -24,7 +24,7 @@ import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from 
 /** Notification template data (the shared fields plus the notification fields), no extra requirements. */
 export const bookingCancelledDataSchema = notificationTemplateFieldsSchema.superRefine(checkNotificationTemplateData);
 
-export type BookingCancelledProps = z.infer<typeof bookingCancelledDataSchema>;
+type BookingCancelledProps = z.infer<typeof bookingCancelledDataSchema>;
 
 /** Subject line: "Your place at Intro workshop was cancelled" (one line, right-to-left title isolated). */
 export function bookingCancelledSubject(data: BookingCancelledProps): string {

@@ -26,7 +26,7 @@ import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from 
 /** Notification template data (the shared fields plus the notification fields), no extra requirements. */
 export const bookingConfirmedDataSchema = notificationTemplateFieldsSchema.superRefine(checkNotificationTemplateData);
 
-export type BookingConfirmedProps = z.infer<typeof bookingConfirmedDataSchema>;
+type BookingConfirmedProps = z.infer<typeof bookingConfirmedDataSchema>;
 
 /**
  * Subject line: "You're booked: Intro workshop" (a right-to-left title is isolated so its punctuation stays

@@ -24,7 +24,7 @@ import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from 
 /** Notification template data (the shared fields plus the notification fields), no extra requirements. */
 export const eventCancelledDataSchema = notificationTemplateFieldsSchema.superRefine(checkNotificationTemplateData);
 
-export type EventCancelledProps = z.infer<typeof eventCancelledDataSchema>;
+type EventCancelledProps = z.infer<typeof eventCancelledDataSchema>;
 
 /** Subject line: "Life drawing is cancelled" (one line, right-to-left title isolated). */
 export function eventCancelledSubject(data: EventCancelledProps): string {

@@ -62,7 +62,7 @@ function previousTiming(data: EventRescheduledProps): PreviousTiming {
  * (en-GB), from formatEventTime. Its `recipientZoneLine` is always null (see the module comment).
  * @throws Error naming the field when a previous field is null or would not format.
  */
-export function previousEventTime(data: EventRescheduledProps): FormattedEventTime {
+function previousEventTime(data: EventRescheduledProps): FormattedEventTime {
   const p = previousTiming(data);
   const line = formatEventTime({
     startsAt: p.previousStartsAt,

@@ -29,7 +29,7 @@ export const hostAddedDataSchema = notificationTemplateFieldsSchema
   })
   .superRefine(checkNotificationTemplateData);
 
-export type HostAddedProps = z.infer<typeof hostAddedDataSchema>;
+type HostAddedProps = z.infer<typeof hostAddedDataSchema>;
 
 /** Subject line: "You're hosting Intro workshop" (one line, right-to-left title isolated). */
 export function hostAddedSubject(data: HostAddedProps): string {

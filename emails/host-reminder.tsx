@@ -34,7 +34,7 @@ export const hostReminderDataSchema = reminderTemplateFieldsSchema
   })
   .superRefine(checkReminderTemplateData);
 
-export type HostReminderProps = z.infer<typeof hostReminderDataSchema>;
+type HostReminderProps = z.infer<typeof hostReminderDataSchema>;
 
 /** "No participants have booked yet." / "1 participant has booked." / "12 participants have booked." */
 export function participantSentence(count: number): string {

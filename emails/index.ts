@@ -32,7 +32,7 @@ export {
   type ReminderTemplateData,
   type TemplateData,
 } from './schema';
-export { templateIds, type TemplateId };
+export { templateIds };
 
 interface TemplateDefinition<P extends ReminderTemplateData> {
   /** Validates data for this template (the shared schema, possibly refined). */
@@ -111,7 +111,7 @@ export function isTemplateId(value: string): value is TemplateId {
   return (templateIds as readonly string[]).includes(value);
 }
 
-export type ParseTemplateDataResult =
+type ParseTemplateDataResult =
   | { ok: true; data: TemplateData }
   | { ok: false; field: string; message: string };
 

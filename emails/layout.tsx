@@ -82,7 +82,7 @@ export function sentenceText(sentence: Sentence, dir: TextDirection): string {
 }
 
 /** The sentence as inline content: typed parts wrapped in `dir="auto"`. */
-export function SentenceNodes({ sentence, dir }: { sentence: Sentence; dir: TextDirection }) {
+function SentenceNodes({ sentence, dir }: { sentence: Sentence; dir: TextDirection }) {
   return (
     <>
       {sentence.map((p, i) => (typeof p === 'string' ? p : <Typed key={i} text={p.typed} dir={dir} />))}
@@ -90,7 +90,7 @@ export function SentenceNodes({ sentence, dir }: { sentence: Sentence; dir: Text
   );
 }
 
-export interface LayoutProps {
+interface LayoutProps {
   /** Inbox preview line (hidden in the body, skipped in the text part). */
   preview: Sentence;
   /** Heading at the top of the message; a heading that is only typed text gets `dir="auto"` itself. */
@@ -184,7 +184,7 @@ export function SentenceParagraphs({ sentences, dir }: { sentences: (Sentence | 
 }
 
 /** One paragraph per non-blank line of `text`. */
-export function Paragraphs({ text }: { text: string }) {
+function Paragraphs({ text }: { text: string }) {
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())

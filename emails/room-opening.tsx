@@ -26,7 +26,7 @@ export const roomOpeningDataSchema = reminderTemplateFieldsSchema
   .extend({ roomUrl: httpUrl(), roomOpensAt: instant() })
   .superRefine(checkReminderTemplateData);
 
-export type RoomOpeningProps = z.infer<typeof roomOpeningDataSchema>;
+type RoomOpeningProps = z.infer<typeof roomOpeningDataSchema>;
 
 /** "10:30 CEST": when the room opens, in the event zone. */
 function opensAtClock(data: RoomOpeningProps): string {

@@ -42,7 +42,7 @@ import {
 import { messageLocale, oneLine, sentenceText, type Sentence } from './layout';
 
 /** Longest typed values kept in an SMS, in graphemes (see the module comment). */
-export const smsTypedLimits = { tenantName: 40, eventTitle: 60, location: 60, reason: 100 } as const;
+const smsTypedLimits = { tenantName: 40, eventTitle: 60, location: 60, reason: 100 } as const;
 
 // Grapheme boundaries do not depend on the locale.
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });

@@ -8,7 +8,7 @@ import { ApiError, apiCall } from '@/components/ui/api';
 import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
 
 /** A staff member who can be chosen as a recipient. */
-export interface StaffOption {
+interface StaffOption {
   id: string;
   name: string;
   email: string;

@@ -18,7 +18,7 @@ import { NudgeDialog } from '@/components/events/NudgeDialog';
 import { useNudgeNotice } from '@/components/events/useNudgeNotice';
 
 /** How often the view reads itself again (issue #13: "refreshes itself every 30 s"). */
-export const TODAY_REFRESH_MS = 30_000;
+const TODAY_REFRESH_MS = 30_000;
 
 async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {
   const res = await fetch(url, { cache: 'no-store', signal });

@@ -28,7 +28,7 @@ function headerValue(value: unknown): string {
  * Header name/value pairs from whatever shape the catcher stored: a list of `{ key, line }` header lines,
  * a list of `[name, value]` pairs, or an object of name → value (strings, address objects, arrays).
  */
-export function headerEntries(headers: unknown): [string, string][] {
+function headerEntries(headers: unknown): [string, string][] {
   if (Array.isArray(headers)) {
     return headers.flatMap((h): [string, string][] => {
       if (Array.isArray(h) && h.length >= 2) return [[String(h[0]), headerValue(h[1])]];

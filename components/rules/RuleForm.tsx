@@ -13,7 +13,7 @@ import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** The rule as the edit page hands it over (plain JSON); `id` null on /rules/new (version 0). */
-export interface RuleFormValue {
+interface RuleFormValue {
   id: string | null;
   name: string;
   anchor: Anchor;

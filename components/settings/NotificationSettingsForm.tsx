@@ -14,7 +14,7 @@ import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
 import { TimesInText } from '@/components/ui/TimesInText';
 
 /** The domain event types in staff words (the matrix's rows). */
-export const eventTypeLabels: Record<DomainEventType, string> = {
+const eventTypeLabels: Record<DomainEventType, string> = {
   booking_confirmed: 'A booking is confirmed',
   booking_cancelled: 'A booking is cancelled',
   event_rescheduled: 'An event is rescheduled',
@@ -22,7 +22,7 @@ export const eventTypeLabels: Record<DomainEventType, string> = {
   participant_added_as_host: 'Someone is added as host',
 };
 /** The matrix's columns. */
-export const roleColumnLabels: Record<BookingRole, string> = { attendee: 'Attendee', external: 'External guest', host: 'Host' };
+const roleColumnLabels: Record<BookingRole, string> = { attendee: 'Attendee', external: 'External guest', host: 'Host' };
 
 /** The editable fields, flat: one key per matrix cell (`<type>.<role>`, `<type>.template`), plus sender and endpoint. */
 type Fields = Record<string, string | boolean>;

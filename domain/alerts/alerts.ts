@@ -54,7 +54,7 @@ export interface AlertTiming {
 /** …or at most this long after the episode's first item, ms. */
 export const ALERT_GROUP_MAX_MS = 5 * 60_000;
 /** At most one start alert per condition within this long, ms. */
-export const ALERT_MIN_START_INTERVAL_MS = 3_600_000;
+const ALERT_MIN_START_INTERVAL_MS = 3_600_000;
 /** Dispatch lag is judged over the first attempts started within this window before now, ms. */
 export const LAG_WINDOW_MS = 5 * 60_000;
 /** A provider's auth/permission rejection starts an alert only when it happened within this window, ms. */
@@ -63,8 +63,8 @@ export const PROVIDER_AUTH_WINDOW_MS = 15 * 60_000;
 export const HEARTBEAT_STALE_MS = 3 * 60_000;
 
 /** The conditions whose items are counted and grouped (dead letters, unknown outcomes). */
-export const countConditions: readonly AlertCondition[] = ['dead_letters', 'unknown_outcomes'];
-export const isCountCondition = (c: AlertCondition): c is 'dead_letters' | 'unknown_outcomes' => countConditions.includes(c);
+const countConditions: readonly AlertCondition[] = ['dead_letters', 'unknown_outcomes'];
+const isCountCondition = (c: AlertCondition): c is 'dead_letters' | 'unknown_outcomes' => countConditions.includes(c);
 
 /** One `alert_states` row as the decision sees it (instants are UTC). */
 export interface AlertStateSnapshot {
@@ -126,9 +126,9 @@ export type AlertObservation =
   | { condition: 'provider_auth'; failures: ProviderAuthFailure[] }
   | { condition: 'worker_heartbeat'; lastSweepAt: Date | null };
 
-export type AlertTransition = 'started' | 'cleared';
+type AlertTransition = 'started' | 'cleared';
 
-export interface AlertDecision {
+interface AlertDecision {
   /** The state to store (identical to the previous one when nothing changed: see `changed`). */
   next: AlertStateSnapshot;
   changed: boolean;
@@ -170,7 +170,7 @@ export const providerLabels: Record<Provider, string> = {
 };
 
 /** The channel a provider carries (for the needs-attention filter). */
-export const providerChannel: Record<Provider, Channel> = { smtp: 'email', http_api: 'email', sms_api: 'sms', webhook: 'webhook' };
+const providerChannel: Record<Provider, Channel> = { smtp: 'email', http_api: 'email', sms_api: 'sms', webhook: 'webhook' };
 
 /** Condition names for people (page headings, message subjects). */
 export const alertConditionLabels: Record<AlertCondition, string> = {
@@ -269,7 +269,7 @@ export function conditionHolds(obs: AlertObservation, wasActive: boolean, now: D
  * The one-line summary of what is wrong now ({@link AlertStateSnapshot.detail}); `state` gives the episode's first
  * item. Instants are written in `zone` (the tenant's IANA zone; UTC when not given): see {@link alertTime}.
  */
-export function describeActive(obs: AlertObservation, state: Pick<AlertStateSnapshot, 'itemCount' | 'firstItemAt'>, now: Date, zone = 'UTC'): string {
+function describeActive(obs: AlertObservation, state: Pick<AlertStateSnapshot, 'itemCount' | 'firstItemAt'>, now: Date, zone = 'UTC'): string {
   const isoSecond = (d: Date) => alertTime(d, zone);
   switch (obs.condition) {
     case 'dead_letters':
@@ -289,7 +289,7 @@ export function describeActive(obs: AlertObservation, state: Pick<AlertStateSnap
 }
 
 /** Why an active episode's start is not sent yet: the hourly limit, or a count condition's grouping window. */
-export type StartHold = { kind: 'hourly'; lastAt: Date; retryAt: Date } | { kind: 'grouping'; until: Date };
+type StartHold = { kind: 'hourly'; lastAt: Date; retryAt: Date } | { kind: 'grouping'; until: Date };
 
 /**
  * Whether an active episode's start may be sent now (module doc): grouping for count conditions (sent once no
@@ -451,7 +451,7 @@ export function slackEscape(text: string): string {
 }
 
 /** The texts of one alert message: email subject and plain-text body, and the Slack `text`. */
-export interface AlertTexts {
+interface AlertTexts {
   subject: string;
   /** Plain text; ends with the link on its own line. */
   text: string;

@@ -47,10 +47,10 @@ import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-librar
 import { isValidZone } from '@/domain/zones';
 
 /** iTIP method of an invitation: REQUEST (new or changed booking) or CANCEL (booking or event cancelled). */
-export type CalendarInviteMethod = 'REQUEST' | 'CANCEL';
+type CalendarInviteMethod = 'REQUEST' | 'CANCEL';
 
 /** A person in the invitation: display name and email address. */
-export interface CalendarInvitePerson {
+interface CalendarInvitePerson {
   name: string;
   email: string;
 }

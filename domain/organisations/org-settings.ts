@@ -30,10 +30,10 @@ export interface OrgSettings {
   emailProvider: EmailProvider;
 }
 
-export const orgSettingsFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
-export type OrgSettingsField = (typeof orgSettingsFields)[number];
+const orgSettingsFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
+type OrgSettingsField = (typeof orgSettingsFields)[number];
 
-export type OrgSettingsCheck = { ok: true; value: OrgSettings } | { ok: false; field: OrgSettingsField | 'body'; message: string };
+type OrgSettingsCheck = { ok: true; value: OrgSettings } | { ok: false; field: OrgSettingsField | 'body'; message: string };
 
 const MAX_NAME = 200;
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets including the angle brackets. */

@@ -16,7 +16,7 @@ export interface BucketPolicy {
 }
 
 /** What taking a token decided. */
-export type TakeResult =
+type TakeResult =
   /** `tat`: the new state to store; `remaining`: tokens left after this one. */
   | { allowed: true; tat: number; remaining: number }
   /** The bucket is empty: nothing changes; one token is back after `retryAfterMs` (> 0). */

@@ -23,7 +23,7 @@ import { deliveryTransitions } from '@/domain/states';
 import type { DeliveryStatus, ReportKind, SuppressionReason } from '@/domain/vocabulary';
 
 /** The delivery states a report can put a delivery in (`accepted` = no report says more than "it went out"). */
-export type ReportState = 'accepted' | 'delivered' | 'soft_bounced' | 'bounced' | 'failed' | 'complained';
+type ReportState = 'accepted' | 'delivered' | 'soft_bounced' | 'bounced' | 'failed' | 'complained';
 
 /** Severity rank of each report state: a delivery only ever moves to a higher rank. `bounced` and SMS `failed` share one. */
 export const reportSeverity: Readonly<Record<ReportState, number>> = {
@@ -60,7 +60,7 @@ export interface ReportFact {
 }
 
 /** The result of {@link foldReports}. */
-export interface FoldedReportState {
+interface FoldedReportState {
   state: ReportState;
   /** Why, in words, for `deliveries.status_reason`; null for `accepted`. */
   reason: string | null;
@@ -136,7 +136,7 @@ export const MAX_SMS_PARTS = 25;
  * outside 1…{@link MAX_SMS_PARTS} are impossible and ignored; with no usable claim the count is the highest
  * reported index + 1. Order-independent (a function of the set of reports).
  */
-export function partCountOf(parts: readonly Pick<ReportFact, 'partIndex' | 'partCount'>[]): number {
+function partCountOf(parts: readonly Pick<ReportFact, 'partIndex' | 'partCount'>[]): number {
   const indexed = Math.max(0, ...parts.map((p) => (p.partIndex ?? 0) + 1));
   const claims = parts
     .map((p) => p.partCount ?? 0)
@@ -238,9 +238,9 @@ export function parseRfc3339Instant(value: string): Date | null {
 }
 
 /** The earliest event time a report may carry: 2000-01-01T00:00:00Z (before any message this system sent). */
-export const REPORT_TIME_EARLIEST = new Date('2000-01-01T00:00:00Z');
+const REPORT_TIME_EARLIEST = new Date('2000-01-01T00:00:00Z');
 /** How far after the receiving instant a report's event time may be, ms: 1 day (clock skew, never a future). */
-export const REPORT_TIME_MAX_AHEAD_MS = 86_400_000;
+const REPORT_TIME_MAX_AHEAD_MS = 86_400_000;
 
 /**
  * Why `at` cannot be a report's event time received at `now` (both UTC instants), or null when it can: it must be
@@ -260,7 +260,7 @@ export function reportTimeProblem(at: Date, now: Date): string | null {
 const reportable: ReadonlySet<DeliveryStatus> = new Set(['accepted', 'unknown', 'delivered', 'soft_bounced', 'bounced', 'failed', 'complained']);
 
 /** What applying a fold to a delivery does: a move forward, a reason refresh in the same state, or nothing. */
-export type ReportTransition =
+type ReportTransition =
   | { action: 'move'; to: DeliveryStatus; reason: string | null; decidedAt: Date | null }
   | { action: 'refresh'; reason: string | null; decidedAt: Date | null }
   | { action: 'none'; why: string };
@@ -291,7 +291,7 @@ export function decideReportTransition(current: DeliveryStatus, fold: FoldedRepo
 }
 
 /** What a Twilio error code in a status callback means for the number (suppress it, and why), or null. */
-export interface TwilioErrorClass {
+interface TwilioErrorClass {
   suppress: Extract<SuppressionReason, 'unsubscribed' | 'invalid_number'> | null;
   /** Twilio's words for the code, when we know them. */
   description: string | null;

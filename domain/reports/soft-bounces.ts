@@ -8,7 +8,7 @@
 import { SOFT_BOUNCE_WINDOW_MS } from './report-state';
 
 /** One soft-bounce report: the delivery (message) it is about and its event time (UTC instant). */
-export interface SoftBounce {
+interface SoftBounce {
   deliveryId: string;
   at: Date;
 }

@@ -24,7 +24,7 @@ export class DueInstantError extends Error {
 }
 
 /** A signed ISO-8601 duration split into its calendar and elapsed parts. */
-export interface ParsedOffset {
+interface ParsedOffset {
   sign: 1 | -1;
   years: number;
   months: number;

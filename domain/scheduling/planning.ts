@@ -65,7 +65,7 @@ function lateReason(timeZone: string, now: Date, w: { dueAt: Date; expiresAt: Da
 }
 
 /** The anchor instant of `rule` for `event`, or null when the anchor does not exist (no room to open). */
-export function anchorInstant(event: PlanningEvent, anchor: Anchor): Date | null {
+function anchorInstant(event: PlanningEvent, anchor: Anchor): Date | null {
   switch (anchor) {
     case 'start':
       return event.startsAt;

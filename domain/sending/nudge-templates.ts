@@ -15,7 +15,7 @@
 import { reminderTemplateIds, type BookingRole, type ReminderTemplateId } from '@/domain/vocabulary';
 
 /** What renderability depends on. */
-export interface NudgeTemplateContext {
+interface NudgeTemplateContext {
   /** The booking's role. */
   role: BookingRole;
   /** The event has an online room (a room URL): the room-opening template has something to open. */
@@ -23,7 +23,7 @@ export interface NudgeTemplateContext {
 }
 
 /** One template and whether it renders here; when not, the template-data field that would be missing and why, in staff words. */
-export type NudgeTemplateAvailability =
+type NudgeTemplateAvailability =
   | { template: ReminderTemplateId; ok: true }
   | { template: ReminderTemplateId; ok: false; field: 'roomUrl' | 'role'; reason: string };
 

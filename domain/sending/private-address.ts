@@ -51,7 +51,7 @@ export type NonPublicKind =
   | 'invalid';
 
 /** A non-public address: its kind, and — when an IPv6 form embeds an IPv4 address that decided it — that IPv4 address. */
-export interface NonPublicAddress {
+interface NonPublicAddress {
   kind: NonPublicKind;
   /** The embedded IPv4 address (dotted quad) of an IPv4-mapped, -translated, -compatible, NAT64 or 6to4 form. */
   ipv4?: string;

@@ -135,7 +135,7 @@ export function slackRecipientId(url: string): string {
 
 // =============================================================================================== evaluation
 
-export interface EvaluateOptions {
+interface EvaluateOptions {
   /** Only this tenant (it must have alert settings); default every tenant that has them. */
   tenantId?: string;
   /** Only these conditions (the web watchdog: `['worker_heartbeat']`); default all. */
@@ -150,7 +150,7 @@ export interface EvaluateOptions {
 }
 
 /** One planned message, as {@link evaluateAlerts} reports it. */
-export interface PlannedAlert {
+interface PlannedAlert {
   id: string;
   tenantId: string;
   condition: AlertCondition;
@@ -159,7 +159,7 @@ export interface PlannedAlert {
   route: AlertRoute;
 }
 
-export interface EvaluateResult {
+interface EvaluateResult {
   /** Tenants evaluated. */
   tenants: number;
   /** Messages planned by this evaluation (each with its `send_alert` job). */
@@ -331,7 +331,7 @@ export interface AlertSenders {
   timeoutMs?: number;
 }
 
-export type SendAlertResult =
+type SendAlertResult =
   | { id: string; status: 'sent' }
   | { id: string; status: 'retrying'; reason: string; nextAttemptAt: Date }
   | { id: string; status: 'failed'; reason: string }
@@ -415,7 +415,7 @@ function sendEmail(channel: EmailChannel, tenant: Tenant, m: AlertMessage, signa
 }
 
 /** Sends every message a sender may take now (optionally of one condition), one after another. */
-export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: Date, opts: { condition?: AlertCondition } = {}): Promise<SendAlertResult[]> {
+async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: Date, opts: { condition?: AlertCondition } = {}): Promise<SendAlertResult[]> {
   const out: SendAlertResult[] = [];
   for (const id of await dueAlertMessageIds(db, now, opts)) out.push(await sendAlertMessage(db, id, senders, now));
   return out;
@@ -427,7 +427,7 @@ export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: D
  * PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public host only when PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names its origin). A provider whose
  * variables are unset has no channel here: its messages are left to the worker.
  */
-export function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
+function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
   const email: Partial<Record<EmailProvider, EmailChannel>> = {};
   if (env.SMTP_URL) email.smtp = createSmtpChannel({ url: env.SMTP_URL });
   if (env.HTTP_EMAIL_API_URL && env.HTTP_EMAIL_API_KEY) email.http_api = createHttpEmailChannel({ baseUrl: env.HTTP_EMAIL_API_URL, apiKey: env.HTTP_EMAIL_API_KEY });
@@ -544,7 +544,7 @@ export interface SaveAlertSettingsInput {
 }
 
 /** Who saves (app/_http/session.ts actionContext). */
-export interface AlertSettingsContext {
+interface AlertSettingsContext {
   tenantId: string;
   actor: string;
   actorId?: string;
@@ -699,7 +699,7 @@ export interface ConditionView {
 }
 
 /** Everything the alerts page shows besides the settings. */
-export interface AlertsOverview {
+interface AlertsOverview {
   conditions: ConditionView[];
   messages: AlertMessage[];
   staff: { id: string; name: string; email: string; role: string }[];

@@ -57,7 +57,7 @@ export interface IcsEvent {
 }
 
 /** What was read, so that every VEVENT and occurrence is accounted for (see ImportIcsSummary). */
-export interface IcsReadStats {
+interface IcsReadStats {
   /** VEVENT components in the file. */
   vevents: number;
   /** Of them, without UID (given a `nouid:` identity). */
@@ -147,7 +147,7 @@ const MAX_ZONE_OFFSET_MINUTES = 18 * 60;
 /** No occurrence may reach this wall clock: events live in the years 1900–2199 (see toIcsEvent). */
 const LAST_WALL_MS = Date.UTC(2200, 0, 1);
 /** STANDARD/DAYLIGHT observances per VTIMEZONE: real zones have a few dozen; thousands take minutes to expand. */
-export const MAX_OBSERVANCES = 200;
+const MAX_OBSERVANCES = 200;
 
 /** `readIcs(…).events`: see there. */
 export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): IcsEvent[] {

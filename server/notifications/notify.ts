@@ -21,7 +21,7 @@ import type { Contact } from '@/db/schema';
 import { isEssentialType, planNotifications, planOnNewChannels, recipientsOf, sendingTenantIds, type PlanInput, type PlanPerson } from '@/domain/notifications/plan';
 import { personalChannels, type PersonalChannel } from '@/domain/vocabulary';
 
-export interface NotifyResult {
+interface NotifyResult {
   /** Notifications planned by this run (0 when a earlier run already did it). */
   planned: number;
   skipped?: 'not found' | 'already processed';

@@ -16,7 +16,7 @@ import type { Booking, Event } from '@/db/schema';
 
 
 /** Timing of an event as a domain event payload records it (UTC instants as ISO strings; IANA zone). */
-export interface TimingPayload {
+interface TimingPayload {
   startsAt: string;
   endsAt: string;
   timeZone: string;

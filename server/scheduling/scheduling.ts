@@ -62,7 +62,7 @@ export const phoneField = z.string().transform((v, ctx) => {
 });
 const instant = z.coerce.date().refine((d) => !Number.isNaN(d.getTime()), { message: 'must be an ISO-8601 instant' });
 
-export const eventTimingSchema = z
+const eventTimingSchema = z
   .object({
     startsAt: instant,
     endsAt: instant,
@@ -72,7 +72,7 @@ export const eventTimingSchema = z
   })
   .refine((v) => v.endsAt.getTime() >= v.startsAt.getTime(), { message: 'must not be before startsAt', path: ['endsAt'] });
 
-export const createEventSchema = z
+const createEventSchema = z
   .object({
     title: z.string().trim().min(1, 'required').check(refuseBidiControls),
     description: z.string().check(refuseBidiControls).nullish(),
@@ -83,7 +83,7 @@ export const createEventSchema = z
   .and(eventTimingSchema);
 export type CreateEventInput = z.input<typeof createEventSchema>;
 
-export const addBookingSchema = z.object({
+const addBookingSchema = z.object({
   eventId: z.uuid(),
   role: z.enum(bookingRoles),
   contact: z.object({
@@ -98,7 +98,7 @@ export const addBookingSchema = z.object({
   }),
   guestTenantId: z.uuid().nullish(),
 });
-export type AddBookingInput = z.input<typeof addBookingSchema>;
+type AddBookingInput = z.input<typeof addBookingSchema>;
 
 function planningEvent(e: Event, tenant: Tenant): PlanningEvent {
   return {
@@ -285,7 +285,7 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
 export type BulkBookingInput = Omit<AddBookingInput, 'eventId'>;
 
 /** Bookings written per round of `addBookingsBulk` (each round: one statement per table). */
-export const BULK_BOOKING_CHUNK = 10_000;
+const BULK_BOOKING_CHUNK = 10_000;
 
 const bulkRowSchema = addBookingSchema.omit({ eventId: true });
 

@@ -97,7 +97,7 @@ const INVITE_METHOD: Partial<Record<DomainEventType, 'REQUEST' | 'CANCEL'>> = {
  * reschedule; the entry states the current timing) and the schedule version itself for a CANCEL (the next after
  * the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
  */
-export function calendarFor(w: ReminderWorld, stamp: Date, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
+function calendarFor(w: ReminderWorld, stamp: Date, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
   const type = w.reminder.notificationType;
   const method = type ? INVITE_METHOD[type] : undefined;
   if (!method) return undefined;

@@ -115,13 +115,13 @@ export interface SendDeps {
   observe?: (e: SendObservation) => void;
 }
 
-export type SendReminderResult =
+type SendReminderResult =
   | { kind: 'skipped'; reason: string }
   | { kind: 'terminated'; status: 'cancelled' | 'superseded' | 'expired' | 'failed'; reason: string }
   | { kind: 'already_claimed'; messageKey: string }
   | { kind: 'delivered'; deliveryId: string; result: DeliverResult };
 
-export type DeliverResult = { status: string; reason?: string | null };
+type DeliverResult = { status: string; reason?: string | null };
 
 /**
  * Template data for one reminder, built from database rows (UTC instants as ISO strings). The result is

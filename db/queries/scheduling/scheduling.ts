@@ -87,7 +87,7 @@ export async function previousCancelledBooking(db: DbOrTx, tenantId: string, boo
 }
 
 /** A contact found or created by {@link findOrCreateContact}: its details as stored, and whether this call created it. */
-export interface FoundContact {
+interface FoundContact {
   id: string;
   created: boolean;
   name: string;
@@ -131,21 +131,6 @@ export async function findOrCreateContact(
     if (known) return { ...known, created: false };
     if (round === 2) throw new Error(`findOrCreateContact: ${c.email} neither inserted nor found three times`);
   }
-}
-
-/**
- * Inserts planned reminders; a reminder whose business key already exists is left as it is (replays of
- * the same planning are harmless). Returns the rows actually inserted.
- */
-export async function insertReminders(db: DbOrTx, rows: NewReminder[]) {
-  if (rows.length === 0) return [];
-  return db
-    .insert(reminders)
-    .values(rows)
-    .onConflictDoNothing({
-      target: [reminders.tenantId, reminders.ruleId, reminders.bookingId, reminders.scheduleVersion, reminders.channel],
-    })
-    .returning({ id: reminders.id, ruleId: reminders.ruleId, dueAt: reminders.dueAt, status: reminders.status });
 }
 
 /**
@@ -334,7 +319,7 @@ export async function liveBookedEmails(db: DbOrTx, tenantId: string, eventId: st
 }
 
 /** One contact as {@link findOrCreateContact} takes it: the details of a NEW contact (a known one is never changed). */
-export interface ContactUpsert {
+interface ContactUpsert {
   email: string;
   name?: string;
   locale?: string;
@@ -343,7 +328,7 @@ export interface ContactUpsert {
 }
 
 /** A contact as the planner needs it (channel preferences and quiet hours as stored, parsed from JSON). */
-export interface PlanningContact {
+interface PlanningContact {
   id: string;
   email: string;
   phone: string | null;
@@ -418,7 +403,7 @@ export async function upsertContacts(db: DbOrTx, tenantId: string, input: Contac
 }
 
 /** A booking as the bulk path needs it back (the rest are column defaults: status confirmed, version 1). */
-export interface InsertedBooking {
+interface InsertedBooking {
   id: string;
   contactId: string;
   role: Booking['role'];
@@ -448,7 +433,7 @@ export async function insertBookings(
 }
 
 /** Planned rule reminders per statement of `insertPlannedReminders`. */
-export const REMINDER_INSERT_CHUNK = 20_000;
+const REMINDER_INSERT_CHUNK = 20_000;
 
 /**
  * Inserts planned rule reminders (the columns planning sets; the rest take their defaults), REMINDER_INSERT_CHUNK

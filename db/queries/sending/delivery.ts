@@ -105,7 +105,7 @@ const participantCountOfHost = sql<number>`case when ${bookings.role} = 'host' t
  * rescheduling use). The reminder row itself is read, not locked, to find them (its event and booking never
  * change). A reminder that does not exist locks nothing.
  */
-export async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promise<void> {
+async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promise<void> {
   await db.execute(sql`
     select 1 from events e join bookings b on b.event_id = e.id
     where b.id = (select booking_id from reminders where id = ${reminderId})
@@ -255,7 +255,7 @@ export async function lockDelivery(db: DbOrTx, deliveryId: string): Promise<Deli
 }
 
 /** An attempt record started together with a move to `sending` (its number is the delivery's new attempt count). */
-export interface AttemptStart {
+interface AttemptStart {
   tenantId: string;
   attemptNo: number;
   startedAt: Date;
