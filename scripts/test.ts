@@ -194,7 +194,7 @@ async function e2e(): Promise<void> {
   }
   results.passed += report.stats.expected + report.stats.flaky;
   results.failed += report.stats.unexpected;
-  if (report.stats.unexpected > 0) console.log('e2e: the app\'s own log of this run (web, worker, catchers): test-results/e2e-server.log');
+  if (report.stats.unexpected > 0) console.log('e2e: the app\'s own logs of this run: test-results/e2e-server.log (its terminal) and test-results/e2e-logs/ (worker.log, web.log)');
 }
 
 async function main() {
