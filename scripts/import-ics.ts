@@ -6,7 +6,7 @@
  * a first line with the counts, then what was read and why anything was skipped). When the import has run for
  * more than PUNCTUAL_IMPORT_PROGRESS_AFTER_MS (default 3000) a progress line goes to stderr at most once a
  * second. Exit codes: 0 imported; 1 the import failed (malformed file, unknown tenant, database
- * error — nothing was imported), with `import failed: <reason>` on stderr; 2 bad usage or DATABASE_URL unset.
+ * error — nothing was imported), with `import failed: <reason>` on stderr; 2 bad usage, or no database: DATABASE_URL unset and no `npm start` running in this folder.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
