@@ -104,7 +104,7 @@ describe('bounded bodies on the routes without a staff session', () => {
 
   it('POST /api/reports/email and /sms: over 256 KiB is 413 without Content-Length too', async () => {
     for (const path of ['email', 'sms'] as const) {
-      const { POST } = await import(`../app/api/reports/${path}/route`);
+      const { POST } = path === 'email' ? await import('@/app/api/reports/email/route') : await import('@/app/api/reports/sms/route');
       const big = new ReadableStream<Uint8Array>({
         start(c) {
           for (let i = 0; i < 5; i++) c.enqueue(new Uint8Array(100_000).fill(0x61));
