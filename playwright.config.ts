@@ -16,6 +16,10 @@ if (!process.env.E2E_PORT) {
   process.env.E2E_PORT = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
 }
 const PORT = process.env.E2E_PORT;
+// This run's id, for the names of the organisations the specs make (e2e/support.ts tenantSlugFor): set here once, so
+// the workers (which load this file again and inherit the environment) agree, and a later run on the same database
+// (`npx playwright test` reuses .data) makes new ones.
+process.env.E2E_RUN ??= Date.now().toString(36);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // The test runner plays the reverse proxy in front of the app: specs may name their client in X-Forwarded-For
@@ -38,23 +42,16 @@ export default defineConfig({
   testDir: 'e2e',
   // Not `test-results` itself: Playwright empties its outputDir, and vitest's report lives there.
   outputDir: 'test-results/playwright',
-  // One worker: the specs share one demo tenant and several change it for everyone while they run (notifications
-  // empties its notification policy, channels switches its webhook off, rules and conflicts edit a demo rule,
-  // alerts edits the alert settings, and its dead-letter alert is sent only if no other spec made a dead letter
-  // before it — at most one start alert an hour —, which alphabetical order gives today), or read the newest
-  // audit entries as their own (audit). npm test runs vitest beside this run instead (scripts/test.ts): the
-  // browser tests mostly wait, so that is where time is won.
-  workers: 1,
+  // Every spec file works in its own organisation (e2e/support.ts `test`, e2e/tenants.ts), so files run side by side;
+  // the tests inside a file run in order (fullyParallel: false).
+  // Workers: measured on a 2-core machine, where all of them share one app (web, worker, database): see BENCH_NOTE.
+  // E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   fullyParallel: false,
   timeout: 180_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
-  // `setup` signs in once per demo account (e2e/auth.setup.ts); every spec starts from those sessions.
-  projects: [
-    { name: 'setup', testMatch: /auth\.setup\.ts$/ },
-    { name: 'app', testMatch: /\.spec\.ts$/, dependencies: ['setup'], use: { storageState: 'test-results/auth/staff.json' } },
-  ],
   use: {
     baseURL,
     headless: true,

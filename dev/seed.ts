@@ -83,6 +83,14 @@ export const demoContacts: { email: string; name: string; timeZone: string; phon
   { email: 'hana.host@demo.punctual.local', name: 'Hana Okafor', timeZone: 'Europe/Amsterdam', phone: '+31612345678', preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] }, quietHours: null },
 ];
 
+/** The demo tenant's reminder rules (also given to the browser tests' own tenants, e2e/tenants.ts). */
+export const demoRules = [
+  { name: 'Day before', anchor: 'start', offset: '-P1D', audience: ['attendee', 'external'], template: 'attendee-reminder', lateSendWindowSeconds: 2 * 3600 },
+  { name: 'Starting soon', anchor: 'start', offset: '-PT5M', audience: ['attendee', 'external'], template: 'attendee-reminder', lateSendWindowSeconds: 5 * 60 },
+  { name: 'Room is opening', anchor: 'room_open', offset: 'PT0S', audience: ['attendee', 'external'], template: 'room-opening', lateSendWindowSeconds: 10 * 60 },
+  { name: 'Host heads-up', anchor: 'start', offset: '-PT15M', audience: ['host'], template: 'host-reminder', lateSendWindowSeconds: 30 * 60 },
+] as const;
+
 /** An endpoint an earlier built-in receiver was given (its port may differ from this start's). */
 const catcherEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/hooks\/demo$/;
 
@@ -151,8 +159,8 @@ async function seedAlertSettings(db: Db, tenantId: string, opts: SeedOptions): P
   });
 }
 
-/** The demo contacts of {@link demoContacts}: created if missing; name, zone, phone, preferences and quiet hours set while they have no phone. */
-async function seedDemoContacts(db: Db, tenantId: string): Promise<void> {
+/** The demo contacts of {@link demoContacts} in tenant `tenantId` (the demo, or a browser test's own tenant): created if missing; name, zone, phone, preferences and quiet hours set while they have no phone. */
+export async function seedDemoContacts(db: Db, tenantId: string): Promise<void> {
   for (const c of demoContacts) {
     await db.transaction(async (tx) => {
       await setActor(tx, 'seed');
@@ -182,13 +190,7 @@ export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promi
       roomOpenLeadMinutes: 30,
       senderEmail: 'reminders@demo.punctual.local',
     });
-    const rules = [
-      { name: 'Day before', anchor: 'start', offset: '-P1D', audience: ['attendee', 'external'], template: 'attendee-reminder', lateSendWindowSeconds: 2 * 3600 },
-      { name: 'Starting soon', anchor: 'start', offset: '-PT5M', audience: ['attendee', 'external'], template: 'attendee-reminder', lateSendWindowSeconds: 5 * 60 },
-      { name: 'Room is opening', anchor: 'room_open', offset: 'PT0S', audience: ['attendee', 'external'], template: 'room-opening', lateSendWindowSeconds: 10 * 60 },
-      { name: 'Host heads-up', anchor: 'start', offset: '-PT15M', audience: ['host'], template: 'host-reminder', lateSendWindowSeconds: 30 * 60 },
-    ] as const;
-    for (const r of rules) await createReminderRule(db, demo.id, { ...r, audience: [...r.audience] });
+    for (const r of demoRules) await createReminderRule(db, demo.id, { ...r, audience: [...r.audience] });
   }
   if (!partner) {
     partner = await createTenant(db, { slug: 'partner', name: 'Partner Collective', timeZone: 'Europe/London', senderEmail: 'hello@partner.punctual.local' });

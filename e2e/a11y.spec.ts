@@ -4,11 +4,10 @@
  * sure no page is left out. Also: the templates page shows HTML at two widths, the plain-text part and the
  * SMS text of every template.
  */
-import { expect, test } from '@playwright/test';
 import { templateIds } from '@/domain/vocabulary';
-import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique } from './support';
 
-test.use({ storageState: authFile('admin') });
+test.use({ role: 'admin' });
 
 test('every page passes axe with no serious or critical violation', async ({ page }) => {
   const eventId = await createEventViaApi(page, unique('A11y sweep'));

@@ -11,8 +11,8 @@
  */
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { authFile, expectAccessible, inviteAndAccept, sameOrigin, screen, unique } from './support';
+import { type Browser, type Page } from '@playwright/test';
+import { expect, expectAccessible, inviteAndAccept, sameOrigin, screen, test, unique } from './support';
 
 const FIRST = 'first-password-123';
 const SECOND = 'second-password-456';
@@ -39,13 +39,13 @@ async function freshContext(browser: Browser, width: number) {
 }
 
 for (const width of [1360, 375]) {
-  test(`change password, two-factor sign-in, and an admin disabling the account — at ${width} px`, async ({ browser, baseURL }) => {
+  test(`change password, two-factor sign-in, and an admin disabling the account — at ${width} px`, async ({ browser, baseURL, contextAs, tenant }) => {
     const phone = width < 900;
     const tag = `accounts-${width}`;
     // The fresh account, added by the demo admin through the API.
-    const admin = await browser.newContext({ storageState: authFile('admin'), viewport: { width, height: 900 } });
+    const admin = await contextAs('admin', { viewport: { width, height: 900 } });
     const adminPage = await admin.newPage();
-    const email = `${unique('acct')}@demo.punctual.local`;
+    const email = `${unique('acct')}@${tenant.emailDomain}`;
     const name = `Acct ${width}`;
     await inviteAndAccept(adminPage, { name, email, role: 'staff', password: FIRST });
 

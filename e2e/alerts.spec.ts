@@ -14,8 +14,8 @@
  * Screenshots: alerts-1360, alerts-375, alerts-conflict, alerts-staff, alert-email, alert-attention-1360,
  * alert-attention-375, alert-dashboard-375.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { contextAs, expectAccessible, faultyCase, sameOrigin, screen } from './support';
+import { type APIRequestContext } from '@playwright/test';
+import { expect, expectAccessible, faultyCase, reEscape, sameOrigin, screen, test } from './support';
 
 interface Settings {
   emailRecipients: string[];
@@ -37,9 +37,9 @@ async function put(request: APIRequestContext, s: Omit<Settings, 'version'>, ver
   return (await res.json()) as Settings;
 }
 
-test('an admin saves the alert settings; a stale second tab gets the 409 conflict panel; staff only read', async ({ browser }) => {
-  const a = await contextAs(browser, 'admin');
-  const b = await contextAs(browser, 'admin');
+test('an admin saves the alert settings; a stale second tab gets the 409 conflict panel; staff only read', async ({ browser, contextAs, tenant }) => {
+  const a = await contextAs('admin');
+  const b = await contextAs('admin');
   const pageA = await a.newPage();
   const pageB = await b.newPage();
   const original = await settings(pageA.request);
@@ -90,13 +90,13 @@ test('an admin saves the alert settings; a stale second tab gets the 409 conflic
     await screen(pageA, 'alerts-375');
 
     // Staff read the same settings without controls (and without the webhook URL, a credential).
-    const staff = await contextAs(browser, 'staff');
+    const staff = await contextAs('staff');
     try {
       const sp = await staff.newPage();
       await sp.goto('/alerts');
       await expect(sp.getByText('only an admin can change them')).toBeVisible();
       await expect(sp.getByRole('button', { name: 'Save alert settings' })).toHaveCount(0);
-      await expect(sp.locator('body')).not.toContainText('/slack/demo');
+      await expect(sp.locator('body')).not.toContainText(`/slack/${tenant.slug}`);
       const refused = await sp.request.put('/api/alert-settings', { headers: sameOrigin(), data: { ...both, version: both.version } });
       expect(refused.status()).toBe(403);
       await screen(sp, 'alerts-staff');
@@ -111,9 +111,9 @@ test('an admin saves the alert settings; a stale second tab gets the 409 conflic
   }
 });
 
-test('a dead letter → the alert email in the mailbox → its link opens Needs attention showing that dead letter', async ({ browser }) => {
+test('a dead letter → the alert email in the mailbox → its link opens Needs attention showing that dead letter', async ({ browser, contextAs, tenant }) => {
   test.setTimeout(120_000);
-  const ctx = await contextAs(browser, 'admin');
+  const ctx = await contextAs('admin');
   try {
     const page = await ctx.newPage();
     const check = async () => {
@@ -158,10 +158,10 @@ test('a dead letter → the alert email in the mailbox → its link opens Needs 
         { timeout: 45_000, intervals: [1_000, 2_000], message: 'a new dead-letter alert email reaches the mailbox' },
       )
       .toBe(before + 1);
-    await expect(row).toContainText('admin@demo.punctual.local');
+    await expect(row).toContainText(tenant.accounts.admin);
     await row.locator('a.row-title').click();
     // The instant in the tenant's zone, never a raw ISO instant (issue #12).
-    await expect(page.locator('h1.message-subject')).toContainText(/\[Punctual\] Punctual Demo Studio: \d+ new dead letters?, first at \w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d:\d\d CES?T/);
+    await expect(page.locator('h1.message-subject')).toContainText(new RegExp(`\\[Punctual\\] ${reEscape(tenant.name)}: \\d+ new dead letters?, first at \\w{3} \\d{1,2} \\w{3} \\d{4}, \\d\\d:\\d\\d:\\d\\d CES?T`));
     const text = (await page.locator('pre.message-text').textContent()) ?? '';
     expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     const link = /Open Needs attention: (\S+)/.exec(text)?.[1];

@@ -4,9 +4,9 @@
  * date filters narrow the list and survive paging; bad filter values are ignored; and another tenant never
  * sees the entry. Screenshots: audit.png, audit-filtered.png, audit-partner.png.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
 import { DateTime } from 'luxon';
-import { ACCOUNTS, authFile, expectAccessible, screen, unique } from './support';
+import { expect, expectAccessible, screen, test, unique } from './support';
 
 /** The demo tenant's zone (dev/seed.ts): the date filters are local dates there. */
 const DEMO_ZONE = 'Europe/Amsterdam';
@@ -20,7 +20,7 @@ async function suppress(request: APIRequestContext, baseURL: string, address: st
 /** Shared between the tests: the address the staff member suppressed (tests run in order, one worker). */
 let address = '';
 
-test('an action staff take appears at the top of the audit log, in words, with its subject and reason', async ({ page, baseURL }) => {
+test('an action staff take appears at the top of the audit log, in words, with its subject and reason', async ({ page, baseURL, tenant }) => {
   address = `${unique('audit')}@example.test`;
   await suppress(page.request, baseURL!, address, 'e2e: asked to stop');
   const title = unique('Audited event');
@@ -46,7 +46,7 @@ test('an action staff take appears at the top of the audit log, in words, with i
   const row = rows.nth(1);
   await expect(row).toHaveAttribute('data-action', 'suppression_add');
   await expect(row.locator('time')).toHaveText(ZONED);
-  await expect(row.getByRole('cell').nth(1)).toHaveText(ACCOUNTS.staff);
+  await expect(row.getByRole('cell').nth(1)).toHaveText(tenant.accounts.staff);
   await expect(row.getByRole('cell').nth(2)).toHaveText('Suppressed an address');
   await expect(row.getByRole('cell').nth(3)).toHaveText(address);
   await expect(row.getByRole('cell').nth(4)).toHaveText('e2e: asked to stop');
@@ -107,15 +107,15 @@ test('filters by action and local date, keeping both across pages; bad values ar
 });
 
 test.describe('another tenant', () => {
-  test.use({ storageState: authFile('partner') });
+  test.use({ role: 'partner' });
 
-  test('the partner tenant’s audit log never shows the demo tenant’s entries', async ({ page }) => {
+  test('the partner tenant’s audit log never shows the demo tenant’s entries', async ({ page, tenant }) => {
     expect(address, 'the first test ran').not.toBe('');
     await page.goto('/audit');
     await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();
     await expect(page.locator('.page-head')).toContainText('times in Europe/London');
     await expect(page.getByText(address)).toHaveCount(0);
-    await expect(page.getByText(ACCOUNTS.staff)).toHaveCount(0);
+    await expect(page.getByText(tenant.accounts.staff)).toHaveCount(0);
     await page.goto('/audit?action=suppression_add');
     await expect(page.getByText('No audit entries match')).toBeVisible();
     await expectAccessible(page, 'audit log (other tenant)');
@@ -124,7 +124,7 @@ test.describe('another tenant', () => {
 });
 
 test.describe('read-only role', () => {
-  test.use({ storageState: authFile('viewer') });
+  test.use({ role: 'viewer' });
 
   test('a viewer reads the audit log of the own tenant', async ({ page }) => {
     await page.goto('/audit?action=suppression_add');

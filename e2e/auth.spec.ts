@@ -4,23 +4,22 @@
  * cross-site and signed-out requests are refused; sign-in limits (issue #12): wrong passwords from one address end
  * in a readable 429, spoofed X-Forwarded-For entries do not spread them, and the owner elsewhere still signs in.
  */
-import { expect, test } from '@playwright/test';
-import { ACCOUNTS, authFile, bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 test.describe('signed out', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test('pages redirect to sign-in, APIs answer 401, a wrong password is refused, the right one signs in', async ({ page }) => {
+  test('pages redirect to sign-in, APIs answer 401, a wrong password is refused, the right one signs in', async ({ page, tenant }) => {
     await page.goto('/events');
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fevents$/);
     expect((await page.request.get('/api/events/00000000-0000-0000-0000-000000000000/timeline')).status()).toBe(401);
     await expectAccessible(page, 'sign-in');
     await screen(page, 'sign-in');
-    await page.getByLabel('Email').fill(ACCOUNTS.viewer);
+    await page.getByLabel('Email').fill(tenant.accounts.viewer);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.locator('.form-error')).toHaveText('Email or password is wrong.');
-    await page.getByLabel('Password').fill('punctual-demo');
+    await page.getByLabel('Password').fill(tenant.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/events$/);
     await expect(page.getByTestId('current-role')).toHaveText('viewer');
@@ -41,12 +40,12 @@ test.describe('sign-in limits', () => {
   // so each request names its client in X-Forwarded-For, and only the rightmost entry (the one "our proxy" appended) counts.
   test.use({ storageState: { cookies: [], origins: [] } });
 
-  test('wrong passwords from one address stop at a readable 429 whatever the spoofed entries say; the owner elsewhere still signs in', async ({ page, playwright, browser }) => {
+  test('wrong passwords from one address stop at a readable 429 whatever the spoofed entries say; the owner elsewhere still signs in', async ({ page, playwright, browser, tenant }) => {
     const baseURL = test.info().project.use.baseURL;
     const api = await playwright.request.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
     const statuses: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const r = await api.post('/api/auth/sign-in/email', { headers: { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.21` }, data: { email: ACCOUNTS.viewer, password: `wrong-${i}-password` } });
+      const r = await api.post('/api/auth/sign-in/email', { headers: { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.21` }, data: { email: tenant.accounts.viewer, password: `wrong-${i}-password` } });
       statuses.push(r.status());
     }
     expect(statuses).toEqual(Array(10).fill(401));
@@ -55,8 +54,8 @@ test.describe('sign-in limits', () => {
     // The 11th guess, in the sign-in form, from the same address: refused before any password is compared, in words.
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': '203.0.113.21' });
     await page.goto('/sign-in');
-    await page.getByLabel('Email').fill(ACCOUNTS.viewer);
-    await page.getByLabel('Password').fill('punctual-demo');
+    await page.getByLabel('Email').fill(tenant.accounts.viewer);
+    await page.getByLabel('Password').fill(tenant.password);
     const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/sign-in/email'));
     await page.getByRole('button', { name: 'Sign in' }).click();
     const refused = await answer;
@@ -73,8 +72,8 @@ test.describe('sign-in limits', () => {
     const owner = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { 'x-forwarded-for': '203.0.113.22' } });
     const o = await owner.newPage();
     await o.goto('/sign-in');
-    await o.getByLabel('Email').fill(ACCOUNTS.viewer);
-    await o.getByLabel('Password').fill('punctual-demo');
+    await o.getByLabel('Email').fill(tenant.accounts.viewer);
+    await o.getByLabel('Password').fill(tenant.password);
     await o.getByRole('button', { name: 'Sign in' }).click();
     await expect(o).not.toHaveURL(/sign-in/);
     await expect(o.getByTestId('current-role')).toHaveText('viewer');
@@ -82,12 +81,12 @@ test.describe('sign-in limits', () => {
   });
 });
 
-test('viewer: no nudge, cancel, replay or create controls, and the server refuses forged requests', async ({ browser, page }) => {
+test('viewer: no nudge, cancel, replay or create controls, and the server refuses forged requests', async ({ browser, page, contextAs }) => {
   // Staff prepares an event with one participant.
   const eventId = await createEventViaApi(page, unique('Viewer check'));
   const bookingId = await bookViaApi(page, eventId, { name: 'Val Viewercheck', email: `${unique('val')}@example.test` });
 
-  const viewer = await browser.newContext({ storageState: authFile('viewer') });
+  const viewer = await contextAs('viewer');
   const v = await viewer.newPage();
   await v.goto(`/events/${eventId}`);
   await expect(v.getByTestId('current-role')).toHaveText('viewer');
@@ -116,14 +115,14 @@ test('viewer: no nudge, cancel, replay or create controls, and the server refuse
   await viewer.close();
 });
 
-test('staff: a cross-site request (foreign Origin) and a request without Origin are refused, with nothing stored', async ({ page }) => {
+test('staff: a cross-site request (foreign Origin) and a request without Origin are refused, with nothing stored', async ({ page, tenant }) => {
   const eventId = await createEventViaApi(page, unique('CSRF check'));
   const bookingId = await bookViaApi(page, eventId, { name: 'Cy Csrf', email: `${unique('cy')}@example.test` });
   const evil = await page.request.post(`/api/bookings/${bookingId}/cancel`, { headers: { origin: 'http://evil.example' }, data: { reason: 'cross-site forgery' } });
   expect(evil.status()).toBe(403);
   expect(((await evil.json()) as { error: string }).error).toContain('cross-site');
   expect((await page.request.post(`/api/bookings/${bookingId}/cancel`, { data: { reason: 'no origin at all' } })).status()).toBe(403);
-  const signIn = await page.request.post('/api/auth/sign-in/email', { headers: { origin: 'http://evil.example' }, data: { email: ACCOUNTS.staff, password: 'punctual-demo' } });
+  const signIn = await page.request.post('/api/auth/sign-in/email', { headers: { origin: 'http://evil.example' }, data: { email: tenant.accounts.staff, password: tenant.password } });
   expect(signIn.status()).toBe(403);
   const timeline = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { bookings: { id: string; status: string }[] };
   expect(timeline.bookings.find((x) => x.id === bookingId)?.status).toBe('confirmed');

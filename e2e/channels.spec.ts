@@ -12,10 +12,10 @@
  * Screenshots: channels-timeline-1360.png, channels-timeline-375.png, channels-deliveries-375.png,
  * channels-dashboard-1360.png, channels-dashboard-375.png, channels-attention-375.png.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { connectPostgres } from '@/db/url';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 const PHONE = '+31612345678';
 const PREFS = { reminders: ['email'], booking_updates: ['email', 'sms'] };
@@ -173,7 +173,7 @@ test('the dashboard counts outcomes per channel, with a text summary', async ({ 
   await screen(page, 'channels-dashboard-375');
 });
 
-test('needs attention says when and why the webhook endpoint was switched off, with a link to the settings', async ({ page }) => {
+test('needs attention says when and why the webhook endpoint was switched off, with a link to the settings', async ({ page, tenant }) => {
   const url = resolveDatabaseUrl();
   expect(url, 'the demo database').toBeTruthy();
   const sql = connectPostgres(url!, { max: 1, onnotice: () => {} });
@@ -181,7 +181,7 @@ test('needs attention says when and why the webhook endpoint was switched off, w
   try {
     // As the send path records a 410 Gone (db/queries/scheduling/domain-events.ts disableWebhook), for the demo tenant only.
     const off = await sql`update notification_settings set webhook_enabled = false, webhook_disabled_reason = ${reason},
-      webhook_disabled_at = '2026-11-30T08:15:00Z' where tenant_id = (select id from tenants where slug = 'demo') and webhook_enabled returning tenant_id`;
+      webhook_disabled_at = '2026-11-30T08:15:00Z' where tenant_id = (select id from tenants where slug = ${tenant.slug}) and webhook_enabled returning tenant_id`;
     expect(off, 'the demo tenant has a webhook endpoint switched on').toHaveLength(1);
     await page.goto('/attention');
     const banner = page.getByTestId('webhook-switched-off');
@@ -202,7 +202,7 @@ test('needs attention says when and why the webhook endpoint was switched off, w
     await screen(page, 'channels-attention-375');
   } finally {
     await sql`update notification_settings set webhook_enabled = true, webhook_disabled_reason = null, webhook_disabled_at = null
-      where tenant_id = (select id from tenants where slug = 'demo') and webhook_disabled_reason = ${reason}`;
+      where tenant_id = (select id from tenants where slug = ${tenant.slug}) and webhook_disabled_reason = ${reason}`;
     await sql.end();
   }
   await page.goto('/attention');

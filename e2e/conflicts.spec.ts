@@ -6,8 +6,8 @@
  * Also the JSON API: a missing version is a 400 naming it, and `If-Match` works like the `version` field.
  * Screenshots: conflict-panel-desktop, conflict-panel-375, conflict-applied.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { contextAs, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 interface Timeline {
   event: { title: string; location: string | null; startsAt: string; scheduleVersion: number; version: number };
@@ -19,9 +19,9 @@ async function timeline(page: Page, eventId: string): Promise<Timeline['event']>
   return ((await res.json()) as Timeline).event;
 }
 
-test('A’s stale save shows what B changed, writes nothing, and A’s title is applied on top of B’s date and room', async ({ browser }) => {
-  const a = await contextAs(browser, 'staff'); // Sam Staff
-  const b = await contextAs(browser, 'admin'); // Ada Admin
+test('A’s stale save shows what B changed, writes nothing, and A’s title is applied on top of B’s date and room', async ({ browser, contextAs }) => {
+  const a = await contextAs('staff'); // Sam Staff
+  const b = await contextAs('admin'); // Ada Admin
   try {
     const pageA = await a.newPage();
     const pageB = await b.newPage();
@@ -131,8 +131,8 @@ async function putRule(page: Page, ruleId: string, data: Record<string, unknown>
   expect(res.status(), await res.text()).toBe(200);
 }
 
-test('the rule form: a stale save lists what changed and applies the admin’s name on top of the newer late-send window', async ({ browser }) => {
-  const admin = await contextAs(browser, 'admin');
+test('the rule form: a stale save lists what changed and applies the admin’s name on top of the newer late-send window', async ({ browser, contextAs }) => {
+  const admin = await contextAs('admin');
   let ruleId: string | null = null;
   try {
     const page = await admin.newPage();

@@ -5,8 +5,11 @@
  * nothing expired); text alternatives beside the charts; and the tenant scoping: the partner tenant, which sends
  * nothing, sees zeros and the charts' empty states. Screenshots: dashboard.png, dashboard-partner.png.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { authFile, expectAccessible, screen } from './support';
+import { type Page } from '@playwright/test';
+import { expect, expectAccessible, screen, test } from './support';
+
+// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+test.use({ tenantKind: 'demo' });
 
 const TILES = ['due-1h', 'due-24h', 'sent-today', 'failed', 'dead', 'unknown', 'expired'] as const;
 
@@ -75,7 +78,7 @@ test('staff see counts, both charts of the last 24 hours and links to the filter
 });
 
 test.describe('another tenant', () => {
-  test.use({ storageState: authFile('partner') });
+  test.use({ role: 'partner' });
 
   test('the partner tenant sees only its own numbers: zeros and the charts’ empty states', async ({ page }) => {
     await page.goto('/');
@@ -91,7 +94,7 @@ test.describe('another tenant', () => {
 });
 
 test.describe('read-only role', () => {
-  test.use({ storageState: authFile('viewer') });
+  test.use({ role: 'viewer' });
 
   test('a viewer reads the dashboard too', async ({ page }) => {
     await page.goto('/');

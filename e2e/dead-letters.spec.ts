@@ -3,10 +3,9 @@
  * `+deny-once` address with 550 5.7.1) → a dead letter owned by configuration on "Needs attention" → replay → exactly one
  * email. Discard needs a reason. Both actions show in the delivery's audit trail.
  */
-import { expect, test } from '@playwright/test';
-import { expectAccessible, faultyCase, mailboxCount, screen } from './support';
+import { expect, expectAccessible, faultyCase, mailboxCount, screen, test } from './support';
 
-test('permission error → dead letter → replay → one email', async ({ page }) => {
+test('permission error → dead letter → replay → one email', async ({ page, tenant }) => {
   const { email, card } = await faultyCase(page, 'perm', 'deny-once');
   await expect(card).toContainText('To repair: configuration');
   await expect(card).toContainText('5.7.1');
@@ -28,7 +27,7 @@ test('permission error → dead letter → replay → one email', async ({ page 
   await expect(page.locator('[data-kind="delivery"]').first()).toHaveAttribute('data-status', 'accepted');
   await expect(page.locator('[data-action="replay"]')).toHaveText('Replayed a dead letter');
   await expect(page.locator('[data-action="nudge"]')).toHaveText('Reminded a participant');
-  await expect(page.locator('body')).toContainText('staff@demo.punctual.local');
+  await expect(page.locator('body')).toContainText(tenant.accounts.staff);
   await screen(page, 'delivery-replayed');
 });
 

@@ -7,8 +7,8 @@
  * check (401 naming X-Twilio-Signature), not by the session check: the route is public, the signature is the
  * credential. Screenshots: reports-timeline-1360.png, reports-timeline-375.png, reports-delivery-375.png.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 interface Timeline {
   bookings: { contact: { id: string } | null; reminders: { channel: string; notificationType: string | null; delivery: { id: string; status: string } | null }[] }[];

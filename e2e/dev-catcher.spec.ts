@@ -6,10 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { root } from '@/scripts/lib';
-import { screen, unique } from './support';
+import { expect, screen, test, unique } from './support';
+
+// Reads the demo's own mail (the seeded host heads-up goes out at once): the demo tenant, which it does not change.
+test.use({ tenantKind: 'demo' });
 
 /** The mail catcher's port of the running `npm start` (its data folder's ports.json). */
 function catcherPort(): number {

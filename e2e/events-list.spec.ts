@@ -5,8 +5,10 @@
  * The spec adds one cancelled event of its own far in the future, so the demo events stay untouched.
  * Screenshots: events-list, events-list-filtered, events-list-cancelled, events-list-empty.
  */
-import { expect, test } from '@playwright/test';
-import { authFile, expectAccessible, screen, unique } from './support';
+import { expect, expectAccessible, screen, test, unique } from './support';
+
+// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+test.use({ tenantKind: 'demo' });
 
 test('search, status and date filters narrow the list; nonsense filters do not crash; empty state', async ({ page, baseURL }) => {
   const headers = { origin: baseURL! };
@@ -103,8 +105,8 @@ test('search, status and date filters narrow the list; nonsense filters do not c
   await expect.poll(async () => (await titles()).length).toBe(all.length);
 });
 
-test('a viewer gets no "New event" button', async ({ browser }) => {
-  const viewer = await browser.newContext({ storageState: authFile('viewer') });
+test('a viewer gets no "New event" button', async ({ browser, contextAs }) => {
+  const viewer = await contextAs('viewer');
   try {
     const page = await viewer.newPage();
     await page.goto('/events');

@@ -3,8 +3,7 @@
  * guest, host) and see their timelines; reschedule (the confirmation says how many reminders are re-planned)
  * and see the superseded version greyed; cancel a booking (reason required); cancel the event.
  */
-import { expect, test } from '@playwright/test';
-import { expectAccessible, screen, unique } from './support';
+import { expect, expectAccessible, screen, test, unique } from './support';
 
 test('create → three participants → timelines → reschedule → cancel a booking → cancel the event', async ({ page }) => {
   const title = unique('Ceramics evening');

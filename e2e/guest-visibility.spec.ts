@@ -6,8 +6,8 @@
  * end (other specs book demo guests of Partner). Screenshots: guest-deliveries-partner(-375), guest-audit-partner,
  * guest-partnerships-partner(-375), guest-partnerships-host.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { authFile, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 async function bothWidths(page: Page, name: string) {
   await screen(page, name);
@@ -16,9 +16,9 @@ async function bothWidths(page: Page, name: string) {
   await page.setViewportSize({ width: 1360, height: 900 });
 }
 
-test.use({ storageState: authFile('admin') });
+test.use({ role: 'admin' });
 
-test('the partner admin sees a message the demo studio sent in its name, in its deliveries and audit log, and limits it', async ({ page, browser }) => {
+test('the partner admin sees a message the demo studio sent in its name, in its deliveries and audit log, and limits it', async ({ page, browser, contextAs, tenant }) => {
   const eventId = await createEventViaApi(page, unique('Joint workshop'));
   const email = `${unique('grace')}@partner.punctual.local`;
   const booked = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { name: 'Grace Guest', email, role: 'external', guestTenant: 'partner' } });
@@ -28,7 +28,7 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
   const nudge = await page.request.post(`/api/bookings/${bookingId}/nudge`, { headers: sameOrigin(), data: { template: 'attendee-reminder', idempotencyKey: unique('guest-nudge') } });
   expect(nudge.status(), await nudge.text()).toBe(200);
 
-  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const partner = await contextAs('partner');
   const p = await partner.newPage();
   try {
     // Its deliveries log: the nudge, sent in its name by the demo studio's admin.
@@ -39,8 +39,8 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
         return row.count();
       }, { timeout: 30_000 })
       .toBe(1);
-    await expect(row).toHaveAttribute('data-sent-by', 'Punctual Demo Studio');
-    await expect(row.getByTestId('sent-by')).toHaveText('Sent in your name by Punctual Demo Studio (admin@demo.punctual.local)');
+    await expect(row).toHaveAttribute('data-sent-by', tenant.name);
+    await expect(row.getByTestId('sent-by')).toHaveText(`Sent in your name by ${tenant.name} (${tenant.accounts.admin})`);
     await expect(row.getByRole('link')).toHaveCount(0); // the host's delivery and event pages are not Partner's
     // The page is rendered once: read it again until the send has finished (it may still be `sending` on first load).
     await expect
@@ -57,7 +57,7 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
     // The booking's own confirmation to the guest is also sent in the partner's name, and may be sent before or after
     // the nudge: the nudge's entry is the one naming the manual reminder.
     const entry = p.locator('table.audit-table tbody tr', { hasText: email }).filter({ hasText: 'message: Manual reminder' }).first();
-    await expect(entry.locator('td[data-label="Who"]')).toHaveText('admin@demo.punctual.local (Punctual Demo Studio)');
+    await expect(entry.locator('td[data-label="Who"]')).toHaveText(`${tenant.accounts.admin} (${tenant.name})`);
     await expect(entry.locator('td[data-label="Action"]')).toHaveText('Sent in your name by a partner');
     await expect(entry.locator('td[data-label="Details"]')).toContainText('message: Manual reminder');
     await screen(p, 'guest-audit-partner');
@@ -65,12 +65,12 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
     // Its settings page (the partnerships moved there from the staff page, issue #13): the partnership and its
     // limit; an admin narrows it to its own domain.
     await p.goto('/settings');
-    const card = p.locator('li.partnership[data-partner="Punctual Demo Studio"]');
+    const card = p.locator(`li.partnership[data-partner="${tenant.name}"]`);
     await expect(card.getByRole('radio', { name: 'Anyone they book as our guest' })).toBeChecked();
     await card.getByRole('radio', { name: 'Only addresses at these domains' }).check();
     await card.getByLabel('Domains (required)').fill('partner.punctual.local');
     await card.getByRole('button', { name: 'Save' }).click();
-    await expect(card.getByRole('status')).toHaveText('Saved: Punctual Demo Studio may write in our name to only addresses at partner.punctual.local.');
+    await expect(card.getByRole('status')).toHaveText(`Saved: ${tenant.name} may write in our name to only addresses at partner.punctual.local.`);
     await expectAccessible(p, 'settings page with partnerships (partner)');
     await bothWidths(p, 'guest-partnerships-partner');
 
@@ -82,9 +82,9 @@ test('the partner admin sees a message the demo studio sent in its name, in its 
     await expect(page.locator('.partnership-host-list')).toContainText('Partner Collective: messages go out in their name to only addresses at partner.punctual.local; to anyone else in your own name.');
     await screen(page, 'guest-partnerships-host');
   } finally {
-    // Put the demo partnership back as the seed made it.
+    // Put the partnership back as the seed made it (e2e/tenants.ts).
     const list = (await (await p.request.get('/api/partnerships')).json()) as { asGuest: { hostTenantId: string; hostName: string; version: number }[] };
-    const demo = list.asGuest.find((x) => x.hostName === 'Punctual Demo Studio')!;
+    const demo = list.asGuest.find((x) => x.hostTenantId === tenant.id)!;
     const reset = await p.request.put(`/api/partnerships/${demo.hostTenantId}`, { headers: sameOrigin(), data: { limit: 'anyone', version: demo.version } });
     expect(reset.status(), await reset.text()).toBe(200);
     await partner.close();

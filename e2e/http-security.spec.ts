@@ -9,8 +9,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page, type Response } from '@playwright/test';
-import { ACCOUNTS, bookViaApi, createEventViaApi, DEMO_PASSWORD, sameOrigin, screen, unique } from './support';
+import { type Page, type Response } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, sameOrigin, screen, test, unique } from './support';
 
 const base = () => String(test.info().project.use.baseURL);
 const EVIL = ['/%5Cevil.example/x', '/%09/evil.example/x'] as const;
@@ -31,11 +31,11 @@ test.describe('open redirect after sign-in', () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   for (const next of EVIL) {
-    test(`signed out, the form sends ${next} to the dashboard on this origin`, async ({ page }) => {
+    test(`signed out, the form sends ${next} to the dashboard on this origin`, async ({ page, tenant }) => {
       const csp = watchCsp(page);
       await page.goto(`/sign-in?next=${next}`);
-      await page.getByLabel('Email').fill(ACCOUNTS.staff);
-      await page.getByLabel('Password').fill(DEMO_PASSWORD);
+      await page.getByLabel('Email').fill(tenant.accounts.staff);
+      await page.getByLabel('Password').fill(tenant.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await expect(page.getByTestId('current-role')).toHaveText('staff');
       expect(new URL(page.url()).origin).toBe(new URL(base()).origin);
@@ -54,11 +54,11 @@ test.describe('open redirect after sign-in', () => {
     });
   }
 
-  test('a local next is still followed', async ({ page }) => {
+  test('a local next is still followed', async ({ page, tenant }) => {
     await page.goto('/attention');
     await expect(page).toHaveURL(/\/sign-in\?next=%2Fattention$/);
-    await page.getByLabel('Email').fill(ACCOUNTS.staff);
-    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByLabel('Email').fill(tenant.accounts.staff);
+    await page.getByLabel('Password').fill(tenant.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(`${base()}/attention`);
   });

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support';
 
 /**
  * The web server keeps an idle keep-alive connection open longer than Node's 5 s default (scripts/lib.ts

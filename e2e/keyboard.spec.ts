@@ -7,8 +7,8 @@
  * naming the recipient ("Sent to …", "Replayed: sending to …").
  * Screenshots: keyboard-skip-link, keyboard-required-staff, keyboard-nudge-notice, keyboard-replay-notice.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { authFile, bookViaApi, createEventViaApi, faultyCase, sameOrigin, screen, unique } from './support';
+import { type Locator, type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, faultyCase, sameOrigin, screen, test, unique } from './support';
 
 const notice = (page: Page) => page.getByTestId('live-notice').locator('[aria-live="polite"]');
 
@@ -99,7 +99,7 @@ const requiredFields = (page: Page) =>
       .filter((x) => x !== null),
   );
 
-test('required fields say so before anything is submitted', async ({ page, browser }) => {
+test('required fields say so before anything is submitted', async ({ page, browser, contextAs }) => {
   const checks: [string, string[]][] = [
     ['/events/new', ['Title', 'Time zone', 'Starts (local time)', 'Ends (local time)']],
     ['/suppressions', ['Address']],
@@ -117,7 +117,7 @@ test('required fields say so before anything is submitted', async ({ page, brows
   await page.goto('/suppressions');
   expect((await requiredFields(page)).find((f) => f.label.startsWith('Note'))).toMatchObject({ shown: false, required: false });
 
-  const admin = await browser.newContext({ storageState: authFile('admin') });
+  const admin = await contextAs('admin');
   try {
     const p = await admin.newPage();
     await p.goto('/staff');

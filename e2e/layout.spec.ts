@@ -8,8 +8,8 @@
  * (a "starts at: … → …" detail). Screenshots: layout-dashboard-375.png, layout-audit-1360.png,
  * layout-event-375.png.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { bookViaApi, contextAs, createEventViaApi, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, sameOrigin, screen, test, unique } from './support';
 
 const PAGES = ['/', '/audit', '/events', '/deliveries', '/attention', '/suppressions', '/rules', '/staff', '/templates', '/notifications', '/alerts', '/mailbox', '/mailbox?channel=sms', '/mailbox?channel=webhook'] as const;
 const VIEWPORTS = [
@@ -24,8 +24,8 @@ const pageWidths = (page: Page) =>
 let eventId = '';
 let bookingId = '';
 
-test.beforeAll(async ({ browser }) => {
-  const context = await contextAs(browser, 'staff');
+test.beforeAll(async ({ tenants }, testInfo) => {
+  const context = await tenants.contextAs(await tenants.of(testInfo), 'staff');
   const page = await context.newPage();
   try {
     eventId = await createEventViaApi(page, unique('Layout check with a rather long event title'), { start: '2031-03-04T10:00', end: '2031-03-04T11:00' });

@@ -11,8 +11,8 @@
  * lines (METHOD, UID, SEQUENCE, DTSTART with its TZID) and links the raw source; the downloads are this tenant's
  * only (another tenant gets 404, a signed-out request 401). Screenshots: mailbox-email-invite-*.png.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique } from './support';
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@demo.punctual.local', phone: '+447911123456' };
 
@@ -115,7 +115,7 @@ test('an SMS and a webhook delivery show in the mailbox tabs, at desktop and 375
   expect(box && box.x + box.width).toBeLessThanOrEqual(375);
 });
 
-test('a booking confirmation email shows its invite.ics attachment and the invitation’s key lines, at desktop and 375 px', async ({ page, browser }) => {
+test('a booking confirmation email shows its invite.ics attachment and the invitation’s key lines, at desktop and 375 px', async ({ page, browser, contextAs }) => {
   const title = unique('Wheel class');
   const email = `${unique('ivy')}@example.test`;
   const eventId = await createEventViaApi(page, title, { start: '2031-05-06T19:00', end: '2031-05-06T21:00', timeZone: 'Europe/Amsterdam' });
@@ -166,7 +166,7 @@ test('a booking confirmation email shows its invite.ics attachment and the invit
   expect(await raw.text()).toMatch(/^Content-Type: application\/ics; name=invite\.ics\r$/m);
 
   // Another tenant's staff and a signed-out browser get nothing.
-  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const partner = await contextAs('partner');
   const nobody = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   try {
     for (const url of [href, rawHref]) {

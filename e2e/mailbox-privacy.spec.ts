@@ -7,11 +7,10 @@
  * working-looking link. Reads the demo tenant's data only (it books nobody and changes no setting).
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { expect, test } from '@playwright/test';
 import { createDb, type DbHandle } from '@/db/client';
 import { caughtMessages } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { ACCOUNTS, contextAs, expectAccessible, sameOrigin, screen } from './support';
+import { expect, expectAccessible, sameOrigin, screen, test } from './support';
 
 let handle: DbHandle;
 test.beforeAll(() => {
@@ -21,13 +20,13 @@ test.afterAll(async () => {
   await handle?.close();
 });
 
-test('a viewer sees no reset mail of the admin and only masked links; the admin sees their own link', async ({ browser }) => {
-  const viewerCtx = await contextAs(browser, 'viewer');
-  const adminCtx = await contextAs(browser, 'admin');
+test('a viewer sees no reset mail of the admin and only masked links; the admin sees their own link', async ({ browser, contextAs, tenant }) => {
+  const viewerCtx = await contextAs('viewer');
+  const adminCtx = await contextAs('admin');
   try {
     const page = await viewerCtx.newPage();
     const [{ now }] = await handle.db.select({ now: sql<Date>`now()` }).from(sql`(select 1) as one`);
-    const asked = await page.request.post('/api/auth/request-password-reset', { data: { email: ACCOUNTS.admin, redirectTo: '/set-password' }, headers: sameOrigin() });
+    const asked = await page.request.post('/api/auth/request-password-reset', { data: { email: tenant.accounts.admin, redirectTo: '/set-password' }, headers: sameOrigin() });
     expect(asked.status(), 'the public reset form answers the same for anyone').toBeLessThan(500);
     // The worker mails it: wait for the catcher to hold it.
     const resetMail = async () =>
@@ -35,7 +34,7 @@ test('a viewer sees no reset mail of the admin and only masked links; the admin 
         await handle.db
           .select({ id: caughtMessages.id, text: caughtMessages.text })
           .from(caughtMessages)
-          .where(and(eq(caughtMessages.accountMail, true), gt(caughtMessages.receivedAt, new Date(now)), sql`${ACCOUNTS.admin} = any(${caughtMessages.envelopeTo})`))
+          .where(and(eq(caughtMessages.accountMail, true), gt(caughtMessages.receivedAt, new Date(now)), sql`${tenant.accounts.admin} = any(${caughtMessages.envelopeTo})`))
       )[0];
     await expect.poll(async () => (await resetMail())?.id ?? null, { timeout: 30_000, message: 'the reset mail is caught' }).not.toBeNull();
     const reset = (await resetMail())!;

@@ -13,13 +13,13 @@
  */
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { createDb } from '@/db/client';
 import { caughtMessages } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { authFile, bookViaApi, createEventViaApi, sameOrigin, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, sameOrigin, screen, test, unique } from './support';
 
-test.use({ storageState: authFile('admin'), viewport: { width: 375, height: 812 } });
+test.use({ role: 'admin', viewport: { width: 375, height: 812 } });
 
 /**
  * Every page, by screenshot name. `:event`, `:delivery`, `:rule`, `:message`, `:preferences` and `:unsubscribe`

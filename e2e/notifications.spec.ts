@@ -15,15 +15,15 @@
  */
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
 import { createDb, type DbHandle } from '@/db/client';
-import { disableWebhook } from '@/db/queries/scheduling/domain-events';
+import { disableWebhook } from '@/db/queries/domain-events';
 import { auditLog, notificationSettings, type NotificationSettings } from '@/db/schema';
-import { emptyPolicy, type NotificationPolicy } from '@/domain/notifications/notification-policy';
+import { emptyPolicy, type NotificationPolicy } from '@/domain/notification-policy';
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
-import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
-import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
-import { bookViaApi, contextAs, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { preferencesSecret, signPreferenceToken } from '@/server/preference-link';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/unsubscribe-link';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, reEscape, sameOrigin, screen, test, unique } from './support';
 
 interface Settings {
   tenantId: string;
@@ -56,11 +56,11 @@ let handle: DbHandle;
 let demoTenantId: string;
 let original: NotificationSettings | undefined;
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ tenants }, testInfo) => {
   const dbUrl = resolveDatabaseUrl();
   expect(dbUrl, 'the e2e server’s database').not.toBeNull();
   handle = createDb(dbUrl!, { max: 1 });
-  const admin = await contextAs(browser, 'admin');
+  const admin = await tenants.contextAs(await tenants.of(testInfo), 'admin');
   demoTenantId = (await settings((await admin.newPage()).request)).tenantId;
   await admin.close();
   [original] = await handle.db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, demoTenantId));
@@ -79,8 +79,8 @@ test.afterAll(async () => {
 const sentence = (page: Page, text: string | RegExp) => page.getByTestId('policy-sentences').getByText(text);
 const noWiderThan = async (page: Page, px: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
 
-test('an admin edits the policy matrix and reads the sentences change; staff read it without controls', async ({ browser }) => {
-  const ctx = await contextAs(browser, 'admin');
+test('an admin edits the policy matrix and reads the sentences change; staff read it without controls', async ({ browser, contextAs }) => {
+  const ctx = await contextAs('admin');
   try {
     const page = await ctx.newPage();
     await resetSettings(page.request);
@@ -126,7 +126,7 @@ test('an admin edits the policy matrix and reads the sentences change; staff rea
     await screen(page, 'notifications-375');
 
     // Staff read the same settings: sentences, no checkboxes, no secret, no save button.
-    const staff = await contextAs(browser, 'staff');
+    const staff = await contextAs('staff');
     try {
       const sp = await staff.newPage();
       await sp.goto('/notifications');
@@ -147,9 +147,9 @@ test('an admin edits the policy matrix and reads the sentences change; staff rea
   }
 });
 
-test('a second tab’s stale save gets the conflict panel, writes nothing, and can apply its change on top', async ({ browser }) => {
-  const a = await contextAs(browser, 'admin');
-  const b = await contextAs(browser, 'admin');
+test('a second tab’s stale save gets the conflict panel, writes nothing, and can apply its change on top', async ({ browser, contextAs }) => {
+  const a = await contextAs('admin');
+  const b = await contextAs('admin');
   try {
     const pageA = await a.newPage();
     const pageB = await b.newPage();
@@ -189,8 +189,8 @@ test('a second tab’s stale save gets the conflict panel, writes nothing, and c
   }
 });
 
-test('the webhook endpoint: secret made once and rotated; switched off by a 410, shown prominently, switched on again', async ({ browser }) => {
-  const ctx = await contextAs(browser, 'admin');
+test('the webhook endpoint: secret made once and rotated; switched off by a 410, shown prominently, switched on again', async ({ browser, contextAs }) => {
+  const ctx = await contextAs('admin');
   try {
     const page = await ctx.newPage();
     const start = await resetSettings(page.request);
@@ -246,8 +246,8 @@ async function bookingOf(page: Page, eventId: string, bookingId: string): Promis
   return ((await res.json()) as { bookings: TimelineBooking[] }).bookings.find((b) => b.id === bookingId)!;
 }
 
-test('staff edit a participant’s preferences on the event page; the reminders follow', async ({ browser }) => {
-  const ctx = await contextAs(browser, 'staff');
+test('staff edit a participant’s preferences on the event page; the reminders follow', async ({ browser, contextAs }) => {
+  const ctx = await contextAs('staff');
   try {
     const page = await ctx.newPage();
     const eventId = await createEventViaApi(page, unique('Glazing class'));
@@ -305,8 +305,8 @@ test('staff edit a participant’s preferences on the event page; the reminders 
   }
 });
 
-test('after a one-click unsubscribe staff see who unsubscribed and when, and cannot re-subscribe them silently: only with “They asked us to send these again”, which the audit records', async ({ browser }) => {
-  const ctx = await contextAs(browser, 'staff');
+test('after a one-click unsubscribe staff see who unsubscribed and when, and cannot re-subscribe them silently: only with “They asked us to send these again”, which the audit records', async ({ browser, contextAs, tenant }) => {
+  const ctx = await contextAs('staff');
   try {
     const page = await ctx.newPage();
     const eventId = await createEventViaApi(page, unique('Raku firing'));
@@ -375,16 +375,16 @@ test('after a one-click unsubscribe staff see who unsubscribed and when, and can
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.tenantId, demoTenantId), eq(auditLog.action, 'preferences_update'), sql`${auditLog.details}->>'contactId' = ${contactId}`));
-    expect(entry.reason).toMatch(/^Re-subscribed to booking updates at the recipient’s request, confirmed by staff@demo\.punctual\.local \(they had unsubscribed with the one-click link on \d{4}-/);
-    expect(entry.details).toMatchObject({ recipientConsent: { confirmedBy: 'staff@demo.punctual.local', overrides: { booking_updates: view.unsubscribed.booking_updates } } });
+    expect(entry.reason).toMatch(new RegExp(`^Re-subscribed to booking updates at the recipient’s request, confirmed by ${reEscape(tenant.accounts.staff)} \\(they had unsubscribed with the one-click link on \\d{4}-`));
+    expect(entry.details).toMatchObject({ recipientConsent: { confirmedBy: tenant.accounts.staff, overrides: { booking_updates: view.unsubscribed.booking_updates } } });
     await dialog.getByRole('button', { name: 'Close' }).click();
   } finally {
     await ctx.close();
   }
 });
 
-test('the person’s own page through a signed link, at 375 px and without signing in; a stale save says so', async ({ browser }) => {
-  const staffCtx = await contextAs(browser, 'staff');
+test('the person’s own page through a signed link, at 375 px and without signing in; a stale save says so', async ({ browser, contextAs, tenant }) => {
+  const staffCtx = await contextAs('staff');
   const person = await browser.newContext({ viewport: { width: 375, height: 812 } });
   try {
     const staff = await staffCtx.newPage();
@@ -401,7 +401,7 @@ test('the person’s own page through a signed link, at 375 px and without signi
     const page = await person.newPage();
     await page.goto(`/preferences/${token}`);
     await expect(page.getByRole('heading', { name: 'Your message preferences' })).toBeVisible();
-    await expect(page.getByText('Ines Link, choose how Punctual Demo Studio reaches you')).toBeVisible();
+    await expect(page.getByText(`Ines Link, choose how ${tenant.name} reaches you`)).toBeVisible();
     await expect(page.getByTestId('phone-on-file')).toHaveText('Text messages go to the number we have for you: +31••••••678.');
     await expect(page.getByText('+31612345678')).toHaveCount(0);
     const reminders = page.getByRole('group', { name: 'Reminders before your events' });

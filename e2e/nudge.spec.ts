@@ -4,11 +4,10 @@
  * message; the nudge shows in the timeline and never touches the planned reminders.
  */
 import { eq, sql } from 'drizzle-orm';
-import { expect, test } from '@playwright/test';
 import { createDb } from '@/db/client';
 import { contacts } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { bookViaApi, createEventViaApi, expectAccessible, mailboxCount, sameOrigin, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, mailboxCount, sameOrigin, screen, test, unique } from './support';
 
 test('double click → exactly one email; a second nudge within a minute is refused', async ({ page }) => {
   const title = unique('Nudge workshop');

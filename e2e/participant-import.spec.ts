@@ -6,8 +6,8 @@
  * downloads with its header row. Screenshots: participant-import-problem-desktop/-375, participant-import-done-375,
  * participant-import-event.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 function csv(tag: string, bad: boolean): string {
   return [

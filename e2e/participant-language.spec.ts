@@ -3,8 +3,7 @@
  * language "Deutsch" in the add-participant form, press Remind now, and the caught message reads the event's
  * time in German CLDR form — "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ" for 08:00–09:00Z in Europe/Berlin.
  */
-import { expect, test } from '@playwright/test';
-import { createEventViaApi, expectAccessible, mailboxCount, REMINDER_MAIL_ROWS, screen, unique } from './support';
+import { createEventViaApi, expect, expectAccessible, mailboxCount, REMINDER_MAIL_ROWS, screen, test, unique } from './support';
 
 test('a participant booked with language Deutsch gets German dates in their email', async ({ page }) => {
   const title = unique('Kurs');

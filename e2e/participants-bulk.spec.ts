@@ -12,8 +12,8 @@
  * bulk-nudge-dialog-375.
  */
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, reEscape, sameOrigin, screen, test, unique } from './support';
 
 async function setup(page: Page) {
   const eventId = await createEventViaApi(page, unique('Bulk Łódź'));
@@ -100,11 +100,11 @@ test('select two, nudge them (per-participant results, one-a-minute per particip
   await screen(page, 'bulk-cancelled');
 });
 
-test('the participants CSV downloads with a UTF-8 BOM and the accents intact', async ({ page }) => {
+test('the participants CSV downloads with a UTF-8 BOM and the accents intact', async ({ page, tenant }) => {
   const { eventId, people } = await setup(page);
   await page.goto(`/events/${eventId}`);
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-participants').click()]);
-  expect(download.suggestedFilename()).toMatch(/^demo-participants-bulk-lodz-.*-\d{4}-\d{2}-\d{2}\.csv$/);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^${reEscape(tenant.slug)}-participants-bulk-lodz-.*-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
   const bytes = fs.readFileSync(await download.path());
   expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -145,14 +145,14 @@ test('at 375 px the checkboxes and the bar are reachable by keyboard; nothing is
   await expect(bar).toContainText('3 selected:');
 });
 
-test('the deliveries and audit pages link an export carrying exactly their filters; the download is UTF-8 CSV with a BOM', async ({ page }) => {
+test('the deliveries and audit pages link an export carrying exactly their filters; the download is UTF-8 CSV with a BOM', async ({ page, tenant }) => {
   await page.goto('/deliveries?status=accepted&channel=email&page=1');
   const link = page.getByTestId('export-deliveries');
   await expect(link).toHaveAttribute('href', '/api/exports/deliveries?channel=email&status=accepted');
   const res = await page.request.get((await link.getAttribute('href'))!);
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('text/csv; charset=utf-8');
-  expect(res.headers()['content-disposition']).toMatch(/^attachment; filename="demo-deliveries-\d{4}-\d{2}-\d{2}\.csv"/);
+  expect(res.headers()['content-disposition']).toMatch(new RegExp(`^attachment; filename="${reEscape(tenant.slug)}-deliveries-\\d{4}-\\d{2}-\\d{2}\\.csv"`));
   const body = await res.body();
   expect([...body.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
   const lines = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body).split('\r\n');

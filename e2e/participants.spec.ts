@@ -10,8 +10,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { authFile, contextAs, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Locator, type Page } from '@playwright/test';
+import { createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 async function book(page: Page, eventId: string, p: { name: string; email: string; timeZone?: string }): Promise<string> {
   const res = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { role: 'attendee', ...p } });
@@ -85,9 +85,9 @@ test('the nudge dialog offers only templates that can render for the event; the 
   await expect(d2).toContainText(/Subject:.*opens at/);
 });
 
-test('the reschedule confirmation shows the old and the new time in the event’s zone, the viewer’s zone on hover', async ({ browser }) => {
+test('the reschedule confirmation shows the old and the new time in the event’s zone, the viewer’s zone on hover', async ({ browser, contextAs }) => {
   // A viewer in Tokyo: the page shows the event's zone, the hover the viewer's.
-  const ctx = await browser.newContext({ storageState: authFile('staff'), timezoneId: 'Asia/Tokyo' });
+  const ctx = await contextAs('staff', { timezoneId: 'Asia/Tokyo' });
   try {
     const page = await ctx.newPage();
     const id = await createEventViaApi(page, unique('Moving day'));
@@ -180,9 +180,9 @@ test('a participant’s zone is on their card; editing them moves their waiting 
   await expect(page.locator('main')).toContainText('Edited a participant');
 });
 
-test('two staff edit one participant: the second gets the conflict panel, keeps their edit, and applies it on top', async ({ browser }) => {
-  const a = await contextAs(browser, 'staff'); // Sam Staff
-  const b = await contextAs(browser, 'admin'); // Ada Admin
+test('two staff edit one participant: the second gets the conflict panel, keeps their edit, and applies it on top', async ({ browser, contextAs }) => {
+  const a = await contextAs('staff'); // Sam Staff
+  const b = await contextAs('admin'); // Ada Admin
   try {
     const pageA = await a.newPage();
     const pageB = await b.newPage();

@@ -5,9 +5,12 @@
  * live status) → accepted delivery → the caught message in the mailbox.
  * Screenshots of every page go to test-results/screens/<name>.png.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { templateIds } from '@/domain/vocabulary';
-import { screen } from './support';
+import { expect, screen, test } from './support';
+
+// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+test.use({ tenantKind: 'demo' });
 
 /** A delivery the provider took; `delivered` counts too should a provider report it that fast. */
 const ACCEPTED = '[data-kind="delivery"][data-status="accepted"], [data-kind="delivery"][data-status="delivered"]';

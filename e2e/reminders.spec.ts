@@ -13,8 +13,8 @@
  * Screenshots: reminders-expired-1360, reminders-expired-375, reminders-upcoming-1360, dashboard-attention-tile,
  * dashboard-375, dashboard-late-planned.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { authFile, bookViaApi, contextAs, createEventViaApi, expectAccessible, faultyCase, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, faultyCase, sameOrigin, screen, test, unique } from './support';
 
 /** An ISO-8601 date and time as `toISOString()` writes it. */
 const ISO_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
@@ -120,8 +120,8 @@ test('the Dead letters tile lands on Needs attention, where the dead letter can 
   await screen(page, 'dashboard-attention-tile');
 });
 
-test('alert texts, the alerts page and the audit log show times in the tenant’s zone, never a raw ISO instant', async ({ browser }) => {
-  const ctx = await contextAs(browser, 'admin');
+test('alert texts, the alerts page and the audit log show times in the tenant’s zone, never a raw ISO instant', async ({ browser, contextAs }) => {
+  const ctx = await contextAs('admin');
   try {
     const page = await ctx.newPage();
     // The demo's history holds the alerts its seeded dead letter and unknown outcome set off (dev/seed.ts), and
@@ -154,7 +154,7 @@ test('alert texts, the alerts page and the audit log show times in the tenant’
 });
 
 test.describe('read-only role', () => {
-  test.use({ storageState: authFile('viewer') });
+  test.use({ role: 'viewer' });
 
   test('a viewer reads the reminders list', async ({ page }) => {
     await page.goto('/reminders?status=upcoming&window=all');

@@ -6,8 +6,8 @@
  * Screenshots (desktop 1360 px and phone 375 px): event-rebooked, event-rebooked-phone, audit-rebook,
  * audit-rebook-phone.
  */
-import { expect, test, type Page, type Response } from '@playwright/test';
-import { expectAccessible, screen, unique } from './support';
+import { type Page, type Response } from '@playwright/test';
+import { expect, expectAccessible, screen, test, unique } from './support';
 
 /** Collects the answers to POSTs whose path matches `path` while `action` runs. */
 async function postsDuring(page: Page, path: RegExp, action: () => Promise<void>): Promise<{ status: number; id: string; replayed: boolean; key: string | null }[]> {

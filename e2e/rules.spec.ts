@@ -10,8 +10,7 @@
  * At 1360 px and 375 px. Screenshots: rule-new, rule-new-impact, rules-created, audit-rule-create,
  * rule-deactivate-impact, rule-new-375, rule-new-impact-375.
  */
-import { expect, test } from '@playwright/test';
-import { authFile, bookViaApi, createEventViaApi, expectAccessible, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique } from './support';
 
 const RULE = 'Starting soon';
 const ORIGINAL = {
@@ -26,8 +25,8 @@ const ORIGINAL = {
 };
 const TAIL = 'to attendees and external guests by the channels each prefers; skipped if more than 5 minutes late';
 
-test('an admin changes a rule to 2 hours before: the sentence follows live and the list shows it', async ({ browser, baseURL }) => {
-  const admin = await browser.newContext({ storageState: authFile('admin') });
+test('an admin changes a rule to 2 hours before: the sentence follows live and the list shows it', async ({ browser, baseURL, contextAs }) => {
+  const admin = await contextAs('admin');
   let ruleId: string | null = null;
   try {
     const page = await admin.newPage();
@@ -147,8 +146,8 @@ async function fillTwoHoursBeforeForHosts(page: import('@playwright/test').Page,
   await expect(page.getByTestId('rule-sentence')).toContainText('2 hours before start (elapsed time), to hosts');
 }
 
-test('an admin creates "2 hours before start", sees how many pending reminders it affects, re-plans them, and the audit log shows it once', async ({ browser }) => {
-  const admin = await browser.newContext({ storageState: authFile('admin') });
+test('an admin creates "2 hours before start", sees how many pending reminders it affects, re-plans them, and the audit log shows it once', async ({ browser, contextAs }) => {
+  const admin = await contextAs('admin');
   const name = unique('2 hours before start');
   try {
     const page = await admin.newPage();
@@ -219,8 +218,8 @@ test('an admin creates "2 hours before start", sees how many pending reminders i
   }
 });
 
-test('an unused rule is deleted; the new-rule form fits 375 px with its preview', async ({ browser }) => {
-  const admin = await browser.newContext({ storageState: authFile('admin'), viewport: { width: 375, height: 800 } });
+test('an unused rule is deleted; the new-rule form fits 375 px with its preview', async ({ browser, contextAs }) => {
+  const admin = await contextAs('admin', { viewport: { width: 375, height: 800 } });
   const name = unique('unused rule');
   try {
     const page = await admin.newPage();

@@ -5,8 +5,8 @@
  * password?" from the sign-in page. Uses its own organisation, never the demo accounts.
  */
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
-import { screen } from './support';
+import { type Page } from '@playwright/test';
+import { expect, screen, test } from './support';
 
 test.use({ storageState: { cookies: [], origins: [] } });
 

@@ -1,11 +1,10 @@
 /**
  * Issue #13, the organisation settings page: an admin changes the sender name and sees it saved (after a reload
  * too), sees where mail goes out from, sends a test message (to their own address: only staff) and sees the answer of the dev mail catcher verbatim (a worker sends it), at 1360 px and
- * at 375 px; a viewer reads the settings without a form. The demo tenant's settings are put back at the end (other
- * specs read its sender). Screenshots: settings, settings-375, settings-viewer.
+ * at 375 px; a viewer reads the settings without a form. The spec's own organisation's settings are put back at the end. Screenshots: settings, settings-375, settings-viewer.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { authFile, expectAccessible, sameOrigin, screen, unique } from './support';
+import { type Page } from '@playwright/test';
+import { expect, expectAccessible, reEscape, sameOrigin, screen, test, unique, type TestTenant } from './support';
 
 interface Settings {
   name: string;
@@ -23,17 +22,17 @@ let original: Settings | null = null;
 /** When the last test message was asked for (ms): one per 10 s per organisation. */
 let lastTestAt = 0;
 
-test.use({ storageState: authFile('admin') });
+test.use({ role: 'admin' });
 
-test.beforeAll(async ({ browser }) => {
-  const ctx = await browser.newContext({ storageState: authFile('admin') });
+test.beforeAll(async ({ tenants }, testInfo) => {
+  const ctx = await tenants.contextAs(await tenants.of(testInfo), 'admin');
   original = (await (await ctx.request.get('/api/settings')).json()) as Settings;
   await ctx.close();
 });
 
-test.afterAll(async ({ browser }) => {
+test.afterAll(async ({ tenants }, testInfo) => {
   if (!original) return;
-  const ctx = await browser.newContext({ storageState: authFile('admin') });
+  const ctx = await tenants.contextAs(await tenants.of(testInfo), 'admin');
   try {
     const now = (await (await ctx.request.get('/api/settings')).json()) as Settings;
     const { name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider } = original;
@@ -44,25 +43,26 @@ test.afterAll(async ({ browser }) => {
   }
 });
 
-async function changeSenderAndSendTest(page: Page, shot: string) {
+async function changeSenderAndSendTest(page: Page, tenant: TestTenant, shot: string) {
+  const desk = `desk@${tenant.emailDomain}`;
   await page.goto('/settings');
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   const form = page.getByRole('form', { name: 'Organisation settings' });
   const sender = unique('Demo Desk');
   await form.getByLabel('Sender name').fill(sender);
-  await form.getByLabel('Reply-to address').fill('desk@demo.punctual.local');
-  await expect(form.getByTestId('from-preview')).toHaveText(`Mail reads: From “${sender}” <reminders@demo.punctual.local>, Reply-To desk@demo.punctual.local`);
+  await form.getByLabel('Reply-to address').fill(desk);
+  await expect(form.getByTestId('from-preview')).toHaveText(`Mail reads: From “${sender}” <${tenant.senderEmail}>, Reply-To ${desk}`);
   await form.getByRole('button', { name: 'Save settings' }).click();
-  await expect(form.getByRole('status')).toHaveText(`Saved. Mail now comes from “${sender}” <reminders@demo.punctual.local>, replies go to desk@demo.punctual.local.`);
+  await expect(form.getByRole('status')).toHaveText(`Saved. Mail now comes from “${sender}” <${tenant.senderEmail}>, replies go to ${desk}.`);
   await page.reload();
   await expect(page.getByRole('form', { name: 'Organisation settings' }).getByLabel('Sender name')).toHaveValue(sender);
 
   // A test message: a worker sends it through the dev mail catcher, whose answer is shown verbatim.
   const wait = lastTestAt + 10_500 - Date.now();
   if (wait > 0) await page.waitForTimeout(wait);
-  // Where mail goes out from, and why: the demo's own address — set by the operator (the seed), and at the
-  // deployment's sender domain anyway (npm start: punctual.local).
-  await expect(page.getByTestId('sender-status')).toContainText(/Mail goes out from reminders@demo\.punctual\.local \((verified|its domain is on this deployment’s list of sender domains)\)\./);
+  // Where mail goes out from, and why: the organisation's own address — set by the operator (the seed,
+  // e2e/tenants.ts), or at the deployment's sender domain anyway (npm start: punctual.local).
+  await expect(page.getByTestId('sender-status')).toContainText(new RegExp(`Mail goes out from ${reEscape(tenant.senderEmail)} \\((verified|its domain is on this deployment’s list of sender domains)\\)\\.`));
   const panel = page.getByRole('form', { name: 'Send a test message' });
   // Only to a staff member of the organisation: the admin's own address is filled in.
   const to = await panel.getByLabel('Send a test message to').inputValue();
@@ -86,8 +86,8 @@ async function changeSenderAndSendTest(page: Page, shot: string) {
   await expect(page.locator('main')).toContainText(`Test message from ${sender}`);
 }
 
-test('an admin changes the sender name and sends a test message (1360 px)', async ({ page }) => {
-  await changeSenderAndSendTest(page, 'settings');
+test('an admin changes the sender name and sends a test message (1360 px)', async ({ page, tenant }) => {
+  await changeSenderAndSendTest(page, tenant, 'settings');
   // The change is in the audit log, before → after.
   await page.goto('/audit?action=settings_update');
   const entry = page.locator('table.audit-table tbody tr').first();
@@ -96,9 +96,9 @@ test('an admin changes the sender name and sends a test message (1360 px)', asyn
   await screen(page, 'settings-audit');
 });
 
-test('the same at 375 px', async ({ page }) => {
+test('the same at 375 px', async ({ page, tenant }) => {
   await page.setViewportSize({ width: 375, height: 812 });
-  await changeSenderAndSendTest(page, 'settings-375');
+  await changeSenderAndSendTest(page, tenant, 'settings-375');
 });
 
 test('an address that is not verified yet: the page says where mail goes out from instead, at 375 px', async ({ page }) => {
@@ -122,7 +122,7 @@ test('an address that is not verified yet: the page says where mail goes out fro
 });
 
 test.describe('as viewer', () => {
-  test.use({ storageState: authFile('viewer') });
+  test.use({ role: 'viewer' });
   test('a viewer reads the settings and cannot change them', async ({ page }) => {
     await page.goto('/settings');
     await expect(page.getByText('Your role (viewer) can read the settings; only an admin can change them.')).toBeVisible();
@@ -134,23 +134,23 @@ test.describe('as viewer', () => {
   });
 });
 
-test('guest partnerships are agreed by both sides: the partner asks, the demo studio sees it pending and declines', async ({ page, browser }) => {
-  const partner = await browser.newContext({ storageState: authFile('partner') });
+test('guest partnerships are agreed by both sides: the partner asks, the demo studio sees it pending and declines', async ({ page, contextAs, tenant }) => {
+  const partner = await contextAs('partner');
   const p = await partner.newPage();
   try {
     // Partner Collective asks to book the demo studio's people (the other direction of the seeded partnership).
     await p.goto('/settings');
     const propose = p.getByRole('form', { name: 'Propose a guest partnership' });
     await propose.getByRole('radio', { name: 'Ask them to let us book their people as guests' }).check();
-    await propose.getByLabel('Their organisation’s short name').fill('demo');
+    await propose.getByLabel('Their organisation’s short name').fill(tenant.slug);
     await propose.getByRole('button', { name: 'Propose' }).click();
     // The answer names the slug typed, not the organisation: the same words as for a slug nobody has.
-    await expect(propose.getByRole('status')).toHaveText('Proposal sent to “demo”; it shows as pending until they accept.');
-    const asked = p.locator('.partnership-host-list li.partnership[data-partner="demo"]');
+    await expect(propose.getByRole('status')).toHaveText(`Proposal sent to “${tenant.slug}”; it shows as pending until they accept.`);
+    const asked = p.locator(`.partnership-host-list li.partnership[data-partner="${tenant.slug}"]`);
     await expect(asked).toHaveAttribute('data-status', 'pending');
-    await expect(asked).toContainText('Waiting for “demo” to accept');
-    await expect(asked.getByRole('button', { name: 'Accept: demo' })).toHaveCount(0); // only the other side accepts
-    await expect(p.locator('.partnership-host-list')).not.toContainText('Punctual Demo Studio');
+    await expect(asked).toContainText(`Waiting for “${tenant.slug}” to accept`);
+    await expect(asked.getByRole('button', { name: `Accept: ${tenant.slug}` })).toHaveCount(0); // only the other side accepts
+    await expect(p.locator('.partnership-host-list')).not.toContainText(tenant.name);
     const nobody = `nobody-${Date.now().toString(36)}`;
     await propose.getByRole('radio', { name: 'Ask them to let us book their people as guests' }).check();
     await propose.getByLabel('Their organisation’s short name').fill(nobody);

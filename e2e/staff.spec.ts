@@ -5,19 +5,18 @@
  * and the person signs in with exactly that; an admin cannot change their own role; staff only read, and the
  * server refuses their forged requests. Each step is audited. Screenshots staff.png (1360 px), staff-375.png.
  */
-import { expect, test } from '@playwright/test';
-import { authFile, expectAccessible, invitationLink, sameOrigin, screen, unique } from './support';
+import { expect, expectAccessible, invitationLink, sameOrigin, screen, test, unique } from './support';
 
 test.describe('as admin', () => {
-  test.use({ storageState: authFile('admin') });
+  test.use({ role: 'admin' });
 
-  test('invite a person, they accept and sign in with that role; the admin changes it', async ({ page, browser }) => {
-    const email = `${unique('new.staff')}@demo.punctual.local`;
+  test('invite a person, they accept and sign in with that role; the admin changes it', async ({ page, browser, tenant }) => {
+    const email = `${unique('new.staff')}@${tenant.emailDomain}`;
     await page.goto('/staff');
     await expect(page.getByRole('heading', { level: 1, name: 'Staff' })).toBeVisible();
     // Its own row (matched by the row's address: other rows may say "Disabled … by admin@demo…") has no role control.
-    await expect(page.locator('tr[data-staff-email="admin@demo.punctual.local"]')).toHaveCount(1);
-    await expect(page.locator('tr[data-staff-email="admin@demo.punctual.local"]').getByRole('combobox')).toHaveCount(0);
+    await expect(page.locator(`tr[data-staff-email="${tenant.accounts.admin}"]`)).toHaveCount(1);
+    await expect(page.locator(`tr[data-staff-email="${tenant.accounts.admin}"]`).getByRole('combobox')).toHaveCount(0);
     const form = page.locator('form', { hasText: 'Invite someone' });
     await form.getByLabel('Name').fill('Nora New');
     await form.getByLabel('Email').fill('not-an-address');
@@ -77,13 +76,13 @@ test.describe('as admin', () => {
   });
 });
 
-test('staff see the list read-only; forged requests answer 403', async ({ page }) => {
+test('staff see the list read-only; forged requests answer 403', async ({ page, tenant }) => {
   await page.goto('/staff');
   await expect(page.getByRole('combobox')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Invite someone' })).toHaveCount(0);
   const add = await page.request.post('/api/staff', { headers: sameOrigin(), data: { name: 'X', email: `${unique('x')}@example.test`, role: 'admin' } });
   expect(add.status()).toBe(403);
-  const row = page.locator('tr[data-staff-email="viewer@demo.punctual.local"]');
+  const row = page.locator(`tr[data-staff-email="${tenant.accounts.viewer}"]`);
   const viewerId = await row.count();
   expect(viewerId).toBe(1);
   const promote = await page.request.put('/api/staff/00000000-0000-0000-0000-000000000000/role', { headers: sameOrigin(), data: { role: 'admin' } });

@@ -1,47 +1,155 @@
 /**
- * Shared helpers for the browser specs: signed-in sessions per role (made once by auth.setup.ts), screenshots
- * to test-results/screens/<name>.png, axe accessibility checks, and reading the mail catcher's database.
+ * Shared helpers for the browser specs: the `test` every spec imports — with its own organisation per spec file
+ * ({@link test}, e2e/tenants.ts) and signed-in sessions per role —, screenshots to test-results/screens/<name>.png,
+ * axe accessibility checks, and reading the mail catcher's database.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import axe from 'axe-core';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { createDb } from '@/db/client';
+import { createDb, type DbHandle } from '@/db/client';
 import { caughtMessages } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
+import { demoTenant, ensureTestTenant, type TenantRole, type TestTenant } from './tenants';
 
-export type DemoRole = 'admin' | 'staff' | 'viewer' | 'partner';
+export type { TestTenant, TenantRole } from './tenants';
+export { expect };
 
-/** Demo accounts (server/accounts/staff.ts), all with the demo password. */
-export const ACCOUNTS: Record<DemoRole, string> = {
-  admin: 'admin@demo.punctual.local',
-  staff: 'staff@demo.punctual.local',
-  viewer: 'viewer@demo.punctual.local',
-  partner: 'admin@partner.punctual.local',
-};
-export const DEMO_PASSWORD = 'punctual-demo';
+/** A role a spec signs in as: one of its organisation's accounts, or the demo's partner organisation's admin. */
+export type Role = TenantRole | 'partner';
 
-const outDir = () => path.join(path.dirname(test.info().config.configFile ?? path.resolve('playwright.config.ts')), 'test-results');
+type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
 
-/** The storage state file holding a signed-in session for `role`. */
-export function authFile(role: DemoRole): string {
-  return path.join(path.resolve('test-results'), 'auth', `${role}.json`);
+/** Per-test fixtures and options of {@link test}. */
+export interface TenantFixtures {
+  /**
+   * Option: which organisation the spec file works in. `own` (default): its own, made for this file and run
+   * (e2e/tenants.ts), so nothing another spec does is seen here. `demo`: the demo tenant `npm start` seeds — only for
+   * specs ABOUT the demo data (its history, its events), which must not change it.
+   */
+  tenantKind: 'own' | 'demo';
+  /** Option: the role `page` is signed in as (default staff); an explicit `storageState` option wins over it. */
+  role: Role;
+  /** The spec file's organisation (see `tenantKind`). */
+  tenant: TestTenant;
+  /** A new browser context signed in as `role` of this file's organisation (extra context options allowed). */
+  contextAs: (role: Role, options?: BrowserContextOptions) => Promise<BrowserContext>;
 }
 
-/** Signs in through the real sign-in form. */
-export async function signIn(page: Page, role: DemoRole): Promise<void> {
+/** The worker-scoped way to the same organisations and sessions, for `beforeAll`/`afterAll` hooks (which get no per-test fixtures). */
+export interface Tenants {
+  /** The organisation of the spec file `testInfo` belongs to (`kind` as the option `tenantKind`; default `own`). */
+  of(testInfo: { file: string }, kind?: TenantFixtures['tenantKind']): Promise<TestTenant>;
+  /** A new browser context signed in as `role` of `tenant`. */
+  contextAs(tenant: TestTenant, role: Role, options?: BrowserContextOptions): Promise<BrowserContext>;
+  /** The signed-in session of `role` of `tenant` (made once per worker by signing in through the form). */
+  session(tenant: TestTenant, role: Role): Promise<StorageState>;
+}
+
+interface WorkerFixtures {
+  /** The test worker's connection to the app's database. */
+  appDb: DbHandle;
+  tenants: Tenants;
+}
+
+/** This run's id: set once in playwright.config.ts (E2E_RUN), so every worker names a file's organisation alike. */
+function runId(): string {
+  return (process.env.E2E_RUN ?? 'local').toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 10) || 'local';
+}
+
+/** The organisation slug of spec file `file` in this run, e.g. `e2e-lx2k9a-notifications` (at most 63 characters). */
+export function tenantSlugFor(file: string): string {
+  const name = path.basename(file).replace(/\.spec\.ts$/, '').toLowerCase().replace(/[^a-z0-9-]/g, '-');
+  return `e2e-${runId()}-${name}`.slice(0, 63).replace(/-+$/, '');
+}
+
+/** Signs in through the real sign-in form and waits until the signed-in shell shows. */
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(ACCOUNTS[role]);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.locator('[data-testid="current-role"]')).toBeVisible();
 }
 
-/** A new browser context already signed in as `role`. */
-export async function contextAs(browser: Browser, role: DemoRole): Promise<BrowserContext> {
-  return browser.newContext({ storageState: authFile(role) });
-}
+/** Password of the account `role` signs in with: the partner organisation's is the demo's. */
+const passwordOf = (tenant: TestTenant, role: Role) => (role === 'partner' ? 'punctual-demo' : tenant.password);
+
+/**
+ * The `test` every spec imports: Playwright's, with the spec file's own organisation (`tenant`, option
+ * `tenantKind`), `page` signed in as option `role` of it (staff unless the file says otherwise), and `contextAs`
+ * for more signed-in browsers. Sessions are made by signing in through the real form, once per worker and account.
+ */
+export const test = base.extend<TenantFixtures, WorkerFixtures>({
+  appDb: [
+    async ({}, use) => {
+      const handle = createDb(resolveDatabaseUrl()!, { max: 2 });
+      await use(handle);
+      await handle.close();
+    },
+    { scope: 'worker' },
+  ],
+  tenants: [
+    async ({ appDb, browser }, use, workerInfo) => {
+      const baseURL = workerInfo.project.use.baseURL;
+      const byFile = new Map<string, Promise<TestTenant>>();
+      const sessions = new Map<string, Promise<StorageState>>();
+      const remember = <T>(map: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> => {
+        let p = map.get(key);
+        if (!p) {
+          p = make();
+          // A failed attempt is not remembered: the next test tries again.
+          p.catch(() => map.delete(key));
+          map.set(key, p);
+        }
+        return p;
+      };
+      const tenants: Tenants = {
+        of: (testInfo, kind = 'own') =>
+          kind === 'demo'
+            ? remember(byFile, 'demo', () => demoTenant(appDb.db))
+            : remember(byFile, testInfo.file, () => {
+                const slug = tenantSlugFor(testInfo.file);
+                return ensureTestTenant(appDb.db, slug, `E2E ${slug.replace(/^e2e-[a-z0-9]+-/, '')}`);
+              }),
+        session: (tenant, role) =>
+          remember(sessions, tenant.accounts[role], async () => {
+            const ctx = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+            try {
+              await signIn(await ctx.newPage(), tenant.accounts[role], passwordOf(tenant, role));
+              return await ctx.storageState();
+            } finally {
+              await ctx.close();
+            }
+          }),
+        contextAs: async (tenant, role, options = {}) => browser.newContext({ baseURL, ...options, storageState: await tenants.session(tenant, role) }),
+      };
+      await use(tenants);
+    },
+    { scope: 'worker' },
+  ],
+  tenantKind: ['own', { option: true }],
+  role: ['staff', { option: true }],
+  tenant: async ({ tenantKind, tenants }, use, testInfo) => {
+    await use(await tenants.of(testInfo, tenantKind));
+  },
+  storageState: async ({ storageState, role, tenant, tenants }, use) => {
+    await use(storageState ?? (await tenants.session(tenant, role)));
+  },
+  contextAs: async ({ tenant, tenants }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async (role, options) => {
+      const ctx = await tenants.contextAs(tenant, role, options);
+      contexts.push(ctx);
+      return ctx;
+    });
+    // Closing twice is harmless: specs close their own; this closes what a failed test left open.
+    await Promise.all(contexts.map((c) => c.close().catch(() => {})));
+  },
+});
+
+const outDir = () => path.join(path.dirname(test.info().config.configFile ?? path.resolve('playwright.config.ts')), 'test-results');
 
 /** Full-page screenshot as test-results/screens/<name>.png (outside Playwright's emptied outputDir). */
 export async function screen(page: Page, name: string): Promise<void> {
@@ -65,6 +173,11 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
   expect(summary, `axe violations on ${label}`).toEqual([]);
+}
+
+/** `text` as a literal inside a regular expression (tenant names and addresses in patterns). */
+export function reEscape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A fresh per-test suffix so specs never collide on emails or titles. */

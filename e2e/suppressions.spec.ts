@@ -7,13 +7,12 @@
  * Screenshots: suppressions, suppressions-remove, suppressions-empty-search, suppressions-viewer,
  * suppressions-removed-1360, suppressions-removed-375, suppressions-already-removed.
  */
-import { expect, test } from '@playwright/test';
-import { authFile, expectAccessible, screen, unique } from './support';
+import { expect, expectAccessible, screen, test, unique } from './support';
 
 /** A wall-clock time followed by a zone: "11:00 CEST", "09:00 UTC", "14:30 UTC+5:30". */
 const ZONED_TIME = /\d{2}:\d{2} (?:[A-Z]{2,5}|UTC[+-]\d{1,2}(?::\d{2})?)$/;
 
-test('staff add an address, see where it came from, and remove it only with a reason', async ({ page }) => {
+test('staff add an address, see where it came from, and remove it only with a reason', async ({ page, tenant }) => {
   const address = `${unique('do-not-mail')}@example.com`;
   await page.goto('/suppressions');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Suppressions');
@@ -40,7 +39,7 @@ test('staff add an address, see where it came from, and remove it only with a re
   await expect(row).toHaveCount(1);
   await expect(row.locator('[data-reason]')).toHaveText('unsubscribed');
   await expect(row.locator('[data-channel]')).toHaveText('Email');
-  await expect(row.locator('.suppression-source')).toHaveText('added by staff@demo.punctual.local: asked by phone');
+  await expect(row.locator('.suppression-source')).toHaveText(`added by ${tenant.accounts.staff}: asked by phone`);
   await expect(row.locator('time')).toHaveText(ZONED_TIME);
 
   // Adding it again: 409, shown beside the form.
@@ -88,7 +87,7 @@ test('staff add an address, see where it came from, and remove it only with a re
   await expect(page.getByRole('link', { name: 'Show removed' })).toHaveAttribute('aria-current', 'page');
   const removed = page.locator('table.suppressions-table[data-view="removed"] tbody tr', { hasText: address });
   await expect(removed).toHaveCount(1);
-  await expect(removed.locator('.suppression-removed')).toContainText('by staff@demo.punctual.local');
+  await expect(removed.locator('.suppression-removed')).toContainText(`by ${tenant.accounts.staff}`);
   await expect(removed.locator('.suppression-removed')).toContainText('“mailbox confirmed working again”');
   await expect(removed.locator('.suppression-removed time')).toHaveText(ZONED_TIME);
   await expect(removed.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
@@ -156,14 +155,14 @@ test('two tabs remove the same entry: the second sees who removed it, when and w
   await expect(row).toHaveCount(0);
 });
 
-test('a viewer sees the list without controls; forged and cross-site requests answer 403', async ({ page, browser, baseURL }) => {
+test('a viewer sees the list without controls; forged and cross-site requests answer 403', async ({ page, browser, baseURL, contextAs }) => {
   // Staff (the default session) put an address on the list for the viewer to see.
   const address = `${unique('viewer-sees')}@example.com`;
   const added = await page.request.post('/api/suppressions', { data: { address, reason: 'bounced' }, headers: { origin: baseURL! } });
   expect(added.status()).toBe(200);
   const { id } = (await added.json()) as { id: string };
 
-  const viewer = await browser.newContext({ storageState: authFile('viewer') });
+  const viewer = await contextAs('viewer');
   try {
     const vp = await viewer.newPage();
     await vp.goto('/suppressions');

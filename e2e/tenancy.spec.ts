@@ -1,8 +1,7 @@
 /** Tenant isolation: a tenant-A id in a tenant-B session answers 404 — pages and APIs, reads and writes. */
-import { expect, test } from '@playwright/test';
-import { authFile, bookViaApi, createEventViaApi, expectAccessible, sameOrigin, screen, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
-test('a demo event, booking and delivery are invisible to the partner tenant', async ({ browser, page }) => {
+test('a demo event, booking and delivery are invisible to the partner tenant', async ({ browser, page, contextAs, tenant }) => {
   const title = unique('Tenant A only');
   const eventId = await createEventViaApi(page, title);
   const bookingId = await bookViaApi(page, eventId, { name: 'Ada Isolated', email: `${unique('ada')}@example.test` });
@@ -15,7 +14,7 @@ test('a demo event, booking and delivery are invisible to the partner tenant', a
   const t = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { bookings: { reminders: { delivery: { id: string } | null }[] }[] };
   const deliveryId = t.bookings[0].reminders.find((r) => r.delivery)!.delivery!.id;
 
-  const partner = await browser.newContext({ storageState: authFile('partner') });
+  const partner = await contextAs('partner');
   const p = await partner.newPage();
   for (const url of [`/events/${eventId}`, `/events/${eventId}/edit`, `/deliveries/${deliveryId}`]) {
     const res = await p.goto(url);
@@ -35,7 +34,7 @@ test('a demo event, booking and delivery are invisible to the partner tenant', a
   expect((await p.request.post(`/api/deliveries/${deliveryId}/discard`, { headers: origin, data: { reason: 'other tenant' } })).status()).toBe(404);
   // Partner may not book people as guests of its own in demo's name: demo never agreed.
   const partnerEvent = await p.request.post('/api/events', { headers: origin, data: { title: unique('Spoof'), timeZone: 'UTC', start: '2030-01-01T10:00', end: '2030-01-01T11:00' } });
-  const spoof = await p.request.post(`/api/events/${((await partnerEvent.json()) as { id: string }).id}/bookings`, { headers: origin, data: { name: 'Victim', email: 'victim@anywhere.test', role: 'external', guestTenant: 'demo' } });
+  const spoof = await p.request.post(`/api/events/${((await partnerEvent.json()) as { id: string }).id}/bookings`, { headers: origin, data: { name: 'Victim', email: 'victim@anywhere.test', role: 'external', guestTenant: tenant.slug } });
   expect(spoof.status()).toBe(400);
   expect(await spoof.json()).toMatchObject({ field: 'guestTenant' });
   // Lists in the partner tenant do not show tenant A's event.

@@ -8,8 +8,11 @@
  * controls; axe finds nothing serious. Screenshots: today.png, today-mobile.png, today-mobile-expanded.png. Changes nothing in the demo
  * (the nudge dialog is opened and cancelled).
  */
-import { expect, test, type Page } from '@playwright/test';
-import { authFile, contextAs, expectAccessible, screen } from './support';
+import { type Page } from '@playwright/test';
+import { expect, expectAccessible, screen, test } from './support';
+
+// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+test.use({ tenantKind: 'demo' });
 
 const HEADING = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} [A-Z][a-z]+ · Europe\/Amsterdam$/;
 const EVENT = 'Clay & Coffee (online)';
@@ -50,7 +53,7 @@ async function expandEvent(page: Page) {
 }
 
 test.describe('desktop, 1360 px', () => {
-  test.use({ storageState: authFile('staff'), viewport: { width: 1360, height: 900 } });
+  test.use({ role: 'staff', viewport: { width: 1360, height: 900 } });
 
   test('sections, an expanded event with its participants, the reminders window, two columns', async ({ page }) => {
     await sectionsShow(page);
@@ -85,8 +88,8 @@ test.describe('desktop, 1360 px', () => {
     await screen(page, 'today');
   });
 
-  test('a viewer reads the same page without "Remind now"', async ({ browser }) => {
-    const ctx = await contextAs(browser, 'viewer');
+  test('a viewer reads the same page without "Remind now"', async ({ browser, contextAs }) => {
+    const ctx = await contextAs('viewer');
     const page = await ctx.newPage();
     await sectionsShow(page);
     const { item } = await expandEvent(page);
@@ -96,7 +99,7 @@ test.describe('desktop, 1360 px', () => {
 });
 
 test.describe('phone, 375 px', () => {
-  test.use({ storageState: authFile('staff'), viewport: { width: 375, height: 812 } });
+  test.use({ role: 'staff', viewport: { width: 375, height: 812 } });
 
   test('one column of cards, expandable, 44 px tap targets, nothing wider than the window', async ({ page }) => {
     await sectionsShow(page);

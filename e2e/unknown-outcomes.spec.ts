@@ -3,8 +3,7 @@
  * connection before replying, so Punctual cannot know whether it went out. Nothing is resent by itself; a
  * person marks it as sent (no new email) or sends it again after a warning that it may arrive twice.
  */
-import { expect, test } from '@playwright/test';
-import { expectAccessible, faultyCase, mailboxCount, screen } from './support';
+import { expect, expectAccessible, faultyCase, mailboxCount, screen, test } from './support';
 
 test('mark as sent: no new email; send again: warned, and the recipient gets it a second time', async ({ page }) => {
   const a = await faultyCase(page, 'una', 'drop-once');

@@ -10,13 +10,13 @@
  */
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { createDb, type DbHandle } from '@/db/client';
 import { contacts } from '@/db/schema';
 import type { PreferenceCategory } from '@/domain/vocabulary';
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
-import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
-import { bookViaApi, contextAs, createEventViaApi, expectAccessible, screen, unique } from './support';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/unsubscribe-link';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique, type TenantFixtures } from './support';
 
 // The person's browser: no script, no staff session.
 test.use({ javaScriptEnabled: false, storageState: { cookies: [], origins: [] } });
@@ -34,8 +34,8 @@ test.afterAll(async () => {
 const key = () => unsubscribeSecrets({ BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) })[0];
 
 /** Books a new person on a new demo event (as staff) and returns their contact row. */
-async function demoContact(browser: import('@playwright/test').Browser, name: string) {
-  const staff = await contextAs(browser, 'staff');
+async function demoContact(contextAs: TenantFixtures['contextAs'], name: string) {
+  const staff = await contextAs('staff');
   try {
     const page = await staff.newPage();
     const eventId = await createEventViaApi(page, unique('Ceramics'));
@@ -67,8 +67,8 @@ function tampered(token: string): string {
 
 const noWiderThan = async (page: Page, px: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
 
-test('the unsubscribe page works with JavaScript disabled: GET asks and changes nothing, the button unsubscribes', async ({ browser, page }) => {
-  const person = await demoContact(browser, 'Una Subscriber');
+test('the unsubscribe page works with JavaScript disabled: GET asks and changes nothing, the button unsubscribes', async ({ browser, page, contextAs, tenant }) => {
+  const person = await demoContact(contextAs, 'Una Subscriber');
   const token = await tokenFor(person, 'reminders');
   const before = await contactRow(person.id);
   expect((before.preferences as { reminders: string[] }).reminders).toContain('email');
@@ -77,7 +77,7 @@ test('the unsubscribe page works with JavaScript disabled: GET asks and changes 
   const res = await page.goto(`/u/${token}`);
   expect(res?.status()).toBe(200);
   expect(res?.headers()['cache-control']).toBe('no-store');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Unsubscribe Una Subscriber from reminders from Punctual Demo Studio?');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Unsubscribe Una Subscriber from reminders from ${tenant.name}?`);
   const button = page.getByRole('button', { name: 'Unsubscribe' });
   await expect(button).toBeVisible();
   const prefs = page.getByRole('link', { name: 'your preferences page' });
@@ -100,7 +100,7 @@ test('the unsubscribe page works with JavaScript disabled: GET asks and changes 
   expect(post.request().postData()).toBe('List-Unsubscribe=One-Click');
   expect(new URL(page.url()).pathname).toBe(`/u/${token}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Unsubscribed from reminders');
-  await expect(page.getByRole('status')).toHaveText('Una Subscriber will no longer get reminders from Punctual Demo Studio.');
+  await expect(page.getByRole('status')).toHaveText(`Una Subscriber will no longer get reminders from ${tenant.name}.`);
   await noWiderThan(page, 375);
   await screen(page, 'unsubscribe-done-375');
   await page.setViewportSize({ width: 1360, height: 900 });
@@ -119,8 +119,8 @@ test('the unsubscribe page works with JavaScript disabled: GET asks and changes 
   expect((await contactRow(person.id)).version).toBe(after.version);
 });
 
-test('the pages pass axe (script on, only for the checker: the pages themselves have none)', async ({ browser }) => {
-  const person = await demoContact(browser, 'Axel Checker');
+test('the pages pass axe (script on, only for the checker: the pages themselves have none)', async ({ browser, contextAs }) => {
+  const person = await demoContact(contextAs, 'Axel Checker');
   const token = await tokenFor(person, 'booking_updates');
   // The pages' Content-Security-Policy allows no script at all: bypass it for the checker alone.
   const ctx = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: { width: 375, height: 812 }, bypassCSP: true, javaScriptEnabled: true });
@@ -136,8 +136,8 @@ test('the pages pass axe (script on, only for the checker: the pages themselves 
   expect((await contactRow(person.id)).version).toBe(person.version);
 });
 
-test('a mail provider’s one-click POST answers 200 without cookies; a tampered or expired token and a missing body answer 400 and change nothing', async ({ browser, page, request }) => {
-  const person = await demoContact(browser, 'Otto Oneclick');
+test('a mail provider’s one-click POST answers 200 without cookies; a tampered or expired token and a missing body answer 400 and change nothing', async ({ browser, page, request, contextAs }) => {
+  const person = await demoContact(contextAs, 'Otto Oneclick');
   expect((await request.storageState()).cookies).toEqual([]);
   const token = await tokenFor(person, 'booking_updates');
   const before = await contactRow(person.id);

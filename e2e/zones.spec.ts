@@ -3,8 +3,7 @@
  * (Europe/Kyiv, which Node 20's ICU list lacks), a typed city suggests its zone, and an event saved in
  * Europe/Kyiv shows its times in that zone. Screenshots of the form at phone and desktop width.
  */
-import { expect, test } from '@playwright/test';
-import { expectAccessible, screen, unique } from './support';
+import { expect, expectAccessible, screen, test, unique } from './support';
 
 test('typing "Kyiv" suggests Europe/Kyiv; the event saved in it shows Kyiv times', async ({ page }) => {
   const title = unique('Kyiv meetup');
