@@ -5,19 +5,17 @@
  * SMS text of every template.
  */
 import { templateIds } from '@/domain/vocabulary';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, firstHref, screen, test, unique } from './support';
 
 test.use({ role: 'admin' });
 
 test('every page passes axe with no serious or critical violation', async ({ page }) => {
   const eventId = await createEventViaApi(page, unique('A11y sweep'));
   await bookViaApi(page, eventId, { name: 'Alex Access', email: `${unique('alex')}@example.test` });
-  await page.goto('/rules');
-  const ruleHref = await page.locator('a[href^="/rules/"]').first().getAttribute('href');
-  await page.goto('/deliveries');
-  const deliveryHref = await page.locator('table.data-table tbody tr a.row-title').first().getAttribute('href');
-  await page.goto('/mailbox');
-  const messageHref = await page.locator('table tbody tr a').first().getAttribute('href');
+  const ruleHref = await firstHref(page, '/rules', 'a[href^="/rules/"]');
+  // The booking's confirmation: delivered by the worker, then caught by the mail catcher.
+  const deliveryHref = await firstHref(page, '/deliveries', 'table.data-table tbody tr a.row-title');
+  const messageHref = await firstHref(page, '/mailbox', 'table tbody tr a');
   const pages = ['/', '/events', `/events/${eventId}`, '/events/new', `/events/${eventId}/edit`, '/deliveries', deliveryHref, '/attention', '/suppressions', '/audit', '/rules', ruleHref, '/notifications', '/templates', '/mailbox', messageHref];
   for (const url of pages) {
     expect(url, 'a link to follow').toBeTruthy();

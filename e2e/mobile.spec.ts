@@ -17,7 +17,7 @@ import { type Page } from '@playwright/test';
 import { createDb } from '@/db/client';
 import { caughtMessages } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { bookViaApi, createEventViaApi, expect, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, firstHref, sameOrigin, screen, test, unique } from './support';
 
 test.use({ role: 'admin', viewport: { width: 375, height: 812 } });
 
@@ -97,10 +97,7 @@ const windowShot = (page: Page, name: string) => page.screenshot({ path: path.re
 
 /** The href of the first link matching `selector` on `path`, as a path. */
 async function firstLink(page: Page, path: string, selector: string): Promise<string> {
-  await page.goto(path);
-  const href = await page.locator(selector).first().getAttribute('href');
-  expect(href, `a link ${selector} on ${path}`).toBeTruthy();
-  return href!;
+  return firstHref(page, path, selector);
 }
 
 /** Books two guests whose first message fails (the catcher's deny-once and drop-once faults, dev/mail-catcher.ts). */
@@ -161,7 +158,7 @@ test('every page fits a 375 px phone, with a folding menu', async ({ page }) => 
   });
 
   const ids: Record<string, string> = {};
-  await test.step('ids of detail pages from the demo data', async () => {
+  await test.step('ids of detail pages from the organisation’s data', async () => {
     ids.event = (await firstLink(page, '/events', 'table.events-table tbody tr a.row-title')).split('/').pop()!;
     ids.delivery = (await firstLink(page, '/deliveries', 'main a[href^="/deliveries/"]')).split('/').pop()!;
     ids.rule = (await firstLink(page, '/rules', 'main a[href^="/rules/"]')).split('/').pop()!;

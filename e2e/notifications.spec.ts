@@ -17,12 +17,12 @@ import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { type APIRequestContext, type Page } from '@playwright/test';
 import { createDb, type DbHandle } from '@/db/client';
-import { disableWebhook } from '@/db/queries/domain-events';
+import { disableWebhook } from '@/db/queries/scheduling/domain-events';
 import { auditLog, notificationSettings, type NotificationSettings } from '@/db/schema';
-import { emptyPolicy, type NotificationPolicy } from '@/domain/notification-policy';
+import { emptyPolicy, type NotificationPolicy } from '@/domain/notifications/notification-policy';
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
-import { preferencesSecret, signPreferenceToken } from '@/server/preference-link';
-import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/unsubscribe-link';
+import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
 import { bookViaApi, createEventViaApi, expect, expectAccessible, reEscape, sameOrigin, screen, test, unique } from './support';
 
 interface Settings {

@@ -180,6 +180,26 @@ export function reEscape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * The href of the first link matching `selector` on the page at `path`, loading the page again until there is one
+ * (a spec's own organisation starts empty: its deliveries and caught mail appear as the worker sends). Up to 30 s.
+ */
+export async function firstHref(page: Page, path: string, selector: string): Promise<string> {
+  const link = page.locator(selector).first();
+  await expect
+    .poll(
+      async () => {
+        await page.goto(path);
+        return link.count();
+      },
+      { timeout: 30_000, message: `a link ${selector} on ${path}` },
+    )
+    .toBeGreaterThan(0);
+  const href = await link.getAttribute('href');
+  expect(href, `a link ${selector} on ${path}`).toBeTruthy();
+  return href!;
+}
+
 /** A fresh per-test suffix so specs never collide on emails or titles. */
 export function unique(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

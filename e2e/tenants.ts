@@ -14,13 +14,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { newWebhookSecret } from '@/channels/webhook';
 import type { Db } from '@/db/client';
-import { getTenantBySlug } from '@/db/queries/scheduling';
+import { getTenantBySlug } from '@/db/queries/scheduling/scheduling';
 import { alertSettings, notificationSettings } from '@/db/schema';
-import { defaultPolicy } from '@/domain/notification-policy';
+import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { root } from '@/scripts/lib';
-import { DEMO_SMS_SENDER, demoRules, seedDemoContacts } from '@/server/seed';
-import { ensureStaffUser } from '@/server/staff';
-import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/tenants';
+import { DEMO_SMS_SENDER, demoRules, seedDemoContacts } from '@/dev/seed';
+import { ensureStaffUser } from '@/server/accounts/staff';
+import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';
 
 /** Roles every test organisation has one account of. */
 export type TenantRole = 'admin' | 'staff' | 'viewer';

@@ -15,7 +15,7 @@ import { createDb, type DbHandle } from '@/db/client';
 import { contacts } from '@/db/schema';
 import type { PreferenceCategory } from '@/domain/vocabulary';
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
-import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/unsubscribe-link';
+import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
 import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique, type TenantFixtures } from './support';
 
 // The person's browser: no script, no staff session.
