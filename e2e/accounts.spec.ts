@@ -1,6 +1,6 @@
 /**
  * Accounts (issue #13), as people use them, at 1360 px and at 375 px — always on a FRESH account made here (the
- * demo accounts' passwords are used by every other spec and are never changed):
+ * organisation's own accounts' passwords are used by the other tests and are never changed):
  * - the person changes their own password on /account (reached from the signed-in area of the shell): they stay
  *   signed in, their other browser is sent to sign-in;
  * - turns on two-factor (password → QR code and secret → a code computed here from the secret shown → backup codes
@@ -42,7 +42,7 @@ for (const width of [1360, 375]) {
   test(`change password, two-factor sign-in, and an admin disabling the account — at ${width} px`, async ({ browser, baseURL, contextAs, tenant }) => {
     const phone = width < 900;
     const tag = `accounts-${width}`;
-    // The fresh account, added by the demo admin through the API.
+    // The fresh account, added by the organisation's admin through the API.
     const admin = await contextAs('admin', { viewport: { width, height: 900 } });
     const adminPage = await admin.newPage();
     const email = `${unique('acct')}@${tenant.emailDomain}`;

@@ -2,15 +2,15 @@
  * Alerts (issue #10 §6) in the browser, against `npm start`:
  *  - an admin saves the alert settings; a second tab opened before gets the conflict panel (409) naming what
  *    changed, writes nothing, and can apply its own change on top; staff read the settings without controls;
- *  - the issue's scenario "a dead letter shows the alert's link opening the needs-attention page" (after the demo's own
- *    dead letter, alerted about when it happened, is replayed and its alert cleared): the demo catcher
+ *  - the issue's scenario "a dead letter shows the alert's link opening the needs-attention page" (after any dead letter
+ *    the spec's organisation already has is replayed and its alert cleared): the built-in catcher
  *    refuses a `+deny-once` nudge (550 5.7.1) → a dead letter; the alert is evaluated (POST /api/alert-settings/check,
  *    or the worker's minute sweep) — a burst is grouped until a quiet period passes without a new dead letter (60 s
  *    in production; playwright.config.ts gives the test server 2 s with PUNCTUAL_ALERT_QUIET_MS, so this does not
  *    wait out a real minute: the grouping rule itself is unit tested in domain/alerts/alerts.test.ts) — the alert email
- *    lands in /mailbox (the demo emails its admin), its link is followed and
+ *    lands in /mailbox (the organisation emails its admin, as the demo does), its link is followed and
  *    lands on Needs attention showing that dead letter under the active-alert banner. The Slack-compatible post
- *    shows in the Webhooks tab (the demo's built-in receiver).
+ *    shows in the Webhooks tab (the built-in receiver, e2e/tenants.ts).
  * Screenshots: alerts-1360, alerts-375, alerts-conflict, alerts-staff, alert-email, alert-attention-1360,
  * alert-attention-375, alert-dashboard-375.
  */
@@ -44,7 +44,7 @@ test('an admin saves the alert settings; a stale second tab gets the 409 conflic
   const pageB = await b.newPage();
   const original = await settings(pageA.request);
   try {
-    expect(original.emailRecipients).toHaveLength(1); // the seed emails the demo admin
+    expect(original.emailRecipients).toHaveLength(1); // the seed emails the admin (e2e/tenants.ts, as the demo's)
     await pageA.goto('/alerts');
     await pageB.goto('/alerts');
     await expect(pageA.getByRole('checkbox', { name: /Ada Admin/ })).toBeChecked();
@@ -76,7 +76,7 @@ test('an admin saves the alert settings; a stale second tab gets the 409 conflic
     expect(both).toMatchObject({ lagP95Ms: 90_000, oldestDueSeconds: 900 });
     expect(both.emailRecipients).toHaveLength(2);
 
-    // A test alert on each saved route (two emails, the demo's Slack-compatible receiver).
+    // A test alert on each saved route (two emails, the built-in Slack-compatible receiver).
     await pageA.getByRole('button', { name: 'Send test alert' }).click();
     const results = pageA.getByTestId('test-alert-results');
     await expect(results.locator('li')).toHaveCount(3);
@@ -120,8 +120,8 @@ test('a dead letter → the alert email in the mailbox → its link opens Needs 
       const r = await page.request.post('/api/alert-settings/check', { headers: sameOrigin() });
       expect(r.status(), await r.text()).toBe(200);
     };
-    // The demo starts with a dead letter whose alert went out when it happened, over an hour ago (dev/seed.ts):
-    // replay what is dead now and let the condition clear, so this spec's dead letter starts an alert of its own.
+    // Should the organisation have a dead letter already (the demo starts with one, dev/seed.ts; a rerun of this
+    // test in the same run finds its earlier one), replay what is dead now and let the condition clear, so this spec's dead letter starts an alert of its own.
     await page.goto('/attention');
     for (const id of await page.locator('section.case-card[data-delivery-id]').filter({ has: page.locator('[data-status="dead"]') }).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-delivery-id')))) {
       const r = await page.request.post(`/api/deliveries/${id}/replay`, { headers: sameOrigin(), data: {} });
@@ -184,7 +184,7 @@ test('a dead letter → the alert email in the mailbox → its link opens Needs 
     await expect(page.getByTestId('alert-banner')).toContainText('dead letter');
     await screen(page, 'alert-dashboard-375');
 
-    // The same alert went to the Slack-compatible receiver (the demo's built-in one, Webhooks tab).
+    // The same alert went to the Slack-compatible receiver (the built-in one, Webhooks tab).
     await page.setViewportSize({ width: 1360, height: 900 });
     await page.goto('/mailbox?channel=webhook');
     await expect(page.locator('table.webhook-table tbody tr', { hasText: 'slack alert' }).first()).toBeVisible();

@@ -8,7 +8,7 @@ import { type APIRequestContext } from '@playwright/test';
 import { DateTime } from 'luxon';
 import { expect, expectAccessible, screen, test, unique } from './support';
 
-/** The demo tenant's zone (dev/seed.ts): the date filters are local dates there. */
+/** The spec's organisation's zone (e2e/tenants.ts, as the demo's): the date filters are local dates there. */
 const DEMO_ZONE = 'Europe/Amsterdam';
 const ZONED = /\d{2}:\d{2} CES?T$/;
 
@@ -109,7 +109,7 @@ test('filters by action and local date, keeping both across pages; bad values ar
 test.describe('another tenant', () => {
   test.use({ role: 'partner' });
 
-  test('the partner tenant’s audit log never shows the demo tenant’s entries', async ({ page, tenant }) => {
+  test('the partner tenant’s audit log never shows this tenant’s entries', async ({ page, tenant }) => {
     expect(address, 'the first test ran').not.toBe('');
     await page.goto('/audit');
     await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();

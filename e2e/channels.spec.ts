@@ -1,7 +1,7 @@
 /**
  * Channels everywhere the staff look (issue #9 §8, "Done when": a participant's timeline showing email, SMS
- * and webhook rows). In the demo started by scripts/start.ts — built-in mail catcher, SMS API and webhook
- * receiver; the demo tenant's webhook switched on; the default notification policy — a person who takes
+ * and webhook rows). In the spec's own organisation, set up like the demo started by scripts/start.ts — built-in
+ * mail catcher, SMS API and webhook receiver; its webhook switched on; the default notification policy — a person who takes
  * booking updates by email AND SMS (mobile number and preferences set through `PUT /api/contacts/:id/
  * preferences`, or straight in the database where that API is not there) is added to an event by a staff member
  * through the event page's form, mobile number included. Their timeline then shows the confirmation three times — an Email, an SMS and a
@@ -47,7 +47,7 @@ async function takeUpdatesByEmailAndSms(page: Page, contactId: string): Promise<
     return 'api';
   }
   const url = resolveDatabaseUrl();
-  expect(url, 'the demo database (DATABASE_URL, or the embedded one of this npm start)').toBeTruthy();
+  expect(url, 'the app database (DATABASE_URL, or the embedded one of this npm start)').toBeTruthy();
   const sql = connectPostgres(url!, { max: 1, onnotice: () => {} });
   try {
     const rows = await sql`update contacts set phone = ${PHONE}, preferences = ${sql.json(PREFS)} where id = ${contactId} returning id`;
@@ -155,7 +155,7 @@ test('the dashboard counts outcomes per channel, with a text summary', async ({ 
         await page.reload();
         return (await section.getByTestId('channel-summary').count()) > 0;
       },
-      { timeout: 45_000, message: 'a demo send in the last 24 hours' },
+      { timeout: 45_000, message: 'a send in the last 24 hours' },
     )
     .toBe(true);
   await expect(section.getByTestId('channel-summary')).toHaveText(/^By channel: email (no attempts|\d+ attempts?.*); SMS (no attempts|\d+ attempts?.*); webhook (no attempts|\d+ attempts?.*)\.$/);
@@ -175,14 +175,14 @@ test('the dashboard counts outcomes per channel, with a text summary', async ({ 
 
 test('needs attention says when and why the webhook endpoint was switched off, with a link to the settings', async ({ page, tenant }) => {
   const url = resolveDatabaseUrl();
-  expect(url, 'the demo database').toBeTruthy();
+  expect(url, 'the app database').toBeTruthy();
   const sql = connectPostgres(url!, { max: 1, onnotice: () => {} });
   const reason = 'the receiver answered HTTP_410 on 2026-11-30T08:15:00.000Z';
   try {
-    // As the send path records a 410 Gone (db/queries/scheduling/domain-events.ts disableWebhook), for the demo tenant only.
+    // As the send path records a 410 Gone (db/queries/scheduling/domain-events.ts disableWebhook), for this spec's organisation only.
     const off = await sql`update notification_settings set webhook_enabled = false, webhook_disabled_reason = ${reason},
       webhook_disabled_at = '2026-11-30T08:15:00Z' where tenant_id = (select id from tenants where slug = ${tenant.slug}) and webhook_enabled returning tenant_id`;
-    expect(off, 'the demo tenant has a webhook endpoint switched on').toHaveLength(1);
+    expect(off, 'the organisation has a webhook endpoint switched on').toHaveLength(1);
     await page.goto('/attention');
     const banner = page.getByTestId('webhook-switched-off');
     // The stored reason's instant reads in the tenant's zone too, never as a raw ISO instant (issue #12).

@@ -8,7 +8,7 @@
 import { type Page } from '@playwright/test';
 import { expect, expectAccessible, screen, test } from './support';
 
-// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+// About the demo data `npm start` seeds (dev/seed.ts): the demo tenant, which no other spec changes.
 test.use({ tenantKind: 'demo' });
 
 const TILES = ['due-1h', 'due-24h', 'sent-today', 'failed', 'dead', 'unknown', 'expired'] as const;

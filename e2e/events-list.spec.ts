@@ -7,7 +7,7 @@
  */
 import { expect, expectAccessible, screen, test, unique } from './support';
 
-// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+// About the demo data `npm start` seeds (dev/seed.ts): the demo tenant, which no other spec changes.
 test.use({ tenantKind: 'demo' });
 
 test('search, status and date filters narrow the list; nonsense filters do not crash; empty state', async ({ page, baseURL }) => {

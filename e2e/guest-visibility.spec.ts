@@ -1,9 +1,10 @@
 /**
- * Issue #12, mail sent in a guest organisation's name: the demo studio books a person as an external guest of
- * Partner Collective and nudges them; Partner's admin sees that message in its own deliveries log (who of the demo
- * studio sent what to whom) and audit log, and on its settings page limits the partnership to a domain — after which
- * the demo studio is told a guest outside it is written to in its own name (partnerships are on the settings page since issue #13). The limit is put back to "anyone" at the
- * end (other specs book demo guests of Partner). Screenshots: guest-deliveries-partner(-375), guest-audit-partner,
+ * Issue #12, mail sent in a guest organisation's name: the spec's own organisation (e2e/tenants.ts: Partner
+ * Collective lets it book guests, as it lets the demo studio) books a person as an external guest of
+ * Partner Collective and nudges them; Partner's admin sees that message in its own deliveries log (who of the host
+ * sent what to whom) and audit log, and on its settings page limits the partnership to a domain — after which
+ * the host is told a guest outside it is written to in its own name (partnerships are on the settings page since issue #13). The limit is put back to "anyone" at the
+ * end (this partnership is the spec's own). Screenshots: guest-deliveries-partner(-375), guest-audit-partner,
  * guest-partnerships-partner(-375), guest-partnerships-host.
  */
 import { type Page } from '@playwright/test';

@@ -1,7 +1,7 @@
 /**
  * The mailbox's three tabs (issue #9 §9): `npm start` runs a built-in SMS API and webhook receiver beside the
  * mail catcher, and /mailbox shows what they caught. The demo contact Ada takes booking updates by SMS only
- * (dev/seed.ts) and the demo tenant's webhook points at the built-in receiver, so booking her onto a new
+ * (dev/seed.ts; the spec's organisation has her too, e2e/tenants.ts) and its webhook points at the built-in receiver, so booking her onto a new
  * event sends a booking confirmation by SMS and a signed webhook delivery. This spec follows both into the
  * mailbox — list rows (from → to, text, segments; type, webhook-id, verified) and detail pages — at desktop
  * width and at 375 px, where no page may scroll sideways. Screenshots: mailbox-sms-*.png, mailbox-webhook-*.png.
@@ -40,7 +40,7 @@ test('an SMS and a webhook delivery show in the mailbox tabs, at desktop and 375
   const eventId = await createEventViaApi(page, title, { start: '2031-05-06T19:00', end: '2031-05-06T21:00' });
   const bookingId = await bookViaApi(page, eventId, { name: ADA.name, email: ADA.email });
 
-  // SMS: the booking confirmation to Ada's phone, from the demo tenant's sender.
+  // SMS: the booking confirmation to Ada's phone, from the organisation's SMS sender.
   const smsRow = page.locator('table.sms-table tbody tr', { hasText: title });
   await waitForRow(page, '/mailbox?channel=sms', smsRow, 'the booking confirmation SMS in the SMS tab');
   const tabs = page.getByRole('navigation', { name: 'Channels' });

@@ -1,16 +1,16 @@
 /**
- * The development mailbox shows a credential only to the person it was sent to. A viewer of the demo studio asks
- * for a password reset for the studio's admin (the public "forgot password" form: anyone may): the reset mail is
+ * The development mailbox shows a credential only to the person it was sent to. A viewer of the spec's organisation
+ * asks for a password reset for its admin (the public "forgot password" form: anyone may): the reset mail is
  * caught, but it is not in the viewer's mailbox and its page answers 404; a booking email's preference and
  * unsubscribe links are shown as dots, not links, on the message page, at 1360 and 375 px (screenshots
  * mailbox-masked-1360.png, mailbox-masked-375.png); the admin, signed in as themself, finds the reset mail with a
- * working-looking link. Reads the demo tenant's data only (it books nobody and changes no setting).
+ * working-looking link. Staff book one participant first, for the booking email; no setting is changed.
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { createDb, type DbHandle } from '@/db/client';
 import { caughtMessages } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { expect, expectAccessible, sameOrigin, screen, test } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 let handle: DbHandle;
 test.beforeAll(() => {
@@ -20,7 +20,10 @@ test.afterAll(async () => {
   await handle?.close();
 });
 
-test('a viewer sees no reset mail of the admin and only masked links; the admin sees their own link', async ({ browser, contextAs, tenant }) => {
+test('a viewer sees no reset mail of the admin and only masked links; the admin sees their own link', async ({ page: staffPage, contextAs, tenant }) => {
+  // A booking email to a participant for the viewer to find (staff book them: this organisation starts empty).
+  const eventId = await createEventViaApi(staffPage, unique('Masked links'));
+  await bookViaApi(staffPage, eventId, { name: 'Mara Masked', email: `${unique('mara')}@example.test` });
   const viewerCtx = await contextAs('viewer');
   const adminCtx = await contextAs('admin');
   try {
@@ -51,9 +54,11 @@ test('a viewer sees no reset mail of the admin and only masked links; the admin 
     expect(await raw.text()).not.toContain(token);
 
     // A booking email to a participant: its links are dots, and not links.
-    await page.goto('/mailbox');
     const booked = page.locator('table.mailbox-table a[href^="/mailbox/"]', { hasText: /You.re booked/ }).first();
-    await expect(booked).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await page.goto('/mailbox'), booked.count()), { timeout: 30_000, message: 'the booking email is caught' })
+      .toBeGreaterThan(0);
+    await expect(booked).toBeVisible();
     await booked.click();
     await expect(page.getByTestId('masked-notice')).toBeVisible();
     const text = page.locator('.message-text');

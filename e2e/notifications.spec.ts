@@ -6,9 +6,9 @@
  * category again only when the person asked them to; the person's own page through a link signed here with the server's key,
  * at 375 px, without signing in.
  *
- * Each test starts the demo tenant from "nobody notified" (the empty policy, no endpoint), so its own bookings
- * notify no one; after the last test the tenant's settings row is put back exactly as it was (or removed when
- * there was none), so later specs see the demo's own settings.
+ * Runs in its own organisation (e2e/support.ts), set up like the demo. Each test starts it from "nobody notified"
+ * (the empty policy, no endpoint), so its own bookings notify no one; after the last test the settings row is put
+ * back exactly as it was (or removed when there was none).
  * Screenshots: notifications-desktop, notifications-375, notifications-conflict, notifications-webhook-off(-375),
  * notifications-viewer, preferences-dialog(-375), preferences-public-375, preferences-public-stale-375,
  * preferences-link-invalid, preferences-dialog-unsubscribed(-375).
@@ -41,7 +41,7 @@ async function settings(request: APIRequestContext): Promise<Settings> {
   return (await res.json()) as Settings;
 }
 
-/** Puts the demo tenant back to "nobody notified", no endpoint, default sender (through the API, as an admin). */
+/** Puts the spec's organisation back to "nobody notified", no endpoint, default sender (through the API, as an admin). */
 async function resetSettings(request: APIRequestContext): Promise<Settings> {
   const s = await settings(request);
   const res = await request.put('/api/notification-settings', {

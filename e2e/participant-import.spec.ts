@@ -1,6 +1,6 @@
 /**
  * Issue #13, importing participants from a CSV file as staff do it in a browser, at 1360 px and at 375 px, on an
- * event made for this spec (cancelled at the end: the demo tenant is shared): the event page's "Import from CSV"
+ * event made for this spec (cancelled at the end): the event page's "Import from CSV"
  * opens the import; a semicolon file with one bad row shows that row and its problem, and "Import" stays disabled;
  * nothing is booked; the fixed file imports all four, and the event page lists them (accents intact). The template
  * downloads with its header row. Screenshots: participant-import-problem-desktop/-375, participant-import-done-375,

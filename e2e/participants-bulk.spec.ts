@@ -1,6 +1,6 @@
 /**
  * Issue #13, bulk actions on an event's participants and the participants CSV, as staff use them in a browser,
- * on participants of an event made for this spec (the demo tenant is shared):
+ * on participants of an event made for this spec:
  *  - tick two participants (checkboxes; "Select all"), "Nudge selected": per-participant results; a second nudge
  *    within a minute is refused for that participant only, saying when to try again;
  *  - "Cancel selected": both cancelled in one request; a stale selection (one cancelled from elsewhere) → the

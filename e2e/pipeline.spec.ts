@@ -9,7 +9,7 @@ import { type Page } from '@playwright/test';
 import { templateIds } from '@/domain/vocabulary';
 import { expect, screen, test } from './support';
 
-// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+// About the demo data `npm start` seeds (dev/seed.ts): the demo tenant, which no other spec changes.
 test.use({ tenantKind: 'demo' });
 
 /** A delivery the provider took; `delivered` counts too should a provider report it that fast. */

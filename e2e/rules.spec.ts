@@ -1,10 +1,10 @@
 /**
  * Editing reminder rules (issue #4 item 8): an admin edits a rule's offset with the friendly editor, sees the
  * read-back sentence follow the fields live, saves, and the list shows the new sentence; staff see no Edit and
- * the server refuses their forged PUT (403). The edited demo rule is put back at the end (other specs read the
- * demo rules). Screenshots: rules-admin, rule-edit, rules-saved, rules-staff, rule-staff.
+ * the server refuses their forged PUT (403). The edited rule (one the spec's organisation got from the seed, like
+ * the demo's) is put back at the end. Screenshots: rules-admin, rule-edit, rules-saved, rules-staff, rule-staff.
  *
- * Issue #13: an admin creates "2 hours before start" (for hosts, on a tenant shared with other specs: the rule is
+ * Issue #13: an admin creates "2 hours before start" (for hosts, the rule is
  * its own, and is deactivated with its pending reminders cancelled at the end), sees "N pending reminders", re-plans
  * them, sees the answer and the audit entry; a rule that planned reminders cannot be deleted; an unused one can.
  * At 1360 px and 375 px. Screenshots: rule-new, rule-new-impact, rules-created, audit-rule-create,
@@ -90,7 +90,7 @@ test('an admin changes a rule to 2 hours before: the sentence follows live and t
     await expect(saved).toContainText('start -PT2H');
     await screen(page, 'rules-saved');
   } finally {
-    // Put the demo rule back as the seed made it. An edit carries the version it saw: a first try with
+    // Put the rule back as the seed made it. An edit carries the version it saw: a first try with
     // version 1 is answered 409 with the current version (the UI saved once), which the second try carries.
     if (ruleId) {
       let res = await admin.request.put(`/api/rules/${ruleId}`, { data: { ...ORIGINAL, version: 1 }, headers: { origin: baseURL! } });

@@ -1,6 +1,6 @@
 /**
  * The browser tests' own organisations (e2e/support.ts `tenant` fixture): one per spec file and run, made straight in
- * the app's database by the test worker — the way the operator's seed makes the demo (server/seed.ts) — so no spec
+ * the app's database by the test worker — the way the operator's seed makes the demo (dev/seed.ts) — so no spec
  * reads or changes another's data, and specs run in parallel workers.
  *
  * Each is set up like the demo tenant, minus its events: zone Europe/Amsterdam, room opening 30 min, the demo's four
@@ -35,7 +35,7 @@ export interface TestTenant {
   /** Display name (sender name of its mail, the partnership lists' name). */
   name: string;
   timeZone: string;
-  /** The demo tenant of `npm start` (server/seed.ts), not one of the tests' own. */
+  /** The demo tenant of `npm start` (dev/seed.ts), not one of the tests' own. */
   demo: boolean;
   /** Sign-in address per role (`partner`: the demo's partner organisation's admin). */
   accounts: Record<TenantRole | 'partner', string>;

@@ -11,7 +11,7 @@
 import { type Page } from '@playwright/test';
 import { expect, expectAccessible, screen, test } from './support';
 
-// About the demo data `npm start` seeds (server/seed.ts): the demo tenant, which no other spec changes.
+// About the demo data `npm start` seeds (dev/seed.ts): the demo tenant, which no other spec changes.
 test.use({ tenantKind: 'demo' });
 
 const HEADING = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) \d{1,2} [A-Z][a-z]+ · Europe\/Amsterdam$/;

@@ -33,7 +33,7 @@ test.afterAll(async () => {
 
 const key = () => unsubscribeSecrets({ BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) })[0];
 
-/** Books a new person on a new demo event (as staff) and returns their contact row. */
+/** Books a new person on a new event (as staff) and returns their contact row. */
 async function demoContact(contextAs: TenantFixtures['contextAs'], name: string) {
   const staff = await contextAs('staff');
   try {
