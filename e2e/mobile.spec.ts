@@ -113,6 +113,9 @@ async function makeAttentionCases(page: Page): Promise<string[]> {
 }
 
 test('every page fits a 375 px phone, with a folding menu', async ({ page }) => {
+  // Visits and photographs every page at 375 px: 180 s ran out on a 2-core machine with a second test worker beside
+  // it and other builds running (load average 26).
+  test.setTimeout(360_000);
   const cases = await makeAttentionCases(page);
 
   await test.step('the menu: folded, opens and closes by keyboard, closes on navigation', async () => {

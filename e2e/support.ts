@@ -64,13 +64,17 @@ export function tenantSlugFor(file: string): string {
   return `e2e-${runId()}-${name}`.slice(0, 63).replace(/-+$/, '');
 }
 
-/** Signs in through the real sign-in form and waits until the signed-in shell shows. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
+/**
+ * Signs in through the real sign-in form and waits until the signed-in shell shows (up to `timeout` ms: the
+ * sessions the fixtures make wait longer than an assertion, as the first page after signing in can take a while on a
+ * busy machine).
+ */
+export async function signIn(page: Page, email: string, password: string, timeout = 10_000): Promise<void> {
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('[data-testid="current-role"]')).toBeVisible();
+  await expect(page.locator('[data-testid="current-role"]')).toBeVisible({ timeout });
 }
 
 /** Password of the account `role` signs in with: the partner organisation's is the demo's. */
@@ -117,7 +121,7 @@ export const test = base.extend<TenantFixtures, WorkerFixtures>({
           remember(sessions, tenant.accounts[role], async () => {
             const ctx = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
             try {
-              await signIn(await ctx.newPage(), tenant.accounts[role], passwordOf(tenant, role));
+              await signIn(await ctx.newPage(), tenant.accounts[role], passwordOf(tenant, role), 60_000);
               return await ctx.storageState();
             } finally {
               await ctx.close();
