@@ -44,12 +44,15 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   // Every spec file works in its own organisation (e2e/support.ts `test`, e2e/tenants.ts), so files run side by side;
   // the tests inside a file run in order (fullyParallel: false).
-  // Workers: measured on a 2-core machine, where all of them share one app (web, worker, database): see BENCH_NOTE.
-  // E2E_WORKERS overrides.
+  // Two workers (E2E_WORKERS overrides): every worker drives the same app (one web process, one worker, one
+  // database) on a 2-core machine, so a third mostly adds contention. Not yet measured against three on a quiet
+  // machine: the runs so far had other sessions' builds beside them (load average 20-30).
   workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   fullyParallel: false,
-  timeout: 180_000,
+  // A test's wall time grows with a second worker on 2 cores: the a11y sweep (16 pages, axe on each) took 1.7 min
+  // with one worker and ran out of 180 s with two while other builds loaded the machine (load average 25).
+  timeout: 300_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
