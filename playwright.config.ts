@@ -50,8 +50,8 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   fullyParallel: false,
-  // A test's wall time grows with a second worker on 2 cores: the a11y sweep (16 pages, axe on each) took 1.7 min
-  // with one worker and ran out of 180 s with two while other builds loaded the machine (load average 25).
+  // A test's wall time grows with a second worker on 2 cores: the a11y sweep (16 pages, axe on each) took 1.6 min in
+  // one two-worker run and ran out of 180 s in another, while other builds loaded the machine (load average 25).
   timeout: 300_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
