@@ -51,7 +51,7 @@ export interface TestTenant {
 
 const NAMES: Record<TenantRole, string> = { admin: 'Ada Admin', staff: 'Sam Staff', viewer: 'Vic Viewer' };
 
-/** The demo tenant and its accounts (server/staff.ts demoAccounts), as seeded by `npm start`. */
+/** The demo tenant and its accounts (server/accounts/staff.ts demoAccounts), as seeded by `npm start`. */
 export async function demoTenant(db: Db): Promise<TestTenant> {
   const t = await getTenantBySlug(db, 'demo');
   if (!t) throw new Error('no demo tenant: the app under test must start with the demo seed');
