@@ -4,7 +4,6 @@
  * (bookings stay on their talk), UID-less events imported once, and a summary that explains every event,
  * also through the CLI.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { importIcs } from '@/server/calendar/import-ics';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
+import { runCli } from '@/test/support/cli';
 
 const pyconPath = path.resolve(process.cwd(), 'test/fixtures/ics/pyconuk-2015-schedule.ics');
 const gmtPath = path.resolve(process.cwd(), 'test/fixtures/ics-extra/gmt-with-bst.ics');
@@ -186,12 +186,7 @@ describe('the summary explains every event', () => {
   });
 
   describe('CLI', () => {
-    const run = (args: string[], env: Record<string, string>) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('npx', ['tsx', 'scripts/import-ics.ts', ...args], { cwd: process.cwd(), env: { ...process.env, npm_config_update_notifier: 'false', ...env } }, (error, stdout, stderr) => {
-          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-        });
-      });
+    const run = (args: string[], env: Record<string, string>) => runCli('scripts/import-ics.ts', args, env);
     const tmp = mkdtempSync(path.join(tmpdir(), 'punctual-ics-fid-'));
 
     it('a file whose occurrences all lie outside the window says why (exit 0)', async () => {

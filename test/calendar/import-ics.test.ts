@@ -3,7 +3,6 @@
  * duplicating, a moved DTSTART bumps the schedule version (and supersedes reminders), a malformed file or a
  * failure half-way imports nothing, and the CLI end to end.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { importIcs } from '@/server/calendar/import-ics';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
+import { runCli } from '@/test/support/cli';
 import { tenantWithRules } from '@/test/support/fixtures';
 
 const fixturesDir = path.resolve(process.cwd(), 'test/fixtures/ics');
@@ -274,16 +274,8 @@ describe('nothing is imported when the file or the import fails', () => {
   });
 });
 
-describe('CLI: npx tsx scripts/import-ics.ts', () => {
-  const run = (args: string[], env: Record<string, string | undefined>) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      // npm's update notice would land on stderr: keep the child's stderr to the script's own words.
-      const childEnv: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false', ...env };
-      for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-      execFile('npx', ['tsx', 'scripts/import-ics.ts', ...args], { cwd: process.cwd(), env: childEnv }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+describe('CLI: npm run import:ics (node --import tsx scripts/import-ics.ts)', () => {
+  const run = (args: string[], env: Record<string, string | undefined>) => runCli('scripts/import-ics.ts', args, env);
   const tmp = mkdtempSync(path.join(tmpdir(), 'punctual-ics-'));
   const garbage = path.join(tmp, 'garbage.ics');
   writeFileSync(garbage, 'this is not a calendar\n');
