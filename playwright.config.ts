@@ -62,7 +62,9 @@ export default defineConfig({
     viewport: { width: 1360, height: 900 },
     // Screenshots a spec saves on purpose go to test-results/screens (e2e/support.ts screen); Playwright's own only on failure.
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // A trace records every action's screenshots and DOM snapshots for the whole test, failing or not — real CPU on
+    // a 2-core machine running vitest beside it. Off unless E2E_TRACE=1 (then kept for failures only).
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
