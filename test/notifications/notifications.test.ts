@@ -13,7 +13,8 @@ import { processDomainEvent } from '@/server/notifications/notify';
 import { verifyPreferenceToken } from '@/server/sending/preference-link';
 import { addBooking, cancelBooking } from '@/server/scheduling/bookings';
 import { cancelEvent, createEvent, rescheduleEvent } from '@/server/scheduling/events';
-import { addSuppression, allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
 import { calendarOf, db, emails, h, hook, linkSecret, lisbonEvent, sms, tenant, useNotificationHarness } from './notification-harness';
 
 useNotificationHarness();
