@@ -10,7 +10,8 @@
  */
 import postgres from 'postgres';
 import { wakeJobKey } from '@/domain/keys';
-import { createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 import { createDb } from '@/db/client';
 
 export interface BenchTenant {

@@ -53,7 +53,8 @@ import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/sch
 import { createEvent } from '@/server/scheduling/events';
 import type { CreateEventInput } from '@/server/scheduling/inputs';
 import { replayHistory } from './demo-history';
-import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 
 const MIN = 60_000;
 

@@ -20,7 +20,8 @@ import { startEmbeddedPostgres, type EmbeddedPg } from '@/db/embedded';
 import { migrateDatabase } from '@/db/migrate';
 import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/scheduling/bookings';
 import { createEvent } from '@/server/scheduling/events';
-import { createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 import { root } from './lib';
 
 const { values: args } = parseArgs({

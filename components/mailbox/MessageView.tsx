@@ -1,8 +1,8 @@
 import type { CaughtMessageView } from '@/dev/queries/mailbox';
 import type { CaughtMailParts } from '@/dev/caught-mail';
-import { ZonedTime } from '@/components/ui/ZonedTime';
 import { headerEntries } from './header-entries';
-import { AttachmentList, CalendarBox, HeadersTable, MaskedNotice, ScrollingPre } from './MessageParts';
+import { AddressFacts, MessageHeading } from './MessageHeading';
+import { AttachmentList, CalendarBox, HeadersTable, ScrollingPre } from './MessageParts';
 import { SmsView } from './SmsView';
 import { WebhookView } from './WebhookView';
 
@@ -14,7 +14,8 @@ export { headerEntries } from './header-entries';
  * access), the text part verbatim and all headers. `zone` is the zone received time is shown in; `parts` are
  * an email's attachments and calendar read from its raw source (dev/caught-mail.ts), `'unreadable'` when
  * that source could not be parsed, null for other channels. A server component with no state (so no hook): the
- * SMS and webhook views are SmsView and WebhookView, the shared pieces MessageParts, header parsing header-entries.ts.
+ * SMS and webhook views are SmsView and WebhookView, the heading all three share MessageHeading, the other shared
+ * pieces MessageParts, header parsing header-entries.ts.
  */
 export function MessageView({ message, zone, parts = null }: { message: CaughtMessageView; zone: string; parts?: CaughtMailParts | 'unreadable' | null }) {
   if (message.channel === 'sms') return <SmsView message={message} zone={zone} />;
@@ -22,29 +23,7 @@ export function MessageView({ message, zone, parts = null }: { message: CaughtMe
   const headers = headerEntries(message.headers);
   return (
     <div className="message-view">
-      <h1 className="message-subject">{message.subject || '(no subject)'}</h1>
-      <MaskedNotice message={message} />
-      <dl className="facts message-facts">
-        <div>
-          <dt>Received</dt>
-          <dd>
-            <ZonedTime instant={message.receivedAt} zone={zone} variant="full" />
-          </dd>
-        </div>
-        <div>
-          <dt>Envelope from</dt>
-          <dd>{message.envelopeFrom || <span className="muted">(none)</span>}</dd>
-        </div>
-        <div>
-          <dt>Envelope to</dt>
-          <dd>{message.envelopeTo.join(', ') || <span className="muted">(none)</span>}</dd>
-        </div>
-        <div>
-          <dt>Message-ID</dt>
-          <dd>
-            <code className="message-id">{message.messageId || '(none)'}</code>
-          </dd>
-        </div>
+      <MessageHeading message={message} zone={zone} title={message.subject || '(no subject)'} idLabel="Message-ID" addressing={<AddressFacts message={message} fromLabel="Envelope from" toLabel="Envelope to" />}>
         <div>
           <dt>Source</dt>
           <dd>
@@ -53,7 +32,7 @@ export function MessageView({ message, zone, parts = null }: { message: CaughtMe
             </a>
           </dd>
         </div>
-      </dl>
+      </MessageHeading>
 
       {parts && parts !== 'unreadable' && parts.calendar ? <CalendarBox messageId={message.id} calendar={parts.calendar} /> : null}
       <AttachmentList messageId={message.id} parts={parts} />

@@ -2,7 +2,8 @@ import type { CaughtMessageView } from '@/dev/queries/mailbox';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 import { headerEntries } from './header-entries';
 import { VerifiedBadge } from './MailboxTable';
-import { HeadersTable, MaskedNotice, ScrollingPre } from './MessageParts';
+import { MessageHeading } from './MessageHeading';
+import { HeadersTable, ScrollingPre } from './MessageParts';
 
 /**
  * One webhook delivery caught by the built-in receiver: payload type, webhook-id and timestamp, whether the
@@ -17,27 +18,20 @@ export function WebhookView({ message, zone }: { message: CaughtMessageView; zon
   const headers = headerEntries(Object.fromEntries(Object.entries(stored).filter(([k]) => k !== 'verified' && k !== 'verification')));
   return (
     <div className="message-view" data-channel="webhook">
-      <h1 className="message-subject">{message.subject || '(no type)'}</h1>
-      <MaskedNotice message={message} />
-      <dl className="facts message-facts">
-        <div>
-          <dt>Received</dt>
-          <dd>
-            <ZonedTime instant={message.receivedAt} zone={zone} variant="full" />
-          </dd>
-        </div>
-        <div>
-          <dt>Endpoint</dt>
-          <dd>
-            <code>{message.envelopeTo.join(', ') || '(none)'}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>webhook-id</dt>
-          <dd>
-            <code className="message-id">{message.messageId || '(none)'}</code>
-          </dd>
-        </div>
+      <MessageHeading
+        message={message}
+        zone={zone}
+        title={message.subject || '(no type)'}
+        idLabel="webhook-id"
+        addressing={
+          <div>
+            <dt>Endpoint</dt>
+            <dd>
+              <code>{message.envelopeTo.join(', ') || '(none)'}</code>
+            </dd>
+          </div>
+        }
+      >
         <div>
           <dt>webhook-timestamp</dt>
           <dd>{Number.isFinite(ts) ? <ZonedTime instant={new Date(ts * 1000).toISOString()} zone={zone} variant="clock" /> : <span className="muted">(none)</span>}</dd>
@@ -49,7 +43,7 @@ export function WebhookView({ message, zone }: { message: CaughtMessageView; zon
             {verification ? <span className="status-reason">{verification}</span> : null}
           </dd>
         </div>
-      </dl>
+      </MessageHeading>
       <section className="message-part">
         <h2>Payload</h2>
         {message.text ? (

@@ -57,7 +57,7 @@ import { classifyTwilioError, decideReportTransition, foldReports } from '@/doma
 import { softBouncedMessages, softBounceMessageLimitReached } from '@/domain/reports/soft-bounces';
 import { reportKinds, reportSources, type DeliveryStatus, type Provider, type ReportKind, type ReportSource, type SuppressionReason } from '@/domain/vocabulary';
 import { AppError } from '@/server/platform/errors';
-import { addSuppression } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
 
 /** One report as an intake route (or the DSN reader) parsed it. See /work/notes/interfaces.md. */
 export interface IncomingReport {

@@ -42,7 +42,7 @@ import { sameValue } from '@/domain/platform/edit-conflict';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { enqueueRuleWakes } from '@/server/scheduling/planning';
 import { ruleFormView, type ActionContext } from '@/server/scheduling/staff-actions';
-import { reminderRuleSchema } from '@/server/organisations/tenants';
+import { reminderRuleSchema } from '@/server/rules/reminder-rule';
 import { assertVersion, parseVersion, recheckActor } from '@/server/platform/versions';
 
 export const ruleChoices = ['replan', 'new_only'] as const;

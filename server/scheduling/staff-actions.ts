@@ -32,7 +32,8 @@ import { refuseBidiControls } from '@/domain/text';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { addBooking, cancelBooking } from './bookings';
 import { cancelEvent, createEvent, rescheduleEvent } from './events';
-import { reminderRuleSchema, suppressionChannelOf } from '@/server/organisations/tenants';
+import { reminderRuleSchema } from '@/server/rules/reminder-rule';
+import { suppressionChannelOf } from '@/server/suppressions/suppressions';
 import { senderOfNewBooking } from '@/server/organisations/partnerships';
 import { assertActorMay, assertVersion, assertVersionIssued, parseVersion, recheckActor } from '@/server/platform/versions';
 

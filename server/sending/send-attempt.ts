@@ -17,7 +17,7 @@ import { decideAfterOutcome } from '@/domain/sending/outcome';
 import { defaultRetryPolicy } from '@/domain/sending/retry';
 import { DELIVER_TASK } from './dispatch';
 import { adoptUnmatchedReports } from '@/server/reports/reports';
-import { addSuppression } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
 import { isAuthRejection } from '@/domain/alerts/provider-auth';
 import { ALERTS_CHECK_TASK } from '@/server/alerts/outbox';
 import { maskCredentials } from '@/domain/sending/credential-mask';

@@ -1,100 +1,23 @@
 /**
- * Notifications (issue #9) end to end against real PostgreSQL, the real queue, the real SMTP catcher, a
- * Twilio-compatible SMS peer and a Standard Webhooks receiver that verifies every delivery with the same
- * library. Each `it` is one of the issue's exact scenarios.
+ * Booking notifications (issue #9) end to end against real PostgreSQL, the real queue, the real SMTP catcher and a
+ * Twilio-compatible SMS peer: confirmations with a calendar invitation, moves and cancellations in order, channel
+ * preferences and opt-outs, essential messages, once-only planning, no late or misleading messages, and an external
+ * guest told by their own organisation. Peers, harness and helpers: ./notification-harness.ts. Each `it` is one of
+ * the issue's exact scenarios.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import { simpleParser } from 'mailparser';
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmsChannel } from '@/channels/sms';
-import { createWebhookChannel, newWebhookSecret } from '@/channels/webhook';
-import { contacts, deliveries, deliveryAttempts, domainEvents, notificationSettings, reminders, suppressions, type CaughtMessage } from '@/db/schema';
-import { defaultPolicy } from '@/domain/notifications/notification-policy';
+import { describe, expect, it } from 'vitest';
+import { contacts, deliveries, deliveryAttempts, domainEvents, reminders } from '@/db/schema';
 import { processDomainEvent } from '@/server/notifications/notify';
-import { saveContactPreferences } from '@/server/notifications/contact-preferences';
 import { verifyPreferenceToken } from '@/server/sending/preference-link';
 import { addBooking, cancelBooking } from '@/server/scheduling/bookings';
 import { cancelEvent, createEvent, rescheduleEvent } from '@/server/scheduling/events';
-import { addSuppression, allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
-import { createHarness, type Harness } from '@/test/support/harness';
-import { tenantWithRules } from '@/test/support/fixtures';
-import { startSmsPeer, type SmsPeer } from '@/test/support/sms-peer';
-import { startWebhookPeer, type WebhookPeer } from '@/test/support/webhook-peer';
+import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
+import { calendarOf, db, emails, h, hook, linkSecret, lisbonEvent, sms, tenant, useNotificationHarness } from './notification-harness';
 
-let h: Harness;
-let sms: SmsPeer;
-let hook: WebhookPeer;
-/** A second receiver, where an admin moves the endpoint to (started with the first, so both origins are allowed). */
-let moved: WebhookPeer;
-const secret = newWebhookSecret();
-const linkSecret = 'test-preferences-key-0123456789abcdef';
-
-beforeAll(async () => {
-  sms = await startSmsPeer();
-  // The receiver's clock is the simulated one the sender signs with (the webhook-timestamp tolerance is 5 minutes).
-  hook = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
-  moved = await startWebhookPeer({ secret, now: () => h.clock.now().getTime() });
-  h = await createHarness({
-    deps: {
-      sms: createSmsChannel({ baseUrl: sms.url, accountSid: sms.accountSid, authToken: sms.authToken }),
-      // The peers are on 127.0.0.1: allowed by their origins (host and port), not by switching the address check off.
-      webhook: createWebhookChannel({ allowHttp: true, allowedOrigins: [new URL(hook.url).origin, new URL(moved.url).origin] }),
-      smsFrom: '+15005550006',
-      links: { publicUrl: 'http://punctual.test', secret: linkSecret },
-      retryPolicies: { webhook: { baseMs: 1000, capMs: 1000, maxAttempts: 8 } },
-      random: () => 0,
-    },
-  });
-});
-afterAll(async () => {
-  await h?.close();
-  await sms?.close();
-  await hook?.close();
-  await moved?.close();
-});
-beforeEach(async () => {
-  await h.tdb.reset();
-  sms.messages.length = 0;
-  sms.requests.length = 0;
-  sms.script('accept');
-  hook.deliveries.length = 0;
-  hook.accepted.length = 0;
-  hook.script('accept');
-});
-const db = () => h.tdb.db;
-
-/** A tenant with the default notification policy, a 24-hour reminder rule, and optionally a webhook endpoint. */
-async function tenant(opts: { webhook?: boolean; zone?: string } = {}) {
-  const { tenant } = await tenantWithRules(db(), [{ offset: '-P1D', name: '24 hours before', window: 6 * 3600 }], opts.zone ?? 'Europe/Lisbon');
-  await db().insert(notificationSettings).values({
-    tenantId: tenant.id,
-    policy: defaultPolicy,
-    webhookUrl: opts.webhook ? hook.url : null,
-    webhookSecret: opts.webhook ? secret : null,
-    webhookEnabled: !!opts.webhook,
-  });
-  return tenant;
-}
-
-async function lisbonEvent(tenantId: string) {
-  return createEvent(db(), tenantId, {
-    title: 'Tile painting',
-    startsAt: '2027-07-01T09:00:00Z', // 10:00 in Lisbon (WEST, UTC+1)
-    endsAt: '2027-07-01T11:00:00Z',
-    timeZone: 'Europe/Lisbon',
-  });
-}
-
-/** The calendar attachment of a caught email, parsed. */
-async function calendarOf(m: CaughtMessage): Promise<string> {
-  const parsed = await simpleParser(m.raw);
-  const ics = parsed.attachments.find((a) => /calendar|ics/.test(a.contentType) || /\.ics$/.test(a.filename ?? ''));
-  if (!ics) throw new Error(`no calendar attachment in "${m.subject}"`);
-  return ics.content.toString('utf8');
-}
-
-const emails = async () => (await h.caught()).filter((m) => m.channel === 'email');
+useNotificationHarness();
 
 describe('booking notifications (issue #9)', () => {
   it('a booking for 2027-07-01T10:00 Europe/Lisbon → one confirmation email with DTSTART;TZID=Europe/Lisbon:20270701T100000 and SEQUENCE:0', async () => {
@@ -293,146 +216,6 @@ describe('booking notifications (issue #9)', () => {
   });
 });
 
-describe('SMS outcomes and quiet hours (issue #9 §4, §7)', () => {
-  async function smsBooking(email: string, phone: string) {
-    const t = await tenant();
-    const event = await lisbonEvent(t.id);
-    h.clock.set('2027-06-01T12:00:00Z');
-    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email, phone } }, h.clock.now());
-    await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: ['sms'] } }).where(eq(contacts.id, b.contactId));
-    return { t, b };
-  }
-
-  it('an SMS answer lost after the request was written → unknown, one message at the provider, never resent', async () => {
-    sms.script('accept-then-drop');
-    await smsBooking('drop@example.test', '+351912000222');
-    await h.drain();
-    await h.tick('2027-06-01T13:00:00Z');
-    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'sms'));
-    expect(d.status).toBe('unknown');
-    expect(d.statusReason).toContain('may or may not have been sent');
-    expect(sms.messages).toHaveLength(1);
-    expect(sms.requests).toHaveLength(1);
-  });
-
-  it('a worker lost during an SMS call (lease expired) → unknown, not resent: the SMS API has no idempotency key', async () => {
-    await smsBooking('lost@example.test', '+351912000555');
-    // Simulate the crash: the delivery is `sending` under a lease that has run out, as a SIGKILLed worker leaves it.
-    await h.drain();
-    const [before] = await db().select().from(deliveries).where(eq(deliveries.channel, 'sms'));
-    await db().update(deliveries).set({ status: 'sending', leaseExpiresAt: new Date('2027-06-01T12:01:00Z') }).where(eq(deliveries.id, before.id));
-    const sent = sms.messages.length;
-    await h.tick('2027-06-01T12:30:00Z');
-    const [d] = await db().select().from(deliveries).where(eq(deliveries.id, before.id));
-    expect(d.status).toBe('unknown');
-    expect(sms.messages).toHaveLength(sent);
-  });
-
-  it('21211 invalid number → failed, the number suppressed as invalid_number; 21610 → suppressed as unsubscribed', async () => {
-    sms.script('invalid-number');
-    const { t } = await smsBooking('bad@example.test', '+351912000333');
-    await h.drain();
-    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'sms'));
-    expect(d.status).toBe('failed');
-    const sup = await db().select().from(suppressions).where(eq(suppressions.tenantId, t.id));
-    expect(sup.map((x) => [x.address, x.reason])).toEqual([['+351912000333', 'invalid_number']]);
-    await h.tdb.reset();
-    sms.script('unsubscribed');
-    const second = await smsBooking('stop@example.test', '+351912000444');
-    await h.drain();
-    const sup2 = await db().select().from(suppressions).where(eq(suppressions.tenantId, second.t.id));
-    expect(sup2.map((x) => [x.address, x.reason])).toEqual([['+351912000444', 'unsubscribed']]);
-  });
-
-  it('quiet hours 21:00–08:00 Europe/Berlin: a confirmation made at 23:00 waits until 08:00; an event cancellation (essential) does not wait', async () => {
-    const t = await tenant({ zone: 'Europe/Berlin' });
-    const event = await lisbonEvent(t.id);
-    h.clock.set('2027-03-09T22:00:00Z'); // 23:00 in Berlin (CET)
-    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'night@example.test', timeZone: 'Europe/Berlin' } }, h.clock.now());
-    await db().update(contacts).set({ quietHours: { start: '21:00', end: '08:00' } }).where(eq(contacts.id, b.contactId));
-    await h.drain();
-    const [r] = await db().select().from(reminders).where(eq(reminders.notificationType, 'booking_confirmed'));
-    expect(r.dueAt.toISOString()).toBe('2027-03-10T07:00:00.000Z');
-    expect(r.deferredFrom?.toISOString()).toBe('2027-03-09T22:00:00.000Z');
-    expect(await emails()).toHaveLength(0);
-    await cancelEvent(db(), t.id, event.id, 'storm warning', h.clock.now());
-    await h.drain();
-    const mail = await emails();
-    expect(mail).toHaveLength(1);
-    expect(mail[0].text).toContain('storm warning');
-    // The waiting confirmation ends cancelled at its due instant: the event is off.
-    await h.tick('2027-03-10T07:00:30Z');
-    expect(await emails()).toHaveLength(1);
-    const [after] = await db().select().from(reminders).where(eq(reminders.id, r.id));
-    expect(after.status).toBe('cancelled');
-  });
-});
-
-describe('quiet hours set after planning (checked again at send time)', () => {
-  it('a reminder due at 23:30 Berlin waits for 08:00 when the person set quiet hours after it was planned', async () => {
-    const { tenant: t } = await tenantWithRules(db(), [{ offset: '-P1D', window: 12 * 3600 }], 'Europe/Berlin');
-    const event = await createEvent(db(), t.id, { title: 'Night walk', startsAt: '2027-03-11T22:30:00Z', endsAt: '2027-03-11T23:30:00Z', timeZone: 'Europe/Berlin' });
-    h.clock.set('2027-03-01T12:00:00Z');
-    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'owl@example.test', timeZone: 'Europe/Berlin' } }, h.clock.now());
-    await db().update(contacts).set({ quietHours: { start: '21:00', end: '08:00' } }).where(eq(contacts.id, b.contactId));
-    await h.tick('2027-03-10T22:30:10Z'); // due: 23:30 CET
-    expect(await emails()).toHaveLength(0);
-    const [r] = await db().select().from(reminders).where(eq(reminders.bookingId, b.id));
-    expect(r.status).toBe('scheduled');
-    expect(r.dueAt.toISOString()).toBe('2027-03-11T07:00:00.000Z');
-    expect(r.deferredFrom?.toISOString()).toBe('2027-03-10T22:30:00.000Z');
-    await h.tick('2027-03-11T07:00:10Z');
-    const mail = await emails();
-    expect(mail).toHaveLength(1);
-    expect(mail[0].subject).toContain('Night walk');
-  });
-});
-
-describe('preferences changed after planning (adversarial findings)', () => {
-  const staff = { kind: 'staff' as const, actor: 'sam@example.test' };
-  const versionOf = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)))[0].version;
-
-  it('a reminder channel dropped and ticked again before the due instant still sends; one dropped at the due instant ends cancelled', async () => {
-    const t = await tenant();
-    const event = await lisbonEvent(t.id);
-    h.clock.set('2027-06-01T12:00:00Z');
-    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'flip@example.test', phone: '+351912000777' } }, h.clock.now());
-    const save = (reminders: ('email' | 'sms')[]) => versionOf(b.contactId).then((version) => saveContactPreferences(db(), { tenantId: t.id, now: h.clock.now() }, b.contactId, { preferences: { reminders, booking_updates: [] }, quietHours: null, version }, staff));
-    await save(['email', 'sms']);
-    await save(['email']);
-    await save(['email', 'sms']);
-    await h.tick('2027-06-30T09:00:30Z');
-    expect(sms.messages.filter((m) => m.to === '+351912000777')).toHaveLength(1);
-    // Dropped for good: the SMS reminder of a second event ends cancelled when due, naming why.
-    const later = await createEvent(db(), t.id, { title: 'Later', startsAt: '2027-08-01T09:00:00Z', endsAt: '2027-08-01T10:00:00Z', timeZone: 'Europe/Lisbon' });
-    const b2 = await addBooking(db(), t.id, { eventId: later.id, role: 'attendee', contact: { email: 'flip@example.test' } }, h.clock.now());
-    await save(['email']);
-    await h.tick('2027-07-31T09:00:30Z');
-    const rs = await db().select().from(reminders).where(eq(reminders.bookingId, b2.id));
-    expect(rs.map((r) => [r.channel, r.status, r.statusReason])).toEqual(
-      expect.arrayContaining([
-        ['email', 'done', null],
-        ['sms', 'cancelled', 'opted out of reminders by SMS'],
-      ]),
-    );
-    expect(sms.messages).toHaveLength(1);
-  });
-
-  it('a confirmation held for quiet hours by SMS follows the person to email when they switch before it goes', async () => {
-    const t = await tenant({ zone: 'Europe/Berlin' });
-    const event = await lisbonEvent(t.id);
-    h.clock.set('2027-03-09T22:00:00Z'); // 23:00 Berlin
-    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'switch@example.test', phone: '+351912000888', timeZone: 'Europe/Berlin' } }, h.clock.now());
-    await db().update(contacts).set({ preferences: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: { start: '21:00', end: '08:00' } }).where(eq(contacts.id, b.contactId));
-    await h.drain();
-    const version = await versionOf(b.contactId);
-    await saveContactPreferences(db(), { tenantId: t.id, now: h.clock.now() }, b.contactId, { preferences: { reminders: ['email'], booking_updates: ['email'] }, quietHours: { start: '21:00', end: '08:00' }, version }, staff);
-    await h.tick('2027-03-10T07:00:30Z');
-    expect((await emails()).map((m) => m.subject)).toEqual([expect.stringContaining('Tile painting')]);
-    expect(sms.messages).toHaveLength(0);
-  });
-});
-
 describe('timing and audience of notifications (adversarial findings)', () => {
   it('a notify job that runs three days after the booking (worker outage) sends nothing late: the confirmation expired', async () => {
     const t = await tenant();
@@ -473,64 +256,5 @@ describe('external guests (invariant 9)', () => {
     // The guest's organisation has no webhook: the host's endpoint is not told about the guest.
     expect(hook.deliveries).toHaveLength(0);
     expect(await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'))).toHaveLength(0);
-  });
-});
-
-describe('webhooks (issue #9 §5)', () => {
-  it('an endpoint moved by an admin after the claim gets the retry (same webhook-id); a 410 from the old one does not switch the new one off', async () => {
-    const t = await tenant({ webhook: true });
-    const event = await lisbonEvent(t.id);
-    hook.script('500', '410');
-    h.clock.set('2027-06-01T12:00:00Z');
-    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'moved@example.test' } }, h.clock.now());
-    await h.drain();
-    await db().update(notificationSettings).set({ webhookUrl: moved.url }).where(eq(notificationSettings.tenantId, t.id));
-    await h.tick('2027-06-01T12:00:05Z');
-    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
-    expect([d.status, d.address]).toEqual(['accepted', moved.url]);
-    expect(moved.accepted.map((x) => x.id)).toEqual([d.messageKey]);
-    expect(hook.deliveries).toHaveLength(1);
-    const [s] = await db().select().from(notificationSettings).where(eq(notificationSettings.tenantId, t.id));
-    expect(s.webhookEnabled).toBe(true);
-  });
-
-  it('a receiver answering 500 twice then 200 → one accepted delivery, three attempts, one webhook-id, verified', async () => {
-    const t = await tenant({ webhook: true });
-    const event = await lisbonEvent(t.id);
-    hook.script('500', '500', 'accept');
-    h.clock.set('2027-06-01T12:00:00Z');
-    const b = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'hooked@example.test' } }, h.clock.now());
-    await h.drain();
-    await h.tick('2027-06-01T12:00:02Z');
-    await h.tick('2027-06-01T12:00:04Z');
-    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
-    expect([d.status, d.statusReason]).toEqual(['accepted', null]);
-    expect(d.messageKey).toBe(`ntf:${t.id}:booking_confirmed:${b.id}:r1:${b.contactId}:webhook`);
-    const attempts = await db().select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, d.id));
-    expect(attempts).toHaveLength(3);
-    expect(hook.deliveries).toHaveLength(3);
-    expect(new Set(hook.deliveries.map((x) => x.id))).toEqual(new Set([d.messageKey]));
-    expect(hook.deliveries.every((x) => x.verified)).toBe(true);
-    expect(hook.accepted).toHaveLength(1);
-    expect(hook.accepted[0].payload).toMatchObject({ type: 'booking_confirmed', data: { booking: { id: b.id }, event: { timeZone: 'Europe/Lisbon' } } });
-  });
-
-  it('a receiver answering 410 → dead letter owned by configuration, endpoint switched off, later notifications plan no webhook', async () => {
-    const t = await tenant({ webhook: true });
-    const event = await lisbonEvent(t.id);
-    hook.script('410');
-    h.clock.set('2027-06-01T12:00:00Z');
-    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'gone@example.test' } }, h.clock.now());
-    await h.drain();
-    const [d] = await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'));
-    expect(d.status).toBe('dead');
-    expect(d.repairOwner).toBe('configuration');
-    const [s] = await db().select().from(notificationSettings).where(eq(notificationSettings.tenantId, t.id));
-    expect(s.webhookEnabled).toBe(false);
-    expect(s.webhookDisabledReason).toContain('410');
-    await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'next@example.test' } }, h.clock.now());
-    await h.drain();
-    expect(await db().select().from(deliveries).where(eq(deliveries.channel, 'webhook'))).toHaveLength(1);
-    expect(hook.deliveries).toHaveLength(1);
   });
 });

@@ -23,7 +23,9 @@ import { readPartnerships, setGuestLimitAction } from '@/server/organisations/pa
 import { createEvent } from '@/server/scheduling/events';
 import { addBookingAction } from '@/server/scheduling/staff-actions';
 import { ensureStaffUser } from '@/server/accounts/staff';
-import { addSuppression, allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
+import { addSuppression } from '@/server/suppressions/suppressions';
 import { createHarness, type Harness } from '@/test/support/harness';
 
 /** The first call of each message key fails as transient (a 421), every later one goes to the real SMTP catcher. */

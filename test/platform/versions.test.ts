@@ -23,7 +23,7 @@ import {
   updateRuleAction,
 } from '@/server/scheduling/staff-actions';
 import { importIcs } from '@/server/calendar/import-ics';
-import { addSuppression } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
 import { waitForLockWaiters } from '@/test/support/lock-wait';

@@ -19,7 +19,7 @@ import { AppError } from '@/server/platform/errors';
 import { nudgeParticipant } from '@/server/sending/nudge';
 import { setStaffRoleAction } from '@/server/accounts/staff';
 import { addBookingAction, addSuppressionAction, cancelBookingAction, cancelEventAction, createEventAction, removeSuppressionAction, updateEventAction, eventFormView } from '@/server/scheduling/staff-actions';
-import { addSuppression } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
 import { waitForLockWaiters } from '@/test/support/lock-wait';

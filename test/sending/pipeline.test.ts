@@ -5,7 +5,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { deliveries, deliveryAttempts, events, reminders } from '@/db/schema';
-import { addSuppression, allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { addSuppression } from '@/server/suppressions/suppressions';
 import { addBooking, cancelBooking } from '@/server/scheduling/bookings';
 import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
 import { createHarness, type Harness } from '@/test/support/harness';

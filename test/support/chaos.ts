@@ -17,7 +17,8 @@ import { credentialsFileFor, startEmbeddedPostgres, type EmbeddedPg } from '@/db
 import { migrateDatabase } from '@/db/migrate';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createEvent } from '@/server/scheduling/events';
-import { createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 import { startHttpPeer } from './http-peer';
 import { startSmtpPeer } from './smtp-peer';
 

@@ -2,7 +2,8 @@
 import type { Db } from '@/db/client';
 import { createEvent } from '@/server/scheduling/events';
 import { addBooking } from '@/server/scheduling/bookings';
-import { createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 
 let n = 0;
 
