@@ -20,7 +20,8 @@ import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { root } from '@/scripts/lib';
 import { DEMO_SMS_SENDER, demoRules, seedDemoContacts } from '@/dev/seed';
 import { ensureStaffUser } from '@/server/accounts/staff';
-import { allowGuestsFrom, createReminderRule, createTenant } from '@/server/organisations/tenants';
+import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 
 /** Roles every test organisation has one account of. */
 export type TenantRole = 'admin' | 'staff' | 'viewer';
