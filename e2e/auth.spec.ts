@@ -33,6 +33,25 @@ test.describe('signed out', () => {
     await page.goto('/events');
     await expect(page).toHaveURL(/\/sign-in/);
   });
+
+  test("before the page's script runs, the password forms cannot be sent natively (no password in an address)", async ({ browser }) => {
+    const noScript = await browser.newContext({ javaScriptEnabled: false, storageState: { cookies: [], origins: [] } });
+    try {
+      const page = await noScript.newPage();
+      for (const [path, button] of [['/sign-in', 'Sign in'], ['/forgot-password', 'Email me a link']] as const) {
+        await page.goto(path);
+        await expect(page.getByRole('button', { name: button })).toBeDisabled();
+        await expect(page.locator('form')).toHaveAttribute('method', 'post');
+      }
+      await page.goto('/sign-in');
+      await page.getByLabel('Email').fill('someone@example.test');
+      await page.getByLabel('Password').fill('a-secret-password');
+      await page.getByLabel('Password').press('Enter');
+      expect(page.url()).not.toContain('a-secret-password');
+    } finally {
+      await noScript.close();
+    }
+  });
 });
 
 test.describe('sign-in limits', () => {

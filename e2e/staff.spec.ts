@@ -54,11 +54,13 @@ test.describe('as admin', () => {
     const row = page.locator(`tr[data-staff-email="${email}"]`);
     await expect(row).toContainText('Nora New');
     await expect(page.locator(`tr[data-invited-email="${email}"]`)).toHaveCount(0);
+    // The change saves on select (PUT …/role); wait for that answer — a reload before it would cancel the request.
+    const saved = page.waitForResponse((r) => r.url().endsWith('/role') && r.request().method() === 'PUT');
     await row.getByRole('combobox', { name: 'Role of Nora New' }).selectOption('viewer');
-    await expect.poll(async () => {
-      await page.reload();
-      return page.locator(`tr[data-staff-email="${email}"]`).getByRole('combobox').inputValue();
-    }).toBe('viewer');
+    expect((await saved).status()).toBe(200);
+    // A new page (not a reload: Chromium restores a reloaded page's form values) shows the stored role.
+    await page.goto('/staff');
+    await expect(page.locator(`tr[data-staff-email="${email}"]`).getByRole('combobox')).toHaveValue('viewer');
 
     const again = await browser.newContext({ storageState: { cookies: [], origins: [] } });
     const q = await again.newPage();

@@ -5,11 +5,22 @@
  * window, 44 px tap targets): the heading names the day and the tenant's zone, the four sections show, an event
  * expands to its participants (host first; email and phone links; the person's own zone when it differs) with the
  * event page's "Remind now" dialog, the reminders window can be changed, and a viewer reads the page without
- * controls; axe finds nothing serious. Screenshots: today.png, today-mobile.png, today-mobile-expanded.png. Changes nothing in the demo
- * (the nudge dialog is opened and cancelled).
+ * controls; axe finds nothing serious. Screenshots: today.png, today-mobile.png, today-mobile-expanded.png. Adds one event
+ * three hours ahead with one booking (so the reminders window has a row whenever the spec runs) and changes nothing
+ * else in the demo (the nudge dialog is opened and cancelled).
  */
 import { type Page } from '@playwright/test';
-import { expect, expectAccessible, screen, test } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique } from './support';
+
+/** Local wall time `fromNowMs` from now in Europe/Amsterdam, as the event form's `YYYY-MM-DDTHH:mm`. */
+function amsterdamLocal(fromNowMs: number): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(Date.now() + fromNowMs))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+}
 
 // About the demo data `npm start` seeds (dev/seed.ts): the demo tenant, which no other spec changes.
 test.use({ tenantKind: 'demo' });
@@ -56,6 +67,11 @@ test.describe('desktop, 1360 px', () => {
   test.use({ role: 'staff', viewport: { width: 1360, height: 900 } });
 
   test('sections, an expanded event with its participants, the reminders window, two columns', async ({ page }) => {
+    // The demo's own reminders are all due within minutes of its start; this spec may run much later (specs run
+    // in parallel, in any order), so it books one person onto an event three hours from now: its "Starting soon"
+    // reminder is due inside the 12-hour window whenever this runs.
+    const later = await createEventViaApi(page, unique('Later today'), { start: amsterdamLocal(3 * 3600_000), end: amsterdamLocal(4 * 3600_000) });
+    await bookViaApi(page, later, { name: 'Later Person', email: `${unique('later')}@example.test` });
     await sectionsShow(page);
     // "Today" sits right after "Dashboard" in the navigation.
     const nav = (await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents()).map((t) => t.trim());

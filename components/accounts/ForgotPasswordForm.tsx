@@ -2,6 +2,7 @@
 
 import { useState, type FormEvent } from 'react';
 import { FormFeedback } from '@/components/ui/FormFeedback';
+import { useHydrated } from '@/components/ui/useHydrated';
 
 /** The answer for every address, with an account or not (nothing tells them apart). */
 export const RESET_REQUESTED_MESSAGE = 'If that address has an account, a link to choose a new password is on its way. It works once, for an hour. Nothing arrived? Check the spam folder, or ask an admin.';
@@ -11,6 +12,7 @@ export const RESET_REQUESTED_MESSAGE = 'If that address has an account, a link t
  * Shows the same sentence for every address; a 429 (sign-in limits, server/accounts/auth.ts) shows the server's sentence.
  */
 export function ForgotPasswordForm() {
+  const hydrated = useHydrated();
   const [done, setDone] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -40,13 +42,13 @@ export function ForgotPasswordForm() {
     return <FormFeedback error={null} notice={RESET_REQUESTED_MESSAGE} />;
   }
   return (
-    <form className="form" onSubmit={onSubmit}>
+    <form className="form" method="post" onSubmit={onSubmit}>
       <label className="field">
         <span>Email</span>
         <input name="email" type="email" autoComplete="username" required autoFocus />
       </label>
       <FormFeedback error={error ? { message: error } : null} />
-      <button type="submit" className="btn btn-primary" disabled={busy}>
+      <button type="submit" className="btn btn-primary" disabled={busy || !hydrated}>
         {busy ? 'Sending…' : 'Email me a link'}
       </button>
     </form>

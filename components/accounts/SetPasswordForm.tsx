@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { checkNewPassword, LINK_UNUSABLE_MESSAGE, MIN_PASSWORD_LENGTH } from '@/domain/organisations/tenant-setup';
 import { FormFeedback } from '@/components/ui/FormFeedback';
+import { useHydrated } from '@/components/ui/useHydrated';
 
 /**
  * The two password fields of /set-password (issue #13). Checked here first (domain/organisations/tenant-setup.ts checkNewPassword),
@@ -11,6 +12,7 @@ import { FormFeedback } from '@/components/ui/FormFeedback';
  * to /sign-in with a notice instead. better-auth's INVALID_TOKEN (used or expired meanwhile) reads as one sentence.
  */
 export function SetPasswordForm({ token, email, invitation = false }: { token: string; email: string; /** Accepting a staff invitation (POST /api/invitations/accept) instead of a password link. */ invitation?: boolean }) {
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -48,7 +50,7 @@ export function SetPasswordForm({ token, email, invitation = false }: { token: s
     }
   }
   return (
-    <form className="form" onSubmit={onSubmit}>
+    <form className="form" method="post" onSubmit={onSubmit}>
       {/* For password managers: the account this password belongs to. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <label className="field">
@@ -60,7 +62,7 @@ export function SetPasswordForm({ token, email, invitation = false }: { token: s
         <input name="repeat" type="password" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} maxLength={128} />
       </label>
       <FormFeedback error={error ? { message: error } : null} />
-      <button type="submit" className="btn btn-primary" disabled={busy}>
+      <button type="submit" className="btn btn-primary" disabled={busy || !hydrated}>
         {busy ? 'Setting your password…' : 'Set password and sign in'}
       </button>
     </form>

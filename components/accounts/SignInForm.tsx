@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { safeReturnPath } from '@/domain/accounts/safe-redirect';
 import { FormFeedback } from '@/components/ui/FormFeedback';
+import { useHydrated } from '@/components/ui/useHydrated';
 
 /** POSTs JSON to better-auth's `/api/auth<path>`; the answer's status, `Retry-After` and JSON body (`{}` when none). */
 async function post(path: string, body: unknown): Promise<{ res: Response; body: { message?: string; code?: string; twoFactorRedirect?: boolean } }> {
@@ -24,6 +25,7 @@ function tooMany(res: Response, body: { message?: string }): string {
  * this app (domain/accounts/safe-redirect.ts), else to the dashboard.
  */
 export function SignInForm({ next }: { next: string }) {
+  const hydrated = useHydrated();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [step, setStep] = useState<'password' | 'code'>('password');
@@ -83,7 +85,7 @@ export function SignInForm({ next }: { next: string }) {
 
   if (step === 'code') {
     return (
-      <form className="form" onSubmit={onCode} key={useBackup ? 'backup' : 'totp'} aria-label="Two-factor sign-in">
+      <form className="form" method="post" onSubmit={onCode} key={useBackup ? 'backup' : 'totp'} aria-label="Two-factor sign-in">
         <p className="small">Two-factor sign-in is on for this account.</p>
         <label className="field">
           <span>{useBackup ? 'Backup code' : '6-digit code from your authenticator app'}</span>
@@ -94,7 +96,7 @@ export function SignInForm({ next }: { next: string }) {
           )}
         </label>
         {errorLine}
-        <button type="submit" className="btn btn-primary" disabled={busy}>
+        <button type="submit" className="btn btn-primary" disabled={busy || !hydrated}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>
         <button
@@ -112,7 +114,7 @@ export function SignInForm({ next }: { next: string }) {
   }
 
   return (
-    <form className="form" onSubmit={onSubmit} noValidate={false}>
+    <form className="form" method="post" onSubmit={onSubmit} noValidate={false}>
       <label className="field">
         <span>Email</span>
         <input name="email" type="email" autoComplete="username" required autoFocus />
@@ -122,7 +124,7 @@ export function SignInForm({ next }: { next: string }) {
         <input name="password" type="password" autoComplete="current-password" required minLength={8} />
       </label>
       {errorLine}
-      <button type="submit" className="btn btn-primary" disabled={busy}>
+      <button type="submit" className="btn btn-primary" disabled={busy || !hydrated}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>
     </form>
