@@ -21,6 +21,7 @@
  *   the link came from `npm run tenant` or from the email) writes a `password_reset` audit entry in the account's
  *   tenant.
  */
+import { TASK } from '@/jobs/registry';
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { EmailChannel, Outcome } from '@/channels/types';
@@ -38,9 +39,6 @@ import { senderFor } from '@/server/organisations/sender-identity';
 import { childLogger } from '@/server/platform/log';
 import { sendAccountMail } from './account-mail';
 
-/** graphile-worker task that mails one password reset link (payload `{ userId, url }`). */
-export const SEND_PASSWORD_RESET_TASK = 'send_password_reset';
-
 /** Attempts before the job is left failed in the queue (transient provider trouble, 1 hour of link life). */
 const MAX_ATTEMPTS = 5;
 
@@ -52,7 +50,7 @@ export interface PasswordResetPayload {
 
 /** Adds the `send_password_reset` job (called by better-auth's `sendResetPassword`, server/accounts/auth.ts). */
 export async function enqueuePasswordResetMail(db: DbOrTx, p: PasswordResetPayload): Promise<void> {
-  await enqueueJob(db, SEND_PASSWORD_RESET_TASK, { userId: p.userId, url: p.url }, { maxAttempts: MAX_ATTEMPTS });
+  await enqueueJob(db, TASK.sendPasswordReset, { userId: p.userId, url: p.url }, { maxAttempts: MAX_ATTEMPTS });
 }
 
 /** What became of one job. */
@@ -77,7 +75,7 @@ export async function sendPasswordResetMail(
   now: Date,
   senderIdentity?: SenderIdentityConfig,
 ): Promise<PasswordResetSendResult> {
-  const log = childLogger({ role: 'worker', task: SEND_PASSWORD_RESET_TASK });
+  const log = childLogger({ role: 'worker', task: TASK.sendPasswordReset });
   let token: string | null = null;
   try {
     token = new URL(p.url).searchParams.get('token');

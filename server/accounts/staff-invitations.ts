@@ -9,6 +9,7 @@
  * An address that is already a member of the inviting tenant itself is refused as such (no other tenant's facts in
  * that). Admins cancel a pending invitation (version-checked, invariant 11); inviting the address again replaces it.
  */
+import { TASK } from '@/jobs/registry';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
 import { z } from 'zod';
@@ -33,8 +34,6 @@ import { senderFor } from '@/server/organisations/sender-identity';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { sendAccountMail } from './account-mail';
 
-/** graphile-worker task that mails one invitation (payload `{ invitationId, url }`). */
-export const SEND_STAFF_INVITATION_TASK = 'send_staff_invitation';
 const MAX_ATTEMPTS = 5;
 
 export const inviteInput = z.object({
@@ -85,7 +84,7 @@ export async function inviteStaffAction(db: DbOrTx, ctx: { tenantId: string; act
     const token = randomBytes(24).toString('base64url');
     const row = await insertInvitation(tx, { tenantId: ctx.tenantId, email: v.email, name: v.name, role: v.role, invitedBy: ctx.actor, token, expiresAt: invitationExpiry(ctx.now), now: ctx.now });
     const url = `${baseUrl.replace(/\/+$/, '')}/accept-invitation?token=${token}`;
-    await enqueueJob(tx, SEND_STAFF_INVITATION_TASK, { invitationId: row.id, url }, { maxAttempts: MAX_ATTEMPTS });
+    await enqueueJob(tx, TASK.sendStaffInvitation, { invitationId: row.id, url }, { maxAttempts: MAX_ATTEMPTS });
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_invite', at: ctx.now, details: { email: v.email, role: v.role, expiresAt: row.expiresAt.toISOString() } });
     return { invitation: invitationView(row), message: invitationSentNotice(v.email) };
   });
@@ -169,7 +168,7 @@ export async function sendStaffInvitationMail(
   now: Date,
   senderIdentity?: SenderIdentityConfig,
 ): Promise<InvitationSendResult> {
-  const log = childLogger({ role: 'worker', task: SEND_STAFF_INVITATION_TASK });
+  const log = childLogger({ role: 'worker', task: TASK.sendStaffInvitation });
   const found = await invitationWithTenant(db, p.invitationId);
   if (!found || !invitationOpen(found.invitation, now)) return { status: 'skipped', reason: 'the invitation was accepted, cancelled, replaced or has expired' };
   const { invitation: i, tenant } = found;

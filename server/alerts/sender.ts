@@ -26,7 +26,8 @@ import { webhookUrlPolicy } from '@/server/notifications/notification-settings';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { senderFor } from '@/server/organisations/sender-identity';
 import { evaluateAlerts } from './evaluation';
-import { SEND_ALERT_TASK, WEB_SEND_HEAD_START_MS } from './outbox';
+import { WEB_SEND_HEAD_START_MS } from './outbox';
+import { TASK } from '@/jobs/registry';
 
 /** What sends alert messages in this process. */
 export interface AlertSenders {
@@ -101,7 +102,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
     const recorded = await finishAlertMessage(tx, id, claimed.attempts, r);
     if (!recorded) return { id, status: 'skipped', reason: 'the lease ran out and another sender took the message' };
     if (decision.status === 'retrying') {
-      await enqueueJob(tx, SEND_ALERT_TASK, { id }, { runAt: decision.nextAttemptAt, jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.sendAlert, { id }, { runAt: decision.nextAttemptAt, jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
       return { id, status: 'retrying', reason: decision.reason, nextAttemptAt: decision.nextAttemptAt };
     }
     return decision.status === 'sent' ? { id, status: 'sent' } : { id, status: 'failed', reason: decision.reason };

@@ -11,6 +11,7 @@
  * per minute (NUDGE_INTERVAL_MS), counted from the last nudge's request instant. Both rules are decided
  * under a row lock on the booking, so concurrent requests are serialised.
  */
+import { TASK } from '@/jobs/registry';
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
@@ -20,7 +21,6 @@ import { bookings, contacts, events, reminders } from '@/db/schema';
 import { nudgeMessageKey } from '@/domain/keys';
 import { nudgeTemplateRefusal } from '@/domain/sending/nudge-templates';
 import { reminderTemplateIds } from '@/domain/vocabulary';
-import { SEND_TASK } from './dispatch';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 
@@ -108,7 +108,7 @@ export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: s
         dispatchedAt: ctx.now,
       })
       .returning();
-    await enqueueJob(tx, SEND_TASK, { reminderId: r.id });
+    await enqueueJob(tx, TASK.sendReminder, { reminderId: r.id });
     const messageKey = nudgeMessageKey({ tenantId: ctx.tenantId, bookingId: b.id, requestedAt: ctx.now, channel: 'email' });
     const [c] = await tx.select({ email: contacts.email, name: contacts.name }).from(contacts).where(eq(contacts.id, b.contactId));
     await appendAudit(tx, {
