@@ -12,7 +12,7 @@
 import { base32 } from '@better-auth/utils/base32';
 import { createOTP } from '@better-auth/utils/otp';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { authFile, expectAccessible, inviteAndAccept, sameOrigin, screen, unique } from './support';
+import { authFile, expectAccessible, inviteAndAccept, screen, unique } from './support';
 
 const FIRST = 'first-password-123';
 const SECOND = 'second-password-456';

@@ -65,6 +65,3 @@ export const taskPayloadSchemas = {
 
 /** What an enqueue of task `T` passes (the schema's input type). */
 export type TaskPayload<T extends TaskId> = z.input<(typeof taskPayloadSchemas)[T]>;
-
-/** Every task id, in the order of {@link TASK}. */
-export const taskIds: readonly TaskId[] = Object.values(TASK);

@@ -60,7 +60,7 @@ import { sendSenderVerificationTask } from '@/jobs/tasks/send-sender-verificatio
 import { childLogger, errField } from '@/server/platform/log';
 import { createWorkerMetrics, publishWorkerMetrics } from '@/server/dashboards/metrics';
 
-export interface WorkerOptions {
+interface WorkerOptions {
   databaseUrl: string;
   /** Settings (default: read from the environment, server/platform/config.ts); fields given here win. */
   config?: Partial<WorkerConfig>;
@@ -85,12 +85,12 @@ export interface RunningWorker {
  * queue), batched completions and failures, cron. At least the default concurrency (10) plus LISTEN and one spare,
  * or graphile-worker warns and task slots wait for a connection. (With a local queue, 4 starved it: idle lag 7 s.)
  */
-export const QUEUE_POOL_SIZE = 12;
+const QUEUE_POOL_SIZE = 12;
 /** Window (ms) over which job completions (and failures) are gathered into one statement. */
-export const JOB_BATCH_DELAY_MS = 10;
+const JOB_BATCH_DELAY_MS = 10;
 
 /** The postgres.js pool size of a worker with `concurrency` tasks (see the module doc). */
-export function queryPoolSize(concurrency: number): number {
+function queryPoolSize(concurrency: number): number {
   return Math.min(concurrency, 10) + 2;
 }
 

@@ -13,7 +13,7 @@ import { TASK } from '@/jobs/registry';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
 import { z } from 'zod';
-import type { EmailChannel, Outcome } from '@/channels/types';
+import type { EmailChannel } from '@/channels/types';
 import type { Db, DbOrTx } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
 import { appendAudit } from '@/db/queries/dashboards/audit';
@@ -21,9 +21,6 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { accountTenantOf, insertInvitation, invitationByToken, invitationTokenHash, invitationWithTenant, lockInvitation, pendingInvitations, setInvitationStatus } from '@/db/queries/accounts/staff-invitations';
 import type { StaffInvitation } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/messages';
-import { messageIdFor } from '@/domain/keys';
-import { senderNameOf } from '@/domain/organisations/org-settings';
 import { alreadyMemberMessage, alreadyRegisteredEmail, INVITATION_UNUSABLE_MESSAGE, invitationEmail, invitationExpiry, invitationOpen, invitationSentNotice, INVITED_STATE } from '@/domain/accounts/staff-invitation';
 import { staffRoles, type EmailProvider } from '@/domain/vocabulary';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
@@ -36,16 +33,15 @@ import { sendAccountMail } from './account-mail';
 
 const MAX_ATTEMPTS = 5;
 
-export const inviteInput = z.object({
+const inviteInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
   // It greets the person in the invitation email: text-direction controls are refused (domain/text.ts).
   name: z.string().trim().min(1).max(120).check(refuseBidiControls),
   role: z.enum(staffRoles),
 });
-export type InviteInput = z.input<typeof inviteInput>;
 
 /** A pending invitation as the Staff page and the API show it (the same for every address). */
-export interface InvitationView {
+interface InvitationView {
   id: string;
   email: string;
   name: string;
@@ -110,7 +106,7 @@ export async function cancelInvitationAction(db: Db, ctx: { tenantId: string; ac
 }
 
 /** What the accept page may show for a link: whose invitation it is, or that it cannot be used. */
-export type InvitationLinkView = { usable: true; email: string; name: string; orgName: string } | { usable: false };
+type InvitationLinkView = { usable: true; email: string; name: string; orgName: string } | { usable: false };
 
 /** Reads a link's invitation for the accept page (read only). An address that has an account anywhere reads as unusable. */
 export async function invitationLinkView(db: DbOrTx, token: string, now: Date): Promise<InvitationLinkView> {
@@ -150,10 +146,10 @@ export async function acceptInvitation(db: Db, input: unknown, now: Date): Promi
 }
 
 /** What became of one mail job. */
-export type InvitationSendResult = { status: 'sent'; kind: 'link' | 'already_registered' } | { status: 'skipped'; reason: string };
+type InvitationSendResult = { status: 'sent'; kind: 'link' | 'already_registered' } | { status: 'skipped'; reason: string };
 
 /** Thrown for an outcome worth another attempt (graphile-worker retries the job with backoff). */
-export class InvitationMailRetry extends Error {}
+class InvitationMailRetry extends Error {}
 
 /**
  * Mails one invitation (module doc) through the inviting tenant's email provider, from its sender address, as account

@@ -17,12 +17,12 @@ import { TASK } from '@/jobs/registry';
 export const WEB_SEND_HEAD_START_MS = 30_000;
 
 /** The recipient id of a Slack webhook URL in message keys: `slack-` + 16 hex of its SHA-256 (the URL is a credential). */
-export function slackRecipientId(url: string): string {
+function slackRecipientId(url: string): string {
   return `slack-${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
 }
 
 /** One route of a message: email to a staff member (recipient = user id) or the Slack URL (recipient = slackRecipientId). */
-export interface Route {
+interface Route {
   route: AlertRoute;
   recipient: string;
   address: string;

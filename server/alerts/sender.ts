@@ -132,7 +132,7 @@ function sendEmail(channel: EmailChannel, tenant: Tenant, m: AlertMessage, signa
 }
 
 /** Sends every message a sender may take now (optionally of one condition), one after another. */
-export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: Date, opts: { condition?: AlertCondition } = {}): Promise<SendAlertResult[]> {
+async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: Date, opts: { condition?: AlertCondition } = {}): Promise<SendAlertResult[]> {
   const out: SendAlertResult[] = [];
   for (const id of await dueAlertMessageIds(db, now, opts)) out.push(await sendAlertMessage(db, id, senders, now));
   return out;
@@ -144,7 +144,7 @@ export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: D
  * PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public host only when PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names its origin). A provider whose
  * variables are unset has no channel here: its messages are left to the worker.
  */
-export function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
+function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
   const email: Partial<Record<EmailProvider, EmailChannel>> = {};
   if (env.SMTP_URL) email.smtp = createSmtpChannel({ url: env.SMTP_URL });
   if (env.HTTP_EMAIL_API_URL && env.HTTP_EMAIL_API_KEY) email.http_api = createHttpEmailChannel({ baseUrl: env.HTTP_EMAIL_API_URL, apiKey: env.HTTP_EMAIL_API_KEY });

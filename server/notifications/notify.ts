@@ -21,7 +21,7 @@ import { isEssentialType, planNotifications, planOnNewChannels, recipientsOf, se
 import { personalChannels, type PersonalChannel } from '@/domain/vocabulary';
 import { TASK } from '@/jobs/registry';
 
-export interface NotifyResult {
+interface NotifyResult {
   /** Notifications planned by this run (0 when a earlier run already did it). */
   planned: number;
   skipped?: 'not found' | 'already processed';

@@ -62,7 +62,7 @@ export interface OrgSettingsView extends OrgSettings {
   verificationSent?: boolean;
 }
 
-export function settingsView(t: Tenant): OrgSettingsView {
+function settingsView(t: Tenant): OrgSettingsView {
   return {
     slug: t.slug,
     name: t.name,

@@ -17,7 +17,7 @@
 import { TASK } from '@/jobs/registry';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { EmailChannel, Outcome } from '@/channels/types';
+import type { EmailChannel } from '@/channels/types';
 import type { Db, DbOrTx } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
 import { appendAudit } from '@/db/queries/dashboards/audit';
@@ -36,8 +36,6 @@ import {
   verificationById,
 } from '@/db/queries/organisations/sender-identity';
 import type { Tenant } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/messages';
-import { messageIdFor } from '@/domain/keys';
 import {
   describeSender,
   effectiveSender,
@@ -182,7 +180,7 @@ export async function resendSenderVerification(
 }
 
 /** What a verification link shows before it is confirmed (the verify page). */
-export type VerificationLinkView = { usable: true; address: string; orgName: string; expiresAt: string } | { usable: false; reason: string };
+type VerificationLinkView = { usable: true; address: string; orgName: string; expiresAt: string } | { usable: false; reason: string };
 
 /** Reads a link for the verify page, for the signed-in admin's tenant (read only). */
 export async function verificationLinkView(db: DbOrTx, tenantId: string, token: string, now: Date): Promise<VerificationLinkView> {
@@ -255,7 +253,7 @@ export async function operatorProof(
 }
 
 /** Thrown for an outcome worth another attempt (graphile-worker retries the job with backoff). */
-export class SenderVerificationRetry extends Error {}
+class SenderVerificationRetry extends Error {}
 
 /**
  * The worker mails verification link `id` (payload `{ id, url }`) through the tenant's email provider, From the

@@ -15,14 +15,14 @@ import { enqueueJob, enqueueJobs } from '@/db/queries/platform/jobs';
 import type { Booking, Event } from '@/db/schema';
 
 /** Timing of an event as a domain event payload records it (UTC instants as ISO strings; IANA zone). */
-export interface TimingPayload {
+interface TimingPayload {
   startsAt: string;
   endsAt: string;
   timeZone: string;
   allDay: boolean;
 }
 
-export const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'allDay'>): TimingPayload => ({
+const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'allDay'>): TimingPayload => ({
   startsAt: e.startsAt.toISOString(),
   endsAt: e.endsAt.toISOString(),
   timeZone: e.timeZone,

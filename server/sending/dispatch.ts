@@ -45,7 +45,7 @@ export const defaultDispatchPolicy: DispatchPolicy = {
   claimLeaseMs: 60_000,
 };
 
-export interface DispatchResult {
+interface DispatchResult {
   expired: number;
   dispatched: number;
   redispatched: number;

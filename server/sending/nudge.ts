@@ -25,18 +25,18 @@ import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 
 /** Minimum time between two nudges to one participant, ms. */
-export const NUDGE_INTERVAL_MS = 60_000;
+const NUDGE_INTERVAL_MS = 60_000;
 /** How long a nudge may wait for a worker before it is not worth sending, ms. */
-export const NUDGE_EXPIRY_MS = 60 * 60_000;
+const NUDGE_EXPIRY_MS = 60 * 60_000;
 
-export const nudgeInput = z.object({
+const nudgeInput = z.object({
   bookingId: z.uuid(),
   template: z.enum(reminderTemplateIds),
   idempotencyKey: z.string().trim().min(8, 'at least 8 characters').max(200),
 });
-export type NudgeInput = z.input<typeof nudgeInput>;
+type NudgeInput = z.input<typeof nudgeInput>;
 
-export type NudgeResult = { reminderId: string; messageKey: string; requestedAt: string; replayed: boolean };
+type NudgeResult = { reminderId: string; messageKey: string; requestedAt: string; replayed: boolean };
 
 /**
  * Records a nudge and queues its send job, in one transaction.

@@ -22,7 +22,7 @@ import { AppError, parseInput } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 import { refuseBidiControls } from '@/domain/text';
 
-export interface OperatorContext {
+interface OperatorContext {
   tenantId: string;
   /** Who acts (staff user id or e-mail; `system` for automation). */
   actor: string;

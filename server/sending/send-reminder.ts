@@ -100,7 +100,7 @@ export interface SendDeps {
   observe?: (e: SendObservation) => void;
 }
 
-export type SendReminderResult =
+type SendReminderResult =
   | { kind: 'skipped'; reason: string }
   | { kind: 'terminated'; status: 'cancelled' | 'superseded' | 'expired' | 'failed'; reason: string }
   | { kind: 'already_claimed'; messageKey: string }

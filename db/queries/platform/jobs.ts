@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import type { TaskId, TaskPayload } from '@/jobs/registry';
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   /** UTC instant the job becomes runnable; omitted = now (database clock). */
   runAt?: Date | null;
   /** Deduplication key; with mode `replace` a newer add replaces the waiting job's payload and run_at. */
@@ -35,7 +35,7 @@ export async function enqueueJob<T extends TaskId>(
 }
 
 /** One job for `enqueueJobs` (`enqueueJob`'s arguments): a registered task (jobs/registry.ts) and its payload. */
-export type JobSpec = {
+type JobSpec = {
   [T in TaskId]: {
     task: T;
     payload: TaskPayload<T>;
