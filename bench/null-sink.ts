@@ -6,7 +6,7 @@
  */
 import { SMTPServer } from 'smtp-server';
 
-export interface NullSink {
+interface NullSink {
   port: number;
   /** smtp://127.0.0.1:<port>?ignoreTLS=true */
   url: string;

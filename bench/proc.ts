@@ -38,13 +38,13 @@ export function cpuMs(pid: number, children = false): number | null {
 }
 
 /** Parent pid of `pid`, or null. */
-export function parentPid(pid: number): number | null {
+function parentPid(pid: number): number | null {
   const f = statFields(pid);
   return f ? Number(f[1]) : null;
 }
 
 /** Pids of the live direct children of `pid` (scans /proc). */
-export function childPids(pid: number): number[] {
+function childPids(pid: number): number[] {
   let entries: string[] = [];
   try {
     entries = fs.readdirSync('/proc');

@@ -79,7 +79,7 @@ export async function runScale(server: BenchServer, cfg: BenchConfig, rows: numb
       await h.db
         .transaction(async (tx) => {
           const c0 = performance.now();
-          claimed = (await claimDueReminders(tx, now, 100, 'send_reminder')).claimed;
+          claimed = (await claimDueReminders(tx, now, 100)).claimed;
           claimMs.push(performance.now() - c0);
           throw new Rollback();
         })

@@ -16,7 +16,7 @@ import { classifyHttp } from '@/domain/sending/http-outcome';
 import { formatMailbox } from '@/domain/sending/mailbox';
 import type { EmailChannel, LookupResult, OutgoingEmail, Outcome, SendOptions } from './types';
 
-export interface HttpEmailChannelOptions {
+interface HttpEmailChannelOptions {
   /** e.g. https://api.provider.example */
   baseUrl: string;
   apiKey: string;

@@ -34,7 +34,7 @@ export interface SlackPoster {
   post(url: string, text: string, opts: { now: Date; tenantId: string; signal?: AbortSignal }): Promise<Outcome>;
 }
 
-export interface SlackPosterOptions {
+interface SlackPosterOptions {
   /** Whole-request deadline, ms (default 10 000). */
   timeoutMs?: number;
   /** Accept http:// URLs (PUNCTUAL_WEBHOOK_ALLOW_HTTP). Default false. Never non-public addresses. */
@@ -44,7 +44,7 @@ export interface SlackPosterOptions {
 }
 
 /** The `user-agent` of every post. */
-export const slackUserAgent = 'Punctual-Alerts/1';
+const slackUserAgent = 'Punctual-Alerts/1';
 
 /** Creates a poster (module doc). Each post opens its own connection (alerts are rare). */
 export function createSlackPoster(opts: SlackPosterOptions = {}): SlackPoster {

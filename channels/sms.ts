@@ -21,7 +21,7 @@ import { classifySmsResponse } from '@/domain/sending/sms-outcome';
 import type { OutgoingSms, Outcome, SendOptions, SmsChannel } from './types';
 import { identityHeaders } from '@/domain/sending/caught-identity';
 
-export interface SmsChannelOptions {
+interface SmsChannelOptions {
   /** The API origin, e.g. https://api.twilio.com (a path prefix is kept). */
   baseUrl: string;
   /** Twilio Account SID (`AC…`): the path segment and the Basic auth user. */
@@ -41,7 +41,7 @@ interface RawResponse {
 type RequestFailure = Error & { code?: string; requestWritten: boolean };
 
 /** The Messages resource URL for an account. */
-export function messagesUrl(baseUrl: string, accountSid: string): URL {
+function messagesUrl(baseUrl: string, accountSid: string): URL {
   return new URL(`2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
 }
 

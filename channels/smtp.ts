@@ -26,7 +26,7 @@ import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { classifySmtpFailure } from '@/domain/sending/smtp-outcome';
 import type { EmailChannel, OutgoingEmail, Outcome, SendOptions } from './types';
 
-export interface SmtpChannelOptions {
+interface SmtpChannelOptions {
   url: string;
   /** ms to wait for TCP connect / greeting; default 10 000. */
   connectTimeoutMs?: number;
@@ -104,7 +104,7 @@ type Attempt =
   | { ok: false; err: SmtpErr; dataStarted: boolean; staleReuse: boolean };
 
 /** Pool figures (tests, diagnostics): connections open now (busy + idle + connecting), idle, queued sends, opened so far. */
-export interface SmtpPoolStats {
+interface SmtpPoolStats {
   open: number;
   idle: number;
   waiting: number;

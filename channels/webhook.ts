@@ -45,7 +45,7 @@ import { isAllowedOrigin, parseWebhookUrl } from '@/domain/sending/webhook-url';
 import type { OutgoingWebhook, Outcome, SendOptions, WebhookChannel } from './types';
 import { identityHeaders } from '@/domain/sending/caught-identity';
 
-export interface WebhookChannelOptions {
+interface WebhookChannelOptions {
   /**
    * Whole-request deadline, ms (default 15 000: the spec recommends 15–30 s for receivers to answer). Before the
    * socket is ready it ends as `transient`, after as `ambiguous`.
@@ -116,7 +116,7 @@ export function checkedLookup(resolveAll: ResolveAll = systemResolveAll): Lookup
 }
 
 /** The `user-agent` every delivery carries. */
-export const webhookUserAgent = 'Punctual-Webhooks/1';
+const webhookUserAgent = 'Punctual-Webhooks/1';
 /** Bytes of a receiver's answer kept for classification (the attempt records 500 characters of it). */
 const maxAnswerBytes = 16 * 1024;
 

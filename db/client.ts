@@ -19,7 +19,7 @@ export interface DbHandle {
 }
 
 /** Default statement timeout of the web app's pool (PUNCTUAL_DB_STATEMENT_TIMEOUT_MS), ms. */
-export const DEFAULT_WEB_STATEMENT_TIMEOUT_MS = 15_000;
+const DEFAULT_WEB_STATEMENT_TIMEOUT_MS = 15_000;
 
 /** How much longer than the statement timeout the client waits before it gives up on a silent server, ms. */
 export const CLIENT_GRACE_MS = 2_000;

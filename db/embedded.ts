@@ -61,7 +61,7 @@ export interface EmbeddedPg {
 }
 
 /** What a data folder's credentials file holds (module doc). */
-export interface EmbeddedCredentials {
+interface EmbeddedCredentials {
   superuser: { user: string; password: string };
   app: { user: string; password: string };
 }
@@ -183,7 +183,7 @@ function loadOrCreateCredentials(file: string): EmbeddedCredentials {
 }
 
 /** Reads the credentials of the data directory `dataDir` (module doc), or null when it has none. */
-export function readCredentials(dataDir: string): EmbeddedCredentials | null {
+function readCredentials(dataDir: string): EmbeddedCredentials | null {
   try {
     return JSON.parse(fs.readFileSync(credentialsFileFor(dataDir), 'utf8')) as EmbeddedCredentials;
   } catch {

@@ -12,7 +12,7 @@ import { createDb } from './client';
 import { pgPoolConfig } from './url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const migrationsFolder = path.join(here, 'migrations');
+const migrationsFolder = path.join(here, 'migrations');
 const MIGRATION_LOCK = 727_401;
 
 /** Brings the database at `url` to the current schema. @throws on any SQL error (nothing half-applied: each migration is transactional). */

@@ -38,7 +38,7 @@ import postgres from 'postgres';
  * worker's queue, or the reverse. Here the parameters are removed from the URL and each driver gets explicit TLS
  * options. Either way a server that does not offer TLS is refused (never a silent plain-text connection).
  */
-export type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full';
+type SslMode = 'disable' | 'require' | 'verify-ca' | 'verify-full';
 
 const SSL_PARAMS = ['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'uselibpqcompat'];
 

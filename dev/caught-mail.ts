@@ -37,7 +37,7 @@ import { icsKeyLines, type IcsKeyLine } from '@/domain/calendar/ics-key-lines';
 
 
 /** Who is looking: the signed-in staff member's tenant and sign-in address. */
-export type MailboxViewer = MailboxScope;
+type MailboxViewer = MailboxScope;
 
 /** Whether `viewer` sees the credentials of a message sent to `envelopeTo` (only its recipient does). */
 function seesCredentials(viewer: MailboxViewer, envelopeTo: readonly string[]): boolean {
@@ -115,7 +115,7 @@ function maskPart(text: string, contentType: string | false | null | undefined):
  * masked, every textual leaf part decoded from its transfer encoding and charset, masked, and written back as
  * UTF-8 in the same transfer encoding. Other parts pass through as they are. @throws only on a stream failure.
  */
-export async function maskRawEmail(raw: string): Promise<string> {
+async function maskRawEmail(raw: string): Promise<string> {
   // A message without credentials is served byte for byte as received.
   let changed = false;
   const headerMasker = new Transform({
@@ -180,7 +180,7 @@ async function maskedRaw(msg: CaughtMessageRaw): Promise<string> {
 }
 
 /** One attachment of a caught email, as listed on its mailbox page. */
-export interface CaughtAttachment {
+interface CaughtAttachment {
   /** Position in the parsed message's attachment list: the `[index]` of its download address. */
   index: number;
   /** The file name the message gives it, or null (e.g. a `text/calendar` alternative). */
@@ -194,7 +194,7 @@ export interface CaughtAttachment {
 }
 
 /** The calendar invitation of a caught email: which part it was read from and its key lines. */
-export interface CaughtCalendar {
+interface CaughtCalendar {
   /** Index (see {@link CaughtAttachment.index}) of the part the lines come from. */
   index: number;
   /** That part's file name, or null. */
@@ -260,7 +260,7 @@ export async function caughtMessageRawFor(db: DbOrTx, viewer: MailboxViewer, id:
 }
 
 /** One attachment's bytes, for download. */
-export interface CaughtAttachmentFile {
+interface CaughtAttachmentFile {
   attachment: CaughtAttachment;
   /** The `Content-Type` to serve it with: its MIME type plus its `charset` and `method` parameters, when given. */
   contentTypeHeader: string;

@@ -43,7 +43,7 @@ import { processDomainEvent } from '@/server/notifications/notify';
 import { deliver, sendReminder, type SendDeps } from '@/server/sending/send-reminder';
 
 /** How a simulated provider answers one attempt. */
-export type ScriptedOutcome =
+type ScriptedOutcome =
   /** Taken (and filed in the catcher). */
   | 'accepted'
   /** `421 4.7.0 Try again later`: retried by the real retry policy. */
@@ -54,14 +54,14 @@ export type ScriptedOutcome =
   | 'dropped';
 
 /** One provider call as the script sees it: `attemptNo` counts the calls for this message key (1 = first). */
-export interface ScriptedCall {
+interface ScriptedCall {
   channel: Channel;
   address: string;
   messageKey: string;
   attemptNo: number;
 }
 
-export interface HistoryOptions {
+interface HistoryOptions {
   tenantId: string;
   /** The events whose reminders and booking facts are simulated (the seed's batch). */
   eventIds: string[];
@@ -73,7 +73,7 @@ export interface HistoryOptions {
   publicUrl?: string;
 }
 
-export interface HistoryResult {
+interface HistoryResult {
   /** Steps taken (claims, notification plans, retries). */
   steps: number;
   /** Provider calls made. */

@@ -53,18 +53,19 @@ import { addBooking, addBookingsBulk, type BulkBookingInput } from '@/server/sch
 import { createEvent } from '@/server/scheduling/events';
 import type { CreateEventInput } from '@/server/scheduling/inputs';
 import { replayHistory } from './demo-history';
+import { hookUrl } from './webhook-catcher';
 import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
 import { createReminderRule } from '@/server/rules/reminder-rule';
 
 const MIN = 60_000;
 
-export interface SeedResult {
+interface SeedResult {
   tenantSlug: string;
   createdTenant: boolean;
   createdEvents: number;
 }
 
-export interface SeedOptions {
+interface SeedOptions {
   /** Base URL of the built-in webhook receiver (dev/webhook-catcher.ts), e.g. http://127.0.0.1:4100. */
   webhookCatcherUrl?: string;
   /** The app's public base URL, for the links in the history's alert messages (default: server/alerts/evaluation.ts alertPublicUrl). */
@@ -75,7 +76,7 @@ export interface SeedOptions {
 export const DEMO_SMS_SENDER = '+15005550006';
 
 /** Demo contacts that take messages by SMS (phones in E.164, valid per domain/phone.ts). */
-export const demoContacts: { email: string; name: string; timeZone: string; phone: string; preferences: ChannelPreferences; quietHours: QuietHours | null }[] = [
+const demoContacts: { email: string; name: string; timeZone: string; phone: string; preferences: ChannelPreferences; quietHours: QuietHours | null }[] = [
   // Booking updates by SMS only; reminders by email.
   { email: 'ada@demo.punctual.local', name: 'Ada Lovelace', timeZone: 'Europe/London', phone: '+447911123456', preferences: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: null },
   // Everything by email and SMS, but nothing non-essential at night in New York.
@@ -97,7 +98,7 @@ const catcherEndpoint = /^http:\/\/127\.0\.0\.1:\d+\/hooks\/demo$/;
 
 /** The demo tenant's notification settings (module doc). */
 async function seedNotificationSettings(db: Db, tenantId: string, opts: SeedOptions): Promise<void> {
-  const webhookUrl = opts.webhookCatcherUrl ? `${opts.webhookCatcherUrl.replace(/\/+$/, '')}/hooks/demo` : null;
+  const webhookUrl = opts.webhookCatcherUrl ? hookUrl(opts.webhookCatcherUrl, 'demo') : null;
   await db
     .insert(notificationSettings)
     .values({

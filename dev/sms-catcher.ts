@@ -47,7 +47,7 @@ import { parsePhone } from '@/domain/phone';
 import { countSmsSegments } from '@/domain/sending/sms-segments';
 import { twilioSignature } from '@/domain/reports/twilio-signature';
 
-export interface SmsCatcherOptions {
+interface SmsCatcherOptions {
   db: Db;
   /** 0 (default) = any free port. */
   port?: number;
@@ -75,7 +75,7 @@ export interface SmsCatcher {
 }
 
 /** Twilio's longest message body, in characters (all segments together). */
-export const maxSmsBodyChars = 1600;
+const maxSmsBodyChars = 1600;
 const maxRequestBytes = 64 * 1024;
 
 const twilioMessages: Record<number, string> = {

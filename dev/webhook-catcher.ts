@@ -40,7 +40,7 @@ import { slackUrlOfTenant } from '@/db/queries/alerts/alerts';
 import { caughtMessages } from '@/db/schema';
 import { TENANT_HEADER, declaredTenant } from '@/domain/sending/caught-identity';
 
-export interface WebhookCatcherOptions {
+interface WebhookCatcherOptions {
   db: Db;
   /** 0 (default) = any free port. */
   port?: number;
@@ -61,7 +61,7 @@ export function hookUrl(catcherUrl: string, tenantSlug: string): string {
 }
 
 /** The path a tenant's deliveries are stored under (envelope_to), e.g. `/hooks/demo`. */
-export function hookPath(tenantSlug: string): string {
+function hookPath(tenantSlug: string): string {
   return `/hooks/${tenantSlug}`;
 }
 

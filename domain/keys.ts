@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Channel, DomainEventType } from './vocabulary';
 
-export interface ReminderBusinessKey {
+interface ReminderBusinessKey {
   tenantId: string;
   ruleId: string;
   bookingId: string;
@@ -15,7 +15,7 @@ export interface ReminderBusinessKey {
 }
 
 /** `rem:<tenant>:<rule>:<booking>:v<schedule version>:<channel>` — unique per planned send. */
-export function reminderMessageKey(k: ReminderBusinessKey): string {
+function reminderMessageKey(k: ReminderBusinessKey): string {
   return `rem:${k.tenantId}:${k.ruleId}:${k.bookingId}:v${k.scheduleVersion}:${k.channel}`;
 }
 

@@ -15,7 +15,7 @@ import { parsePhoneNumberWithError, ParseError, validatePhoneNumberLength, type 
 /** The example every refusal ends with. */
 export const phoneFormatHint = 'must be a phone number in international form, e.g. +31612345678';
 
-export type ParsedPhone = { ok: true; e164: string } | { ok: false; message: string };
+type ParsedPhone = { ok: true; e164: string } | { ok: false; message: string };
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 

@@ -13,7 +13,7 @@ import { DateTime } from 'luxon';
 import { isIsoInstant } from './format-time';
 
 /** An instant: a `Date` or an ISO-8601 string with `Z` or an offset. */
-export type StaffInstant = Date | string;
+type StaffInstant = Date | string;
 
 /** ICU names zones per locale; these together know most common letter abbreviations ("CEST", "EDT", "IST", "JST"). */
 const abbreviationLocales = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-SG', 'ja-JP'];
@@ -54,7 +54,7 @@ export function formatStaffTime(instant: StaffInstant, zone: string, opts: { sec
 const ISO_IN_TEXT = /(?<![\dA-Za-z])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)(?![\dA-Za-z])/g;
 
 /** One piece of a text: plain words, or an instant (`iso` exactly as it stood in the text). */
-export type TextPiece = { kind: 'text'; text: string } | { kind: 'instant'; iso: string };
+type TextPiece = { kind: 'text'; text: string } | { kind: 'instant'; iso: string };
 
 /**
  * `text` cut into plain pieces and the ISO-8601 instants in it (with `Z` or an offset, and a real moment:
@@ -74,11 +74,6 @@ export function splitInstants(text: string): TextPiece[] {
   }
   if (last < text.length) out.push({ kind: 'text', text: text.slice(last) });
   return out;
-}
-
-/** Whether `text` holds an ISO-8601 instant (see {@link splitInstants}). */
-export function hasIsoInstant(text: string): boolean {
-  return splitInstants(text).some((p) => p.kind === 'instant');
 }
 
 /**

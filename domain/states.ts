@@ -52,5 +52,3 @@ export const reminderFromStates = (to: ReminderStatus): ReminderStatus[] => inve
 /** Delivery states from which `to` may be entered. */
 export const deliveryFromStates = (to: DeliveryStatus): DeliveryStatus[] => invert(deliveryTransitions, to);
 
-/** Terminal = no transition out. */
-export const isTerminalReminder = (s: ReminderStatus) => reminderTransitions[s].length === 0;

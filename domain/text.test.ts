@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BIDI_CONTROL_NAMES, bidiControlProblem, hasNoBidiControls, refuseBidiControls, showBidiControls, unstorableText } from './text';
+import { BIDI_CONTROL_NAMES, bidiControlProblem, refuseBidiControls, showBidiControls, unstorableText } from './text';
 
 describe('unstorableText', () => {
   it('finds NUL and lone surrogates, naming the path', () => {
@@ -23,7 +23,6 @@ describe('text-direction controls (Trojan Source, CVE-2021-42574)', () => {
 
   it.each(nine.map((ch) => [`U+${ch.codePointAt(0)!.toString(16).toUpperCase()}`, ch]))('refuses %s anywhere in the text, naming it', (hex, ch) => {
     for (const text of [`${ch}Intro`, `Intro ${ch}workshop`, `Intro${ch}`]) {
-      expect(hasNoBidiControls(text)).toBe(false);
       expect(bidiControlProblem(text)?.startsWith(`must not contain ${hex} ${BIDI_CONTROL_NAMES[ch]} (`)).toBe(true);
       const r = schema.safeParse({ title: text });
       expect(r.success).toBe(false);
@@ -42,7 +41,6 @@ describe('text-direction controls (Trojan Source, CVE-2021-42574)', () => {
     ['the neighbours U+2029 and U+206A', 'a\u2029b\u206ac'],
     ['emoji and CJK', 'Töpfern 🙂 漢字'],
   ])('allows %s', (_what, text) => {
-    expect(hasNoBidiControls(text)).toBe(true);
     expect(bidiControlProblem(text)).toBeNull();
     expect(schema.parse({ title: text }).title).toBe(text.trim());
   });

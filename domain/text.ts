@@ -74,11 +74,6 @@ function codePointName(ch: string): string {
   return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} ${BIDI_CONTROL_NAMES[ch]}`;
 }
 
-/** True when `text` holds none of the nine text-direction controls ({@link bidiControlProblem}). */
-export function hasNoBidiControls(text: string): boolean {
-  return !BIDI_CONTROL.test(text);
-}
-
 /**
  * The zod check of typed text: `z.string().trim().max(200).check(refuseBidiControls)` fails with the
  * {@link bidiControlProblem} message, so a route's 400 reads `title: must not contain U+202E RIGHT-TO-LEFT OVERRIDE …`

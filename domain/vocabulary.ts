@@ -113,26 +113,16 @@ export const reminderTemplateIds = ['attendee-reminder', 'room-opening', 'host-r
 export type ReminderTemplateId = (typeof reminderTemplateIds)[number];
 
 /**
- * The notification templates (issue #9), one per domain event type (see {@link notificationTemplateFor}); their
+ * The notification templates (issue #9), one per domain event type; their
  * data adds the notification fields (schedule version, previous timing, reason) to the shared fields.
  */
-export const notificationTemplateIds = [
+const notificationTemplateIds = [
   'booking-confirmed',
   'booking-cancelled',
   'event-rescheduled',
   'event-cancelled',
   'host-added',
 ] as const;
-export type NotificationTemplateId = (typeof notificationTemplateIds)[number];
-
-/** The notification template for each domain event type. */
-export const notificationTemplateFor: Record<DomainEventType, NotificationTemplateId> = {
-  booking_confirmed: 'booking-confirmed',
-  booking_cancelled: 'booking-cancelled',
-  event_rescheduled: 'event-rescheduled',
-  event_cancelled: 'event-cancelled',
-  participant_added_as_host: 'host-added',
-};
 
 /**
  * Template ids known to the renderer (emails/): the three reminder templates, then the five notification

@@ -3,7 +3,7 @@
  * name probably means (pure: no clock reads; data from the `@vvo/tzdb` package and the runtime's ICU).
  *
  * Source of names: `@vvo/tzdb` (a maintained, regularly released copy of the IANA tz database and GeoNames
- * cities; `tzdbVersion` says which release). It has the CURRENT names (Europe/Kyiv, Asia/Kolkata,
+ * cities; its `tzdbVersion` says which release). It has the CURRENT names (Europe/Kyiv, Asia/Kolkata,
  * America/Nuuk) where Node 20's ICU still lists the old ones (`Intl.supportedValuesOf('timeZone')` gives
  * Europe/Kiev, Asia/Calcutta, America/Godthab). Each tzdb entry's `group` lists every name, current or
  * deprecated, that shows the same time in one country, with the main cities of the group.
@@ -17,10 +17,8 @@
  *   Europe/Kiev internally); formatting works either way.
  * - Suggested (for a typed city or old name): see {@link suggestZone}.
  */
-import { rawTimeZones, timeZonesNames, tzdbVersion } from '@vvo/tzdb';
+import { rawTimeZones, timeZonesNames } from '@vvo/tzdb';
 import { IANAZone } from 'luxon';
-
-export { tzdbVersion };
 
 /**
  * Every tz database name: the current ones and the old links each tzdb entry groups with them (Europe/Kiev,

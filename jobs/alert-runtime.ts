@@ -11,7 +11,7 @@ import { webhookUrlPolicy } from '@/server/notifications/notification-settings';
 import type { AlertRuntime, WorkerContext } from './context';
 
 /** A worker id: `hostname:pid:random` (random: a restarted process that got the same pid is another worker). */
-export function newWorkerId(): string {
+function newWorkerId(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 

@@ -27,7 +27,7 @@
  * (its LISTEN connection, job fetches, batched completions, cron). Four workers at concurrency 50:
  * 4 × (12 + 12) = 96 connections (before issue #11: 4 × 2 × 52 = 416).
  */
-import { run, type Runner, type TaskList } from 'graphile-worker';
+import { run, type Runner, type Task, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import { createHttpEmailChannel } from '@/channels/http-email';
 import { createSmsChannel } from '@/channels/sms';
@@ -41,32 +41,26 @@ import type { EmailProvider } from '@/domain/vocabulary';
 import { previewData, renderReminderEmail } from '@/emails';
 import { databaseClock, type Clock } from '@/server/platform/clock';
 import { readWorkerConfig, type WorkerConfig } from '@/server/platform/config';
-import { DELIVER_TASK, defaultDispatchPolicy, dispatchDue, SEND_TASK, type DispatchPolicy } from '@/server/sending/dispatch';
-import { DISPATCH_TASK } from '@/server/scheduling/planning';
+import { defaultDispatchPolicy, dispatchDue, type DispatchPolicy } from '@/server/sending/dispatch';
+import { TASK, type TaskId } from '@/jobs/registry';
 import type { WorkerContext } from './context';
 import { deliverTask } from '@/jobs/tasks/deliver';
 import { dispatchDueTask } from '@/jobs/tasks/dispatch-due';
 import { sendReminderTask } from '@/jobs/tasks/send-reminder';
 import { notifyTask } from '@/jobs/tasks/notify';
-import { NOTIFY_TASK } from '@/server/scheduling/domain-events';
 import { createSlackPoster } from '@/channels/slack';
-import { ALERTS_CHECK_TASK, SEND_ALERT_TASK } from '@/server/alerts/outbox';
 import { workerAlertSweep } from '@/server/alerts/evaluation';
 import { makeAlertRuntime } from './alert-runtime';
 import { alertsCheckTask } from '@/jobs/tasks/alerts-check';
 import { sendAlertTask } from '@/jobs/tasks/send-alert';
-import { SEND_PASSWORD_RESET_TASK } from '@/server/accounts/password-links';
 import { sendPasswordResetTask } from '@/jobs/tasks/send-password-reset';
-import { SEND_STAFF_INVITATION_TASK } from '@/server/accounts/staff-invitations';
 import { sendStaffInvitationTask } from '@/jobs/tasks/send-staff-invitation';
 import { sendTestMessageTask } from '@/jobs/tasks/send-test-message';
-import { SEND_TEST_MESSAGE_TASK } from '@/server/organisations/org-settings';
-import { SEND_SENDER_VERIFICATION_TASK } from '@/server/organisations/sender-identity';
 import { sendSenderVerificationTask } from '@/jobs/tasks/send-sender-verification';
 import { childLogger, errField } from '@/server/platform/log';
 import { createWorkerMetrics, publishWorkerMetrics } from '@/server/dashboards/metrics';
 
-export interface WorkerOptions {
+interface WorkerOptions {
   databaseUrl: string;
   /** Settings (default: read from the environment, server/platform/config.ts); fields given here win. */
   config?: Partial<WorkerConfig>;
@@ -91,29 +85,35 @@ export interface RunningWorker {
  * queue), batched completions and failures, cron. At least the default concurrency (10) plus LISTEN and one spare,
  * or graphile-worker warns and task slots wait for a connection. (With a local queue, 4 starved it: idle lag 7 s.)
  */
-export const QUEUE_POOL_SIZE = 12;
+const QUEUE_POOL_SIZE = 12;
 /** Window (ms) over which job completions (and failures) are gathered into one statement. */
-export const JOB_BATCH_DELAY_MS = 10;
+const JOB_BATCH_DELAY_MS = 10;
 
 /** The postgres.js pool size of a worker with `concurrency` tasks (see the module doc). */
-export function queryPoolSize(concurrency: number): number {
+function queryPoolSize(concurrency: number): number {
   return Math.min(concurrency, 10) + 2;
 }
 
-/** The task registry: task id → handler. */
+/**
+ * The handler of every task in the registry (jobs/registry.ts), by task id: exactly the registry's ids (a
+ * missing or unknown one does not compile; test/unit/job-registry.test.ts checks it at run time too).
+ */
+export const taskHandlers = {
+  [TASK.dispatchDue]: dispatchDueTask,
+  [TASK.sendReminder]: sendReminderTask,
+  [TASK.deliver]: deliverTask,
+  [TASK.notify]: notifyTask,
+  [TASK.sendAlert]: sendAlertTask,
+  [TASK.alertsCheck]: alertsCheckTask,
+  [TASK.sendPasswordReset]: sendPasswordResetTask,
+  [TASK.sendStaffInvitation]: sendStaffInvitationTask,
+  [TASK.sendTestMessage]: sendTestMessageTask,
+  [TASK.sendSenderVerification]: sendSenderVerificationTask,
+} satisfies Record<TaskId, (ctx: WorkerContext) => Task>;
+
+/** graphile-worker's task list: task id → handler bound to this worker's context. */
 export function taskList(ctx: WorkerContext): TaskList {
-  return {
-    [DISPATCH_TASK]: dispatchDueTask(ctx),
-    [SEND_TASK]: sendReminderTask(ctx),
-    [DELIVER_TASK]: deliverTask(ctx),
-    [NOTIFY_TASK]: notifyTask(ctx),
-    [SEND_ALERT_TASK]: sendAlertTask(ctx),
-    [ALERTS_CHECK_TASK]: alertsCheckTask(ctx),
-    [SEND_PASSWORD_RESET_TASK]: sendPasswordResetTask(ctx),
-    [SEND_STAFF_INVITATION_TASK]: sendStaffInvitationTask(ctx),
-    [SEND_TEST_MESSAGE_TASK]: sendTestMessageTask(ctx),
-    [SEND_SENDER_VERIFICATION_TASK]: sendSenderVerificationTask(ctx),
-  };
+  return Object.fromEntries(Object.entries(taskHandlers).map(([id, handler]) => [id, handler(ctx)]));
 }
 
 /**
@@ -192,7 +192,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     pollInterval: opts.pollIntervalMs ?? config.pollIntervalMs ?? 100,
     noHandleSignals: !opts.handleSignals,
     taskList: taskList(ctx),
-    crontab: `* * * * * ${DISPATCH_TASK} ?max=1`,
+    crontab: `* * * * * ${TASK.dispatchDue} ?max=1`,
     logger: quietLogger(),
     preset: {
       worker: {

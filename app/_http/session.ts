@@ -32,7 +32,7 @@ import { AppError, retryOnTransactionConflict } from '@/server/platform/errors';
 import { handleCreate } from '@/server/platform/idempotency';
 import { BodyError, readBodyText, readJsonBody } from '@/server/platform/request-body';
 
-export interface StaffSession {
+interface StaffSession {
   user: { id: string; email: string; name: string; role: StaffRole };
   tenant: Tenant;
 }
@@ -77,7 +77,7 @@ async function endedByDisabling(h: Headers): Promise<boolean> {
 }
 
 /** The staff session for these request headers, or null (no cookie, expired, unknown tenant, or a disabled account). */
-export async function sessionFromHeaders(h: Headers): Promise<StaffSession | null> {
+async function sessionFromHeaders(h: Headers): Promise<StaffSession | null> {
   return (await sessionStateFromHeaders(h)).session;
 }
 

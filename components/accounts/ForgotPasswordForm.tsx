@@ -5,7 +5,7 @@ import { FormFeedback } from '@/components/ui/FormFeedback';
 import { useHydrated } from '@/components/ui/useHydrated';
 
 /** The answer for every address, with an account or not (nothing tells them apart). */
-export const RESET_REQUESTED_MESSAGE = 'If that address has an account, a link to choose a new password is on its way. It works once, for an hour. Nothing arrived? Check the spam folder, or ask an admin.';
+const RESET_REQUESTED_MESSAGE = 'If that address has an account, a link to choose a new password is on its way. It works once, for an hour. Nothing arrived? Check the spam folder, or ask an admin.';
 
 /**
  * The form of /forgot-password (issue #13): POSTs the address to better-auth's `/api/auth/request-password-reset`.

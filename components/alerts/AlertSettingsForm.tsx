@@ -9,7 +9,7 @@ import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 
 /** A staff member who can be chosen as a recipient. */
-export interface StaffOption {
+interface StaffOption {
   id: string;
   name: string;
   email: string;

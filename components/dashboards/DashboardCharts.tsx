@@ -24,7 +24,7 @@ export interface LagChartPoint {
 export type OutcomeChartPoint = { label: string; full: string } & Record<OutcomeClass, number>;
 
 /** Outcome colours follow the badge tones: good green, deferrals orange/purple, ambiguous amber, rejected red. */
-export const outcomeColours: Record<OutcomeClass, string> = {
+const outcomeColours: Record<OutcomeClass, string> = {
   accepted: '#2e9e5b',
   transient: '#e0803a',
   rate_limited: '#8a63d2',

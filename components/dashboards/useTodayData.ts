@@ -6,7 +6,7 @@ import type { ReminderWindowHours } from '@/domain/dashboards/today';
 import type { TodayData, TodayEventJson, TodayParticipantsData } from '@/server/dashboards/today';
 
 /** How often the view reads itself again (issue #13: "refreshes itself every 30 s"). */
-export const TODAY_REFRESH_MS = 30_000;
+const TODAY_REFRESH_MS = 30_000;
 
 /** GETs `url` (no cache) and parses its JSON. @throws Error naming the URL and the status when the answer is not 2xx. */
 async function getJson<T>(url: string, signal: AbortSignal): Promise<T> {

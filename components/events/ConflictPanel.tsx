@@ -5,7 +5,7 @@ import type { FieldChange } from '@/domain/platform/edit-conflict';
 import { ApiError } from '@/components/ui/api';
 
 /** A 409 "changed since you opened it" answer (server/platform/versions.ts): the message and the current record. */
-export interface StaleSave<T> {
+interface StaleSave<T> {
   message: string;
   /** The record as stored now, in the form's own shape, with its row `version`. */
   current: T & { version: number };

@@ -11,7 +11,7 @@ import { ZoneInput } from '@/components/ui/ZoneInput';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { TimingRange, type EventTiming } from './TimingRange';
 
-export interface EventFormValues extends EventTimingForm {
+interface EventFormValues extends EventTimingForm {
   title: string;
   description: string;
   location: string;

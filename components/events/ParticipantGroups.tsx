@@ -8,7 +8,7 @@ import { StatusBadge } from '@/components/ui/StatusBadge';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 
 /** Section headings per booking role, in display order. */
-export const roleGroups: { role: BookingRole; title: string; empty: string }[] = [
+const roleGroups: { role: BookingRole; title: string; empty: string }[] = [
   { role: 'attendee', title: 'Attendees', empty: 'No attendees booked.' },
   { role: 'external', title: 'External guests', empty: 'No external guests.' },
   { role: 'host', title: 'Hosts', empty: 'No hosts assigned.' },
@@ -55,7 +55,7 @@ export function ParticipantZoneLine({ ownZone, zone, startsAt, allDay }: { ownZo
  * event a booking that was never cancelled itself reads "event cancelled" (muted), not a green "confirmed":
  * the person has a place at an event that will not happen.
  */
-export function ParticipantCard({
+function ParticipantCard({
   booking,
   zone,
   currentVersion,
@@ -141,7 +141,7 @@ export function ParticipantCard({
  * The participants ticked for a bulk action (issue #13), by booking id. Only live bookings can be ticked: a
  * cancelled one, or an earlier booking of someone booked again, has nothing left to cancel or remind.
  */
-export interface ParticipantSelection {
+interface ParticipantSelection {
   selected: ReadonlySet<string>;
   toggle: (bookingId: string, on: boolean) => void;
 }
@@ -152,7 +152,7 @@ export function isSelectable(b: BookingView): boolean {
 }
 
 /** What a participant card needs to know of its event. */
-export interface ParticipantEventFacts {
+interface ParticipantEventFacts {
   /** ISO-8601 UTC. */
   startsAt: string;
   allDay: boolean;

@@ -12,8 +12,8 @@ import { ConflictPanel, staleSave } from './ConflictPanel';
 import { useDialogLoad } from '@/components/ui/useDialogLoad';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 
-export const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders', booking_updates: 'Booking updates' };
-export const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'SMS' };
+const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders', booking_updates: 'Booking updates' };
+const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'SMS' };
 
 /** The form's fields (what the conflict panel compares and the merge combines). */
 interface Fields {
@@ -63,7 +63,7 @@ const fieldLabels: Record<string, string> = {
  * a checkbox "They asked us to send these again" that sends `confirmRecipientConsent: true`; without it the
  * server refuses the save (409 naming the category), shown beside the form.
  */
-export function PreferencesDialog({ contactId, name, eventId, readOnly, onClose }: { contactId: string; name: string; eventId: string; readOnly: boolean; onClose: () => void }) {
+function PreferencesDialog({ contactId, name, eventId, readOnly, onClose }: { contactId: string; name: string; eventId: string; readOnly: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const queryClient = useQueryClient();

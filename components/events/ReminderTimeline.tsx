@@ -15,7 +15,7 @@ const waitingStatuses = new Set<string>(['scheduled', 'dispatched', 'done']);
  * always for nudges and notifications: neither is planned from the schedule, so a reschedule does not
  * supersede them (domain/sending/send-decision.ts).
  */
-export function supersedingVersion(reminder: ReminderView, all: ReminderView[], currentVersion: number): number | null {
+function supersedingVersion(reminder: ReminderView, all: ReminderView[], currentVersion: number): number | null {
   if (reminder.kind !== 'rule' || reminder.scheduleVersion >= currentVersion) return null;
   const newer = all.filter((r) => r.kind === 'rule').map((r) => r.scheduleVersion).filter((v) => v > reminder.scheduleVersion);
   return newer.length > 0 ? Math.min(...newer) : currentVersion;

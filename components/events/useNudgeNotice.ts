@@ -9,7 +9,7 @@ import { announce } from '@/components/ui/Announcer';
  * What the notice needs of a participant: their contact and their messages as last read (the event page's
  * booking with its whole timeline, or the today view's participant with today's nudges).
  */
-export type NudgeTracked = Pick<BookingView, 'contact'> & { reminders: readonly (NudgeRecord & { id: string })[] };
+type NudgeTracked = Pick<BookingView, 'contact'> & { reminders: readonly (NudgeRecord & { id: string })[] };
 
 /**
  * The notice after a nudge, kept up to date from the participant's live timeline (`booking`, refreshed by the

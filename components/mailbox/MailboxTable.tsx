@@ -4,13 +4,13 @@ import { countSmsSegments } from '@/domain/sending/sms-segments';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 
 /** "1 segment · GSM-7" / "3 segments · UCS-2" for an SMS text (domain/sending/sms-segments.ts, 3GPP TS 23.038/23.040). */
-export function segmentsLabel(text: string): string {
+function segmentsLabel(text: string): string {
   const c = countSmsSegments(text);
   return `${c.segments} ${c.segments === 1 ? 'segment' : 'segments'} · ${c.encoding}`;
 }
 
 /** What a Punctual message key says a message is: a booking notification, a nudge, a rule reminder (or null). */
-export function messageKind(key: string | null): 'notification' | 'nudge' | 'reminder' | null {
+function messageKind(key: string | null): 'notification' | 'nudge' | 'reminder' | null {
   if (!key) return null;
   return key.startsWith('ntf:') ? 'notification' : key.startsWith('nudge:') ? 'nudge' : 'reminder';
 }

@@ -31,7 +31,7 @@ export function ruleFields(r: RuleFields): RuleFields {
 }
 
 /** "1 day before", "2 hours after", "exactly at"; the ISO text for offsets that mix units. */
-export function offsetText(offset: unknown): string {
+function offsetText(offset: unknown): string {
   const p = typeof offset === 'string' ? offsetToParts(offset) : null;
   if (!p) return String(offset);
   if (p.direction === 'at') return 'exactly at';

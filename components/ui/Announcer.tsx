@@ -14,7 +14,7 @@ import { useSyncExternalStore } from 'react';
  * "Sent to …"). A notice belongs to the page it was made on: it is not shown after a navigation, and the
  * "Dismiss" button clears it.
  */
-export type Notice = {
+type Notice = {
   /** Identifies the notice for updates in place; a new key replaces any other notice. */
   key: string;
   text: string;

@@ -34,12 +34,12 @@ const toneByStatus: Record<string, BadgeTone> = {
 };
 
 /** The colour family of a reminder, delivery, booking or event status (amber for anything unrecognised). */
-export function badgeTone(status: string): BadgeTone {
+function badgeTone(status: string): BadgeTone {
   return toneByStatus[status] ?? 'unknown';
 }
 
 /** What the status belongs to; rendered as a data attribute so tests and styles can target it. */
-export type BadgeKind = 'event' | 'booking' | 'reminder' | 'delivery';
+type BadgeKind = 'event' | 'booking' | 'reminder' | 'delivery';
 
 /**
  * A coloured pill with the status word; the reason, when given, is its tooltip, with any ISO-8601 instant in it

@@ -19,7 +19,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiCallOptions {
+interface ApiCallOptions {
   /** Sent as the `Idempotency-Key` header: a repeat of a create with the same key returns the first answer. */
   idempotencyKey?: string;
 }

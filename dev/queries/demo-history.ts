@@ -12,7 +12,7 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const uuids = (ids: string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 
 /** The next thing a worker would have done, at its instant `at` (UTC). */
-export type HistoryStep =
+type HistoryStep =
   | { kind: 'domain_event'; id: string; at: Date }
   | { kind: 'reminder'; id: string; at: Date }
   | { kind: 'delivery'; id: string; at: Date };

@@ -21,7 +21,7 @@ import ipaddr from 'ipaddr.js';
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
 
 /** One trusted network: an address family and the first `prefix` bits that must match. */
-export interface TrustedNetwork {
+interface TrustedNetwork {
   /** The entry as configured (for messages). */
   text: string;
   network: IP;
@@ -102,7 +102,7 @@ export function parseTrustedProxies(value: string | undefined | null): TrustedPr
 }
 
 /** True when `ip` lies in one of the trusted networks (same address family, first `prefix` bits equal). */
-export function isTrusted(ip: IP, trusted: TrustedProxies): boolean {
+function isTrusted(ip: IP, trusted: TrustedProxies): boolean {
   return trusted.some((t) => t.network.kind() === ip.kind() && ip.match(t.network as never, t.prefix));
 }
 

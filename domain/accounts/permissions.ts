@@ -8,7 +8,7 @@
  */
 import type { StaffRole } from '@/domain/vocabulary';
 
-export const permissions = ['read', 'operate', 'configure'] as const;
+const permissions = ['read', 'operate', 'configure'] as const;
 export type Permission = (typeof permissions)[number];
 
 const GRANTS: Record<StaffRole, ReadonlySet<Permission>> = {

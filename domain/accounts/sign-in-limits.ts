@@ -50,7 +50,7 @@ export function accountKey(email: unknown): string | null {
 export type SignInBucketStates = Record<SignInBucket, number | null>;
 
 /** What a check is allowed. */
-export type ReserveDecision =
+type ReserveDecision =
   /** Take: store these states. */
   | { allowed: true; states: Record<SignInBucket, number> }
   /** Refused, nothing changes: `bucket` is the one that needs the longest wait, `retryAfterMs` until both have a token. */
@@ -132,7 +132,7 @@ export function resetBucketKeys(account: string, clientKey: string): { client: s
 }
 
 /** What a reset request is allowed: take from both (store these TATs) or neither. */
-export type ResetDecision =
+type ResetDecision =
   | { allowed: true; states: { client: number; address: number } }
   | { allowed: false; bucket: 'client' | 'address'; retryAfterMs: number };
 

@@ -9,10 +9,10 @@ import { formatStaffTime } from '@/domain/staff-time';
 import type { StaffRole } from '@/domain/vocabulary';
 
 /** How long an invitation (and its link) stays open: 7 days. */
-export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
-export const invitationStatuses = ['pending', 'accepted', 'cancelled', 'replaced'] as const;
-export type InvitationStatus = (typeof invitationStatuses)[number];
+const invitationStatuses = ['pending', 'accepted', 'cancelled', 'replaced'] as const;
+type InvitationStatus = (typeof invitationStatuses)[number];
 
 /** When an invitation made at `now` expires. */
 export function invitationExpiry(now: Date): Date {
@@ -37,7 +37,7 @@ export function alreadyMemberMessage(email: string): string {
   return `email: ${email} is already a member of this organisation`;
 }
 
-export interface InvitationEmail {
+interface InvitationEmail {
   subject: string;
   text: string;
 }

@@ -10,7 +10,7 @@
 /** Seconds per TOTP time step (X in RFC 6238 §4.1; better-auth's default, and what authenticator apps assume). */
 export const TOTP_PERIOD_SECONDS = 30;
 /** Steps either side of the current one a code may belong to (better-auth's verify window). */
-export const TOTP_WINDOW = 1;
+const TOTP_WINDOW = 1;
 
 /** The RFC 6238 time step T = floor(unix seconds / X) of the instant `nowMs` (epoch milliseconds). */
 export function totpStepAt(nowMs: number, periodSeconds = TOTP_PERIOD_SECONDS): number {

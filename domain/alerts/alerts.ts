@@ -47,7 +47,7 @@ import { alertTime, formatDuration, plural, providerLabels } from './format';
 import type { ProviderAuthFailure } from './provider-auth';
 
 /** A count condition's start waits until no new item has appeared for this long, ms. */
-export const ALERT_QUIET_MS = 60_000;
+const ALERT_QUIET_MS = 60_000;
 /**
  * The grouping quiet period a decision uses, ms: {@link ALERT_QUIET_MS} in production. Only the browser tests pass
  * another (server/alerts/evaluation.ts `alertTimingFromEnv`, PUNCTUAL_ALERT_QUIET_MS), so they need not wait out a real minute.
@@ -58,7 +58,7 @@ export interface AlertTiming {
 /** …or at most this long after the episode's first item, ms. */
 export const ALERT_GROUP_MAX_MS = 5 * 60_000;
 /** At most one start alert per condition within this long, ms. */
-export const ALERT_MIN_START_INTERVAL_MS = 3_600_000;
+const ALERT_MIN_START_INTERVAL_MS = 3_600_000;
 /** Dispatch lag is judged over the first attempts started within this window before now, ms. */
 export const LAG_WINDOW_MS = 5 * 60_000;
 /** A provider's auth/permission rejection starts an alert only when it happened within this window, ms. */
@@ -67,8 +67,8 @@ export const PROVIDER_AUTH_WINDOW_MS = 15 * 60_000;
 export const HEARTBEAT_STALE_MS = 3 * 60_000;
 
 /** The conditions whose items are counted and grouped (dead letters, unknown outcomes). */
-export const countConditions: readonly AlertCondition[] = ['dead_letters', 'unknown_outcomes'];
-export const isCountCondition = (c: AlertCondition): c is 'dead_letters' | 'unknown_outcomes' => countConditions.includes(c);
+const countConditions: readonly AlertCondition[] = ['dead_letters', 'unknown_outcomes'];
+const isCountCondition = (c: AlertCondition): c is 'dead_letters' | 'unknown_outcomes' => countConditions.includes(c);
 
 /** One `alert_states` row as the decision sees it (instants are UTC). */
 export interface AlertStateSnapshot {
@@ -122,7 +122,7 @@ export type AlertObservation =
 
 export type AlertTransition = 'started' | 'cleared';
 
-export interface AlertDecision {
+interface AlertDecision {
   /** The state to store (identical to the previous one when nothing changed: see `changed`). */
   next: AlertStateSnapshot;
   changed: boolean;
@@ -155,7 +155,7 @@ export function conditionHolds(obs: AlertObservation, wasActive: boolean, now: D
  * The one-line summary of what is wrong now ({@link AlertStateSnapshot.detail}); `state` gives the episode's first
  * item. Instants are written in `zone` (the tenant's IANA zone; UTC when not given): see {@link alertTime}.
  */
-export function describeActive(obs: AlertObservation, state: Pick<AlertStateSnapshot, 'itemCount' | 'firstItemAt'>, now: Date, zone = 'UTC'): string {
+function describeActive(obs: AlertObservation, state: Pick<AlertStateSnapshot, 'itemCount' | 'firstItemAt'>, now: Date, zone = 'UTC'): string {
   const isoSecond = (d: Date) => alertTime(d, zone);
   switch (obs.condition) {
     case 'dead_letters':

@@ -62,7 +62,7 @@ export function slackEscape(text: string): string {
 }
 
 /** The texts of one alert message: email subject and plain-text body, and the Slack `text`. */
-export interface AlertTexts {
+interface AlertTexts {
   subject: string;
   /** Plain text; ends with the link on its own line. */
   text: string;

@@ -9,9 +9,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildCalendarInvite,
   CALENDAR_INVITE_PRODID,
-  calendarInviteContentType,
   calendarInviteFilename,
-  calendarInviteIcalEvent,
   CalendarInviteError,
   type CalendarInviteInput,
 } from './calendar-invite';
@@ -179,12 +177,9 @@ describe('reschedules and the cancellation (RFC 5546 §2.1.4: same UID, higher S
     expect(new ICAL.Component(ICAL.parse(cancel)).getFirstPropertyValue('method')).toBe('CANCEL');
   });
 
-  it('file names and MIME types follow the method', () => {
+  it('file names follow the method', () => {
     expect(calendarInviteFilename('REQUEST')).toBe('invite.ics');
     expect(calendarInviteFilename('CANCEL')).toBe('cancel.ics');
-    expect(calendarInviteContentType('REQUEST')).toBe('text/calendar; charset=utf-8; method=REQUEST');
-    expect(calendarInviteContentType('CANCEL')).toBe('text/calendar; charset=utf-8; method=CANCEL');
-    expect(calendarInviteIcalEvent('CANCEL', cancel)).toEqual({ method: 'CANCEL', filename: 'cancel.ics', content: cancel });
   });
 });
 

@@ -47,10 +47,10 @@ import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-librar
 import { isValidZone } from '@/domain/zones';
 
 /** iTIP method of an invitation: REQUEST (new or changed booking) or CANCEL (booking or event cancelled). */
-export type CalendarInviteMethod = 'REQUEST' | 'CANCEL';
+type CalendarInviteMethod = 'REQUEST' | 'CANCEL';
 
 /** A person in the invitation: display name and email address. */
-export interface CalendarInvitePerson {
+interface CalendarInvitePerson {
   name: string;
   email: string;
 }
@@ -97,28 +97,6 @@ export const CALENDAR_INVITE_PRODID = '-//Punctual//Punctual//EN';
 /** Attachment file name: `invite.ics` for REQUEST, `cancel.ics` for CANCEL. */
 export function calendarInviteFilename(method: CalendarInviteMethod): 'invite.ics' | 'cancel.ics' {
   return method === 'CANCEL' ? 'cancel.ics' : 'invite.ics';
-}
-
-/**
- * MIME type of the calendar part (RFC 6047 §2.4: the `method` parameter must equal the body's METHOD):
- * `text/calendar; charset=utf-8; method=REQUEST` (or `method=CANCEL`). It is what nodemailer writes for its
- * `icalEvent` alternative.
- */
-export function calendarInviteContentType(method: CalendarInviteMethod): string {
-  return `text/calendar; charset=utf-8; method=${method}`;
-}
-
-/**
- * nodemailer's `icalEvent` option for an invitation built by `buildCalendarInvite`: `{ method, filename,
- * content }`. Given to nodemailer (`sendMail` or `MailComposer`), the message gets the text both as a
- * `text/calendar; charset=utf-8; method=<METHOD>` alternative beside text and HTML (what Gmail and Outlook
- * turn into an invitation card) and as an `application/ics` attachment named `filename`.
- */
-export function calendarInviteIcalEvent(
-  method: CalendarInviteMethod,
-  content: string,
-): { method: CalendarInviteMethod; filename: 'invite.ics' | 'cancel.ics'; content: string } {
-  return { method, filename: calendarInviteFilename(method), content };
 }
 
 /**

@@ -11,7 +11,7 @@ import { IcsError, type IcsEvent } from './ics-types';
 import { arithmeticZone, eventZone, keyOf, readTimeSpec, resolveStart, wallMs, type Ctx, type Start, type ZoneRef } from './ics-zones';
 
 /** Length of an event: exact milliseconds (from DTEND) or an ISO-8601 duration applied by RFC 5545 §3.3.6. */
-export type Length = { kind: 'exact'; ms: number } | { kind: 'nominal'; iso: string };
+type Length = { kind: 'exact'; ms: number } | { kind: 'nominal'; iso: string };
 
 export interface VEvent {
   uid: string | null;
@@ -182,7 +182,7 @@ export function readVEvent(ctx: Ctx, ref: VEventRef): VEvent {
 }
 
 /** The end of an occurrence starting at `start`: exact lengths add milliseconds, nominal ones count in the event's zone. */
-export function endOf(ctx: Ctx, start: Date, length: Length, allDay: boolean, ref: ZoneRef): Date {
+function endOf(ctx: Ctx, start: Date, length: Length, allDay: boolean, ref: ZoneRef): Date {
   return length.kind === 'exact'
     ? new Date(start.getTime() + length.ms)
     : applyOffset(start, length.iso, arithmeticZone(ctx, allDay, ref));
@@ -216,7 +216,7 @@ export function toIcsEvent(ctx: Ctx, uid: string, group: string | null, texts: T
   };
 }
 
-export type Texts = Pick<VEvent, 'title' | 'description' | 'location' | 'cancelled'>;
+type Texts = Pick<VEvent, 'title' | 'description' | 'location' | 'cancelled'>;
 
 /** An override's texts: its own where it has the property, else the master's (RFC 5545 §3.8.4.4). */
 export function overrideTexts(master: VEvent, o: VEvent): Texts {

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 
 /** Hex SHA-256 of `start instant (ISO, UTC) \n SUMMARY \n LOCATION`, first `length` characters. */
-export function contentHash(c: { startsAt: Date; title: string; location: string | null }, length: number): string {
+function contentHash(c: { startsAt: Date; title: string; location: string | null }, length: number): string {
   return createHash('sha256')
     .update(`${c.startsAt.toISOString()}\n${c.title}\n${c.location ?? ''}`)
     .digest('hex')
@@ -58,7 +58,7 @@ export interface RecordContent {
   title: string;
   location: string | null;
 }
-export interface SessionMatch {
+interface SessionMatch {
   /** session key → record id: the same session, changed. */
   matched: Map<string, string>;
   /** Sessions no remaining record resembles: new sessions. */

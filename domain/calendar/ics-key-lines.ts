@@ -17,7 +17,7 @@
  */
 
 /** The property names returned, in display order. */
-export const icsKeyProperties = ['METHOD', 'UID', 'SEQUENCE', 'DTSTART', 'DTEND', 'STATUS', 'SUMMARY'] as const;
+const icsKeyProperties = ['METHOD', 'UID', 'SEQUENCE', 'DTSTART', 'DTEND', 'STATUS', 'SUMMARY'] as const;
 export type IcsKeyProperty = (typeof icsKeyProperties)[number];
 
 /** One key line: its property name (upper case) and the whole unfolded content line as written. */

@@ -16,7 +16,7 @@ import { showBidiControls } from '@/domain/text';
 // TZOFFSET sanity, and where each VTIMEZONE and VEVENT is. No ical.js here: it only remembers line ranges.
 
 /** A TZOFFSETFROM/TZOFFSETTO beyond this is impossible (RFC 5545 §3.3.14 allows ±23:59; no zone ever used more than ±15). */
-export const MAX_ZONE_OFFSET_MINUTES = 18 * 60;
+const MAX_ZONE_OFFSET_MINUTES = 18 * 60;
 /** STANDARD/DAYLIGHT observances per VTIMEZONE: real zones have a few dozen; thousands take minutes to expand. */
 export const MAX_OBSERVANCES = 200;
 
@@ -31,7 +31,7 @@ export interface VEventRef {
   /** The UID line's raw value (trimmed), or null without a (non-empty) UID. */
   uid: string | null;
 }
-export interface VTimezoneRef {
+interface VTimezoneRef {
   first: number;
   last: number;
   xlic: string | null;
@@ -47,7 +47,7 @@ export interface Scan {
   cals: Map<string, VTimezoneRef>[];
 }
 
-export const NAME = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)[;:]/;
+const NAME = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)?)[;:]/;
 
 /** Shortens `s` for an error message and makes control characters (text-direction controls too) visible. */
 export function clip(s: string, n = 60): string {
@@ -66,7 +66,7 @@ export function parseUtcOffset(v: string): number | null {
 }
 
 /** Removes the iCalendar TEXT escapes (§3.3.11) from a raw value. */
-export function unescapeText(v: string): string {
+function unescapeText(v: string): string {
   return v.replace(/\\([\\;,nN])/g, (_m, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
 }
 

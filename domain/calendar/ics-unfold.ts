@@ -16,7 +16,7 @@
  *    with replacement characters.
  */
 
-export interface UnfoldedIcs {
+interface UnfoldedIcs {
   /** The unfolded content lines joined with `\n` (every line break normalised to LF). */
   text: string;
   /**
@@ -26,7 +26,7 @@ export interface UnfoldedIcs {
   physicalLine: number[];
 }
 
-export type UnfoldResult = { ok: true; value: UnfoldedIcs } | { ok: false; line: number; detail: string };
+type UnfoldResult = { ok: true; value: UnfoldedIcs } | { ok: false; line: number; detail: string };
 
 const CR = 0x0d;
 const LF = 0x0a;

@@ -166,7 +166,7 @@ export interface Start {
 }
 
 /** A jCal DATE (`2025-01-31`) or DATE-TIME (`2025-01-31T09:00:00`, optionally `Z`) → wall clock, or null. */
-export function parseRawTime(raw: unknown): { wall: Wall; utc: boolean } | null {
+function parseRawTime(raw: unknown): { wall: Wall; utc: boolean } | null {
   if (typeof raw !== 'string') return null;
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z)?)?$/.exec(raw);
   if (!m) return null;
@@ -258,7 +258,7 @@ function ianaOffsets(zone: string): OffsetAt {
 }
 
 /** The UTC instant of a wall clock read in `ref` (DATE values: local midnight in the default zone). */
-export function instantOf(ctx: Ctx, w: Wall, ref: ZoneRef): Date {
+function instantOf(ctx: Ctx, w: Wall, ref: ZoneRef): Date {
   const local = { year: w.year, month: w.month, day: w.day, hour: 0, minute: 0, second: 0, millisecond: 0 };
   if (w.isDate) return fromLocalWithOffsets(local, ianaOffsets(ctx.defaultZone));
   Object.assign(local, { hour: w.hour, minute: w.minute, second: w.second });

@@ -14,7 +14,7 @@
  *
  * Components other than VEVENT (VTODO, VJOURNAL, VFREEBUSY) are ignored; VTIMEZONE is read for TZIDs.
  *
- * This module is the entry (readIcs, parseIcs, and the public names re-exported); the parts, all pure:
+ * This module is the entry (readIcs, and the public names re-exported); the parts, all pure:
  * ics-types.ts (IcsEvent, IcsReadStats, ParseIcsOptions, IcsError), ics-scan.ts (the structural pre-pass),
  * ics-tzid.ts (TZID → IANA name, Windows zones), ics-zones.ts (wall clocks, VTIMEZONE vs IANA, instants),
  * ics-events.ts (one VEVENT read, an IcsEvent made), ics-recurrence.ts (series expansion) and ics-ical.ts
@@ -34,11 +34,6 @@ export { resolveTzid, windowsZones } from './ics-tzid';
 export { MAX_OBSERVANCES } from './ics-scan';
 
 const DEFAULT_MAX_OCCURRENCES = 500;
-
-/** `readIcs(…).events`: see there. */
-export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): IcsEvent[] {
-  return readIcs(input, opts).events;
-}
 
 /**
  * Reads an iCalendar file into the events to import and the counts that explain them.
@@ -98,13 +93,13 @@ export function parseIcs(input: string | Uint8Array, opts: ParseIcsOptions): Ics
  */
 export function readIcs(input: string | Uint8Array, opts: ParseIcsOptions): { events: IcsEvent[]; stats: IcsReadStats } {
   if (!IANAZone.isValidZone(opts.defaultTimeZone)) {
-    throw new Error(`parseIcs: defaultTimeZone "${opts.defaultTimeZone}" is not an IANA zone`);
+    throw new Error(`readIcs: defaultTimeZone "${opts.defaultTimeZone}" is not an IANA zone`);
   }
   if (!(opts.horizonEnd.getTime() >= opts.horizonStart.getTime())) {
-    throw new Error('parseIcs: horizonEnd must not be before horizonStart');
+    throw new Error('readIcs: horizonEnd must not be before horizonStart');
   }
   const max = opts.maxOccurrencesPerEvent ?? DEFAULT_MAX_OCCURRENCES;
-  if (!Number.isInteger(max) || max < 1) throw new Error('parseIcs: maxOccurrencesPerEvent must be a positive integer');
+  if (!Number.isInteger(max) || max < 1) throw new Error('readIcs: maxOccurrencesPerEvent must be a positive integer');
 
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   const unfolded = unfoldIcsBytes(bytes);

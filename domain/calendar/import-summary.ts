@@ -6,7 +6,7 @@
  *               + beyond the per-series limit + duplicates + skipped (a reason each).
  */
 
-export interface ImportSkip {
+interface ImportSkip {
   /** The identity the event would have had (external_uid). */
   uid: string;
   title: string;
@@ -58,7 +58,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * "162 events are in the past: imported, no reminders planned" ("1 event is …"): `past` of the imported events
  * started before the import instant.
  */
-export function pastLine(past: number): string {
+function pastLine(past: number): string {
   return `${past === 1 ? '1 event is' : `${n(past)} events are`} in the past: imported, no reminders planned`;
 }
 

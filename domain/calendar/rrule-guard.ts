@@ -14,7 +14,7 @@
  * Pure: no clock, no I/O. Times are wall-clock readings encoded as UTC milliseconds (Date.UTC of the fields).
  */
 
-export type RruleVerdict =
+type RruleVerdict =
   | { kind: 'ok' }
   /** Only DTSTART occurs before `lastWallMs`: do not expand the rule. */
   | { kind: 'dtstart-only' }
@@ -22,7 +22,7 @@ export type RruleVerdict =
   | { kind: 'refuse'; detail: string };
 
 const FREQS = ['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
-export type Freq = (typeof FREQS)[number];
+type Freq = (typeof FREQS)[number];
 
 /** Shortest possible length of one period per FREQ on the wall clock, ms (a month ≥ 28 days, a year ≥ 365). */
 const MIN_PERIOD_MS: Record<Freq, number> = {
@@ -43,7 +43,7 @@ const MAX_MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * Splits an RRULE value ("FREQ=DAILY;INTERVAL=2") into upper-case part names → raw values.
  * @returns null when a part is not NAME=VALUE or a name repeats.
  */
-export function rruleParts(value: string): Map<string, string> | null {
+function rruleParts(value: string): Map<string, string> | null {
   const parts = new Map<string, string>();
   for (const p of value.trim().split(';')) {
     const eq = p.indexOf('=');

@@ -92,7 +92,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 const uuid = (v: unknown): string | undefined => (typeof v === 'string' && UUID.test(v) ? v : undefined);
 
 /** What an entry is about; every field optional (an entry can name an event and a person at once). */
-export interface AuditSubject {
+interface AuditSubject {
   /** Link target /events/<eventId> (a UUID). */
   eventId?: string;
   /** The event's title as recorded in the entry (the page prefers the current title when it has one). */
@@ -107,7 +107,7 @@ export interface AuditSubject {
 }
 
 /** Keys shown as the subject, so compactDetails leaves them out. */
-export const subjectKeys = ['eventId', 'title', 'deliveryId', 'address', 'email', 'ruleId', 'bookingId', 'reminderId'] as const;
+const subjectKeys = ['eventId', 'title', 'deliveryId', 'address', 'email', 'ruleId', 'bookingId', 'reminderId'] as const;
 
 /**
  * The subject of an entry: its delivery (the `delivery_id` column, else `details.deliveryId`), event
@@ -136,7 +136,7 @@ export function auditSubject(entry: { deliveryId?: string | null; details?: unkn
 }
 
 /** One compact "label: value" pair of an entry's details. */
-export interface DetailItem {
+interface DetailItem {
   /** The key in words: `remindersCancelled` → "reminders cancelled", `from.startsAt` → "starts at". */
   label: string;
   value: string;

@@ -12,7 +12,7 @@ import { channels, outcomeClasses, type Channel, type OutcomeClass, type Reminde
 const HOUR_MS = 3_600_000;
 
 /** The instants the dashboard's tiles count between, all UTC instants derived from `now`. */
-export interface DashboardWindows {
+interface DashboardWindows {
   now: Date;
   /** now + 1 h: end of "due in the next hour" (exclusive). */
   in1h: Date;
@@ -44,7 +44,7 @@ export function dashboardWindows(now: Date, zone: string): DashboardWindows {
 }
 
 /** One hour of a chart: [start, end) as UTC instants, with its wall-clock label in the tenant zone. */
-export interface HourBucket {
+interface HourBucket {
   /** 0 = oldest. */
   index: number;
   start: Date;
@@ -125,7 +125,7 @@ export interface OutcomeRow {
   count: number;
 }
 
-export type OutcomeCounts = Record<OutcomeClass, number>;
+type OutcomeCounts = Record<OutcomeClass, number>;
 
 /** One hour of the provider-outcomes chart: a count per outcome class (0 when none) and their total. */
 export interface OutcomePoint {

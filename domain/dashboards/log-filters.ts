@@ -32,7 +32,7 @@ export const searchText = z
   .default('');
 
 /** A query string as Next hands it to a page (`searchParams`) or as `URLSearchParams` in a route handler. */
-export type RawQuery = Record<string, string | string[] | undefined> | URLSearchParams;
+type RawQuery = Record<string, string | string[] | undefined> | URLSearchParams;
 
 function firstValues(raw: RawQuery): Record<string, string | undefined> {
   if (raw instanceof URLSearchParams) return Object.fromEntries([...new Set(raw.keys())].map((k) => [k, raw.get(k) ?? undefined]));
@@ -68,7 +68,7 @@ export function parseAuditQuery(raw: RawQuery): AuditQuery {
 }
 
 /** What the deliveries query filters on (db/queries/dashboards/deliveries-log.ts `DeliveryFilter`): instants are UTC. */
-export interface DeliveryQueryFilter {
+interface DeliveryQueryFilter {
   q?: string;
   status?: DeliveryStatus;
   channel?: Channel;

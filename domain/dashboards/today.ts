@@ -13,7 +13,7 @@ import { DateTime } from 'luxon';
 import type { DeliveryStatus, EventStatus, ReminderStatus } from '@/domain/vocabulary';
 
 /** One calendar day in a zone: [start, end) as UTC instants. */
-export interface DayWindow {
+interface DayWindow {
   /** The first instant of the day in `zone` (its local midnight; where midnight does not exist, the first instant that does). */
   start: Date;
   /** The first instant of the next day in `zone` (exclusive). */
@@ -57,7 +57,7 @@ export function todayHeading(day: Pick<DayWindow, 'start' | 'zone'>): string {
 export const reminderWindowHours = [1, 3, 6, 12] as const;
 export type ReminderWindowHours = (typeof reminderWindowHours)[number];
 /** The window shown when none (or an unknown one) is asked for. */
-export const DEFAULT_REMINDER_WINDOW_HOURS: ReminderWindowHours = 3;
+const DEFAULT_REMINDER_WINDOW_HOURS: ReminderWindowHours = 3;
 
 /** `?hours=` from the query string: one of {@link reminderWindowHours}, else the default (3). */
 export function parseReminderWindowHours(raw: string | null | undefined): ReminderWindowHours {
@@ -69,7 +69,7 @@ export function parseReminderWindowHours(raw: string | null | undefined): Remind
  * How far back the reminders section looks (minutes): what fell due just now is listed too, so the desk sees
  * it go from "waiting" to "claimed" to "sent" instead of watching it vanish at its due instant.
  */
-export const RECENT_MINUTES = 15;
+const RECENT_MINUTES = 15;
 
 /**
  * [now − {@link RECENT_MINUTES}, now + hours) as UTC instants: the reminders section's window (elapsed time,
@@ -115,7 +115,7 @@ export function deskStatus(reminder: ReminderStatus, delivery: DeliveryStatus | 
 }
 
 /** What "happening now" and "next up" need of an event. */
-export interface DeskEvent {
+interface DeskEvent {
   id: string;
   startsAt: Date;
   endsAt: Date;

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { bookingRoles, domainEventTypes, essentialTypes, type BookingRole, type BookingStatus, type DomainEventType } from '@/domain/vocabulary';
 
 /** For one domain event type: which roles are notified, and the template id they get. */
-export interface PolicyEntry {
+interface PolicyEntry {
   attendee: boolean;
   external: boolean;
   host: boolean;

@@ -28,7 +28,7 @@ export function policyChanges(before: NotificationPolicy, after: NotificationPol
 }
 
 /** The webhook part of the settings as stored. */
-export interface WebhookState {
+interface WebhookState {
   url: string | null;
   enabled: boolean;
   disabledReason: string | null;

@@ -29,7 +29,7 @@ import { essentialTypes, type BookingRole, type BookingStatus, type Channel, typ
 export const NOTIFICATION_LATE_SEND_MS = 24 * 3600_000;
 
 /** The domain event being planned (its outbox row). */
-export interface PlanDomainEvent {
+interface PlanDomainEvent {
   id: string;
   tenantId: string;
   eventId: string;
@@ -46,7 +46,7 @@ export interface PlanDomainEvent {
 }
 
 /** The contact fields planning reads. */
-export interface PlanContact {
+interface PlanContact {
   id: string;
   email: string | null;
   phone: string | null;
@@ -81,7 +81,7 @@ export interface PlanInput {
 }
 
 /** One planned notification: the fields of a `reminders` row of kind `notification`. */
-export interface PlannedNotification {
+interface PlannedNotification {
   tenantId: string;
   eventId: string;
   bookingId: string;
@@ -128,7 +128,7 @@ export function recipientsOf(input: Pick<PlanInput, 'domainEvent' | 'settings' |
 }
 
 /** The expiry instant of the domain event's notifications (see module doc). */
-export function notificationExpiry(type: DomainEventType, happened: Date, eventEndsAt: Date): Date {
+function notificationExpiry(type: DomainEventType, happened: Date, eventEndsAt: Date): Date {
   const cap = new Date(happened.getTime() + NOTIFICATION_LATE_SEND_MS);
   return isEssentialType(type) || type === 'booking_cancelled' || eventEndsAt.getTime() > cap.getTime() ? cap : eventEndsAt;
 }
@@ -139,7 +139,7 @@ export function notificationExpiry(type: DomainEventType, happened: Date, eventE
  * person has an address for that is not suppressed (email first) — a person who takes everything by SMS and
  * replied STOP still hears that the event is cancelled, by email.
  */
-export function reachableForEssential(contact: Pick<PlanContact, 'email' | 'phone'>, accepted: PersonalChannel[], suppressed: ReadonlySet<PersonalChannel>): PersonalChannel[] {
+function reachableForEssential(contact: Pick<PlanContact, 'email' | 'phone'>, accepted: PersonalChannel[], suppressed: ReadonlySet<PersonalChannel>): PersonalChannel[] {
   const open = (c: PersonalChannel) => !!(c === 'email' ? contact.email : contact.phone) && !suppressed.has(c);
   const reachable = accepted.filter(open);
   if (reachable.length > 0) return reachable;
@@ -198,7 +198,7 @@ export function planNotifications(input: PlanInput): PlannedNotification[] {
 }
 
 /** A planned notification row still waiting for a person, as the preferences save reads it back. */
-export interface WaitingNotification<R> {
+interface WaitingNotification<R> {
   reminder: R;
   domainEvent: { type: DomainEventType; entityId: string; revision: number };
 }

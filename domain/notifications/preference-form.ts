@@ -15,7 +15,7 @@ import { categoryPhrase, describePreferences, type ChannelPreferences, type Unsu
 import { preferenceCategories, type PreferenceCategory } from '@/domain/vocabulary';
 import { describeQuietHours, type QuietHours } from './quiet-hours';
 
-export type QuietHoursForm = { ok: true; quietHours: QuietHours | null } | { ok: false; field: 'quietHours.start' | 'quietHours.end'; message: string };
+type QuietHoursForm = { ok: true; quietHours: QuietHours | null } | { ok: false; field: 'quietHours.start' | 'quietHours.end'; message: string };
 
 /**
  * Quiet hours from a form's "from" and "to" fields ('HH:MM' or empty): both empty → null (no quiet hours);
@@ -32,7 +32,7 @@ export function quietHoursFromForm(start: string | null | undefined, end: string
 }
 
 /** The zone quiet hours are read in, and whose it is (`contact`: the person's own; `tenant`: the organisation's). */
-export interface QuietHoursZone {
+interface QuietHoursZone {
   zone: string;
   source: 'contact' | 'tenant';
 }

@@ -30,10 +30,10 @@ export interface OrgSettings {
   emailProvider: EmailProvider;
 }
 
-export const orgSettingsFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
-export type OrgSettingsField = (typeof orgSettingsFields)[number];
+const orgSettingsFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
+type OrgSettingsField = (typeof orgSettingsFields)[number];
 
-export type OrgSettingsCheck = { ok: true; value: OrgSettings } | { ok: false; field: OrgSettingsField | 'body'; message: string };
+type OrgSettingsCheck = { ok: true; value: OrgSettings } | { ok: false; field: OrgSettingsField | 'body'; message: string };
 
 const MAX_NAME = 200;
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets including the angle brackets. */
@@ -135,7 +135,7 @@ export const testMessageStatuses = ['pending', 'sent', 'failed', 'unknown'] as c
 export type TestMessageStatus = (typeof testMessageStatuses)[number];
 
 /** At most one test message per organisation in this many ms. */
-export const TEST_MESSAGE_INTERVAL_MS = 10_000;
+const TEST_MESSAGE_INTERVAL_MS = 10_000;
 /** After this many ms without an answer the page says "no answer yet — is a worker running?". */
 export const TEST_MESSAGE_PATIENCE_MS = 20_000;
 

@@ -21,7 +21,7 @@ export interface PartnershipState {
   proposedBy: PartnershipSide | null;
 }
 
-export type StepDecision =
+type StepDecision =
   | { ok: true; next: PartnershipState; /** The audit action: a proposal met by the other side's is an acceptance. */ recorded: PartnershipStep }
   | { ok: false; code: 'not_found' | 'invalid_state'; message: string };
 

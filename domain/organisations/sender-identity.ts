@@ -126,7 +126,7 @@ export function effectiveSender(t: SenderFields, cfg: SenderIdentityConfig, opts
 }
 
 /** How another organisation holds an address (for the refusal of a save). */
-export interface OtherHolder {
+interface OtherHolder {
   /** The other organisation's current sender address (any case). */
   senderEmail: string;
   senderVerifiedEmail: string | null;
@@ -189,7 +189,7 @@ export function describeSender(t: SenderFields, cfg: SenderIdentityConfig): stri
 export const SENDER_VERIFICATION_TTL_MS = 24 * 3600_000;
 
 /** The page a verification link opens (an admin of the organisation confirms there, signed in). */
-export const SENDER_VERIFICATION_PATH = '/settings/verify-sender';
+const SENDER_VERIFICATION_PATH = '/settings/verify-sender';
 
 /** The verification link: `<base>/settings/verify-sender?token=<token>` (`base` without a trailing slash). */
 export function senderVerificationUrl(base: string, token: string): string {

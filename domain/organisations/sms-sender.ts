@@ -16,10 +16,10 @@
  */
 import { parsePhone, phoneFormatHint } from '@/domain/phone';
 
-export type SmsSenderResult = { ok: true; sender: string | null } | { ok: false; message: string };
+type SmsSenderResult = { ok: true; sender: string | null } | { ok: false; message: string };
 
 /** Longest alphanumeric sender id, in characters (Twilio: 11). */
-export const maxSenderIdLength = 11;
+const maxSenderIdLength = 11;
 
 const phoneLike = /^[\d\s+().\-/]+$/;
 const senderId = /^[A-Za-z0-9]+$/;

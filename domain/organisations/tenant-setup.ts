@@ -5,12 +5,12 @@
  *
  * - {@link validateTenantCreate}: the flags of `tenant create`, checked one by one in the order of the usage
  *   line; the first bad one is named in the refusal (`--time-zone: …`), so the CLI prints exactly one line.
- * - {@link signInLinkExpiry} / {@link resetLinkExpiry}: how long a link works — 24 hours for a link an operator
+ * - {@link signInLinkExpiry} / `RESET_LINK_TTL_SECONDS`: how long a link works — 24 hours for a link an operator
  *   hands over (it may wait in a chat until the morning), 1 hour for one mailed on request (its owner is at the
  *   keyboard). Both work once (better-auth consumes the verification row).
  * - {@link setPasswordUrl}, {@link linkValidityLine}, {@link passwordResetEmail}: the link and the words around it.
  */
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { formatStaffTime } from '@/domain/staff-time';
 import { isValidZone } from '@/domain/zones';
@@ -23,17 +23,17 @@ export const TENANT_SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const TENANT_SLUG_RULE = 'lowercase letters, digits and dashes';
 
 /** How long a link printed by `npm run tenant` works (ms): 24 hours. */
-export const SIGN_IN_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+const SIGN_IN_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 /** How long a password reset link sent by email works (seconds, better-auth's `resetPasswordTokenExpiresIn`): 1 hour. */
 export const RESET_LINK_TTL_SECONDS = 60 * 60;
 
 /** Shortest password (better-auth `minPasswordLength`; the set-password page says it too). */
 export const MIN_PASSWORD_LENGTH = 8;
 /** Longest password (better-auth's default `maxPasswordLength`). */
-export const MAX_PASSWORD_LENGTH = 128;
+const MAX_PASSWORD_LENGTH = 128;
 
 /** The path of the page where a person chooses a password with a link's token. */
-export const SET_PASSWORD_PATH = '/set-password';
+const SET_PASSWORD_PATH = '/set-password';
 
 /** The flags of `tenant create` as parsed from the command line (absent flags undefined). */
 export interface TenantCreateFlags {
@@ -63,7 +63,7 @@ export interface TenantSetup {
 }
 
 /** Refusal of one flag: `flag` as typed (`--time-zone`), `message` the whole line (`--time-zone: …`). */
-export interface FlagProblem {
+interface FlagProblem {
   ok: false;
   flag: string;
   message: string;
@@ -72,7 +72,7 @@ export interface FlagProblem {
 const emailSchema = z.email();
 
 /** Whether `v` is an email address (the same rule as every other address the app accepts: zod's `z.email()`). */
-export function isEmailAddress(v: string): boolean {
+function isEmailAddress(v: string): boolean {
   return emailSchema.safeParse(v).success;
 }
 
@@ -142,11 +142,6 @@ export function signInLinkExpiry(now: Date): Date {
   return new Date(now.getTime() + SIGN_IN_LINK_TTL_MS);
 }
 
-/** When a password reset link mailed on request stops working: 1 hour after `now`. */
-export function resetLinkExpiry(now: Date): Date {
-  return new Date(now.getTime() + RESET_LINK_TTL_SECONDS * 1000);
-}
-
 /**
  * The absolute URL of the set-password page for `token`: `<base>/set-password?token=<token>` (`base` the public
  * URL, a trailing slash ignored; the token percent-encoded).
@@ -174,7 +169,7 @@ export function linkValidityLine(expiresAt: Date, issuedAt: Date, zone: string):
 }
 
 /** The message a password reset request sends (text; the worker adds a simple HTML version with the link). */
-export interface PasswordResetEmail {
+interface PasswordResetEmail {
   subject: string;
   text: string;
 }

@@ -24,7 +24,6 @@ function error(text: string): string {
   if (r.ok) throw new Error('expected an error for the file');
   return r.error;
 }
-const kinds = (text: string) => read(text).rows.map((r) => r.problems.map((p) => p.kind));
 const values = (v: Partial<Record<CsvField, string>>) => ({ name: '', email: '', phone: '', role: '', timeZone: '', locale: '', ...v });
 
 describe('readParticipantCsv — the file', () => {

@@ -37,17 +37,17 @@ import { isValidZone, suggestZone } from '@/domain/zones';
 export const MAX_IMPORT_ROWS = 5_000;
 
 /** The columns an import understands, in the template's order. */
-export const csvFields = ['name', 'email', 'phone', 'role', 'timeZone', 'locale'] as const;
+const csvFields = ['name', 'email', 'phone', 'role', 'timeZone', 'locale'] as const;
 export type CsvField = (typeof csvFields)[number];
 
 /** The header each field has in the template file. */
-export const templateHeaders: Record<CsvField, string> = { name: 'name', email: 'email', phone: 'phone', role: 'role', timeZone: 'time zone', locale: 'locale' };
+const templateHeaders: Record<CsvField, string> = { name: 'name', email: 'email', phone: 'phone', role: 'role', timeZone: 'time zone', locale: 'locale' };
 
 /**
  * Header names per field, compared after lower-casing and removing spaces, `-`, `_` and `.` ("E-mail",
  * "Time zone", "time_zone" and "TZ" all match).
  */
-export const HEADER_ALIASES: Record<CsvField, readonly string[]> = {
+const HEADER_ALIASES: Record<CsvField, readonly string[]> = {
   name: ['name', 'fullname', 'participant', 'participantname', 'contactname', 'displayname'],
   email: ['email', 'emailaddress', 'mail', 'mailaddress'],
   phone: ['phone', 'phonenumber', 'mobile', 'mobilenumber', 'mobilephone', 'cell', 'cellphone', 'sms', 'tel', 'telephone'],
@@ -60,7 +60,7 @@ export const HEADER_ALIASES: Record<CsvField, readonly string[]> = {
 export const PARTICIPANT_CSV_TEMPLATE = `${csvFields.map((f) => templateHeaders[f]).join(',')}\r\nZoë Nowak,zoe.nowak@example.com,+48 601 234 567,attendee,Europe/Warsaw,pl\r\n`;
 
 /** What is wrong with a row (one row may have several). */
-export type RowProblemKind =
+type RowProblemKind =
   | 'missing_address'
   | 'bad_address'
   | 'bad_name'
@@ -81,12 +81,12 @@ export interface RowProblem {
 }
 
 /** One participant to book: `addBookingsBulk`'s input (server/scheduling/bookings.ts BulkBookingInput), values normalised. */
-export interface ImportPerson {
+interface ImportPerson {
   role: 'attendee' | 'host';
   contact: { email: string; name?: string; phone?: string; timeZone?: string; locale?: string };
 }
 
-export interface ParticipantCsvRow {
+interface ParticipantCsvRow {
   /** 1-based participant number (the header is not a row; skipped empty lines are not rows). */
   row: number;
   /** 1-based file line the row starts on. */
@@ -98,7 +98,7 @@ export interface ParticipantCsvRow {
   person: ImportPerson | null;
 }
 
-export type CsvRead =
+type CsvRead =
   | { ok: false; error: string }
   | {
       ok: true;
@@ -342,7 +342,7 @@ export interface ImportContext {
 }
 
 /** A row of the preview: the row, plus what a known contact keeps (empty for a new person). */
-export type PreviewRow = ParticipantCsvRow & { known: boolean; kept: KeptDetail[] };
+type PreviewRow = ParticipantCsvRow & { known: boolean; kept: KeptDetail[] };
 
 export interface ImportPreview {
   rows: PreviewRow[];

@@ -30,7 +30,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-export interface MergeResult<T> {
+interface MergeResult<T> {
   /** The latest record with the editor's own changes applied on top. */
   merged: T;
   /** Fields someone else changed since the editor opened the form (opened → latest differs). */

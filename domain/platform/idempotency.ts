@@ -29,9 +29,9 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_TTL_HOURS = 24;
 
 /** Longest accepted key, characters. */
-export const IDEMPOTENCY_KEY_MAX = 255;
+const IDEMPOTENCY_KEY_MAX = 255;
 
-export type KeyParse = { ok: true; key: string | null } | { ok: false; error: string };
+type KeyParse = { ok: true; key: string | null } | { ok: false; error: string };
 
 const PRINTABLE = /^[\x20-\x7e]+$/;
 const VISIBLE = /[\x21-\x7e]/;
@@ -78,7 +78,7 @@ export function requestFingerprint(body: unknown): string {
 }
 
 /** What a stored key says about a new request that carries it. */
-export type RepeatDecision = { kind: 'replay' } | { kind: 'mismatch'; reason: 'route' | 'body'; message: string };
+type RepeatDecision = { kind: 'replay' } | { kind: 'mismatch'; reason: 'route' | 'body'; message: string };
 
 /**
  * Decides a repeat of a key already stored (and not expired): the same route and fingerprint → replay the

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ownEntry, PROTOTYPE_NAMES } from './lookup';
+import { ownEntry } from './lookup';
 import { formParams } from '@/domain/reports/twilio-signature';
+
+/** The names that reach `Object.prototype` through a plain object: what a table lookup must refuse. */
+const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupGetter__'] as const;
 
 describe('ownEntry', () => {
   const table = { replay: 1, discard: 2 } as const;

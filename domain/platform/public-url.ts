@@ -12,7 +12,7 @@
  */
 
 /** The environment (`process.env` or a plain object): PUNCTUAL_PUBLIC_URL and PORT are read. */
-export type PublicUrlEnv = Readonly<Record<string, string | undefined>>;
+type PublicUrlEnv = Readonly<Record<string, string | undefined>>;
 
 /**
  * The origin (`scheme://host[:port]`, lower-case host, default port dropped, no trailing slash) of a

@@ -19,7 +19,7 @@ export interface JournalEntry {
   when: number;
 }
 
-export type SchemaStatus =
+type SchemaStatus =
   /** Every migration of this build is applied, and nothing newer. */
   | { state: 'current' }
   /** Migrations of this build are not applied yet: `pending` are their tags, oldest first. */

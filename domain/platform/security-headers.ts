@@ -37,7 +37,7 @@ export const HSTS_VALUE = 'max-age=31536000';
 /** Paths whose URL carries a signed token (a credential): never sent on as a Referer. */
 const TOKEN_PATH = /^\/(?:(?:u|preferences|api\/preferences)\/[^/]+|set-password)\/?$/;
 
-export interface SecurityHeaderInput {
+interface SecurityHeaderInput {
   /** The request path (`URL.pathname`). */
   path: string;
   /** This request's CSP nonce (base64, ≥ 128 random bits), used for pages only. */

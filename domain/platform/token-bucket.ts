@@ -16,7 +16,7 @@ export interface BucketPolicy {
 }
 
 /** What taking a token decided. */
-export type TakeResult =
+type TakeResult =
   /** `tat`: the new state to store; `remaining`: tokens left after this one. */
   | { allowed: true; tat: number; remaining: number }
   /** The bucket is empty: nothing changes; one token is back after `retryAfterMs` (> 0). */
@@ -39,10 +39,4 @@ export function takeToken(tat: number | null, nowMs: number, p: BucketPolicy): T
  */
 export function returnToken(tat: number | null, nowMs: number, p: BucketPolicy): number {
   return Math.max((tat ?? nowMs) - p.refillMs, nowMs);
-}
-
-/** How many tokens the bucket holds at `nowMs` (0…capacity). */
-export function tokensLeft(tat: number | null, nowMs: number, p: BucketPolicy): number {
-  const t = Math.max(tat ?? nowMs, nowMs);
-  return Math.max(0, Math.min(p.capacity, Math.floor((nowMs + p.capacity * p.refillMs - t) / p.refillMs)));
 }

@@ -16,15 +16,15 @@ import { DateTime } from 'luxon';
 import type { ReportKind } from '@/domain/vocabulary';
 
 /** One header-style field: its name as written, lowercased, and its unfolded value (runs of white space → one space). */
-export interface DsnField {
+interface DsnField {
   name: string;
   key: string;
   value: string;
 }
 
 /** RFC 3464 §2.3.3 action values. */
-export const dsnActions = ['failed', 'delayed', 'delivered', 'relayed', 'expanded'] as const;
-export type DsnAction = (typeof dsnActions)[number];
+const dsnActions = ['failed', 'delayed', 'delivered', 'relayed', 'expanded'] as const;
+type DsnAction = (typeof dsnActions)[number];
 
 /** The per-recipient fields of a DSN that matter to us (RFC 3464 §2.3), typed values split from their type. */
 export interface DsnRecipient {
@@ -269,7 +269,7 @@ export function classifyDsnRecipient(r: Pick<DsnRecipient, 'action' | 'status'>)
 }
 
 /** What {@link composeFailureDsn} needs: the failed message and the reporting MTA. */
-export interface FailureDsnInput {
+interface FailureDsnInput {
   /** Host name of the reporting MTA (`Reporting-MTA: dns; <host>`, `From: MAILER-DAEMON@<host>`). */
   reportingMta: string;
   /** The failed message's envelope sender: where the DSN goes (its `To`). */

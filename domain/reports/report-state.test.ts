@@ -7,7 +7,6 @@ import {
   parseRfc3339Instant,
   reportSeverity,
   reportTimeProblem,
-  softBounceLimitReached,
   stateOfKind,
   type ReportFact,
 } from './report-state';
@@ -294,33 +293,5 @@ describe('classifyTwilioError', () => {
   it('knows the words for the common codes', () => {
     expect(classifyTwilioError('21610').description).toContain('unsubscribed');
     expect(classifyTwilioError('99999').description).toBeNull();
-  });
-});
-
-describe('softBounceLimitReached (3 within 7 days)', () => {
-  const d = (...isos: string[]) => isos.map(at);
-  it('2027-05-01, 05-03, 05-06 → reached after the third, in any order', () => {
-    const times = d('2027-05-01T09:00:00Z', '2027-05-03T09:00:00Z', '2027-05-06T09:00:00Z');
-    expect(softBounceLimitReached(times.slice(0, 2))).toBe(false);
-    for (const p of permutations(times)) expect(softBounceLimitReached(p)).toBe(true);
-  });
-  it('2027-05-01, 05-03, 05-20 → not reached', () => {
-    for (const p of permutations(d('2027-05-01T09:00:00Z', '2027-05-03T09:00:00Z', '2027-05-20T09:00:00Z'))) expect(softBounceLimitReached(p)).toBe(false);
-  });
-  it('any window counts, not only the first: 05-01, 05-12, 05-14, 05-15 → reached', () => {
-    expect(softBounceLimitReached(d('2027-05-01T00:00:00Z', '2027-05-12T00:00:00Z', '2027-05-14T00:00:00Z', '2027-05-15T00:00:00Z'))).toBe(true);
-  });
-  it('the window is half-open: exactly 7 days apart is outside, 1 ms less is inside', () => {
-    expect(softBounceLimitReached(d('2027-05-01T00:00:00Z', '2027-05-04T00:00:00Z', '2027-05-08T00:00:00Z'))).toBe(false);
-    expect(softBounceLimitReached(d('2027-05-01T00:00:00.001Z', '2027-05-04T00:00:00Z', '2027-05-08T00:00:00Z'))).toBe(true);
-  });
-  it('across a DST change (Europe, 2027-03-28) the window is elapsed time: 7 × 24 h', () => {
-    expect(softBounceLimitReached(d('2027-03-25T12:00:00Z', '2027-03-28T12:00:00Z', '2027-04-01T11:59:59Z'))).toBe(true);
-    expect(softBounceLimitReached(d('2027-03-25T12:00:00Z', '2027-03-28T12:00:00Z', '2027-04-01T12:00:00Z'))).toBe(false);
-  });
-  it('the same instant twice counts twice (two messages bounced); a custom limit and window apply', () => {
-    expect(softBounceLimitReached(d('2027-05-01T00:00:00Z', '2027-05-01T00:00:00Z', '2027-05-01T00:00:00Z'))).toBe(true);
-    expect(softBounceLimitReached(d('2027-05-01T00:00:00Z', '2027-05-01T01:00:00Z'), 2, 3_600_000)).toBe(false);
-    expect(softBounceLimitReached(d('2027-05-01T00:00:00Z', '2027-05-01T00:59:00Z'), 2, 3_600_000)).toBe(true);
   });
 });

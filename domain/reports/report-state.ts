@@ -15,7 +15,7 @@
  * on the number of parts, {@link partCountOf} decides.
  *
  * Also here: which Twilio error codes suppress a number ({@link classifyTwilioError}), the soft-bounce rule
- * ("suppressed after 3 soft bounces within 7 days", {@link softBounceLimitReached}), and which event times a report
+ * ("suppressed after 3 soft bounces within 7 days", domain/reports/soft-bounces.ts), and which event times a report
  * may carry ({@link parseRfc3339Instant}, {@link reportTimeProblem}).
  */
 import { ownEntry } from '@/domain/platform/lookup';
@@ -23,7 +23,7 @@ import { deliveryTransitions } from '@/domain/states';
 import type { DeliveryStatus, ReportKind, SuppressionReason } from '@/domain/vocabulary';
 
 /** The delivery states a report can put a delivery in (`accepted` = no report says more than "it went out"). */
-export type ReportState = 'accepted' | 'delivered' | 'soft_bounced' | 'bounced' | 'failed' | 'complained';
+type ReportState = 'accepted' | 'delivered' | 'soft_bounced' | 'bounced' | 'failed' | 'complained';
 
 /** Severity rank of each report state: a delivery only ever moves to a higher rank. `bounced` and SMS `failed` share one. */
 export const reportSeverity: Readonly<Record<ReportState, number>> = {
@@ -60,7 +60,7 @@ export interface ReportFact {
 }
 
 /** The result of {@link foldReports}. */
-export interface FoldedReportState {
+interface FoldedReportState {
   state: ReportState;
   /** Why, in words, for `deliveries.status_reason`; null for `accepted`. */
   reason: string | null;
@@ -136,7 +136,7 @@ export const MAX_SMS_PARTS = 25;
  * outside 1…{@link MAX_SMS_PARTS} are impossible and ignored; with no usable claim the count is the highest
  * reported index + 1. Order-independent (a function of the set of reports).
  */
-export function partCountOf(parts: readonly Pick<ReportFact, 'partIndex' | 'partCount'>[]): number {
+function partCountOf(parts: readonly Pick<ReportFact, 'partIndex' | 'partCount'>[]): number {
   const indexed = Math.max(0, ...parts.map((p) => (p.partIndex ?? 0) + 1));
   const claims = parts
     .map((p) => p.partCount ?? 0)
@@ -238,9 +238,9 @@ export function parseRfc3339Instant(value: string): Date | null {
 }
 
 /** The earliest event time a report may carry: 2000-01-01T00:00:00Z (before any message this system sent). */
-export const REPORT_TIME_EARLIEST = new Date('2000-01-01T00:00:00Z');
+const REPORT_TIME_EARLIEST = new Date('2000-01-01T00:00:00Z');
 /** How far after the receiving instant a report's event time may be, ms: 1 day (clock skew, never a future). */
-export const REPORT_TIME_MAX_AHEAD_MS = 86_400_000;
+const REPORT_TIME_MAX_AHEAD_MS = 86_400_000;
 
 /**
  * Why `at` cannot be a report's event time received at `now` (both UTC instants), or null when it can: it must be
@@ -260,7 +260,7 @@ export function reportTimeProblem(at: Date, now: Date): string | null {
 const reportable: ReadonlySet<DeliveryStatus> = new Set(['accepted', 'unknown', 'delivered', 'soft_bounced', 'bounced', 'failed', 'complained']);
 
 /** What applying a fold to a delivery does: a move forward, a reason refresh in the same state, or nothing. */
-export type ReportTransition =
+type ReportTransition =
   | { action: 'move'; to: DeliveryStatus; reason: string | null; decidedAt: Date | null }
   | { action: 'refresh'; reason: string | null; decidedAt: Date | null }
   | { action: 'none'; why: string };
@@ -291,7 +291,7 @@ export function decideReportTransition(current: DeliveryStatus, fold: FoldedRepo
 }
 
 /** What a Twilio error code in a status callback means for the number (suppress it, and why), or null. */
-export interface TwilioErrorClass {
+interface TwilioErrorClass {
   suppress: Extract<SuppressionReason, 'unsubscribed' | 'invalid_number'> | null;
   /** Twilio's words for the code, when we know them. */
   description: string | null;
@@ -325,16 +325,3 @@ const twilioErrorWords: Readonly<Record<string, string>> = {
 
 /** 7 days, ms: the soft-bounce window (issue #10 §3). */
 export const SOFT_BOUNCE_WINDOW_MS = 7 * 86_400_000;
-
-/**
- * Whether some window of `windowMs` holds at least `limit` soft bounces (issue #10 §3: "suppressed only after 3
- * soft bounces within 7 days"). Order-independent (the times are sorted here). A window is half-open,
- * `[t, t + windowMs)`: three bounces at 05-01T00:00, 05-04 and 05-08T00:00 (exactly 7 days apart) are not
- * within 7 days; one millisecond less and they are.
- */
-export function softBounceLimitReached(times: readonly Date[], limit = 3, windowMs = SOFT_BOUNCE_WINDOW_MS): boolean {
-  if (limit <= 0) return true;
-  const t = times.map((d) => d.getTime()).sort((a, b) => a - b);
-  for (let i = 0; i + limit - 1 < t.length; i++) if (t[i + limit - 1] - t[i] < windowMs) return true;
-  return false;
-}

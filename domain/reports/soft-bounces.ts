@@ -2,13 +2,12 @@
  * The soft-bounce rule counted per message (issue #10 §3 "suppressed only after 3 soft bounces within 7 days"),
  * pure. A mail system may report one message's soft bounce several times (each retry of a full mailbox, a provider
  * event and a DSN for the same send): those are ONE soft bounce. So the rule counts distinct deliveries — messages —
- * that soft-bounced within a window, not reports. (domain/reports/report-state.ts `softBounceLimitReached` counts reports,
- * one per event time; this is the rule server/reports/reports.ts applies.)
+ * that soft-bounced within a window, not reports. This is the rule server/reports/reports.ts applies.
  */
 import { SOFT_BOUNCE_WINDOW_MS } from './report-state';
 
 /** One soft-bounce report: the delivery (message) it is about and its event time (UTC instant). */
-export interface SoftBounce {
+interface SoftBounce {
   deliveryId: string;
   at: Date;
 }

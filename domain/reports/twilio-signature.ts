@@ -17,7 +17,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Form parameters: one value per name, or several (a repeated name). */
-export type TwilioParams = Readonly<Record<string, string | readonly string[]>>;
+type TwilioParams = Readonly<Record<string, string | readonly string[]>>;
 
 /**
  * The string Twilio signs: `url` followed by every `name + value` in name order (module doc, step 2). Note what

@@ -32,7 +32,7 @@ function list(items: string[]): string {
 }
 
 /** Late-send window in words: "1 hour", "15 minutes", "1 day 2 hours". */
-export function describeDuration(seconds: number): string {
+function describeDuration(seconds: number): string {
   const d = Math.floor(seconds / 86400);
   const h = Math.floor((seconds % 86400) / 3600);
   const m = Math.floor((seconds % 3600) / 60);
@@ -44,7 +44,7 @@ export function describeDuration(seconds: number): string {
  * The clause on quiet hours (issue #9, quiet-hours.ts `applyQuietHours`): a reminder due in a participant's quiet
  * hours waits until they end, unless that is not before its late-send window closes.
  */
-export const quietHoursClause =
+const quietHoursClause =
   'participants with quiet hours get it when their quiet hours end if that is before the late-send window closes, else at its due time';
 
 /**

@@ -55,9 +55,9 @@ export interface ImpactStoredReminder {
 }
 
 /** A reminder to insert: the planner's output plus the event and its schedule version. */
-export type ImpactAdd = PlannedReminder & { deferredFrom: Date | null; eventId: string; scheduleVersion: number };
+type ImpactAdd = PlannedReminder & { deferredFrom: Date | null; eventId: string; scheduleVersion: number };
 
-export interface ImpactMove {
+interface ImpactMove {
   id: string;
   eventId: string;
   bookingId: string;

@@ -15,11 +15,11 @@
 import { parseOffset } from '@/domain/scheduling/due-instant';
 
 /** Units the editor offers, smallest first. `days`/`weeks` keep the local time; `hours`/`minutes` are elapsed. */
-export const offsetUnits = ['minutes', 'hours', 'days', 'weeks'] as const;
+const offsetUnits = ['minutes', 'hours', 'days', 'weeks'] as const;
 export type OffsetUnit = (typeof offsetUnits)[number];
 
 /** `at`: exactly at the anchor (amount and unit are ignored). */
-export const offsetDirections = ['before', 'at', 'after'] as const;
+const offsetDirections = ['before', 'at', 'after'] as const;
 export type OffsetDirection = (typeof offsetDirections)[number];
 
 /** The editor's fields. `amount` is a whole number ≥ 0 of `unit`; 0 means "at the anchor" like `at`. */
@@ -41,11 +41,6 @@ export class OffsetPartsError extends Error {
     super(`${field}: ${message}`);
     this.name = 'OffsetPartsError';
   }
-}
-
-/** True for units measured as elapsed time (hours, minutes), false for calendar units (days, weeks). */
-export function isElapsedUnit(unit: OffsetUnit): boolean {
-  return unit === 'hours' || unit === 'minutes';
 }
 
 /**

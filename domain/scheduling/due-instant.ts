@@ -24,7 +24,7 @@ export class DueInstantError extends Error {
 }
 
 /** A signed ISO-8601 duration split into its calendar and elapsed parts. */
-export interface ParsedOffset {
+interface ParsedOffset {
   sign: 1 | -1;
   years: number;
   months: number;
@@ -73,7 +73,7 @@ export function offsetMagnitudeDays(o: ParsedOffset): number {
 }
 
 /** The project's one zone check (domain/zones.ts `isValidZone`): a tz database name this runtime can use. */
-export const isIanaZone = isValidZone;
+const isIanaZone = isValidZone;
 
 /** @throws DueInstantError(field 'timeZone') unless `timeZone` is a valid IANA zone name. */
 export function assertZone(timeZone: string): IANAZone {

@@ -22,7 +22,7 @@ export class EventFormError extends Error {
 const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:mm[:ss]`. @throws EventFormError naming `field`. */
-export function parseLocal(value: string, field: string, dateOnly: boolean): LocalDateTime {
+function parseLocal(value: string, field: string, dateOnly: boolean): LocalDateTime {
   const m = LOCAL_RE.exec(value.trim());
   if (!m || (dateOnly ? m[4] !== undefined : m[4] === undefined)) {
     throw new EventFormError(field, dateOnly ? 'must be a date like 2027-06-15' : 'must be a local date and time like 2027-06-15T10:00');

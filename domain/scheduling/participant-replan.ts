@@ -50,7 +50,7 @@ export interface PlannedRuleReminder {
   statusReason: string | null;
 }
 
-export type ReplanStep<P extends PlannedRuleReminder = PlannedRuleReminder> =
+type ReplanStep<P extends PlannedRuleReminder = PlannedRuleReminder> =
   | { kind: 'retime'; id: string; ruleId: string; channel: Channel; from: { dueAt: Date; deferredFrom: Date | null; expiresAt: Date }; to: { dueAt: Date; deferredFrom: Date | null; expiresAt: Date } }
   | { kind: 'insert'; planned: P }
   | { kind: 'keep'; id: string; why: 'unchanged' | 'expired_by_dispatcher' | 'handed_over' | 'ended' | 'not_planned' };

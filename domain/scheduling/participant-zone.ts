@@ -14,7 +14,7 @@
 import { DateTime } from 'luxon';
 import { isValidZone } from '@/domain/zones';
 
-export type ParticipantZone =
+type ParticipantZone =
   | { kind: 'none' }
   | { kind: 'same'; zone: string }
   | { kind: 'differs'; zone: string }

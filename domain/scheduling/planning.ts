@@ -65,7 +65,7 @@ function lateReason(timeZone: string, now: Date, w: { dueAt: Date; expiresAt: Da
 }
 
 /** The anchor instant of `rule` for `event`, or null when the anchor does not exist (no room to open). */
-export function anchorInstant(event: PlanningEvent, anchor: Anchor): Date | null {
+function anchorInstant(event: PlanningEvent, anchor: Anchor): Date | null {
   switch (anchor) {
     case 'start':
       return event.startsAt;
@@ -95,7 +95,7 @@ export function reminderWindow(
 }
 
 /** Whether `rule` reminds `booking` at `event` (module rules). */
-export function ruleApplies(event: PlanningEvent, booking: PlanningBooking, rule: PlanningRule): boolean {
+function ruleApplies(event: PlanningEvent, booking: PlanningBooking, rule: PlanningRule): boolean {
   return (
     rule.active &&
     event.status === 'scheduled' &&

@@ -22,7 +22,7 @@ import type { ReminderStatus } from '@/domain/vocabulary';
 
 /** The views of the list, in the order the filter offers them. */
 export const reminderViews = ['upcoming', 'due', 'expired', 'done', 'failed', 'cancelled', 'superseded'] as const;
-export type ReminderView = (typeof reminderViews)[number];
+type ReminderView = (typeof reminderViews)[number];
 
 /** How each view reads in the filter. */
 export const reminderViewLabels: Record<ReminderView, string> = {
@@ -37,14 +37,14 @@ export const reminderViewLabels: Record<ReminderView, string> = {
 
 /** The time windows the filter offers: elapsed time from now, or no bound. */
 export const reminderWindows = ['1h', '24h', '7d', 'all'] as const;
-export type ReminderWindow = (typeof reminderWindows)[number];
+type ReminderWindow = (typeof reminderWindows)[number];
 
 export const reminderWindowLabels: Record<ReminderWindow, string> = { '1h': '1 hour', '24h': '24 hours', '7d': '7 days', all: 'any time' };
 
 const WINDOW_MS: Record<Exclude<ReminderWindow, 'all'>, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
 
 /** The column a view filters and sorts by. */
-export type ReminderInstantColumn = 'due_at' | 'expires_at' | 'updated_at';
+type ReminderInstantColumn = 'due_at' | 'expires_at' | 'updated_at';
 
 /** What one filter means for the query (see the module table). */
 export interface ReminderListQuery {

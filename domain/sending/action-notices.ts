@@ -14,7 +14,7 @@ export interface NudgeRecord {
   delivery: { status: DeliveryStatus; statusReason: string | null; address: string } | null;
 }
 
-export interface ActionNotice {
+interface ActionNotice {
   text: string;
   /** `warn`: it did not go out (or may not have) — a person should look. */
   tone: 'ok' | 'warn';

@@ -22,7 +22,7 @@ export const TENANT_HEADER = 'X-Punctual-Tenant';
 /** The header marking account mail: `X-Punctual-Category: account`. */
 export const CATEGORY_HEADER = 'X-Punctual-Category';
 /** The {@link CATEGORY_HEADER} value of account mail. */
-export const ACCOUNT_CATEGORY = 'account';
+const ACCOUNT_CATEGORY = 'account';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -21,10 +21,10 @@
 export const MASK_CHAR = '•';
 
 /** Paths whose remainder (up to `?` or `#`) is a credential. Matched case-sensitively, as routes are. */
-export const CREDENTIAL_PATH_PREFIXES = ['/u/', '/preferences/', '/reset-password/', '/api/auth/reset-password/', '/a/', '/feed/', '/verify-sender/'] as const;
+const CREDENTIAL_PATH_PREFIXES = ['/u/', '/preferences/', '/reset-password/', '/api/auth/reset-password/', '/a/', '/feed/', '/verify-sender/'] as const;
 
 /** Query/fragment parameter names whose value is a credential (compared without case). */
-export const CREDENTIAL_PARAMS = ['token', 'code', 'otp', 'key', 'sig', 'signature', 'secret', 'password', 'access_token'] as const;
+const CREDENTIAL_PARAMS = ['token', 'code', 'otp', 'key', 'sig', 'signature', 'secret', 'password', 'access_token'] as const;
 
 const URL_RE = /\bhttps?:\/\/[^\s"'<>`()\[\]{}\\]+/gi;
 const PARAM_NAMES = new Set<string>(CREDENTIAL_PARAMS);

@@ -17,7 +17,7 @@ export type HttpFailure =
   | { kind: 'response'; status: number; retryAfter?: string | null }
   | { kind: 'network'; code: string; requestWritten: boolean };
 
-export type HttpClassification =
+type HttpClassification =
   | { class: 'accepted' }
   | { class: 'transient' }
   | { class: 'ambiguous' }

@@ -25,9 +25,9 @@ export const notificationLabels: Record<DomainEventType, string> = {
 };
 
 /** Title of a nudge row (kept word for word: the nudge e2e spec and staff know it by this name). */
-export const NUDGE_TITLE = 'Manual reminder';
+const NUDGE_TITLE = 'Manual reminder';
 /** Title of a rule reminder whose rule was deleted since it was planned. */
-export const DELETED_RULE_TITLE = '(rule deleted)';
+const DELETED_RULE_TITLE = '(rule deleted)';
 
 /**
  * The title of one planned message: a rule reminder by its rule's name (or "(rule deleted)"), a nudge as

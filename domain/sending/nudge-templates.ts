@@ -15,7 +15,7 @@
 import { reminderTemplateIds, type BookingRole, type ReminderTemplateId } from '@/domain/vocabulary';
 
 /** What renderability depends on. */
-export interface NudgeTemplateContext {
+interface NudgeTemplateContext {
   /** The booking's role. */
   role: BookingRole;
   /** The event has an online room (a room URL): the room-opening template has something to open. */
@@ -23,7 +23,7 @@ export interface NudgeTemplateContext {
 }
 
 /** One template and whether it renders here; when not, the template-data field that would be missing and why, in staff words. */
-export type NudgeTemplateAvailability =
+type NudgeTemplateAvailability =
   | { template: ReminderTemplateId; ok: true }
   | { template: ReminderTemplateId; ok: false; field: 'roomUrl' | 'role'; reason: string };
 
@@ -39,13 +39,6 @@ export function nudgeTemplateAvailability(ctx: NudgeTemplateContext): NudgeTempl
         return { template, ok: true };
     }
   });
-}
-
-/** The templates a nudge may use here, in `reminderTemplateIds` order (never empty: `attendee-reminder` always renders). */
-export function nudgeTemplates(ctx: NudgeTemplateContext): ReminderTemplateId[] {
-  return nudgeTemplateAvailability(ctx)
-    .filter((a) => a.ok)
-    .map((a) => a.template);
 }
 
 /**

@@ -39,7 +39,7 @@ export type Outcome =
       suppressAs?: SuppressionReason;
     };
 
-export type AfterOutcome =
+type AfterOutcome =
   | { status: 'accepted'; providerMessageId: string; countsAsFailure: false }
   | { status: 'retrying'; reason: string; nextAttemptAt: Date; countsAsFailure: boolean }
   | { status: 'unknown' | 'expired'; reason: string; countsAsFailure: boolean }
@@ -49,7 +49,7 @@ export type AfterOutcome =
   | { status: 'dead'; reason: string; countsAsFailure: boolean; repairOwner: RepairOwner; disableEndpoint?: boolean };
 
 /** Deferred (transient or rate-limited) attempts allowed in all, whatever the expiry (a provider that never recovers). */
-export const maxDeferredAttempts = 100;
+const maxDeferredAttempts = 100;
 
 const rejectOwner: Record<Exclude<RejectKind, 'invalid_recipient'>, RepairOwner> = {
   endpoint_gone: 'configuration',

@@ -51,7 +51,7 @@ export type NonPublicKind =
   | 'invalid';
 
 /** A non-public address: its kind, and — when an IPv6 form embeds an IPv4 address that decided it — that IPv4 address. */
-export interface NonPublicAddress {
+interface NonPublicAddress {
   kind: NonPublicKind;
   /** The embedded IPv4 address (dotted quad) of an IPv4-mapped, -translated, -compatible, NAT64 or 6to4 form. */
   ipv4?: string;
@@ -182,11 +182,6 @@ export function classifyAddress(ip: string): NonPublicAddress | null {
     return { kind: classifyV4(embedded) ?? 'reserved', ipv4: embedded.join('.') };
   }
   return inRange(v6, globalUnicast) ? null : { kind: 'reserved' };
-}
-
-/** True when `ip` is not a public address — private, loopback, link-local, reserved, … or not an IP at all (module doc). */
-export function isPrivateAddress(ip: string): boolean {
-  return classifyAddress(ip) !== null;
 }
 
 const kindWords: Record<NonPublicKind, string> = {

@@ -19,7 +19,7 @@ export interface SendSnapshot {
   rule: { active: boolean; pendingGoOut?: boolean } | null;
 }
 
-export type SendDecision =
+type SendDecision =
   | { action: 'send' }
   /** The reminder already left the sendable states (another worker, a replan); nothing to write. */
   | { action: 'skip'; reason: string }

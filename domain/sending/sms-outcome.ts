@@ -49,7 +49,7 @@ export interface SmsApiResponse {
 }
 
 /** One row of {@link twilioErrorRules}: `why` cites Twilio's error dictionary. */
-export interface TwilioErrorRule {
+interface TwilioErrorRule {
   code: number;
   outcome: { class: 'rejected'; kind: RejectKind; suppressAs?: SuppressionReason } | { class: 'rate_limited' };
   why: string;

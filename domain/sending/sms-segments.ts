@@ -16,7 +16,7 @@
  * character starts the next part. `segments` can therefore exceed `ceil(units / perSegment)`.
  */
 
-export type SmsEncoding = 'GSM-7' | 'UCS-2';
+type SmsEncoding = 'GSM-7' | 'UCS-2';
 
 export interface SmsSegmentCount {
   encoding: SmsEncoding;
@@ -48,9 +48,9 @@ const basicSet = new Set(gsmBasic);
 const extensionSet = new Set(gsmExtension);
 
 /** GSM-7 single-message and per-part capacity, in septets. */
-export const gsm7Limits = { single: 160, perPart: 153 } as const;
+const gsm7Limits = { single: 160, perPart: 153 } as const;
 /** UCS-2 single-message and per-part capacity, in UTF-16 code units. */
-export const ucs2Limits = { single: 70, perPart: 67 } as const;
+const ucs2Limits = { single: 70, perPart: 67 } as const;
 
 /** Septets one character costs in GSM-7: 1 (basic), 2 (extension), or null (not representable). */
 export function gsm7Septets(ch: string): 1 | 2 | null {

@@ -26,7 +26,7 @@ export interface SmtpFailure {
   response?: string;
 }
 
-export type SmtpClassification =
+type SmtpClassification =
   | { class: Exclude<OutcomeClass, 'rejected'> }
   | { class: 'rejected'; kind: 'invalid_recipient' | 'permission' | 'validation' | 'other' };
 
@@ -34,7 +34,7 @@ const transient: SmtpClassification = { class: 'transient' };
 const rejected = (kind: 'invalid_recipient' | 'permission' | 'validation' | 'other'): SmtpClassification => ({ class: 'rejected', kind });
 
 /** One row of a classification table: `id` names it in tests, `why` cites its source. */
-export interface SmtpRule {
+interface SmtpRule {
   id: string;
   outcome: SmtpClassification;
   why: string;

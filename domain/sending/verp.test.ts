@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_LOCAL_PART, bounceDomainOf, parseVerpAddress, verpAddress } from './verp';
+import { bounceDomainOf, parseVerpAddress, verpAddress } from './verp';
+
+/** RFC 5321 §4.5.3.1.1: the longest local part a server must accept. */
+const MAX_LOCAL_PART = 64;
 
 const key = 'test-verp-key-0123456789abcdef';
 const id = '3F2A6C1E-0B4D-4E8A-9C2B-7D1E5F6A9C1E';

@@ -20,11 +20,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { isUuid } from '@/domain/ids';
 
 /** Local-part prefix of every bounce address (before the `+`). */
-export const VERP_PREFIX = 'bounces';
+const VERP_PREFIX = 'bounces';
 /** Hex digits of the HMAC kept in the token. */
-export const VERP_TAG_LENGTH = 10;
-/** RFC 5321 §4.5.3.1.1: the longest local part a server must accept. */
-export const MAX_LOCAL_PART = 64;
+const VERP_TAG_LENGTH = 10;
 
 const tokenPattern = new RegExp(`^${VERP_PREFIX}\\+([0-9a-f]{32})-([0-9a-f]{${VERP_TAG_LENGTH}})@([^@\\s]+)$`);
 const domainPattern = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;

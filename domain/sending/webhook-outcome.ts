@@ -35,7 +35,7 @@ export interface WebhookAnswer {
 }
 
 /** Characters of the receiver's body kept in `response` (the attempt record). */
-export const webhookResponseChars = 500;
+const webhookResponseChars = 500;
 
 /** `<status> <body, first 500 characters, not splitting a surrogate pair>` (trimmed; just the status for an empty body). */
 export function webhookResponseText(status: number, bodyText: string): string {

@@ -13,7 +13,7 @@
  * ```
  * Instants are UTC ISO strings; zones are IANA names. The same message key is the `webhook-id` header.
  */
-export interface WebhookPayloadInput {
+interface WebhookPayloadInput {
   messageKey: string;
   type: string;
   occurredAt: Date;

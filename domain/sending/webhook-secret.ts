@@ -9,10 +9,10 @@
  */
 
 /** The prefix that marks a symmetric Standard Webhooks secret. */
-export const webhookSecretPrefix = 'whsec_';
+const webhookSecretPrefix = 'whsec_';
 /** Key length bounds in bytes (spec: 24 bytes minimum, 512 bits maximum). */
-export const webhookSecretMinBytes = 24;
-export const webhookSecretMaxBytes = 64;
+const webhookSecretMinBytes = 24;
+const webhookSecretMaxBytes = 64;
 
 /** `whsec_<base64(key)>`. @throws RangeError when the key is shorter than 24 or longer than 64 bytes. */
 export function formatWebhookSecret(key: Uint8Array): string {

@@ -29,7 +29,7 @@ import { describePrivateAddress } from './private-address';
  * `code` says which rule failed: `PRIVATE_ADDRESS` for a non-public host (the channel reports it under that code),
  * `INVALID_ENDPOINT` for every other rule.
  */
-export type WebhookUrlResult = { ok: true; url: string } | { ok: false; code: 'INVALID_ENDPOINT' | 'PRIVATE_ADDRESS'; message: string };
+type WebhookUrlResult = { ok: true; url: string } | { ok: false; code: 'INVALID_ENDPOINT' | 'PRIVATE_ADDRESS'; message: string };
 
 /** What a deployment accepts beyond https to a public host (module doc). */
 export interface WebhookUrlPolicy {
@@ -89,7 +89,7 @@ export function privateHostProblem(hostname: string): string | null {
 }
 
 /** Longest endpoint URL accepted, in characters. */
-export const maxWebhookUrlLength = 2048;
+const maxWebhookUrlLength = 2048;
 
 /** Validates an endpoint URL typed by staff (module rules: `opts.allowHttp` the scheme, `opts.allowedOrigins` the exceptions to the private-address check); never throws. */
 export function parseWebhookUrl(input: string, opts: WebhookUrlPolicy): WebhookUrlResult {

@@ -4,14 +4,12 @@
  * within a minute. The messages it plans are sent by their own `send_alert` jobs.
  */
 import type { Task } from 'graphile-worker';
-import { z } from 'zod';
+import { taskPayloadSchemas } from '@/jobs/registry';
 import { evaluateAlerts } from '@/server/alerts/evaluation';
 import { alertRuntimeOf } from '@/jobs/alert-runtime';
 import type { WorkerContext } from '@/jobs/context';
 
-export const alertsCheckPayloadSchema = z.object({ tenantId: z.uuid().optional() }).loose();
-
 export const alertsCheckTask = (ctx: WorkerContext): Task => async (payload) => {
-  const { tenantId } = alertsCheckPayloadSchema.parse(payload ?? {});
+  const { tenantId } = taskPayloadSchemas.alerts_check.parse(payload ?? {});
   await evaluateAlerts(ctx.db, ctx.clock.now(), { tenantId, publicUrl: alertRuntimeOf(ctx).publicUrl });
 };

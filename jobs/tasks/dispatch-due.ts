@@ -1,5 +1,5 @@
 /**
- * Task `dispatch_due`: wake-up at a due instant and the every-minute sweep. Payload ignored except `_cron`.
+ * Task `dispatch_due`: wake-up at a due instant and the every-minute sweep. Payload (jobs/registry.ts) ignored except `_cron`.
  * The minute sweep also deletes idempotency keys past their lifetime (IDEMPOTENCY_KEY_TTL_HOURS), records this
  * worker's heartbeat and evaluates every tenant's alerts (issue #10 §6, server/alerts/evaluation.ts workerAlertSweep).
  */
@@ -9,14 +9,16 @@ import { IDEMPOTENCY_KEY_TTL_HOURS } from '@/domain/platform/idempotency';
 import { workerAlertSweep } from '@/server/alerts/evaluation';
 import { dispatchDue } from '@/server/sending/dispatch';
 import { alertRuntimeOf } from '@/jobs/alert-runtime';
+import { taskPayloadSchemas } from '@/jobs/registry';
 import type { WorkerContext } from '@/jobs/context';
 
 export const dispatchDueTask = (ctx: WorkerContext): Task => async (payload, helpers) => {
+  const { _cron } = taskPayloadSchemas.dispatch_due.parse(payload ?? {});
   const r = await dispatchDue(ctx.db, ctx.clock.now(), ctx.policy);
   if (r.dispatched || r.expired || r.unknown || r.resumed || r.redispatched) {
     helpers.logger.info(`dispatch: ${JSON.stringify(r)}`);
   }
-  if (payload && typeof payload === 'object' && '_cron' in payload) {
+  if (_cron !== undefined) {
     await deleteExpiredIdempotencyKeys(ctx.db, IDEMPOTENCY_KEY_TTL_HOURS);
     const a = await workerAlertSweep(ctx.db, alertRuntimeOf(ctx), ctx.clock.now());
     if (a.planned.length) helpers.logger.info(`alerts: planned ${a.planned.length} message(s)`);

@@ -1,12 +1,10 @@
 /** Task `send_test_message` { id }: sends one "send a test message" request of the settings page (server/organisations/org-settings.ts sendTestMessage). */
 import type { Task } from 'graphile-worker';
-import { z } from 'zod';
+import { taskPayloadSchemas } from '@/jobs/registry';
 import { sendTestMessage } from '@/server/organisations/org-settings';
 import type { WorkerContext } from '@/jobs/context';
 
-export const sendTestMessagePayloadSchema = z.object({ id: z.uuid() });
-
 export const sendTestMessageTask = (ctx: WorkerContext): Task => async (payload) => {
-  const { id } = sendTestMessagePayloadSchema.parse(payload);
+  const { id } = taskPayloadSchemas.send_test_message.parse(payload);
   await sendTestMessage(ctx.db, id, { smtp: ctx.channel, ...ctx.sendDeps.channels }, () => ctx.clock.now(), { senderIdentity: ctx.sendDeps.senderIdentity });
 };

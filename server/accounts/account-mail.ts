@@ -14,7 +14,7 @@ import type { Tenant } from '@/db/schema';
 import { alertEmailHtml } from '@/domain/alerts/messages';
 import { messageIdFor } from '@/domain/keys';
 
-export interface AccountMail {
+interface AccountMail {
   tenant: Pick<Tenant, 'id'>;
   from: { name: string; address: string };
   /** Reply-To, when the From is not the organisation's own (null or absent: none). */

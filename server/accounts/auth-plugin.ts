@@ -63,7 +63,7 @@ interface Pending {
 const pending = new WeakMap<Headers, Pending>();
 
 /** Whether this staff account is disabled (false for an unknown id: better-auth refuses those itself). */
-export async function isStaffDisabled(userId: string): Promise<boolean> {
+async function isStaffDisabled(userId: string): Promise<boolean> {
   const [row] = await getDb().select({ disabledAt: staffUsers.disabledAt }).from(staffUsers).where(eq(staffUsers.id, userId));
   return !!row?.disabledAt;
 }

@@ -21,16 +21,15 @@
  *   the link came from `npm run tenant` or from the email) writes a `password_reset` audit entry in the account's
  *   tenant.
  */
+import { TASK } from '@/jobs/registry';
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { EmailChannel, Outcome } from '@/channels/types';
+import type { EmailChannel } from '@/channels/types';
 import type { Db, DbOrTx } from '@/db/client';
 import { appendAudit } from '@/db/queries/dashboards/audit';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { resetTokenRow } from '@/db/queries/organisations/tenant-setup';
 import { staffUsers, tenants } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/messages';
-import { messageIdFor } from '@/domain/keys';
 import { passwordResetEmail } from '@/domain/organisations/tenant-setup';
 import type { EmailProvider } from '@/domain/vocabulary';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
@@ -38,31 +37,28 @@ import { senderFor } from '@/server/organisations/sender-identity';
 import { childLogger } from '@/server/platform/log';
 import { sendAccountMail } from './account-mail';
 
-/** graphile-worker task that mails one password reset link (payload `{ userId, url }`). */
-export const SEND_PASSWORD_RESET_TASK = 'send_password_reset';
-
 /** Attempts before the job is left failed in the queue (transient provider trouble, 1 hour of link life). */
 const MAX_ATTEMPTS = 5;
 
 /** The job's payload: whose link, and the whole link (`<public URL>/set-password?token=…`). */
-export interface PasswordResetPayload {
+interface PasswordResetPayload {
   userId: string;
   url: string;
 }
 
 /** Adds the `send_password_reset` job (called by better-auth's `sendResetPassword`, server/accounts/auth.ts). */
 export async function enqueuePasswordResetMail(db: DbOrTx, p: PasswordResetPayload): Promise<void> {
-  await enqueueJob(db, SEND_PASSWORD_RESET_TASK, { userId: p.userId, url: p.url }, { maxAttempts: MAX_ATTEMPTS });
+  await enqueueJob(db, TASK.sendPasswordReset, { userId: p.userId, url: p.url }, { maxAttempts: MAX_ATTEMPTS });
 }
 
 /** What became of one job. */
-export type PasswordResetSendResult =
+type PasswordResetSendResult =
   | { status: 'sent' }
   /** Nothing sent, for good: the account or its link is gone (used, replaced, expired), or the provider refused. */
   | { status: 'skipped'; reason: string };
 
 /** Thrown for an outcome worth another attempt (graphile-worker retries the job with backoff). */
-export class PasswordResetRetry extends Error {}
+class PasswordResetRetry extends Error {}
 
 /**
  * Sends the reset email of one job (module doc) through `channels[tenant.email_provider]`. `now`: the database's
@@ -77,7 +73,7 @@ export async function sendPasswordResetMail(
   now: Date,
   senderIdentity?: SenderIdentityConfig,
 ): Promise<PasswordResetSendResult> {
-  const log = childLogger({ role: 'worker', task: SEND_PASSWORD_RESET_TASK });
+  const log = childLogger({ role: 'worker', task: TASK.sendPasswordReset });
   let token: string | null = null;
   try {
     token = new URL(p.url).searchParams.get('token');
@@ -138,7 +134,7 @@ export async function auditPasswordReset(db: Db, user: { id: string; email: stri
 }
 
 /** What the set-password page may show for a link: whose it is, or that it cannot be used. */
-export type PasswordLinkView = { usable: true; email: string; name: string; orgName: string; hasPassword: boolean } | { usable: false };
+type PasswordLinkView = { usable: true; email: string; name: string; orgName: string; hasPassword: boolean } | { usable: false };
 
 /**
  * Looks a link's token up for the set-password page (read only: the token is spent by better-auth's

@@ -19,7 +19,7 @@ export interface PasswordCheck {
 }
 
 /** Whether a check may go ahead. */
-export type Reservation =
+type Reservation =
   | { allowed: true }
   /** Refused (HTTP 429): `retryAfterMs` until it may be tried again; `message` says so in words. */
   | { allowed: false; bucket: SignInBucket; retryAfterMs: number; message: string };

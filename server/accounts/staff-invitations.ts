@@ -9,10 +9,11 @@
  * An address that is already a member of the inviting tenant itself is refused as such (no other tenant's facts in
  * that). Admins cancel a pending invitation (version-checked, invariant 11); inviting the address again replaces it.
  */
+import { TASK } from '@/jobs/registry';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from 'better-auth/crypto';
 import { z } from 'zod';
-import type { EmailChannel, Outcome } from '@/channels/types';
+import type { EmailChannel } from '@/channels/types';
 import type { Db, DbOrTx } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
 import { appendAudit } from '@/db/queries/dashboards/audit';
@@ -20,9 +21,6 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { accountTenantOf, insertInvitation, invitationByToken, invitationTokenHash, invitationWithTenant, lockInvitation, pendingInvitations, setInvitationStatus } from '@/db/queries/accounts/staff-invitations';
 import type { StaffInvitation } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/messages';
-import { messageIdFor } from '@/domain/keys';
-import { senderNameOf } from '@/domain/organisations/org-settings';
 import { alreadyMemberMessage, alreadyRegisteredEmail, INVITATION_UNUSABLE_MESSAGE, invitationEmail, invitationExpiry, invitationOpen, invitationSentNotice, INVITED_STATE } from '@/domain/accounts/staff-invitation';
 import { staffRoles, type EmailProvider } from '@/domain/vocabulary';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
@@ -33,20 +31,17 @@ import { senderFor } from '@/server/organisations/sender-identity';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { sendAccountMail } from './account-mail';
 
-/** graphile-worker task that mails one invitation (payload `{ invitationId, url }`). */
-export const SEND_STAFF_INVITATION_TASK = 'send_staff_invitation';
 const MAX_ATTEMPTS = 5;
 
-export const inviteInput = z.object({
+const inviteInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
   // It greets the person in the invitation email: text-direction controls are refused (domain/text.ts).
   name: z.string().trim().min(1).max(120).check(refuseBidiControls),
   role: z.enum(staffRoles),
 });
-export type InviteInput = z.input<typeof inviteInput>;
 
 /** A pending invitation as the Staff page and the API show it (the same for every address). */
-export interface InvitationView {
+interface InvitationView {
   id: string;
   email: string;
   name: string;
@@ -85,7 +80,7 @@ export async function inviteStaffAction(db: DbOrTx, ctx: { tenantId: string; act
     const token = randomBytes(24).toString('base64url');
     const row = await insertInvitation(tx, { tenantId: ctx.tenantId, email: v.email, name: v.name, role: v.role, invitedBy: ctx.actor, token, expiresAt: invitationExpiry(ctx.now), now: ctx.now });
     const url = `${baseUrl.replace(/\/+$/, '')}/accept-invitation?token=${token}`;
-    await enqueueJob(tx, SEND_STAFF_INVITATION_TASK, { invitationId: row.id, url }, { maxAttempts: MAX_ATTEMPTS });
+    await enqueueJob(tx, TASK.sendStaffInvitation, { invitationId: row.id, url }, { maxAttempts: MAX_ATTEMPTS });
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'staff_invite', at: ctx.now, details: { email: v.email, role: v.role, expiresAt: row.expiresAt.toISOString() } });
     return { invitation: invitationView(row), message: invitationSentNotice(v.email) };
   });
@@ -111,7 +106,7 @@ export async function cancelInvitationAction(db: Db, ctx: { tenantId: string; ac
 }
 
 /** What the accept page may show for a link: whose invitation it is, or that it cannot be used. */
-export type InvitationLinkView = { usable: true; email: string; name: string; orgName: string } | { usable: false };
+type InvitationLinkView = { usable: true; email: string; name: string; orgName: string } | { usable: false };
 
 /** Reads a link's invitation for the accept page (read only). An address that has an account anywhere reads as unusable. */
 export async function invitationLinkView(db: DbOrTx, token: string, now: Date): Promise<InvitationLinkView> {
@@ -151,10 +146,10 @@ export async function acceptInvitation(db: Db, input: unknown, now: Date): Promi
 }
 
 /** What became of one mail job. */
-export type InvitationSendResult = { status: 'sent'; kind: 'link' | 'already_registered' } | { status: 'skipped'; reason: string };
+type InvitationSendResult = { status: 'sent'; kind: 'link' | 'already_registered' } | { status: 'skipped'; reason: string };
 
 /** Thrown for an outcome worth another attempt (graphile-worker retries the job with backoff). */
-export class InvitationMailRetry extends Error {}
+class InvitationMailRetry extends Error {}
 
 /**
  * Mails one invitation (module doc) through the inviting tenant's email provider, from its sender address, as account
@@ -169,7 +164,7 @@ export async function sendStaffInvitationMail(
   now: Date,
   senderIdentity?: SenderIdentityConfig,
 ): Promise<InvitationSendResult> {
-  const log = childLogger({ role: 'worker', task: SEND_STAFF_INVITATION_TASK });
+  const log = childLogger({ role: 'worker', task: TASK.sendStaffInvitation });
   const found = await invitationWithTenant(db, p.invitationId);
   if (!found || !invitationOpen(found.invitation, now)) return { status: 'skipped', reason: 'the invitation was accepted, cancelled, replaced or has expired' };
   const { invitation: i, tenant } = found;

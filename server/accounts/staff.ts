@@ -15,15 +15,15 @@ import { can, refusalMessage } from '@/domain/accounts/permissions';
 import { staffRoles, type StaffRole } from '@/domain/vocabulary';
 import { refuseBidiControls } from '@/domain/text';
 import { AppError, parseInput } from '@/server/platform/errors';
-import { assertActorMay, assertVersion, parseVersion } from '@/server/platform/versions';
+import { assertVersion, parseVersion } from '@/server/platform/versions';
 
-export const staffInput = z.object({
+const staffInput = z.object({
   email: z.email().transform((e) => e.toLowerCase()),
   name: z.string().trim().min(1).max(120).check(refuseBidiControls),
   role: z.enum(staffRoles),
   password: z.string().min(8, 'at least 8 characters').max(128),
 });
-export type StaffInput = z.input<typeof staffInput>;
+type StaffInput = z.input<typeof staffInput>;
 
 /**
  * Creates the account unless one with that email exists (then nothing changes). The password is hashed

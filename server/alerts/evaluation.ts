@@ -78,7 +78,7 @@ export function alertPublicUrl(env: Record<string, string | undefined> = process
 // =============================================================================================== evaluation
 
 /** Options of {@link evaluateAlerts}. */
-export interface EvaluateOptions {
+interface EvaluateOptions {
   /** Only this tenant (it must have alert settings); default every tenant that has them. */
   tenantId?: string;
   /** Only these conditions (the web watchdog: `['worker_heartbeat']`); default all. */
@@ -93,7 +93,7 @@ export interface EvaluateOptions {
 }
 
 /** One planned message, as {@link evaluateAlerts} reports it. */
-export interface PlannedAlert {
+interface PlannedAlert {
   id: string;
   tenantId: string;
   condition: AlertCondition;
@@ -103,7 +103,7 @@ export interface PlannedAlert {
 }
 
 /** What {@link evaluateAlerts} did. */
-export interface EvaluateResult {
+interface EvaluateResult {
   /** Tenants evaluated. */
   tenants: number;
   /** Messages planned by this evaluation (each with its `send_alert` job). */

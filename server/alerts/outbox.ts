@@ -11,22 +11,18 @@ import { insertAlertMessage } from '@/db/queries/alerts/alerts';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import type { AlertSettings } from '@/db/schema';
 import type { AlertRoute } from '@/domain/vocabulary';
-
-/** graphile-worker task that sends one alert message (payload `{ id }`). */
-export const SEND_ALERT_TASK = 'send_alert';
-/** graphile-worker task that evaluates every tenant's alerts now (payload `{}` or `{ tenantId }`; job key `alerts_check`). */
-export const ALERTS_CHECK_TASK = 'alerts_check';
+import { TASK } from '@/jobs/registry';
 
 /** How long the worker's job for a message the web process sends itself waits before it may take it, ms. */
 export const WEB_SEND_HEAD_START_MS = 30_000;
 
 /** The recipient id of a Slack webhook URL in message keys: `slack-` + 16 hex of its SHA-256 (the URL is a credential). */
-export function slackRecipientId(url: string): string {
+function slackRecipientId(url: string): string {
   return `slack-${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
 }
 
 /** One route of a message: email to a staff member (recipient = user id) or the Slack URL (recipient = slackRecipientId). */
-export interface Route {
+interface Route {
   route: AlertRoute;
   recipient: string;
   address: string;
@@ -46,6 +42,6 @@ export function routesFor(settings: AlertSettings, staff: { id: string; email: s
  */
 export async function planMessage(tx: Tx, m: Parameters<typeof insertAlertMessage>[1], jobAt?: Date): Promise<string | null> {
   const id = await insertAlertMessage(tx, m);
-  if (id) await enqueueJob(tx, SEND_ALERT_TASK, { id }, { jobKey: `send_alert:${id}`, jobKeyMode: 'replace', runAt: jobAt ?? null });
+  if (id) await enqueueJob(tx, TASK.sendAlert, { id }, { jobKey: `send_alert:${id}`, jobKeyMode: 'replace', runAt: jobAt ?? null });
   return id;
 }

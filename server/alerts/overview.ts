@@ -25,7 +25,7 @@ export interface ConditionView {
 }
 
 /** Everything the alerts page shows besides the settings. */
-export interface AlertsOverview {
+interface AlertsOverview {
   conditions: ConditionView[];
   messages: AlertMessage[];
   staff: { id: string; name: string; email: string; role: string }[];

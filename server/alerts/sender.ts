@@ -26,7 +26,8 @@ import { webhookUrlPolicy } from '@/server/notifications/notification-settings';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { senderFor } from '@/server/organisations/sender-identity';
 import { evaluateAlerts } from './evaluation';
-import { SEND_ALERT_TASK, WEB_SEND_HEAD_START_MS } from './outbox';
+import { WEB_SEND_HEAD_START_MS } from './outbox';
+import { TASK } from '@/jobs/registry';
 
 /** What sends alert messages in this process. */
 export interface AlertSenders {
@@ -101,7 +102,7 @@ export async function sendAlertMessage(db: Db, id: string, senders: AlertSenders
     const recorded = await finishAlertMessage(tx, id, claimed.attempts, r);
     if (!recorded) return { id, status: 'skipped', reason: 'the lease ran out and another sender took the message' };
     if (decision.status === 'retrying') {
-      await enqueueJob(tx, SEND_ALERT_TASK, { id }, { runAt: decision.nextAttemptAt, jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.sendAlert, { id }, { runAt: decision.nextAttemptAt, jobKey: `send_alert:${id}`, jobKeyMode: 'replace' });
       return { id, status: 'retrying', reason: decision.reason, nextAttemptAt: decision.nextAttemptAt };
     }
     return decision.status === 'sent' ? { id, status: 'sent' } : { id, status: 'failed', reason: decision.reason };
@@ -131,7 +132,7 @@ function sendEmail(channel: EmailChannel, tenant: Tenant, m: AlertMessage, signa
 }
 
 /** Sends every message a sender may take now (optionally of one condition), one after another. */
-export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: Date, opts: { condition?: AlertCondition } = {}): Promise<SendAlertResult[]> {
+async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: Date, opts: { condition?: AlertCondition } = {}): Promise<SendAlertResult[]> {
   const out: SendAlertResult[] = [];
   for (const id of await dueAlertMessageIds(db, now, opts)) out.push(await sendAlertMessage(db, id, senders, now));
   return out;
@@ -143,7 +144,7 @@ export async function sendDueAlertMessages(db: Db, senders: AlertSenders, now: D
  * PUNCTUAL_WEBHOOK_ALLOW_HTTP=true, a non-public host only when PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS names its origin). A provider whose
  * variables are unset has no channel here: its messages are left to the worker.
  */
-export function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
+function alertSendersFromEnv(env: Record<string, string | undefined> = process.env): AlertSenders {
   const email: Partial<Record<EmailProvider, EmailChannel>> = {};
   if (env.SMTP_URL) email.smtp = createSmtpChannel({ url: env.SMTP_URL });
   if (env.HTTP_EMAIL_API_URL && env.HTTP_EMAIL_API_KEY) email.http_api = createHttpEmailChannel({ baseUrl: env.HTTP_EMAIL_API_URL, apiKey: env.HTTP_EMAIL_API_KEY });

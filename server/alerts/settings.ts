@@ -118,7 +118,7 @@ export interface SaveAlertSettingsInput {
 }
 
 /** Who saves (app/_http/session.ts actionContext). */
-export interface AlertSettingsContext {
+interface AlertSettingsContext {
   tenantId: string;
   actor: string;
   actorId?: string;

@@ -12,7 +12,7 @@ import { runHeartbeatWatchdog, webAlertSenders } from './sender';
 import { appClock } from '@/server/platform/clock';
 
 /** The interval from PUNCTUAL_WATCHDOG_MS: default 30 000; 0 (or negative) = off. @throws Error naming the variable when it is not a number. */
-export function watchdogIntervalMs(env: Record<string, string | undefined> = process.env): number {
+function watchdogIntervalMs(env: Record<string, string | undefined> = process.env): number {
   const raw = env.PUNCTUAL_WATCHDOG_MS;
   if (raw === undefined || raw.trim() === '') return 30_000;
   const n = Number(raw);

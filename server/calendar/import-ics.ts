@@ -23,7 +23,7 @@ export const IMPORT_HORIZON_PAST_DAYS = 30;
 /** … to `now` + 365 days, unless `horizonDays` says otherwise. */
 export const IMPORT_HORIZON_FUTURE_DAYS = 365;
 /** Events looked up and inserted per statement. */
-export const IMPORT_BATCH_SIZE = 1000;
+const IMPORT_BATCH_SIZE = 1000;
 
 const DAY_MS = 86_400_000;
 

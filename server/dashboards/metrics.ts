@@ -51,13 +51,13 @@ import { channels } from '@/domain/vocabulary';
 import { errField, type Logger } from '@/server/platform/log';
 
 /** How often a worker writes its snapshot, ms. */
-export const SNAPSHOT_INTERVAL_MS = 15_000;
+const SNAPSHOT_INTERVAL_MS = 15_000;
 /** Snapshots older than this (database clock) are left out of a scrape: their worker is gone or stuck, s. */
-export const SNAPSHOT_MAX_AGE_SECONDS = 120;
+const SNAPSHOT_MAX_AGE_SECONDS = 120;
 /** Lag buckets, s: 50 ms … 60 s (the idle target is p50 ≤ 100 ms, p99 ≤ 300 ms; a late-send window is minutes). */
-export const LAG_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const LAG_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 /** Claim batch buckets, s: 1 ms … 2.5 s (target ≤ 2 ms per 100-row claim at 1,000,000 reminders). */
-export const CLAIM_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const CLAIM_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 /**
  * What the send path reports (server/sending/send-attempt.ts `attempt`, for `sendReminder` and `deliver`), through `SendDeps.observe`:
@@ -156,7 +156,7 @@ export function createWorkerMetrics(opts: { workerId?: string; processMetrics?: 
 }
 
 /** A running snapshot publisher (see {@link publishWorkerMetrics}). */
-export interface MetricsPublisher {
+interface MetricsPublisher {
   /** Writes the snapshot now. @throws the database's error. */
   publishNow(): Promise<void>;
   /** Stops the timer, waits for a write in progress, deletes this worker's row. Never throws (logs instead). */
@@ -200,11 +200,11 @@ export function publishWorkerMetrics(db: Db, metrics: WorkerMetrics, opts: { int
 // ---------------------------------------------------------------------------------------------- the endpoint
 
 /** The variable that holds the scrape token. */
-export const METRICS_TOKEN_VAR = 'PUNCTUAL_METRICS_TOKEN';
+const METRICS_TOKEN_VAR = 'PUNCTUAL_METRICS_TOKEN';
 /** Shortest accepted token (a guessable token would expose the installation's counts). */
-export const METRICS_TOKEN_MIN_LENGTH = 16;
+const METRICS_TOKEN_MIN_LENGTH = 16;
 
-export type MetricsAuth = { ok: true } | { ok: false; status: 401 | 503; message: string };
+type MetricsAuth = { ok: true } | { ok: false; status: 401 | 503; message: string };
 
 /**
  * Checks a scrape's `Authorization` header against PUNCTUAL_METRICS_TOKEN (`Bearer <token>`, scheme case-insensitive).

@@ -13,11 +13,11 @@ import type { BookingRole, Channel, DeliveryStatus, EventStatus, ReminderKind } 
 import { messageTitle } from '@/domain/sending/message-labels';
 
 /** How many of today's events the page lists (the rest: "and N more", a link to the events list). */
-export const TODAY_EVENTS_LIMIT = 100;
+const TODAY_EVENTS_LIMIT = 100;
 /** How many participants an expanded event shows (the rest: "and N more — open the event"). */
-export const TODAY_PARTICIPANTS_LIMIT = 50;
+const TODAY_PARTICIPANTS_LIMIT = 50;
 /** How many due messages and attention items each section lists. */
-export const TODAY_LIST_LIMIT = 50;
+const TODAY_LIST_LIMIT = 50;
 
 export interface TodayEventJson {
   id: string;

@@ -31,7 +31,6 @@ import { dateInZone, describeContactPreferences, maskPhone, quietHoursFromForm, 
 import {
   categoriesReenabled,
   categoryPhrase,
-  channelsFor,
   preferencesSchema,
   readPreferences,
   readUnsubscribed,
@@ -40,7 +39,7 @@ import {
   type UnsubscribeMarkers,
 } from '@/domain/notifications/preferences';
 import { parseQuietHours, quietHoursSchema, type QuietHours } from '@/domain/notifications/quiet-hours';
-import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '@/domain/vocabulary';
+import { preferenceCategories, type PreferenceCategory } from '@/domain/vocabulary';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { verifyPreferenceToken } from '@/server/sending/preference-link';
 import { phoneField } from '@/server/scheduling/inputs';
@@ -134,10 +133,10 @@ const participantInputSchema = z.strictObject(
 );
 
 /** Who is saving: staff through the app (role re-checked under a lock) or the person through their link. */
-export type PreferencesEditor = { kind: 'staff'; actor: string; actorId?: string } | { kind: 'participant' };
+type PreferencesEditor = { kind: 'staff'; actor: string; actorId?: string } | { kind: 'participant' };
 
 /** What a save did. */
-export interface SavePreferencesResult {
+interface SavePreferencesResult {
   preferences: ContactPreferencesView;
   /** False when the save changed nothing (nothing written, version unchanged). */
   changed: boolean;

@@ -49,7 +49,7 @@ export interface NotificationSettingsView {
 }
 
 /** Who saves, from the session (app/_http/session.ts `actionContext`). `actorId` set → their role is re-checked under a lock. */
-export interface SettingsContext {
+interface SettingsContext {
   tenantId: string;
   actor: string;
   actorId?: string;

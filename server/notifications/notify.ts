@@ -19,9 +19,9 @@ import { bookingsWithContacts, eventWithTenant, insertNotifications, notificatio
 import type { Contact } from '@/db/schema';
 import { isEssentialType, planNotifications, planOnNewChannels, recipientsOf, sendingTenantIds, type PlanInput, type PlanPerson } from '@/domain/notifications/plan';
 import { personalChannels, type PersonalChannel } from '@/domain/vocabulary';
-import { DISPATCH_TASK } from '@/server/scheduling/planning';
+import { TASK } from '@/jobs/registry';
 
-export interface NotifyResult {
+interface NotifyResult {
   /** Notifications planned by this run (0 when a earlier run already did it). */
   planned: number;
   skipped?: 'not found' | 'already processed';
@@ -101,6 +101,6 @@ export async function planPendingNotificationsOnNewChannels(tx: Tx, tenantId: st
  */
 async function wakeDispatcherAt(tx: Tx, planned: { dueAt: Date }[], now: Date, keyPrefix: string): Promise<void> {
   for (const due of new Set(planned.map((r) => r.dueAt.getTime()))) {
-    await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: due > now.getTime() ? new Date(due) : null, jobKey: `${keyPrefix}:${due}` });
+    await enqueueJob(tx, TASK.dispatchDue, { reason: 'wake' }, { runAt: due > now.getTime() ? new Date(due) : null, jobKey: `${keyPrefix}:${due}` });
   }
 }

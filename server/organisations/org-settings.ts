@@ -9,9 +9,10 @@
  *
  * The web app never sends mail itself: the provider credentials live in the worker's environment (SMTP_URL;
  * HTTP_EMAIL_API_URL + HTTP_EMAIL_API_KEY). A test message is a row in `org_test_messages` plus a job
- * ({@link SEND_TEST_MESSAGE_TASK}) in the same transaction; a worker sends it through the tenant's provider and
+ * ({@link TASK.sendTestMessage}) in the same transaction; a worker sends it through the tenant's provider and
  * records the provider's answer verbatim, which the page polls for.
  */
+import { TASK } from '@/jobs/registry';
 import type { EmailChannel } from '@/channels/types';
 import type { Db, DbOrTx } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
@@ -40,9 +41,6 @@ import { AppError, assertId } from '@/server/platform/errors';
 import { claimSenderAddress, senderFor, senderStatus, type SenderStatusView } from './sender-identity';
 import { assertVersion, assertVersionIssued, parseVersion, recheckActor } from '@/server/platform/versions';
 
-/** graphile-worker task that sends one test message: payload `{ id }` (an `org_test_messages` row). */
-export const SEND_TEST_MESSAGE_TASK = 'send_test_message';
-
 /** The settings as the page shows and edits them. */
 export interface OrgSettingsView extends OrgSettings {
   slug: string;
@@ -64,7 +62,7 @@ export interface OrgSettingsView extends OrgSettings {
   verificationSent?: boolean;
 }
 
-export function settingsView(t: Tenant): OrgSettingsView {
+function settingsView(t: Tenant): OrgSettingsView {
   return {
     slug: t.slug,
     name: t.name,
@@ -188,7 +186,7 @@ export async function requestTestMessage(db: Db, ctx: { tenantId: string; actor:
     if (wait > 0) throw new AppError('rate_limited', testMessageTooSoon(wait), 'to', { retryAfterMs: wait });
     const m = await insertTestMessage(tx, { tenantId: ctx.tenantId, to, requestedBy: ctx.actor, provider: t.emailProvider, at: ctx.now });
     // One attempt: a test message is not retried behind the admin's back; the page reports what happened.
-    await enqueueJob(tx, SEND_TEST_MESSAGE_TASK, { id: m.id }, { jobKey: `test_message:${m.id}`, maxAttempts: 1 });
+    await enqueueJob(tx, TASK.sendTestMessage, { id: m.id }, { jobKey: `test_message:${m.id}`, maxAttempts: 1 });
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_test_message', at: ctx.now, details: { address: to, provider: t.emailProvider, testMessageId: m.id } });
     return testView(m);
   });

@@ -10,13 +10,14 @@
  *                             verification link; a domain covers its subdomains. Unset = none. Judged at send time.
  *
  * A verification link is a random 256-bit token (base64url) whose SHA-256 alone is stored (`sender_verifications`),
- * mailed by a worker job ({@link SEND_SENDER_VERIFICATION_TASK}, like password-reset mail) From the default sender.
+ * mailed by a worker job ({@link TASK.sendSenderVerification}, like password-reset mail) From the default sender.
  * It works once, for 24 h, for THAT organisation and THAT address, and only while it is still the organisation's
  * sender address; an admin of that organisation opens it signed in and confirms ({@link confirmSenderVerification}).
  */
+import { TASK } from '@/jobs/registry';
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { EmailChannel, Outcome } from '@/channels/types';
+import type { EmailChannel } from '@/channels/types';
 import type { Db, DbOrTx } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
 import { appendAudit } from '@/db/queries/dashboards/audit';
@@ -35,8 +36,6 @@ import {
   verificationById,
 } from '@/db/queries/organisations/sender-identity';
 import type { Tenant } from '@/db/schema';
-import { alertEmailHtml } from '@/domain/alerts/messages';
-import { messageIdFor } from '@/domain/keys';
 import {
   describeSender,
   effectiveSender,
@@ -59,9 +58,6 @@ import { AppError } from '@/server/platform/errors';
 import { childLogger } from '@/server/platform/log';
 import { recheckActor } from '@/server/platform/versions';
 import { sendAccountMail } from '@/server/accounts/account-mail';
-
-/** graphile-worker task that mails one verification link: payload `{ id, url }`. */
-export const SEND_SENDER_VERIFICATION_TASK = 'send_sender_verification';
 
 export { DEFAULT_MAIL_FROM, senderIdentityFromEnv } from './sender-config';
 
@@ -155,7 +151,7 @@ async function mailVerificationLink(tx: DbOrTx, tenantId: string, normalised: st
     expiresAt: new Date(ctx.now.getTime() + SENDER_VERIFICATION_TTL_MS),
   });
   const url = senderVerificationUrl(ctx.publicUrl ?? publicBaseUrl(process.env), token);
-  await enqueueJob(tx, SEND_SENDER_VERIFICATION_TASK, { id: v.id, url }, { jobKey: `sender_verification:${v.id}`, maxAttempts: 5 });
+  await enqueueJob(tx, TASK.sendSenderVerification, { id: v.id, url }, { jobKey: `sender_verification:${v.id}`, maxAttempts: 5 });
 }
 
 /**
@@ -184,7 +180,7 @@ export async function resendSenderVerification(
 }
 
 /** What a verification link shows before it is confirmed (the verify page). */
-export type VerificationLinkView = { usable: true; address: string; orgName: string; expiresAt: string } | { usable: false; reason: string };
+type VerificationLinkView = { usable: true; address: string; orgName: string; expiresAt: string } | { usable: false; reason: string };
 
 /** Reads a link for the verify page, for the signed-in admin's tenant (read only). */
 export async function verificationLinkView(db: DbOrTx, tenantId: string, token: string, now: Date): Promise<VerificationLinkView> {
@@ -257,7 +253,7 @@ export async function operatorProof(
 }
 
 /** Thrown for an outcome worth another attempt (graphile-worker retries the job with backoff). */
-export class SenderVerificationRetry extends Error {}
+class SenderVerificationRetry extends Error {}
 
 /**
  * The worker mails verification link `id` (payload `{ id, url }`) through the tenant's email provider, From the
@@ -272,7 +268,7 @@ export async function sendSenderVerificationMail(
   now: Date,
   cfg: SenderIdentityConfig = senderIdentityFromEnv(),
 ): Promise<{ status: 'sent' } | { status: 'skipped'; reason: string }> {
-  const log = childLogger({ role: 'worker', task: SEND_SENDER_VERIFICATION_TASK });
+  const log = childLogger({ role: 'worker', task: TASK.sendSenderVerification });
   const found = await verificationById(db, p.id);
   if (!found) return { status: 'skipped', reason: 'no such link' };
   const { v, tenant } = found;

@@ -23,10 +23,10 @@ import { AppError } from '@/server/platform/errors';
 import { createTenant } from './tenants';
 
 /** Who the audit log names for what the command line did. */
-export const CLI_ACTOR = 'cli';
+const CLI_ACTOR = 'cli';
 
 /** A one-time link's secret part and until when it works. */
-export interface IssuedLink {
+interface IssuedLink {
   /** Goes into `/set-password?token=…`: 32 characters of base64url (192 random bits). */
   token: string;
   /** UTC instant the link stops working. */

@@ -15,7 +15,7 @@ import { refuseBidiControls } from '@/domain/text';
 
 const zone = z.string().refine((v) => isValidZone(v), { message: 'must be an IANA time zone such as Europe/Amsterdam' });
 
-export const createTenantSchema = z.object({
+const createTenantSchema = z.object({
   slug: z.string().regex(TENANT_SLUG_PATTERN, TENANT_SLUG_RULE),
   name: z.string().trim().min(1, 'required').check(refuseBidiControls),
   timeZone: zone,

@@ -28,7 +28,7 @@ import { recheckActor } from '@/server/platform/versions';
 
 const uniqueIds = (ids: string[]) => new Set(ids).size === ids.length;
 
-export const cancelSelectedInput = reasonSchema.extend({
+const cancelSelectedInput = reasonSchema.extend({
   /** Each selected booking with the row version the page showed. */
   bookings: z
     .array(z.object({ id: z.uuid('must be a booking id'), version: z.number().int().min(1) }))
@@ -37,7 +37,7 @@ export const cancelSelectedInput = reasonSchema.extend({
     .refine((bs) => uniqueIds(bs.map((b) => b.id)), 'a participant is selected twice'),
 });
 
-export const nudgeSelectedInput = z.object({
+const nudgeSelectedInput = z.object({
   bookingIds: z
     .array(z.uuid('must be a booking id'))
     .min(1, 'select at least one participant')
@@ -118,7 +118,7 @@ export async function cancelSelectedAction(
 }
 
 /** One participant's line in a bulk nudge's answer. */
-export type BulkNudgeResult =
+type BulkNudgeResult =
   | { bookingId: string; name: string; outcome: 'sent'; reminderId: string; replayed: boolean }
   | { bookingId: string; name: string; outcome: 'refused'; reason: string };
 

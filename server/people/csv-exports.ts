@@ -31,10 +31,10 @@ import { childLogger, errField } from '@/server/platform/log';
 import { recheckActor } from '@/server/platform/versions';
 
 /** Rows per keyset page (one query each). */
-export const EXPORT_PAGE_SIZE = 1000;
+const EXPORT_PAGE_SIZE = 1000;
 
 /** Who is exporting: the session's tenant and staff member (app/_http/session.ts actionContext), `now` on the database clock. */
-export interface ExportContext {
+interface ExportContext {
   tenantId: string;
   actor: string;
   actorId?: string;

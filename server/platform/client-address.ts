@@ -27,7 +27,7 @@ import type { Socket } from 'node:net';
 import { clientAddress, clientLimitKey, parseTrustedProxies, type ClientAddress, type TrustedProxies } from '@/domain/accounts/client-address';
 
 /** The header carrying the stamped socket peer (`<nonce> <address>`). */
-export const PEER_HEADER = 'x-punctual-peer';
+const PEER_HEADER = 'x-punctual-peer';
 /** The header app/api/auth/[...all]/route.ts sets for better-auth (the resolved client address). */
 export const CLIENT_HEADER = 'x-punctual-client';
 
@@ -48,7 +48,7 @@ export function installPeerStamp(): void {
 }
 
 /** The stamped socket peer of a request's headers, or null (no stamp, or a header the client made up). */
-export function peerFromHeaders(headers: Headers): string | null {
+function peerFromHeaders(headers: Headers): string | null {
   const nonce = g.__punctualPeerNonce;
   const v = headers.get(PEER_HEADER);
   if (!nonce || !v || !v.startsWith(`${nonce} `)) return null;
@@ -68,7 +68,7 @@ export function trustedProxiesFromEnv(env: Record<string, string | undefined> = 
 }
 
 /** The client of a request with these headers (stamped peer + `X-Forwarded-For` + trusted proxies). */
-export function clientOfHeaders(headers: Headers): ClientAddress {
+function clientOfHeaders(headers: Headers): ClientAddress {
   return clientAddress({ peer: peerFromHeaders(headers), forwardedFor: headers.get('x-forwarded-for'), trusted: trustedProxiesFromEnv() });
 }
 

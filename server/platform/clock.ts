@@ -20,14 +20,14 @@ export interface Clock {
 }
 
 /** PUNCTUAL_CLOCK_OFFSET_MS (tests only), ms; 0 when unset. @throws Error naming the variable when it is not a number. */
-export function clockOffsetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+function clockOffsetFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const off = Number(env.PUNCTUAL_CLOCK_OFFSET_MS ?? 0);
   if (!Number.isFinite(off)) throw new Error(`PUNCTUAL_CLOCK_OFFSET_MS: not a number of milliseconds (${env.PUNCTUAL_CLOCK_OFFSET_MS})`);
   return off;
 }
 
 /** A clock that follows the database's. */
-export interface DbClock extends Clock {
+interface DbClock extends Clock {
   /** Resolves after the first successful sample (before it, `now()` falls back to the host clock). Never rejects. */
   readonly ready: Promise<void>;
   /** Samples the database clock now. @throws the query's error (the previous estimate is kept). */
@@ -38,7 +38,7 @@ export interface DbClock extends Clock {
   stop(): void;
 }
 
-export interface DbClockOptions {
+interface DbClockOptions {
   /** Added to the database time (PUNCTUAL_CLOCK_OFFSET_MS, tests only), ms. Default 0. */
   offsetMs?: number;
   /** Re-sampling period, ms. Default 15 000. */

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { isUuid } from '@/domain/ids';
 
-export type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state' | 'rate_limited' | 'unprocessable';
+type AppErrorCode = 'validation' | 'not_found' | 'conflict' | 'forbidden' | 'invalid_state' | 'rate_limited' | 'unprocessable';
 
 export class AppError extends Error {
   constructor(

@@ -19,7 +19,7 @@ import { claimIdempotencyKey, findIdempotencyKey, storeIdempotentResponse } from
 import { decideRepeat, IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_TTL_HOURS, parseIdempotencyKey, requestFingerprint } from '@/domain/platform/idempotency';
 import { AppError } from './errors';
 
-export interface IdempotentRequest {
+interface IdempotentRequest {
   tenantId: string;
   /** The staff user's id (not the email: an account keeps its id). */
   actorId: string;
@@ -31,7 +31,7 @@ export interface IdempotentRequest {
   body: unknown;
 }
 
-export interface IdempotentResponse<T> {
+interface IdempotentResponse<T> {
   /** HTTP status of the (first) response. */
   status: number;
   /** Its JSON body, exactly as stored (a JSON round trip of what `create` returned). */
@@ -48,7 +48,7 @@ export interface IdempotentResponse<T> {
  * @throws AppError('unprocessable', field `Idempotency-Key`) for a key reused with another body or route;
  *   whatever `create` throws (nothing is then stored).
  */
-export async function withIdempotency<T>(db: Db, req: IdempotentRequest, create: (tx: Tx) => Promise<T>, status = 200): Promise<IdempotentResponse<T>> {
+async function withIdempotency<T>(db: Db, req: IdempotentRequest, create: (tx: Tx) => Promise<T>, status = 200): Promise<IdempotentResponse<T>> {
   const id = { tenantId: req.tenantId, actorId: req.actorId, key: req.key };
   const incoming = { route: req.route, fingerprint: requestFingerprint(req.body) };
   return db.transaction(async (tx) => {

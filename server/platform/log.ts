@@ -21,7 +21,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 export type { Logger } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LEVELS)[number];
+type LogLevel = (typeof LEVELS)[number];
 
 /**
  * The log level from PUNCTUAL_LOG_LEVEL (case-insensitive; unset or empty → `info`).
@@ -95,7 +95,7 @@ export function createLogger(opts: { level?: LogLevel; destination?: Destination
 const globalForLog = globalThis as unknown as { __punctualLog?: Logger };
 
 /** The process's logger (created on first use, once per process even across Next.js module reloads). */
-export function rootLogger(): Logger {
+function rootLogger(): Logger {
   globalForLog.__punctualLog ??= createLogger();
   return globalForLog.__punctualLog;
 }

@@ -18,9 +18,9 @@ import { lastAppliedMigrationWhen } from '@/db/queries/platform/migrations';
 import { schemaBehindLine, schemaStatus, type JournalEntry } from '@/domain/platform/schema-version';
 
 /** How long readiness waits for the database (both queries together), ms. */
-export const READY_BUDGET_MS = 2_000;
+const READY_BUDGET_MS = 2_000;
 
-export interface HealthAnswer {
+interface HealthAnswer {
   status: 200 | 503;
   body: { ok: true; schema?: 'current' | 'ahead'; note?: string } | { ok: false; error: string };
 }
@@ -33,7 +33,7 @@ export function markShuttingDown(): void {
 }
 
 /** Whether {@link markShuttingDown} was called in this process. */
-export function isShuttingDown(): boolean {
+function isShuttingDown(): boolean {
   return globalForLifecycle.__punctualShuttingDown === true;
 }
 

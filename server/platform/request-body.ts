@@ -26,7 +26,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
  */
 export const CSV_IMPORT_MAX_BODY_BYTES = 5 * 1_048_576;
 /** Largest accepted PUNCTUAL_MAX_BODY_BYTES, bytes (8 MiB: below Next's 10 MB proxy buffer). */
-export const MAX_BODY_BYTES_SETTING = 8 * 1_048_576;
+const MAX_BODY_BYTES_SETTING = 8 * 1_048_576;
 
 /**
  * PUNCTUAL_MAX_BODY_BYTES as a number of bytes (unset → 1 MiB).

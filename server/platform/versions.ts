@@ -28,7 +28,7 @@ export function parseVersion(input: unknown): number {
 }
 
 /** The row-version columns every editable table has (migration 0006). */
-export interface VersionedRow {
+interface VersionedRow {
   version: number;
   updatedBy: string | null;
   /** When it last changed; absent for tables without `updated_at` (suppressions). */

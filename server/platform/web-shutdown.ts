@@ -13,7 +13,7 @@ import { markShuttingDown } from './readiness';
 import { childLogger } from './log';
 
 /** Default drain period, ms: a proxy that checks every 2 s sees the 503 before the process goes. */
-export const DEFAULT_SHUTDOWN_DRAIN_MS = 5_000;
+const DEFAULT_SHUTDOWN_DRAIN_MS = 5_000;
 
 /**
  * PUNCTUAL_SHUTDOWN_DRAIN_MS: ms between SIGTERM and exit (0 … 300 000; default {@link DEFAULT_SHUTDOWN_DRAIN_MS}).

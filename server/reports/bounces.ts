@@ -34,7 +34,7 @@ export class DsnError extends Error {
 }
 
 /** A DSN taken apart (see {@link parseDsn}). */
-export interface ParsedDsn {
+interface ParsedDsn {
   /** The DSN's own `Message-ID` (with angle brackets), or null. */
   messageId: string | null;
   /** The DSN's `Date`, or null. */
@@ -110,7 +110,7 @@ export async function parseDsn(raw: Buffer | string, opts: { envelopeTo?: string
 }
 
 /** What happened to one recipient of an ingested DSN. */
-export interface DsnRecipientOutcome {
+interface DsnRecipientOutcome {
   /** The Final-Recipient address, as written. */
   finalRecipient: string;
   /** What the recipient's status means (domain/reports/dsn.ts `classifyDsnRecipient`), or null when it could not be read. */

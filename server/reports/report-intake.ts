@@ -48,7 +48,7 @@ import { AppError, fromZodError } from '@/server/platform/errors';
 import { applyReport, type IncomingReport } from './reports';
 
 /** What a route answers: HTTP status and JSON body. */
-export interface IntakeAnswer {
+interface IntakeAnswer {
   status: number;
   body: Record<string, unknown>;
 }
@@ -57,7 +57,7 @@ export interface IntakeAnswer {
 export const MAX_REPORT_BODY_BYTES = 256 * 1024;
 
 /** The path of the SMS status callback route (what PUNCTUAL_PUBLIC_URL is joined with). */
-export const SMS_REPORT_PATH = '/api/reports/sms';
+const SMS_REPORT_PATH = '/api/reports/sms';
 
 const answer = (status: number, body: Record<string, unknown>): IntakeAnswer => ({ status, body });
 const refuse = (status: number, error: string, field?: string): IntakeAnswer => answer(status, field ? { error, field } : { error });
@@ -126,7 +126,7 @@ const bareAddress = (s: string) => (/<([^>]+)>/.exec(s)?.[1] ?? s).trim();
  * @throws AppError('validation') naming the field (`body` when it is not a JSON object, `data.email_id`,
  *   `created_at`, `data.bounce.type`, …).
  */
-export function parseEmailEvent(json: unknown, webhookId: string, now: Date): IncomingReport | 'ignored' {
+function parseEmailEvent(json: unknown, webhookId: string, now: Date): IncomingReport | 'ignored' {
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw new AppError('validation', 'body: must be a JSON object (one webhook event)', 'body');
   const r = emailEventSchema.safeParse(json);
   if (!r.success) throw fromZodError(r.error);
@@ -219,7 +219,7 @@ function one(p: Record<string, string | string[]>, name: string): string | undef
 }
 
 /** Twilio's `RawDlrDoneDate` (`YYMMDDhhmm`, optionally `ss`), read as UTC. Null when it is not such a date. */
-export function parseRawDlrDoneDate(v: string): Date | null {
+function parseRawDlrDoneDate(v: string): Date | null {
   const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})?$/.exec(v);
   if (!m) return null;
   const [y, mo, d, h, mi, s] = [2000 + Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
@@ -240,7 +240,7 @@ function wholeNumber(v: string, field: string, min: number, max: number, why: st
  * @throws AppError('validation') naming the field (a repeated parameter, `MessageSid`, `MessageStatus`, `PartIndex`,
  *   `NumSegments`, `RawDlrDoneDate`, `Timestamp`, `ErrorCode`).
  */
-export function parseSmsStatus(p: Record<string, string | string[]>, now: Date): IncomingReport | 'ignored' {
+function parseSmsStatus(p: Record<string, string | string[]>, now: Date): IncomingReport | 'ignored' {
   const repeated = Object.keys(p)
     .sort()
     .find((k) => Array.isArray(p[k]));

@@ -84,7 +84,7 @@ export interface IncomingReport {
   payload?: unknown;
 }
 
-export type ApplyReportResult =
+type ApplyReportResult =
   | { outcome: 'applied'; reportId: string; deliveryId: string; status: DeliveryStatus; effect: string }
   /**
    * This provider event was stored before and applied to delivery `deliveryId`: nothing changed. `conflict`: this

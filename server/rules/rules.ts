@@ -45,7 +45,7 @@ import { ruleFormView, type ActionContext } from '@/server/scheduling/staff-acti
 import { reminderRuleSchema } from '@/server/rules/reminder-rule';
 import { assertVersion, parseVersion, recheckActor } from '@/server/platform/versions';
 
-export const ruleChoices = ['replan', 'new_only'] as const;
+const ruleChoices = ['replan', 'new_only'] as const;
 
 const choiceSchema = z.object({
   /** What to do with pending reminders; absent on a change: `new_only` (the editor's behaviour before issue #13). */
@@ -55,7 +55,7 @@ const choiceSchema = z.object({
 });
 
 /** What a create or change answers: the rule, the choice, and the counts previewed and applied. */
-export interface RuleWriteResult {
+interface RuleWriteResult {
   rule: ReturnType<typeof ruleFormView>;
   choice: RuleChoice;
   previewPending: number | null;

@@ -67,7 +67,7 @@ export async function addBooking(db: Db | Tx, tenantId: string, input: AddBookin
 export type BulkBookingInput = Omit<AddBookingInput, 'eventId'>;
 
 /** Bookings written per round of `addBookingsBulk` (each round: one statement per table). */
-export const BULK_BOOKING_CHUNK = 10_000;
+const BULK_BOOKING_CHUNK = 10_000;
 
 const bulkRowSchema = addBookingSchema.omit({ eventId: true });
 

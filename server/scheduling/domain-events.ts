@@ -8,23 +8,21 @@
  * cancellation happen once per booking row (revision 1; a re-booking is a new row); an event's reschedule
  * and cancellation carry the schedule version they produced / ended at.
  */
+import { TASK } from '@/jobs/registry';
 import type { Tx } from '@/db/client';
 import { insertDomainEvent, insertDomainEvents } from '@/db/queries/scheduling/domain-events';
 import { enqueueJob, enqueueJobs } from '@/db/queries/platform/jobs';
 import type { Booking, Event } from '@/db/schema';
 
-/** Task id of the notify task (jobs/tasks/notify.ts). */
-export const NOTIFY_TASK = 'notify';
-
 /** Timing of an event as a domain event payload records it (UTC instants as ISO strings; IANA zone). */
-export interface TimingPayload {
+interface TimingPayload {
   startsAt: string;
   endsAt: string;
   timeZone: string;
   allDay: boolean;
 }
 
-export const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'allDay'>): TimingPayload => ({
+const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'allDay'>): TimingPayload => ({
   startsAt: e.startsAt.toISOString(),
   endsAt: e.endsAt.toISOString(),
   timeZone: e.timeZone,
@@ -34,7 +32,7 @@ export const timingOf = (e: Pick<Event, 'startsAt' | 'endsAt' | 'timeZone' | 'al
 /** `at`: the instant of the change (the use-case's `now`, on the database clock): notifications are timed from it. */
 async function append(tx: Tx, at: Date, e: Omit<Parameters<typeof insertDomainEvent>[1], 'createdAt'>): Promise<void> {
   const row = await insertDomainEvent(tx, { ...e, createdAt: at });
-  if (row) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: row.id }, { jobKey: `notify:${row.id}`, maxAttempts: 25 });
+  if (row) await enqueueJob(tx, TASK.notify, { domainEventId: row.id }, { jobKey: `notify:${row.id}`, maxAttempts: 25 });
 }
 
 /** The fact a booking records when it is made: `participant_added_as_host` for a host, else `booking_confirmed`. */
@@ -62,7 +60,7 @@ export async function recordBookingConfirmed(tx: Tx, b: Booking, event: Event, a
  */
 export async function recordBookingsConfirmed(tx: Tx, bs: Pick<Booking, 'id' | 'tenantId' | 'eventId' | 'role'>[], event: Event, at: Date): Promise<number> {
   const rows = await insertDomainEvents(tx, bs.map((b) => ({ ...bookingConfirmedFact(b, event), createdAt: at })));
-  await enqueueJobs(tx, rows.map((r) => ({ task: NOTIFY_TASK, payload: { domainEventId: r.id }, jobKey: `notify:${r.id}`, maxAttempts: 25 })));
+  await enqueueJobs(tx, rows.map((r) => ({ task: TASK.notify, payload: { domainEventId: r.id }, jobKey: `notify:${r.id}`, maxAttempts: 25 })));
   return rows.length;
 }
 

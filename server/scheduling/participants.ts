@@ -117,7 +117,7 @@ export async function readParticipant(db: Db, tenantId: string, bookingId: strin
  * The edit's fields. Each may be omitted (kept as it is); `phone` and `timeZone` are cleared by '' or null.
  * Any other key is refused by {@link editParticipant}, naming it (a typo must not look like a save).
  */
-export const participantEditSchema = z.object({
+const participantEditSchema = z.object({
   // eslint-disable-next-line no-control-regex
   name: z.string({ error: 'must be text' }).trim().max(200, 'at most 200 characters').regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain line breaks or control characters').check(refuseBidiControls).optional(),
   email: z

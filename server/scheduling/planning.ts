@@ -33,9 +33,7 @@ import {
 import { participantReplan } from '@/domain/scheduling/participant-replan';
 import type { Contact } from '@/db/schema';
 import { AppError } from '@/server/platform/errors';
-
-/** Task id of the dispatcher (jobs/tasks/dispatch-due.ts). */
-export const DISPATCH_TASK = 'dispatch_due';
+import { TASK } from '@/jobs/registry';
 
 function planningEvent(e: Event, tenant: Tenant): PlanningEvent {
   return {
@@ -109,7 +107,7 @@ export function reminderRows(tenant: Tenant, event: Event, planned: (PlannedRemi
 export async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
   await enqueueJobs(
     tx,
-    [...wakes].map(([ruleId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    [...wakes].map(([ruleId, dueAt]) => ({ task: TASK.dispatchDue, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
     { jobKeyMode: 'replace' },
   );
 }
@@ -121,7 +119,7 @@ export async function enqueueWakes(tx: Tx, eventId: string, wakes: Map<string, D
 export async function enqueueRuleWakes(tx: Tx, ruleId: string, wakes: Map<string, Date>, now: Date): Promise<void> {
   await enqueueJobs(
     tx,
-    [...wakes].map(([eventId, dueAt]) => ({ task: DISPATCH_TASK, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
+    [...wakes].map(([eventId, dueAt]) => ({ task: TASK.dispatchDue, payload: { reason: 'wake' }, runAt: dueAt > now ? dueAt : null, jobKey: wakeJobKey(eventId, ruleId) })),
     { jobKeyMode: 'replace' },
   );
 }

@@ -16,7 +16,7 @@
  */
 import { describeKept } from '@/domain/scheduling/contact-kept';
 import { parsePhone } from '@/domain/phone';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, DbOrTx, Tx } from '@/db/client';
 import { actorDisplayName, setActor } from '@/db/queries/platform/actor';
@@ -32,10 +32,9 @@ import { refuseBidiControls } from '@/domain/text';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { addBooking, cancelBooking } from './bookings';
 import { cancelEvent, createEvent, rescheduleEvent } from './events';
-import { reminderRuleSchema } from '@/server/rules/reminder-rule';
 import { suppressionChannelOf } from '@/server/suppressions/suppressions';
 import { senderOfNewBooking } from '@/server/organisations/partnerships';
-import { assertActorMay, assertVersion, assertVersionIssued, parseVersion, recheckActor } from '@/server/platform/versions';
+import { assertVersion, assertVersionIssued, parseVersion, recheckActor } from '@/server/platform/versions';
 
 export interface ActionContext {
   tenantId: string;
@@ -58,7 +57,7 @@ const optionalText = z
   .transform((v) => (v ? v : null));
 
 /** The event form: details plus wall-clock timing in `timeZone`. */
-export const eventFormSchema = z.object({
+const eventFormSchema = z.object({
   title: z.string().trim().min(1, 'required').max(200).check(refuseBidiControls),
   description: optionalText,
   location: optionalText,
@@ -71,7 +70,7 @@ export const eventFormSchema = z.object({
   start: z.string().min(1, 'required'),
   end: z.string().default(''),
 });
-export type EventForm = z.input<typeof eventFormSchema>;
+type EventForm = z.input<typeof eventFormSchema>;
 
 function timing(f: z.output<typeof eventFormSchema>) {
   try {
@@ -270,7 +269,7 @@ export async function cancelBookingAction(db: DbOrTx, ctx: ActionContext, bookin
   });
 }
 
-export const suppressionFormSchema = z.object({
+const suppressionFormSchema = z.object({
   /** An email address, or a mobile number (stored in E.164, as SMS deliveries address it). */
   // Bounded before anything else looks at it (issue #12: a 1 MB address reached the unique index and was a 500).
   address: z.string().trim().max(FIELD_LIMITS.address, `at most ${FIELD_LIMITS.address} characters (an email address or a phone number)`).transform((v, ctx) => {
@@ -386,35 +385,3 @@ export function ruleFormView(r: typeof reminderRules.$inferSelect) {
     active: r.active,
   };
 }
-
-/**
- * Edits a reminder rule (admins). Applies to reminders planned from now on (new bookings, reschedules);
- * reminders already planned keep their due instant — the page says so. `input.version`: the rule's row
- * version the form was opened with. The actor's own role is re-checked under a lock (`ctx.actorId`
- * required): a request sent by an admin who was demoted meanwhile is refused.
- * @throws AppError validation (field named, `version`), forbidden (no longer an admin), not_found,
- *   conflict (stale version: nothing written).
- */
-export async function updateRuleAction(db: Db, ctx: ActionContext, ruleId: string, input: z.input<typeof reminderRuleSchema> & { version?: unknown }): Promise<void> {
-  assertId(ruleId, 'ruleId', 'rule');
-  if (!ctx.actorId) throw new Error('updateRuleAction: ctx.actorId is required (the role is re-checked under a lock)');
-  const seen = parseVersion(input);
-  const { version: _v, ...fields } = input;
-  const f = parseInput(reminderRuleSchema, fields);
-  await db.transaction(async (tx) => {
-    await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: ctx.actorId! }, 'configure');
-    await setActor(tx, ctx.actor);
-    const [before] = await tx.select().from(reminderRules).where(and(eq(reminderRules.tenantId, ctx.tenantId), eq(reminderRules.id, ruleId))).for('update');
-    if (!before) throw new AppError('not_found', `rule ${ruleId} not found`, 'ruleId');
-    await assertVersion(tx, ctx, before, seen, { what: 'This rule', current: ruleFormView(before) });
-    // A save that changes nothing writes nothing (no version bump that would stale other open forms).
-    if ((Object.keys(f) as (keyof typeof f)[]).every((k) => sameValue(f[k], before[k]))) return;
-    // pendingGoOut: this editor has no "let them go out" choice (server/rules/rules.ts has): an inactive rule's reminders end cancelled.
-    await tx.update(reminderRules).set({ ...f, pendingGoOut: false, updatedAt: ctx.now }).where(eq(reminderRules.id, ruleId));
-    const { id: _id, tenantId: _t, createdAt: _c, updatedAt: _u, version: _ver, updatedBy: _by, ...was } = before;
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'rule_update', at: ctx.now, details: { ruleId, from: was, to: f } });
-  });
-}
-
-
-

@@ -14,7 +14,7 @@ import { hkdfSync } from 'node:crypto';
 import { bounceDomainOf, verpAddress } from '@/domain/sending/verp';
 
 /** HKDF `info` of the VERP key. */
-export const VERP_KEY_INFO = 'punctual-verp';
+const VERP_KEY_INFO = 'punctual-verp';
 
 /**
  * The VERP key: HKDF-SHA-256 of `BETTER_AUTH_SECRET` (else `AUTH_SECRET`, better-auth's fallback) with an empty

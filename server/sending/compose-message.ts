@@ -40,7 +40,7 @@ export interface LinkSettings {
  * (rounded up to a UTC midnight) after the reminder's due instant — the planned send instant, the same for every
  * retry, so a retried send renders the same link.
  */
-export async function unsubscribeLinkFor(w: ReminderWorld, links: LinkSettings | undefined): Promise<{ url: string; category: PreferenceCategory } | null> {
+async function unsubscribeLinkFor(w: ReminderWorld, links: LinkSettings | undefined): Promise<{ url: string; category: PreferenceCategory } | null> {
   if (!links?.publicUrl || !links.unsubscribeSecret) return null;
   const type = w.reminder.notificationType ?? null;
   if (isEssential(w.reminder.kind, type)) return null;
@@ -97,7 +97,7 @@ const INVITE_METHOD: Partial<Record<DomainEventType, 'REQUEST' | 'CANCEL'>> = {
  * reschedule; the entry states the current timing) and the schedule version itself for a CANCEL (the next after
  * the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
  */
-export function calendarFor(w: ReminderWorld, stamp: Date, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
+function calendarFor(w: ReminderWorld, stamp: Date, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
   const type = w.reminder.notificationType;
   const method = type ? INVITE_METHOD[type] : undefined;
   if (!method) return undefined;

@@ -16,16 +16,13 @@ import { unprocessedDomainEvents } from '@/db/queries/scheduling/domain-events';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { lockDelivery } from '@/db/queries/sending/delivery';
 import { adoptUnmatchedReports } from '@/server/reports/reports';
-import { NOTIFY_TASK } from '@/server/scheduling/domain-events';
-import { DISPATCH_TASK } from '@/server/scheduling/planning';
+import { TASK } from '@/jobs/registry';
 
 /** A domain event still unprocessed this long after it was recorded lost its notify job: the sweep re-adds it (ms). */
 const LOST_NOTIFY_MS = 60_000;
 
-export const SEND_TASK = 'send_reminder';
 /** A run that finds nothing due re-arms for reminders due (by the database) within this many ms of `now`. */
 const REARM_HORIZON_MS = 60_000;
-export const DELIVER_TASK = 'deliver';
 
 /** Timing policy of dispatch and recovery (ms). */
 export interface DispatchPolicy {
@@ -48,7 +45,7 @@ export const defaultDispatchPolicy: DispatchPolicy = {
   claimLeaseMs: 60_000,
 };
 
-export interface DispatchResult {
+interface DispatchResult {
   expired: number;
   dispatched: number;
   redispatched: number;
@@ -76,7 +73,7 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
   let cursor: ClaimCursor | null = null;
   for (let i = 0; i < policy.maxBatches; i++) {
     const t0 = performance.now();
-    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, SEND_TASK, cursor));
+    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, cursor));
     const n = batch.claimed;
     cursor = batch.last ?? cursor;
     policy.onClaimBatch?.((performance.now() - t0) / 1000, n);
@@ -84,8 +81,8 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     if (n < policy.batchSize) break;
   }
   await db.transaction(async (tx) => {
-    result.redispatched = await redispatchStale(tx, now, policy.staleDispatchMs, SEND_TASK);
-    const r = await recoverExpiredLeases(tx, now, policy.claimLeaseMs, DELIVER_TASK);
+    result.redispatched = await redispatchStale(tx, now, policy.staleDispatchMs);
+    const r = await recoverExpiredLeases(tx, now, policy.claimLeaseMs);
     result.resumed = r.resumed;
     result.unknown = r.unknown;
     // A delivery report that arrived while the lost attempt was `sending` waited for its outcome (server/reports/reports.ts):
@@ -97,11 +94,11 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     // The outbox's safety net: a domain event nobody processed (its job was lost) gets its job again; the job
     // key makes this a no-op while the job still waits.
     const lost = await unprocessedDomainEvents(tx, new Date(now.getTime() - LOST_NOTIFY_MS), 200);
-    for (const e of lost) await enqueueJob(tx, NOTIFY_TASK, { domainEventId: e.id }, { jobKey: `notify:${e.id}`, jobKeyMode: 'preserve_run_at', maxAttempts: 25 });
+    for (const e of lost) await enqueueJob(tx, TASK.notify, { domainEventId: e.id }, { jobKey: `notify:${e.id}`, jobKeyMode: 'preserve_run_at', maxAttempts: 25 });
     result.renotified = lost.length;
   });
   // `now` should be the database's clock already (server/platform/clock.ts); if it is not, a wake-up that arrived
   // "too early" by `now` must not leave its reminder to the minute sweep.
-  if (result.dispatched === 0) result.rearmedAt = await rearmWakeUp(db, now, REARM_HORIZON_MS, DISPATCH_TASK);
+  if (result.dispatched === 0) result.rearmedAt = await rearmWakeUp(db, now, REARM_HORIZON_MS);
   return result;
 }

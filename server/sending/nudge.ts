@@ -11,6 +11,7 @@
  * per minute (NUDGE_INTERVAL_MS), counted from the last nudge's request instant. Both rules are decided
  * under a row lock on the booking, so concurrent requests are serialised.
  */
+import { TASK } from '@/jobs/registry';
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
@@ -20,23 +21,22 @@ import { bookings, contacts, events, reminders } from '@/db/schema';
 import { nudgeMessageKey } from '@/domain/keys';
 import { nudgeTemplateRefusal } from '@/domain/sending/nudge-templates';
 import { reminderTemplateIds } from '@/domain/vocabulary';
-import { SEND_TASK } from './dispatch';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 
 /** Minimum time between two nudges to one participant, ms. */
-export const NUDGE_INTERVAL_MS = 60_000;
+const NUDGE_INTERVAL_MS = 60_000;
 /** How long a nudge may wait for a worker before it is not worth sending, ms. */
-export const NUDGE_EXPIRY_MS = 60 * 60_000;
+const NUDGE_EXPIRY_MS = 60 * 60_000;
 
-export const nudgeInput = z.object({
+const nudgeInput = z.object({
   bookingId: z.uuid(),
   template: z.enum(reminderTemplateIds),
   idempotencyKey: z.string().trim().min(8, 'at least 8 characters').max(200),
 });
-export type NudgeInput = z.input<typeof nudgeInput>;
+type NudgeInput = z.input<typeof nudgeInput>;
 
-export type NudgeResult = { reminderId: string; messageKey: string; requestedAt: string; replayed: boolean };
+type NudgeResult = { reminderId: string; messageKey: string; requestedAt: string; replayed: boolean };
 
 /**
  * Records a nudge and queues its send job, in one transaction.
@@ -108,7 +108,7 @@ export async function nudgeParticipant(db: Db, ctx: { tenantId: string; actor: s
         dispatchedAt: ctx.now,
       })
       .returning();
-    await enqueueJob(tx, SEND_TASK, { reminderId: r.id });
+    await enqueueJob(tx, TASK.sendReminder, { reminderId: r.id });
     const messageKey = nudgeMessageKey({ tenantId: ctx.tenantId, bookingId: b.id, requestedAt: ctx.now, channel: 'email' });
     const [c] = await tx.select({ email: contacts.email, name: contacts.name }).from(contacts).where(eq(contacts.id, b.contactId));
     await appendAudit(tx, {

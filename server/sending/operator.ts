@@ -9,6 +9,7 @@
  * while its organisation's endpoint is switched off — the send would end `cancelled` at once and the dead
  * letter would be lost from Needs attention; the error says to switch the endpoint on first.
  */
+import { TASK } from '@/jobs/registry';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '@/db/client';
@@ -17,12 +18,11 @@ import { loadReminderWorld, transitionDelivery } from '@/db/queries/sending/deli
 import { auditLog, deliveries, events, reminders, type Delivery } from '@/db/schema';
 import { formatStaffTime } from '@/domain/staff-time';
 import type { AuditAction } from '@/domain/vocabulary';
-import { DELIVER_TASK } from './dispatch';
 import { AppError, parseInput } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 import { refuseBidiControls } from '@/domain/text';
 
-export interface OperatorContext {
+interface OperatorContext {
   tenantId: string;
   /** Who acts (staff user id or e-mail; `system` for automation). */
   actor: string;
@@ -103,7 +103,7 @@ async function requeue(tx: Tx, d: Delivery, now: Date, reason: string) {
   });
   if (!moved) throw new AppError('invalid_state', `delivery is ${d.status}`, 'deliveryId');
   await tx.update(deliveries).set({ failureCount: 0 }).where(eq(deliveries.id, d.id));
-  await enqueueJob(tx, DELIVER_TASK, { deliveryId: d.id }, { jobKey: `deliver:${d.id}`, jobKeyMode: 'replace' });
+  await enqueueJob(tx, TASK.deliver, { deliveryId: d.id }, { jobKey: `deliver:${d.id}`, jobKeyMode: 'replace' });
 }
 
 /**

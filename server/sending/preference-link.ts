@@ -22,7 +22,7 @@ const ALG = 'HS256';
 /** Longest token accepted before any crypto is done (a real one is 108 characters). */
 const MAX_TOKEN_LENGTH = 2048;
 
-export interface PreferenceLinkSubject {
+interface PreferenceLinkSubject {
   tenantId: string;
   contactId: string;
 }

@@ -26,7 +26,7 @@ import { messageTitle } from '@/domain/sending/message-labels';
 import { appendAudit } from '@/db/queries/dashboards/audit';
 import { describeSuppression } from '@/domain/suppressions/suppression';
 import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '@/emails';
-import { DELIVER_TASK } from './dispatch';
+import { TASK } from '@/jobs/registry';
 import { envelopeFromFor } from './bounce-address';
 import { senderFor } from '@/server/organisations/sender-identity';
 import type { DeliverResult, SendDeps } from './send-reminder';
@@ -149,7 +149,7 @@ export async function prepareAttempt(
         nextAttemptAt: slot,
         leaseExpiresAt: null,
       });
-      await enqueueJob(tx, DELIVER_TASK, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.deliver, { deliveryId, slotAt: slot.toISOString() }, { runAt: slot, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
       return { stop: { status: 'retrying', reason: 'waiting for a send slot' } as DeliverResult };
     }
   }

@@ -15,11 +15,10 @@ import { transitionDelivery, type AttemptEnd, type ReminderWorld } from '@/db/qu
 import { messageIdFor } from '@/domain/keys';
 import { decideAfterOutcome } from '@/domain/sending/outcome';
 import { defaultRetryPolicy } from '@/domain/sending/retry';
-import { DELIVER_TASK } from './dispatch';
+import { TASK } from '@/jobs/registry';
 import { adoptUnmatchedReports } from '@/server/reports/reports';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { isAuthRejection } from '@/domain/alerts/provider-auth';
-import { ALERTS_CHECK_TASK } from '@/server/alerts/outbox';
 import { maskCredentials } from '@/domain/sending/credential-mask';
 import type { DeliverResult, SendDeps } from './send-reminder';
 import type { AnyChannel, Prepared } from './prepare-attempt';
@@ -134,11 +133,11 @@ async function recordOutcome(
     }
     if (next.status === 'retrying') {
       // Same delivery, same message key: the retry never re-claims.
-      await enqueueJob(tx, DELIVER_TASK, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+      await enqueueJob(tx, TASK.deliver, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
     }
     // Alerts (issue #10 §6): a provider refusing our credentials is evaluated now, not at the next minute sweep.
     if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
-      await enqueueJob(tx, ALERTS_CHECK_TASK, {}, { jobKey: ALERTS_CHECK_TASK });
+      await enqueueJob(tx, TASK.alertsCheck, {}, { jobKey: TASK.alertsCheck });
     }
     return { status: settled?.status ?? next.status, reason: next.reason };
   });

@@ -31,7 +31,7 @@
  */
 import type { EmailChannel, SmsChannel, WebhookChannel } from '@/channels/types';
 import type { EmailProvider, Provider } from '@/domain/vocabulary';
-import { DISPATCH_TASK } from '@/server/scheduling/planning';
+import { TASK } from '@/jobs/registry';
 import { addressFor, type LinkSettings } from './compose-message';
 import type { Db } from '@/db/client';
 import { enqueueJob } from '@/db/queries/platform/jobs';
@@ -49,7 +49,6 @@ import { decideSend } from '@/domain/sending/send-decision';
 import type { RetryPolicy } from '@/domain/sending/retry';
 import { isTemplateId, parseTemplateData } from '@/emails';
 import type { Clock } from '@/server/platform/clock';
-import { DELIVER_TASK } from './dispatch';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import type { SendObservation } from '@/server/dashboards/metrics';
 import { messageData, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type TemplateDataResult } from './send-checks';
@@ -101,7 +100,7 @@ export interface SendDeps {
   observe?: (e: SendObservation) => void;
 }
 
-export type SendReminderResult =
+type SendReminderResult =
   | { kind: 'skipped'; reason: string }
   | { kind: 'terminated'; status: 'cancelled' | 'superseded' | 'expired' | 'failed'; reason: string }
   | { kind: 'already_claimed'; messageKey: string }
@@ -137,7 +136,7 @@ export async function sendReminder(
     const hold = quietHoursHold(w, now);
     if (hold) {
       await holdReminder(tx, reminderId, hold.until, hold.reason);
-      await enqueueJob(tx, DISPATCH_TASK, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
+      await enqueueJob(tx, TASK.dispatchDue, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
       return { kind: 'skipped', reason: hold.reason };
     }
     // The person's preferences, re-read when the message falls due: a channel they no longer take ends here
@@ -184,7 +183,7 @@ export async function sendReminder(
     );
     if (!delivery) return { kind: 'already_claimed', messageKey };
     if (opts.deliverInline === false) {
-      await enqueueJob(tx, DELIVER_TASK, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
+      await enqueueJob(tx, TASK.deliver, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
       return { kind: 'delivered', deliveryId: delivery.id, result: { status: 'claimed' } };
     }
     // Step 2's checks and the move to `sending` in THIS transaction, on the world just read under the locks

@@ -30,7 +30,7 @@ const MAX_TOKEN_LENGTH = 2048;
 const PAYLOAD_LENGTH = 37;
 const DAY_MS = 86_400_000;
 /** How long a link keeps working after its message was sent. */
-export const UNSUBSCRIBE_VALID_DAYS = 365;
+const UNSUBSCRIBE_VALID_DAYS = 365;
 
 /** What an unsubscribe link names: whose contact, which category, and until when it works (UTC instant, whole seconds). */
 export interface UnsubscribeSubject {
@@ -41,7 +41,7 @@ export interface UnsubscribeSubject {
 }
 
 /** The result of {@link verifyUnsubscribeToken}: the subject, "signed by us but expired", or null (anything else). */
-export type UnsubscribeVerification = UnsubscribeSubject | { error: 'expired'; expiredAt: Date } | null;
+type UnsubscribeVerification = UnsubscribeSubject | { error: 'expired'; expiredAt: Date } | null;
 
 const keyOf = (secret: string) => new TextEncoder().encode(secret);
 const uuidBytes = (id: string) => Buffer.from(id.replace(/-/g, ''), 'hex');

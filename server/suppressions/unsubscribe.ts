@@ -35,13 +35,13 @@ export interface UnsubscribeView {
   unsubscribedAt: string | null;
 }
 
-export interface UnsubscribeResult extends UnsubscribeView {
+interface UnsubscribeResult extends UnsubscribeView {
   /** `unsubscribed`: this call removed the channels; `already_unsubscribed`: nothing was left to remove (nothing written). */
   status: 'unsubscribed' | 'already_unsubscribed';
 }
 
 /** The audit actor of a one-click unsubscribe. */
-export const recipientActor = (email: string) => `recipient ${email}`;
+const recipientActor = (email: string) => `recipient ${email}`;
 
 /**
  * The subject of `token`, checked against `secrets` (server/sending/unsubscribe-link.ts `unsubscribeSecrets`).

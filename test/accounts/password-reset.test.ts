@@ -5,12 +5,13 @@
  * link fails a second time. An unknown address gets the same answer and no mail; asking too often for one address
  * is refused (429) whatever the client — with or without an account.
  */
+import { TASK } from '@/jobs/registry';
 import { hashPassword } from 'better-auth/crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { auditLog, staffSessions, staffUsers, tenants } from '@/db/schema';
-import { passwordLinkView, SEND_PASSWORD_RESET_TASK } from '@/server/accounts/password-links';
+import { passwordLinkView } from '@/server/accounts/password-links';
 import { setStaffDisabledAction } from '@/server/accounts/staff';
 import { issueSignInLink } from '@/server/organisations/tenant-setup';
 import { startAuthServer, type AuthServer } from '@/test/support/auth-http';
@@ -41,7 +42,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-const jobsWaiting = async () => Number((await h.tdb.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${SEND_PASSWORD_RESET_TASK}`)[0].n);
+const jobsWaiting = async () => Number((await h.tdb.sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = ${TASK.sendPasswordReset}`)[0].n);
 
 describe('password reset by email', () => {
   it('request → the worker mails the link → it sets a new password, ends the old sessions, and works once', async () => {

@@ -22,7 +22,7 @@ import { AppError } from '@/server/platform/errors';
 import { discardDelivery, replayDelivery } from '@/server/sending/operator';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createEvent } from '@/server/scheduling/events';
-import { DISPATCH_TASK } from '@/server/scheduling/planning';
+import { TASK } from '@/jobs/registry';
 import { seedDemo } from '@/dev/seed';
 import { startWebhookCatcher } from '@/dev/webhook-catcher';
 import { createHarness, type Harness } from '@/test/support/harness';
@@ -78,7 +78,7 @@ async function setup(opts: { emailProvider?: 'smtp' | 'http_api'; settings?: { l
 /** The worker's minute sweep at `now`: due jobs and the dispatcher (tick), then the real cron job `dispatch_due` { _cron }. */
 async function sweep(now: string): Promise<void> {
   await h!.tick(now);
-  await enqueueJob(db(), DISPATCH_TASK, { _cron: { ts: now, backfilled: false } });
+  await enqueueJob(db(), TASK.dispatchDue, { _cron: { ts: now, backfilled: false } });
   await h!.drain();
 }
 

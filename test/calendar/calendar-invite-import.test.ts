@@ -1,7 +1,7 @@
 /**
  * Issue #9 §6: the invitations Punctual sends (domain/calendar/calendar-invite.ts) read back through Punctual's OWN
  * iCalendar importer to the event they were made from — first through the pure reader (domain/calendar/ics.ts
- * `parseIcs`, no tenant), then through the real import into PostgreSQL (server/calendar/import-ics.ts `importIcs`),
+ * `readIcs`, no tenant), then through the real import into PostgreSQL (server/calendar/import-ics.ts `importIcs`),
  * where a reschedule (higher SEQUENCE, same UID) moves the one stored event and the CANCEL cancels it.
  *
  * The tenant's default zone is deliberately another one (Asia/Tokyo) for timed events, so the zone stored can
@@ -12,7 +12,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { events, type Event } from '@/db/schema';
 import { buildCalendarInvite, type CalendarInviteInput } from '@/domain/calendar/calendar-invite';
-import { parseIcs } from '@/domain/calendar/ics';
+import { readIcs } from '@/domain/calendar/ics';
 import { importIcs } from '@/server/calendar/import-ics';
 import { createTenant } from '@/server/organisations/tenants';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
@@ -55,12 +55,12 @@ const allDayNewYork: CalendarInviteInput = {
 };
 
 const read = (input: CalendarInviteInput, defaultTimeZone = 'Asia/Tokyo') => {
-  const parsed = parseIcs(buildCalendarInvite(input), { defaultTimeZone, horizonStart: NOW, horizonEnd: new Date('2028-06-15T00:00:00Z') });
+  const parsed = readIcs(buildCalendarInvite(input), { defaultTimeZone, horizonStart: NOW, horizonEnd: new Date('2028-06-15T00:00:00Z') }).events;
   expect(parsed).toHaveLength(1);
   return parsed[0];
 };
 
-describe("parseIcs (Punctual's reader, no tenant)", () => {
+describe("readIcs (Punctual's reader, no tenant)", () => {
   it('Lisbon 10:00 WEST: 09:00Z, planned in Europe/Lisbon, texts intact', () => {
     expect(read(lisbon)).toEqual({
       uid: UID,

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/platform/idempotency';
 import { getEventPage } from '@/db/queries/scheduling/event-views';
-import { auditLog, bookings, contacts, events, idempotencyKeys, reminders, staffInvitations, staffUsers, suppressions } from '@/db/schema';
+import { auditLog, bookings, contacts, events, idempotencyKeys, reminders, staffInvitations, suppressions } from '@/db/schema';
 import { cancelBookingAction } from '@/server/scheduling/staff-actions';
 import { createEvent } from '@/server/scheduling/events';
 import { ensureStaffUser } from '@/server/accounts/staff';

@@ -20,9 +20,9 @@ import {
   removeSuppressionAction,
   ruleFormView,
   updateEventAction,
-  updateRuleAction,
 } from '@/server/scheduling/staff-actions';
 import { importIcs } from '@/server/calendar/import-ics';
+import { updateRuleWithChoice } from '@/server/rules/rules';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
@@ -162,7 +162,7 @@ describe('every edit carries a version', () => {
       ['event cancel', (version) => cancelEventAction(db(), ctx, event.id, { reason: 'because', version })],
       ['booking cancel', (version) => cancelBookingAction(db(), ctx, booking.id, { reason: 'because', version })],
       ['suppression remove', (version) => removeSuppressionAction(db(), ctx, sup.id, { reason: 'because', version })],
-      ['rule edit', (version) => updateRuleAction(db(), ctx, rules[0].id, { ...rule, version } as never)],
+      ['rule edit', (version) => updateRuleWithChoice(db(), ctx, rules[0].id, { ...rule, version } as never)],
       ['role change', (version) => setStaffRoleAction(db(), ctx, other.id, { role: 'staff', version })],
     ];
     for (const [what, call] of calls) {
@@ -267,8 +267,8 @@ describe('every edit carries a version', () => {
     const ben = await staffMember(tenant.id, 'Ben Boss', 'admin');
     const opened = ruleFormView(rules[0]);
     const { id: _id, version, ...fields } = opened;
-    await updateRuleAction(db(), { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date('2027-03-14T07:30:00Z') }, rules[0].id, { ...fields, offset: '-PT2H', version } as never);
-    const err = await rejection(updateRuleAction(db(), { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date('2027-03-14T08:00:00Z') }, rules[0].id, { ...fields, name: 'Day-before reminder', version } as never));
+    await updateRuleWithChoice(db(), { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date('2027-03-14T07:30:00Z') }, rules[0].id, { ...fields, offset: '-PT2H', version } as never);
+    const err = await rejection(updateRuleWithChoice(db(), { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date('2027-03-14T08:00:00Z') }, rules[0].id, { ...fields, name: 'Day-before reminder', version } as never));
     expect([err.code, err.field, err.message]).toEqual(['conflict', 'version', 'This rule was changed by Ben Boss at Sun 14 Mar 2027, 03:30 EDT since you opened it.']);
     expect(err.details).toMatchObject({ current: { name: 'Day before', offset: '-PT2H', version: version + 1 } });
     const [r] = await db().select().from(reminderRules).where(eq(reminderRules.id, rules[0].id));
@@ -336,7 +336,7 @@ describe('checks that guard a write run under its lock', () => {
       await c1.db.transaction(async (tx) => {
         const demote = setStaffRoleAction(tx as unknown as Db, { tenantId: tenant.id, actor: ben.email, actorId: ben.id, now: new Date() }, ada.id, { role: 'staff', version: 1 });
         await demote;
-        edit = updateRuleAction(c2.db, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, rules[0].id, { ...fields, offset: '-PT1H', version } as never);
+        edit = updateRuleWithChoice(c2.db, { tenantId: tenant.id, actor: ada.email, actorId: ada.id, now: new Date() }, rules[0].id, { ...fields, offset: '-PT1H', version } as never);
         edit.then(
           () => (settledEarly = true),
           () => (settledEarly = true),

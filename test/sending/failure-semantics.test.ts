@@ -3,7 +3,7 @@
  * SMTP, both fault-injecting, on 127.0.0.1), real PostgreSQL and the real queue, on a simulated clock.
  */
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpEmailChannel } from '@/channels/http-email';
 import { createSmtpChannel } from '@/channels/smtp';
 import type { EmailChannel } from '@/channels/types';

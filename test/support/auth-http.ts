@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface AuthAnswer {
+interface AuthAnswer {
   status: number;
   headers: http.IncomingHttpHeaders;
   json: Record<string, unknown>;

@@ -24,7 +24,7 @@ import { startSmtpPeer } from './smtp-peer';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
-export interface ChaosOptions {
+interface ChaosOptions {
   n: number;
   workers?: number;
   /** Kill one worker every killMinMs..killMaxMs. */
@@ -36,7 +36,7 @@ export interface ChaosOptions {
   log?: (m: string) => void;
 }
 
-export interface ChaosReport {
+interface ChaosReport {
   ok: boolean;
   problems: string[];
   table: Record<'due' | 'delivered' | 'duplicates' | 'expired' | 'dead' | 'unknown' | 'failed' | 'suppressed' | 'lost', number>;

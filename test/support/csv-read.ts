@@ -4,7 +4,7 @@
  * quote inside an unquoted field, text after a closing quote, an unterminated quote, a bare CR or LF between
  * records, a missing final CRLF). Takes the text WITHOUT its BOM.
  */
-export function readCsvStrict(text: string): string[][] {
+function readCsvStrict(text: string): string[][] {
   const records: string[][] = [];
   let i = 0;
   const n = text.length;

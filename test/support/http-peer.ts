@@ -19,9 +19,9 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 
-export type HttpPeerBehaviour = 'accept' | 'accept-then-drop' | `delay:${number}` | `429:${number}` | '500' | '401' | '422' | 'reject-recipient';
+type HttpPeerBehaviour = 'accept' | 'accept-then-drop' | `delay:${number}` | `429:${number}` | '500' | '401' | '422' | 'reject-recipient';
 
-export interface StoredMessage {
+interface StoredMessage {
   id: string;
   idempotencyKey: string | null;
   /** The X-Punctual-Message-Key header the sender put on the message. */

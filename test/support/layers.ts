@@ -31,7 +31,7 @@ const IMPORT_RE =
   /(?:^|\n)[ \t]*(import|export)\s+(type\s+)?(?:[\s\S]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Whether `file` is a test or browser spec (allowed to import anything). */
-export function isTestFile(file: string): boolean {
+function isTestFile(file: string): boolean {
   return /^(test|e2e)\//.test(file) || /\.(test|spec)\.tsx?$/.test(file);
 }
 

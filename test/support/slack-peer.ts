@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 
-export interface SlackPost {
+interface SlackPost {
   path: string;
   text: string;
   status: number;

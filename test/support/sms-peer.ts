@@ -29,7 +29,7 @@ import { randomBytes } from 'node:crypto';
 import { countSmsSegments } from '@/domain/sending/sms-segments';
 import { twilioSignature } from '@/domain/reports/twilio-signature';
 
-export type SmsPeerBehaviour =
+type SmsPeerBehaviour =
   | 'accept'
   | 'accept-then-drop'
   | `delay:${number}`
@@ -41,7 +41,7 @@ export type SmsPeerBehaviour =
   | 'auth';
 
 /** A message the fake provider created. There is no message key: SMS carries none (see channels/types.ts). */
-export interface StoredSms {
+interface StoredSms {
   sid: string;
   from: string;
   to: string;
@@ -51,7 +51,7 @@ export interface StoredSms {
 }
 
 /** One POST as the peer saw it, whatever it answered. */
-export interface SmsPeerRequest {
+interface SmsPeerRequest {
   at: Date;
   path: string;
   /** The Authorization header verbatim, or null. */

@@ -17,7 +17,7 @@
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type PeerBehaviour =
+type PeerBehaviour =
   | 'accept'
   | 'drop-after-data'
   | 'reject-rcpt'
@@ -42,7 +42,7 @@ export interface SmtpPeer {
   close(): Promise<void>;
 }
 
-export interface SmtpPeerOptions {
+interface SmtpPeerOptions {
   /** Addresses always answered 550 at RCPT TO. */
   invalidRecipients?: string[];
   /** Random faults per message (chaos runs): drop after DATA, 451 at RCPT. */

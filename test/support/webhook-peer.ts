@@ -20,9 +20,9 @@
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
-export type WebhookPeerBehaviour = 'accept' | '500' | '503' | '410' | `429:${number}` | 'accept-then-drop' | `delay:${number}`;
+type WebhookPeerBehaviour = 'accept' | '500' | '503' | '410' | `429:${number}` | 'accept-then-drop' | `delay:${number}`;
 
-export interface WebhookPeerDelivery {
+interface WebhookPeerDelivery {
   /** The `webhook-id` header (null when absent). */
   id: string | null;
   /** The `webhook-timestamp` header as an integer (unix seconds), or null. */

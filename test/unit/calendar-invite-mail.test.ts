@@ -1,6 +1,6 @@
 /**
- * How an invitation rides in an email (issue #9 §6): nodemailer's `icalEvent` option, fed by
- * `calendarInviteIcalEvent`, gives a `text/calendar; method=…` alternative beside text and HTML plus an
+ * How an invitation rides in an email (issue #9 §6): nodemailer's `icalEvent` option, fed as channels/smtp.ts feeds it
+ * (`{ method, filename, content }`), gives a `text/calendar; method=…` alternative beside text and HTML plus an
  * `application/ics` attachment — the shape Gmail and Outlook turn into an invitation card (RFC 6047 §2.4: the
  * MIME `method` equals the body's METHOD). Composed with nodemailer's MailComposer as channels/smtp.ts does; no
  * network.
@@ -8,7 +8,7 @@
 import { simpleParser } from 'mailparser';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { describe, expect, it } from 'vitest';
-import { buildCalendarInvite, calendarInviteContentType, calendarInviteIcalEvent, type CalendarInviteInput } from '@/domain/calendar/calendar-invite';
+import { buildCalendarInvite, calendarInviteFilename, type CalendarInviteInput } from '@/domain/calendar/calendar-invite';
 
 const input: CalendarInviteInput = {
   method: 'REQUEST',
@@ -34,7 +34,7 @@ async function compose(ics: string, method: 'REQUEST' | 'CANCEL'): Promise<strin
     subject: 'Your booking',
     text: 'See you there.',
     html: '<p>See you there.</p>',
-    icalEvent: calendarInviteIcalEvent(method, ics),
+    icalEvent: { method, filename: calendarInviteFilename(method), content: ics },
   });
   const buf = await new Promise<Buffer>((resolve, reject) => composer.compile().build((err, b) => (err ? reject(err) : resolve(b))));
   return buf.toString('utf8');
@@ -48,7 +48,7 @@ describe('nodemailer icalEvent', () => {
     // multipart/mixed [ multipart/alternative [ text/plain, text/html, text/calendar ], application/ics ]
     expect(raw).toMatch(/^Content-Type: multipart\/mixed;/m);
     expect(raw).toMatch(/^Content-Type: multipart\/alternative;/m);
-    expect(raw).toMatch(new RegExp(`^Content-Type: ${calendarInviteContentType(method)}\\r$`, 'm'));
+    expect(raw).toMatch(new RegExp(`^Content-Type: text/calendar; charset=utf-8; method=${method}\\r$`, 'm'));
     const filename = method === 'CANCEL' ? 'cancel.ics' : 'invite.ics';
     expect(raw).toMatch(new RegExp(`^Content-Type: application/ics; name=${filename.replace('.', '\\.')}\\r$`, 'm'));
     expect(raw).toMatch(new RegExp(`^Content-Disposition: attachment; filename=${filename.replace('.', '\\.')}\\r$`, 'm'));

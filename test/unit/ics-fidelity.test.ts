@@ -8,7 +8,10 @@ import path from 'node:path';
 import { DateTime } from 'luxon';
 import { RRule, RRuleSet } from 'rrule';
 import { describe, expect, it } from 'vitest';
-import { IcsError, parseIcs, readIcs, type ParseIcsOptions } from '@/domain/calendar/ics';
+import { IcsError, readIcs, type ParseIcsOptions } from '@/domain/calendar/ics';
+
+/** The events of one read (domain/calendar/ics.ts `readIcs`), without its counts. */
+const eventsOf = (input: string | Uint8Array, opts: ParseIcsOptions) => readIcs(input, opts).events;
 
 const extra = (name: string) => readFileSync(path.resolve(process.cwd(), 'test/fixtures/ics-extra', name));
 
@@ -28,7 +31,7 @@ function cal(events: string[][], extraLines: string[] = []): string {
 
 function parseError(input: string | Uint8Array, o = opts()): IcsError {
   try {
-    parseIcs(input, o);
+    eventsOf(input, o);
   } catch (e) {
     expect(e).toBeInstanceOf(IcsError);
     return e as IcsError;
@@ -38,7 +41,7 @@ function parseError(input: string | Uint8Array, o = opts()): IcsError {
 
 describe('a VTIMEZONE in the file governs its TZID', () => {
   it('TZID:GMT with British summer rules: 2027-07-22 10:20 is 09:20Z, 2027-01-14 10:20 is 10:20Z, planned in Europe/London', () => {
-    const evs = parseIcs(extra('gmt-with-bst.ics'), opts()); // tenant zone New York: the zone comes from the search
+    const evs = eventsOf(extra('gmt-with-bst.ics'), opts()); // tenant zone New York: the zone comes from the search
     expect(evs.map((e) => [e.title, e.startsAt.toISOString(), e.endsAt.toISOString(), e.timeZone])).toEqual([
       ['Summer session', '2027-07-22T09:20:00.000Z', '2027-07-22T10:20:00.000Z', 'Europe/London'],
       ['Winter session', '2027-01-14T10:20:00.000Z', '2027-01-14T11:20:00.000Z', 'Europe/London'],
@@ -48,20 +51,20 @@ describe('a VTIMEZONE in the file governs its TZID', () => {
   });
 
   it('TZID:GMT without a VTIMEZONE is UTC (the name is trusted when the file says nothing else)', () => {
-    const [e] = parseIcs(cal([['UID:g', 'DTSTART;TZID=GMT:20270722T102000']]), opts());
+    const [e] = eventsOf(cal([['UID:g', 'DTSTART;TZID=GMT:20270722T102000']]), opts());
     expect(e.startsAt.toISOString()).toBe('2027-07-22T10:20:00.000Z');
     expect(e.timeZone).toBe('America/New_York');
   });
 
   it('an IANA TZID whose VTIMEZONE agrees keeps the IANA zone', () => {
     const text = extra('gmt-with-bst.ics').toString('utf8').replaceAll('GMT:', 'Europe/London:').replace('TZID:GMT', 'TZID:Europe/London');
-    const [e] = parseIcs(text, opts());
+    const [e] = eventsOf(text, opts());
     expect([e.startsAt.toISOString(), e.timeZone]).toEqual(['2027-07-22T09:20:00.000Z', 'Europe/London']);
   });
 
   it('an IANA TZID whose VTIMEZONE disagrees (Europe/Berlin named, British rules given): the rules win', () => {
     const text = extra('gmt-with-bst.ics').toString('utf8').replaceAll('GMT:', 'Europe/Berlin:').replace('TZID:GMT', 'TZID:Europe/Berlin');
-    const [e] = parseIcs(text, opts());
+    const [e] = eventsOf(text, opts());
     expect([e.startsAt.toISOString(), e.timeZone]).toEqual(['2027-07-22T09:20:00.000Z', 'Europe/London']);
   });
 
@@ -92,14 +95,14 @@ describe('unfold before decoding', () => {
   }
 
   it.each([['CRLF', '\r\n'], ['LF', '\n']])('a fold (%s + space) inside the two bytes of ü keeps ü', (_n, br) => {
-    const [e] = parseIcs(splitInsideU(br), opts());
+    const [e] = eventsOf(splitInsideU(br), opts());
     expect(e.title).toBe(title);
     expect(e.title).not.toContain('\uFFFD');
   });
 
   it('a tab also folds; a BOM is dropped', () => {
     const b = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(cal([['UID:t', 'DTSTART:20270301T100000Z', 'SUMMARY:Ab\r\n\tcd']]))]);
-    expect(parseIcs(b, opts())[0].title).toBe('Abcd');
+    expect(eventsOf(b, opts())[0].title).toBe('Abcd');
   });
 
   it('a file that is not UTF-8 (Latin-1 é) is refused naming the line; no replacement character', () => {
@@ -120,7 +123,7 @@ describe('unfold before decoding', () => {
 
 describe('every recurrence rule counts', () => {
   it('two RRULEs (weekly Mondays, monthly Sundays) until 28 March 2027 in Los Angeles: exactly 8 occurrences', () => {
-    const evs = parseIcs(
+    const evs = eventsOf(
       cal([
         [
           'UID:two-rules',
@@ -181,7 +184,7 @@ describe('every recurrence rule counts', () => {
     const lines = [`UID:u`, `DTSTART;TZID=${zone}:${dtstart}`, ...rules.map((r) => `RRULE:${r}`)];
     for (const r of rdates) lines.push(`RDATE;TZID=${zone}:${r}`);
     for (const x of exdates) lines.push(`EXDATE;TZID=${zone}:${x}`);
-    const got = parseIcs(cal([lines]), opts({ horizonStart: new Date('2027-01-01T00:00:00Z'), horizonEnd: new Date('2029-01-01T00:00:00Z') }));
+    const got = eventsOf(cal([lines]), opts({ horizonStart: new Date('2027-01-01T00:00:00Z'), horizonEnd: new Date('2029-01-01T00:00:00Z') }));
     const want = independent(zone, dtstart, rules, rdates, exdates);
     expect(want.length).toBeGreaterThan(3);
     expect(got.map((e) => e.startsAt.toISOString().replace('.000', ''))).toEqual(want);
@@ -205,8 +208,8 @@ describe('identity', () => {
   ];
 
   it('a repeated UID: content identities, the same whatever the order; a unique UID keeps the plain UID', () => {
-    const a = parseIcs(cal(sessions), opts());
-    const b = parseIcs(cal([sessions[2], sessions[1], sessions[0]]), opts());
+    const a = eventsOf(cal(sessions), opts());
+    const b = eventsOf(cal([sessions[2], sessions[1], sessions[0]]), opts());
     const byTitle = (evs: typeof a) => Object.fromEntries(evs.map((e) => [e.title, e.uid]));
     expect(byTitle(a)).toEqual(byTitle(b));
     expect(byTitle(a)['Talk A']).toMatch(/^rep#c-[0-9a-f]{12}$/);

@@ -1,12 +1,15 @@
 /**
- * parseIcs (domain/calendar/ics.ts) without a database: the fixtures, zones, all-day and DURATION rules, recurrence
+ * readIcs (domain/calendar/ics.ts) without a database: the fixtures, zones, all-day and DURATION rules, recurrence
  * expansion inside the horizon, and malformed files reported by line or component.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { IANAZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { IcsError, parseIcs, resolveTzid, windowsZones, type IcsEvent, type ParseIcsOptions } from '@/domain/calendar/ics';
+import { IcsError, readIcs, resolveTzid, windowsZones, type IcsEvent, type ParseIcsOptions } from '@/domain/calendar/ics';
+
+/** The events of one read (domain/calendar/ics.ts `readIcs`), without its counts. */
+const eventsOf = (input: string | Uint8Array, opts: ParseIcsOptions) => readIcs(input, opts).events;
 
 const fixtures = path.resolve(process.cwd(), 'test/fixtures/ics');
 const fixture = (name: string) => readFileSync(path.join(fixtures, name), 'utf8');
@@ -30,7 +33,7 @@ const iso = (e: IcsEvent) => [e.startsAt.toISOString(), e.endsAt.toISOString()];
 
 function parseError(text: string, o = opts()): IcsError {
   try {
-    parseIcs(text, o);
+    eventsOf(text, o);
   } catch (e) {
     expect(e).toBeInstanceOf(IcsError);
     return e as IcsError;
@@ -49,7 +52,7 @@ describe('fixtures', () => {
     ['icaljs-tz-new-york.ics', 0], // a VTIMEZONE only
     ['pyconuk-2015-schedule.ics', 162],
   ])('%s → %i events', (name, count) => {
-    expect(parseIcs(fixture(name), opts())).toHaveLength(count);
+    expect(eventsOf(fixture(name), opts())).toHaveLength(count);
   });
 
   it('covers every fixture file', () => {
@@ -57,7 +60,7 @@ describe('fixtures', () => {
   });
 
   it('minimal: TZID America/Los_Angeles is the event zone; the instants follow PDT', () => {
-    const [e] = parseIcs(fixture('icaljs-minimal.ics'), opts());
+    const [e] = eventsOf(fixture('icaljs-minimal.ics'), opts());
     expect(e).toMatchObject({
       uid: 'dn4vrfmfn5p05roahsopg57h48@google.com',
       title: 'Really long event name thing',
@@ -69,25 +72,25 @@ describe('fixtures', () => {
   });
 
   it('blank DESCRIPTION and LOCATION → null', () => {
-    const [e] = parseIcs(fixture('icaljs-blank_description.ics'), opts());
+    const [e] = eventsOf(fixture('icaljs-blank_description.ics'), opts());
     expect(e.description).toBeNull();
     expect(e.location).toBeNull();
   });
 
   it('DURATION:P1D instead of DTEND ends one (nominal) day later', () => {
-    const [e] = parseIcs(fixture('icaljs-duration_instead_of_dtend.ics'), opts());
+    const [e] = eventsOf(fixture('icaljs-duration_instead_of_dtend.ics'), opts());
     expect(iso(e)).toEqual(['2012-06-30T13:00:00.000Z', '2012-07-01T13:00:00.000Z']);
   });
 
   it('DATE-only DTSTART without DTEND: all-day, one day, local midnights in the default zone', () => {
-    const [e] = parseIcs(fixture('icaljs-only_dtstart_date.ics'), opts());
+    const [e] = eventsOf(fixture('icaljs-only_dtstart_date.ics'), opts());
     expect(e.allDay).toBe(true);
     expect(e.timeZone).toBe('Europe/Amsterdam');
     expect(iso(e)).toEqual(['2012-06-29T22:00:00.000Z', '2012-06-30T22:00:00.000Z']);
   });
 
   it('daily recurrence keeps 05:00 Los Angeles across the November DST change; ids carry the occurrence', () => {
-    const evs = parseIcs(fixture('icaljs-daily_recur.ics'), opts());
+    const evs = eventsOf(fixture('icaljs-daily_recur.ics'), opts());
     const byDay = (d: string) => evs.find((e) => e.startsAt.toISOString().startsWith(d))!;
     expect(byDay('2012-11-03').startsAt.toISOString()).toBe('2012-11-03T12:00:00.000Z');
     expect(byDay('2012-11-05').startsAt.toISOString()).toBe('2012-11-05T13:00:00.000Z');
@@ -97,7 +100,7 @@ describe('fixtures', () => {
   });
 
   it('daily recurrence is bounded by the horizon and by maxOccurrencesPerEvent', () => {
-    const within = parseIcs(
+    const within = eventsOf(
       fixture('icaljs-daily_recur.ics'),
       opts({ horizonStart: new Date('2012-08-10T00:00:00Z'), horizonEnd: new Date('2012-08-20T00:00:00Z') }),
     );
@@ -105,13 +108,13 @@ describe('fixtures', () => {
       '2012-08-10', '2012-08-11', '2012-08-12', '2012-08-13', '2012-08-14',
       '2012-08-15', '2012-08-16', '2012-08-17', '2012-08-18', '2012-08-19',
     ]);
-    expect(parseIcs(fixture('icaljs-daily_recur.ics'), opts({ maxOccurrencesPerEvent: 7 }))).toHaveLength(7);
+    expect(eventsOf(fixture('icaljs-daily_recur.ics'), opts({ maxOccurrencesPerEvent: 7 }))).toHaveLength(7);
     const late = opts({ horizonStart: new Date('2030-01-01T00:00:00Z'), horizonEnd: new Date('2030-01-31T00:00:00Z') });
-    expect(parseIcs(fixture('icaljs-daily_recur.ics'), late)).toHaveLength(30); // 1–30 Jan at 13:00Z
+    expect(eventsOf(fixture('icaljs-daily_recur.ics'), late)).toHaveLength(30); // 1–30 Jan at 13:00Z
   });
 
   it('finite monthly recurrence with RDATEs: UNTIL respected, RDATEs merged in order', () => {
-    const evs = parseIcs(fixture('icaljs-recur_instances_finite.ics'), opts());
+    const evs = eventsOf(fixture('icaljs-recur_instances_finite.ics'), opts());
     expect(evs.map((e) => e.startsAt.toISOString())).toEqual([
       '2012-10-02T17:00:00.000Z', // 1st Tuesday, PDT
       '2012-11-05T18:00:00.000Z', // RDATE, PST
@@ -123,7 +126,7 @@ describe('fixtures', () => {
   });
 
   it('pyconuk: UTC times keep their instant and take the default zone; escapes and folds undone', () => {
-    const evs = parseIcs(fixture('pyconuk-2015-schedule.ics'), opts({ defaultTimeZone: 'Europe/London' }));
+    const evs = eventsOf(fixture('pyconuk-2015-schedule.ics'), opts({ defaultTimeZone: 'Europe/London' }));
     expect(evs[0]).toMatchObject({
       uid: '20160417T070217Z-32078@testing-worker-linux-docker-3ee836b9-3394-linux-5',
       title: 'Registration / Breakfast',
@@ -147,14 +150,14 @@ describe('fixtures', () => {
       'END:VCALENDAR',
       ['BEGIN:VEVENT', 'UID:ny-1', 'SUMMARY:Standup', 'DTSTART;TZID=America/New_York:20121105T090000', 'DURATION:PT15M', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n'),
     );
-    const [e] = parseIcs(text, opts());
+    const [e] = eventsOf(text, opts());
     expect(e.timeZone).toBe('America/New_York');
     expect(iso(e)).toEqual(['2012-11-05T14:00:00.000Z', '2012-11-05T14:15:00.000Z']);
   });
 });
 
 describe('times and zones', () => {
-  const one = (lines: string[], o = opts()) => parseIcs(cal([['UID:x', 'SUMMARY:S', ...lines]]), o)[0];
+  const one = (lines: string[], o = opts()) => eventsOf(cal([['UID:x', 'SUMMARY:S', ...lines]]), o)[0];
 
   it('floating time is read in the default zone', () => {
     expect(iso(one(['DTSTART:20270615T090000', 'DTEND:20270615T100000']))).toEqual([
@@ -212,28 +215,28 @@ describe('times and zones', () => {
   ];
 
   it('X-LIC-LOCATION names the zone of a custom TZID when its VTIMEZONE agrees', () => {
-    const [e] = parseIcs(cal([['UID:x', 'DTSTART;TZID=Custom 1:20270615T090000']], lisbonRules('Custom 1')), opts());
+    const [e] = eventsOf(cal([['UID:x', 'DTSTART;TZID=Custom 1:20270615T090000']], lisbonRules('Custom 1')), opts());
     expect(e.timeZone).toBe('Europe/Lisbon');
     expect(e.startsAt.toISOString()).toBe('2027-06-15T08:00:00.000Z');
   });
 
   it('X-LIC-LOCATION that the VTIMEZONE contradicts: the VTIMEZONE wins (fixed +00:00 → 09:00Z, planned in Etc/UTC)', () => {
     const vtz = ['BEGIN:VTIMEZONE', 'TZID:Custom 1', 'X-LIC-LOCATION:Europe/Lisbon', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'TZOFFSETFROM:+0000', 'TZOFFSETTO:+0000', 'END:STANDARD', 'END:VTIMEZONE'];
-    const [e] = parseIcs(cal([['UID:x', 'DTSTART;TZID=Custom 1:20270615T090000']], vtz), opts());
+    const [e] = eventsOf(cal([['UID:x', 'DTSTART;TZID=Custom 1:20270615T090000']], vtz), opts());
     expect(e.startsAt.toISOString()).toBe('2027-06-15T09:00:00.000Z');
     expect(e.timeZone).toBe('Etc/UTC');
   });
 
   it('an unmappable TZID with a VTIMEZONE uses its offsets; planned in an IANA zone with the same offsets', () => {
     const vtz = ['BEGIN:VTIMEZONE', 'TZID:Office Time', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'TZOFFSETFROM:+0530', 'TZOFFSETTO:+0530', 'END:STANDARD', 'END:VTIMEZONE'];
-    const [e] = parseIcs(cal([['UID:x', 'DTSTART;TZID=Office Time:20270615T090000', 'DURATION:PT1H']], vtz), opts());
+    const [e] = eventsOf(cal([['UID:x', 'DTSTART;TZID=Office Time:20270615T090000', 'DURATION:PT1H']], vtz), opts());
     expect(e.timeZone).toBe('Asia/Kolkata'); // India Standard Time: the first +05:30 zone of the Windows table
     expect(iso(e)).toEqual(['2027-06-15T03:30:00.000Z', '2027-06-15T04:30:00.000Z']);
   });
 
   it('a VTIMEZONE no IANA zone matches: its offsets, planned in the default zone', () => {
     const vtz = ['BEGIN:VTIMEZONE', 'TZID:Odd', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'TZOFFSETFROM:+0317', 'TZOFFSETTO:+0317', 'END:STANDARD', 'END:VTIMEZONE'];
-    const [e] = parseIcs(cal([['UID:x', 'DTSTART;TZID=Odd:20270615T090000']], vtz), opts());
+    const [e] = eventsOf(cal([['UID:x', 'DTSTART;TZID=Odd:20270615T090000']], vtz), opts());
     expect(e.timeZone).toBe('Europe/Amsterdam');
     expect(e.startsAt.toISOString()).toBe('2027-06-15T05:43:00.000Z');
   });
@@ -244,18 +247,18 @@ describe('times and zones', () => {
   });
 
   it('a missing SUMMARY gets a title; STATUS:CANCELLED is flagged', () => {
-    const [e] = parseIcs(cal([['UID:x', 'DTSTART:20270615T090000Z', 'STATUS:CANCELLED']]), opts());
+    const [e] = eventsOf(cal([['UID:x', 'DTSTART:20270615T090000Z', 'STATUS:CANCELLED']]), opts());
     expect(e.title).toBe('Untitled event');
     expect(e.cancelled).toBe(true);
   });
 
   it('a non-recurring event outside the horizon is still returned', () => {
-    expect(parseIcs(cal([['UID:x', 'DTSTART:19990101T090000Z']]), opts())).toHaveLength(1);
+    expect(eventsOf(cal([['UID:x', 'DTSTART:19990101T090000Z']]), opts())).toHaveLength(1);
   });
 
   it('several VCALENDARs in one file are all read', () => {
     const text = cal([['UID:a', 'DTSTART:20270615T090000Z']]) + cal([['UID:b', 'DTSTART:20270616T090000Z']]);
-    expect(parseIcs(text, opts()).map((e) => e.uid)).toEqual(['a', 'b']);
+    expect(eventsOf(text, opts()).map((e) => e.uid)).toEqual(['a', 'b']);
   });
 });
 
@@ -268,7 +271,7 @@ describe('recurrence', () => {
       ['UID:w', 'RECURRENCE-ID;TZID=Europe/Amsterdam:20270118T100000', 'SUMMARY:Weekly (moved)', 'DTSTART;TZID=Europe/Amsterdam:20270119T150000', 'DTEND;TZID=Europe/Amsterdam:20270119T170000'],
       ['UID:w', 'RECURRENCE-ID;TZID=Europe/Amsterdam:20270125T100000', 'DTSTART;TZID=Europe/Amsterdam:20270125T100000', 'STATUS:CANCELLED'],
     ]);
-    const evs = parseIcs(text, horizon);
+    const evs = eventsOf(text, horizon);
     expect(evs.map((e) => [e.uid, e.title, e.startsAt.toISOString(), e.endsAt.toISOString(), e.cancelled])).toEqual([
       ['w#2027-01-04T09:00:00Z', 'Weekly', '2027-01-04T09:00:00.000Z', '2027-01-04T10:00:00.000Z', false],
       ['w#2027-01-18T09:00:00Z', 'Weekly (moved)', '2027-01-19T14:00:00.000Z', '2027-01-19T16:00:00.000Z', false],
@@ -278,7 +281,7 @@ describe('recurrence', () => {
   });
 
   it('all-day recurrences are keyed by date', () => {
-    const evs = parseIcs(cal([['UID:d', 'DTSTART;VALUE=DATE:20270301', 'RRULE:FREQ=DAILY;COUNT=2']]), horizon);
+    const evs = eventsOf(cal([['UID:d', 'DTSTART;VALUE=DATE:20270301', 'RRULE:FREQ=DAILY;COUNT=2']]), horizon);
     expect(evs.map((e) => [e.uid, e.allDay, ...iso(e)])).toEqual([
       ['d#2027-03-01', true, '2027-02-28T23:00:00.000Z', '2027-03-01T23:00:00.000Z'],
       ['d#2027-03-02', true, '2027-03-01T23:00:00.000Z', '2027-03-02T23:00:00.000Z'],
@@ -286,7 +289,7 @@ describe('recurrence', () => {
   });
 
   it('an override without its master in the file stands alone', () => {
-    const evs = parseIcs(cal([['UID:o', 'RECURRENCE-ID:20270301T090000Z', 'DTSTART:20270302T090000Z']]), horizon);
+    const evs = eventsOf(cal([['UID:o', 'RECURRENCE-ID:20270301T090000Z', 'DTSTART:20270302T090000Z']]), horizon);
     expect(evs.map((e) => e.uid)).toEqual(['o#2027-03-01T09:00:00Z']);
   });
 
@@ -338,7 +341,7 @@ describe('hostile input (from the adversarial review)', () => {
   });
 
   it('control characters are removed from titles', () => {
-    const [ev] = parseIcs(cal([['UID:c1', 'DTSTART:20120801T100000Z', 'SUMMARY:Hello\u001b[31m there\u0007']]), opts());
+    const [ev] = eventsOf(cal([['UID:c1', 'DTSTART:20120801T100000Z', 'SUMMARY:Hello\u001b[31m there\u0007']]), opts());
     expect(ev.title).toBe('Hello[31m there');
   });
 
@@ -348,7 +351,7 @@ describe('hostile input (from the adversarial review)', () => {
   });
 
   it('a 02:30–03:00 event on the spring-forward day is kept (the start moves to 03:30), with no length', () => {
-    const [ev] = parseIcs(
+    const [ev] = eventsOf(
       cal([['UID:gap', 'DTSTART;TZID=Europe/Amsterdam:20120325T023000', 'DTEND;TZID=Europe/Amsterdam:20120325T030000', 'SUMMARY:gap']]),
       opts({ horizonStart: new Date('2012-01-01T00:00:00Z') }),
     );
@@ -391,13 +394,13 @@ describe('hostile recurrences are refused or bounded before ical.js loops for ev
   it.each(['RRULE:FREQ=DAILY;INTERVAL=1000000', 'RRULE:FREQ=DAILY;INTERVAL=999999999999'])(
     '%s: the second occurrence would be after 2199, so only DTSTART occurs',
     (rrule) => {
-      const evs = parseIcs(ev(rrule), year2027);
+      const evs = eventsOf(ev(rrule), year2027);
       expect(evs.map((e) => [e.uid, e.startsAt.toISOString()])).toEqual([['h#2027-01-15T10:00:00Z', '2027-01-15T10:00:00.000Z']]);
     },
   );
 
   it('a large INTERVAL that still lands before 2199 is expanded (INTERVAL=100 days)', () => {
-    const evs = parseIcs(ev('RRULE:FREQ=DAILY;INTERVAL=100'), year2027);
+    const evs = eventsOf(ev('RRULE:FREQ=DAILY;INTERVAL=100'), year2027);
     expect(evs.map((e) => e.startsAt.toISOString().slice(0, 10))).toEqual(['2027-01-15', '2027-04-25', '2027-08-03', '2027-11-11']);
   });
 
@@ -423,6 +426,6 @@ describe('hostile recurrences are refused or bounded before ical.js loops for ev
   });
 
   it('200 YEARLY observances are still read', () => {
-    expect(parseIcs(tzFile(200, 'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU'), year2027)).toHaveLength(1);
+    expect(eventsOf(tzFile(200, 'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU'), year2027)).toHaveLength(1);
   });
 });

@@ -10,7 +10,7 @@ import { templateIds, type TemplateId } from '@/domain/vocabulary';
 import { previewData, type TemplateData } from '@/emails';
 
 /** The reader locales checked: default English, US English, German, Dutch and a right-to-left locale. */
-export const renderLocales = ['en', 'en-US', 'de', 'nl', 'ar'] as const;
+const renderLocales = ['en', 'en-US', 'de', 'nl', 'ar'] as const;
 
 /** Zone situations: each changes timing/zones of the preview data (and, for one, adds the links). */
 const situations: Record<string, Partial<TemplateData>> = {
@@ -45,7 +45,7 @@ const situations: Record<string, Partial<TemplateData>> = {
   },
 };
 
-export interface RenderCase {
+interface RenderCase {
   id: string;
   template: TemplateId;
   data: TemplateData;

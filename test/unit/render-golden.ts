@@ -13,9 +13,9 @@ import { renderReminderEmail } from '@/emails';
 import { renderSmsText } from '@/emails/sms';
 import { renderCases } from './render-cases';
 
-export const goldenPath = fileURLToPath(new URL('../fixtures/render-golden.json', import.meta.url));
+const goldenPath = fileURLToPath(new URL('../fixtures/render-golden.json', import.meta.url));
 
-export interface Golden {
+interface Golden {
   subject: string;
   sms: string;
   /** SHA-256 of the HTML, hex. */

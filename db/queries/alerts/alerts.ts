@@ -230,7 +230,7 @@ export async function listHeartbeats(db: DbOrTx, limit = 10) {
 
 // ---------------------------------------------------------------------------------------------- messages
 
-export type NewAlertMessage = Pick<AlertMessage, 'tenantId' | 'condition' | 'episode' | 'transition' | 'route' | 'address' | 'messageKey' | 'subject' | 'body' | 'link'> & {
+type NewAlertMessage = Pick<AlertMessage, 'tenantId' | 'condition' | 'episode' | 'transition' | 'route' | 'address' | 'messageKey' | 'subject' | 'body' | 'link'> & {
   createdAt: Date;
 };
 

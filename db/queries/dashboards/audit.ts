@@ -42,7 +42,7 @@ function auditWhere(tenantId: string, f: AuditFilter): SQL {
 }
 
 /** An audit filter: one action and/or an instant range [from, to) on created_at (UTC instants). */
-export interface AuditFilter {
+interface AuditFilter {
   action?: AuditAction;
   from?: Date;
   to?: Date;

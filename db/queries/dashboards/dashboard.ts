@@ -84,7 +84,7 @@ export async function dashboardCounts(
 }
 
 /** The hour window of a chart: `windowStart` = the first bucket's start, `windowEnd` = now (UTC instants). */
-export interface ChartWindow {
+interface ChartWindow {
   windowStart: Date;
   windowEnd: Date;
 }
@@ -188,7 +188,7 @@ export async function outcomesByChannel(db: DbOrTx, tenantId: string, w: ChartWi
 }
 
 /** Email sent across organisations that the mailbox lists under the other one (see {@link guestMailCounts}). */
-export interface GuestMailCounts {
+interface GuestMailCounts {
   /** Emails this tenant sent to its external guests, accepted by the provider: the mailbox lists them under the guest's organisation. */
   sentToGuests: number;
   /** Emails other organisations sent to this tenant's people booked as their guests, in this tenant's name: its mailbox lists them. */

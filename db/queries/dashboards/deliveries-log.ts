@@ -8,7 +8,7 @@ import { messageTitle } from '@/domain/sending/message-labels';
 import type { Channel, DeliveryStatus } from '@/domain/vocabulary';
 import { reportsOfDelivery, reportView } from '@/db/queries/reports/reports';
 
-export interface DeliveryFilter {
+interface DeliveryFilter {
   /** Substring of the address or the subject (case-insensitive). */
   q?: string;
   status?: DeliveryStatus;
@@ -20,7 +20,7 @@ export interface DeliveryFilter {
   to?: Date;
 }
 
-export interface DeliveryLogRow {
+interface DeliveryLogRow {
   delivery: Delivery;
   /**
    * What the message is (domain/sending/message-labels.ts messageTitle): the rule's name, "Manual reminder", or a
@@ -56,7 +56,7 @@ const sendingTenant = alias(tenants, 'sending_tenant');
  * in another name (domain/organisations/guest-sender.ts `auditsGuestMessage`) and which are never deleted: their message keys,
  * as an array (an InitPlan), match the unique index on `deliveries.message_key`.
  */
-export function deliveriesOf(tenantId: string): SQL {
+function deliveriesOf(tenantId: string): SQL {
   return or(
     eq(deliveries.tenantId, tenantId),
     and(eq(deliveries.sendingTenantId, tenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`),

@@ -53,9 +53,9 @@ export async function freshWorkerSnapshots(db: DbOrTx, maxAgeSeconds: number): P
 // ---------------------------------------------------------------------------------------------- gauges
 
 /** Queue job states: runnable now, scheduled for later (run_at in the future), locked by a worker, out of attempts. */
-export type QueueState = 'ready' | 'waiting' | 'running' | 'failed';
+type QueueState = 'ready' | 'waiting' | 'running' | 'failed';
 
-export interface MetricsGauges {
+interface MetricsGauges {
   /** Deliveries by status (`dead`, `unknown`, `expired`) and channel; a combination with no rows is absent. */
   deliveries: { status: 'dead' | 'unknown' | 'expired'; channel: string; count: number }[];
   /** Reminders `expired` (past their expiry instant before any send), by channel. */

@@ -24,7 +24,7 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
 
 /** One of today's events, with how many people are booked. */
-export interface TodayEventRow {
+interface TodayEventRow {
   id: string;
   title: string;
   location: string | null;
@@ -103,7 +103,7 @@ export async function nextEventFrom(db: DbOrTx, tenantId: string, from: Date): P
 }
 
 /** A manual reminder (nudge) of a participant with its delivery, for the notice after "Remind now". */
-export interface TodayNudge {
+interface TodayNudge {
   id: string;
   status: ReminderStatus;
   statusReason: string | null;
@@ -197,14 +197,14 @@ export async function todayParticipants(
 }
 
 /** A planned message due soon, with its delivery's status (null before one was claimed). */
-export interface DueReminderRow extends ReminderListRow {
+interface DueReminderRow extends ReminderListRow {
   deliveryId: string | null;
   deliveryStatus: DeliveryStatus | null;
   deliveryAddress: string | null;
 }
 
 /** The statuses the reminders section lists: waiting, taken by the scheduler, handed to a delivery. */
-export const dueReminderStatuses: ReminderStatus[] = ['scheduled', 'dispatched', 'done'];
+const dueReminderStatuses: ReminderStatus[] = ['scheduled', 'dispatched', 'done'];
 
 /**
  * `tenantId`'s messages (rule reminders, nudges, notifications; every channel) `scheduled`, `dispatched` or `done`

@@ -3,11 +3,9 @@
  * the person through a signed link, each with the row version they saw (invariant 11). Every query is scoped
  * to one tenant (invariant 9).
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { bookings, contacts, events, reminders, tenants, type Contact, type Tenant } from '@/db/schema';
-import { reminderFromStates } from '@/domain/states';
-import type { PersonalChannel } from '@/domain/vocabulary';
+import { bookings, contacts, events, tenants, type Contact, type Tenant } from '@/db/schema';
 
 /** The contact with its tenant, or undefined when it is not this tenant's. No lock. */
 export async function readContactWithTenant(db: DbOrTx, tenantId: string, contactId: string): Promise<{ contact: Contact; tenant: Tenant } | undefined> {

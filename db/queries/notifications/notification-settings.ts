@@ -20,7 +20,7 @@ export async function lockSettingsRow(db: DbOrTx, tenantId: string): Promise<Not
 }
 
 /** The columns a save writes. */
-export type SettingsWrite = Pick<
+type SettingsWrite = Pick<
   NotificationSettings,
   'policy' | 'smsSender' | 'webhookUrl' | 'webhookSecret' | 'webhookEnabled' | 'webhookDisabledReason' | 'webhookDisabledAt'
 >;

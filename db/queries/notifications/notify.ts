@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { bookings, contacts, domainEvents, events, notificationSettings, reminders, tenants, type Booking, type Contact, type Event, type NewReminder, type NotificationSettings, type Tenant } from '@/db/schema';
 
-export interface BookingWithContact {
+interface BookingWithContact {
   booking: Booking;
   contact: Contact;
 }

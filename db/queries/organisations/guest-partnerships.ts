@@ -12,7 +12,7 @@ import { parsePhone } from '@/domain/phone';
 import type { Channel } from '@/domain/vocabulary';
 
 /** A partnership's limit plus whether the guest organisation knows the person's address (a contact of its own). */
-export interface SenderFacts {
+interface SenderFacts {
   partnership: PartnershipLimit | null;
   knownToGuest: boolean;
 }

@@ -9,7 +9,7 @@ import type { DbOrTx } from '@/db/client';
 import { staffUsers, staffVerifications, tenants, type StaffUser, type Tenant } from '@/db/schema';
 
 /** better-auth 1.7.25's identifier prefix of a password reset token (api/routes/password.ts). */
-export const RESET_IDENTIFIER_PREFIX = 'reset-password:';
+const RESET_IDENTIFIER_PREFIX = 'reset-password:';
 
 /** The tenant with this slug, or null. */
 export async function tenantBySlug(db: DbOrTx, slug: string): Promise<Tenant | null> {
@@ -50,7 +50,7 @@ export async function resetTokenRow(db: DbOrTx, token: string): Promise<{ userId
 }
 
 /** One line of `npm run tenant -- list`. */
-export interface TenantOverview {
+interface TenantOverview {
   slug: string;
   name: string;
   timeZone: string;

@@ -4,7 +4,7 @@ import type { DbOrTx } from '@/db/client';
 import { bookings, contacts, reminders, tenants } from '@/db/schema';
 import { cursorText, type KeysetCursor } from '@/db/queries/dashboards/deliveries-log';
 
-export interface ParticipantExportRow {
+interface ParticipantExportRow {
   bookingId: string;
   name: string | null;
   email: string | null;

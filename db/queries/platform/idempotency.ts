@@ -7,14 +7,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
 
-export interface IdempotencyKeyId {
+interface IdempotencyKeyId {
   tenantId: string;
   /** The staff user's id (keys are per client). */
   actorId: string;
   key: string;
 }
 
-export interface StoredIdempotencyKey {
+interface StoredIdempotencyKey {
   route: string;
   fingerprint: string;
   responseStatus: number;

@@ -4,8 +4,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
+import type { TaskId, TaskPayload } from '@/jobs/registry';
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   /** UTC instant the job becomes runnable; omitted = now (database clock). */
   runAt?: Date | null;
   /** Deduplication key; with mode `replace` a newer add replaces the waiting job's payload and run_at. */
@@ -15,11 +16,11 @@ export interface EnqueueOptions {
   priority?: number;
 }
 
-/** Adds one job in the given transaction. `payload` must be JSON-serialisable. */
-export async function enqueueJob(
+/** Adds one job of a registered task (jobs/registry.ts) in the given transaction. `payload` must be JSON-serialisable. */
+export async function enqueueJob<T extends TaskId>(
   db: DbOrTx,
-  task: string,
-  payload: Record<string, unknown>,
+  task: T,
+  payload: TaskPayload<T>,
   opts: EnqueueOptions = {},
 ): Promise<void> {
   await db.execute(sql`select graphile_worker.add_job(
@@ -33,15 +34,17 @@ export async function enqueueJob(
   )`);
 }
 
-/** One job for `enqueueJobs` (`enqueueJob`'s arguments). */
-export interface JobSpec {
-  task: string;
-  payload: Record<string, unknown>;
-  runAt?: Date | null;
-  jobKey?: string;
-  maxAttempts?: number;
-  priority?: number;
-}
+/** One job for `enqueueJobs` (`enqueueJob`'s arguments): a registered task (jobs/registry.ts) and its payload. */
+type JobSpec = {
+  [T in TaskId]: {
+    task: T;
+    payload: TaskPayload<T>;
+    runAt?: Date | null;
+    jobKey?: string;
+    maxAttempts?: number;
+    priority?: number;
+  };
+}[TaskId];
 
 /**
  * Adds many jobs in ONE statement (`graphile_worker.add_jobs`, which `add_job` itself calls for the `replace`

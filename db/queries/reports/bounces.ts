@@ -11,7 +11,7 @@ import { isUuid } from '@/domain/ids';
 export type BounceMatch = 'verp' | 'message_key' | 'message_id';
 
 /** The delivery a bounce names: its id and the address it was sent to. */
-export interface BouncedDelivery {
+interface BouncedDelivery {
   id: string;
   address: string;
   matchedBy: BounceMatch;

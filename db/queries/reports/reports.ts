@@ -8,7 +8,7 @@ import type { Channel, Provider, ReportKind, ReportSource } from '@/domain/vocab
 import type { DbOrTx } from '@/db/client';
 import { bookings, deliveries, deliveryAttempts, deliveryReports, reminders, suppressions, type Delivery, type DeliveryReport } from '@/db/schema';
 
-export type NewDeliveryReport = typeof deliveryReports.$inferInsert;
+type NewDeliveryReport = typeof deliveryReports.$inferInsert;
 
 /**
  * Stores a report once: `INSERT … ON CONFLICT (source, provider_event_id) DO NOTHING`. Returns the new row, or null

@@ -22,7 +22,7 @@ export async function liveBookedEmails(db: DbOrTx, tenantId: string, eventId: st
 }
 
 /** One contact as {@link findOrCreateContact} takes it: the details of a NEW contact (a known one is never changed). */
-export interface ContactUpsert {
+interface ContactUpsert {
   email: string;
   name?: string;
   locale?: string;
@@ -31,7 +31,7 @@ export interface ContactUpsert {
 }
 
 /** A contact as the planner needs it (channel preferences and quiet hours as stored, parsed from JSON). */
-export interface PlanningContact {
+interface PlanningContact {
   id: string;
   email: string;
   phone: string | null;
@@ -106,7 +106,7 @@ export async function upsertContacts(db: DbOrTx, tenantId: string, input: Contac
 }
 
 /** A booking as the bulk path needs it back (the rest are column defaults: status confirmed, version 1). */
-export interface InsertedBooking {
+interface InsertedBooking {
   id: string;
   contactId: string;
   role: Booking['role'];
@@ -136,11 +136,11 @@ export async function insertBookings(
 }
 
 /** Planned rule reminders per statement of `insertPlannedReminders`. */
-export const REMINDER_INSERT_CHUNK = 20_000;
+const REMINDER_INSERT_CHUNK = 20_000;
 
 /**
  * Inserts planned rule reminders (the columns planning sets; the rest take their defaults), REMINDER_INSERT_CHUNK
- * rows per statement; a reminder whose business key exists is left as it is (like `insertReminders`).
+ * rows per statement; a reminder whose business key exists is left as it is (replays of the same planning are harmless).
  * Returns how many were inserted and, per rule, the earliest due instant among the inserted `scheduled` ones
  * (what the wake-up jobs need) — not the rows themselves.
  *

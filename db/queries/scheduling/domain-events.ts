@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { domainEvents, notificationSettings, type DomainEvent, type NotificationSettings } from '@/db/schema';
+import { domainEvents, notificationSettings, type DomainEvent } from '@/db/schema';
 import type { DomainEventType } from '@/domain/vocabulary';
 
 /**
@@ -43,12 +43,6 @@ export async function unprocessedDomainEvents(db: DbOrTx, before: Date, limit: n
     .where(and(isNull(domainEvents.processedAt), sql`${domainEvents.createdAt} < ${before.toISOString()}::timestamptz`))
     .orderBy(asc(domainEvents.createdAt))
     .limit(limit);
-}
-
-/** A tenant's notification settings, or undefined (no row = nobody is notified). */
-export async function getNotificationSettings(db: DbOrTx, tenantId: string): Promise<NotificationSettings | undefined> {
-  const [row] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, tenantId));
-  return row;
 }
 
 /**

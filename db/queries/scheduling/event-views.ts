@@ -75,7 +75,7 @@ export interface ListPage<T> {
 }
 
 /** Optional narrowing of the events list; every part is ANDed. */
-export interface EventFilter {
+interface EventFilter {
   /** Substring of the title or the location (case-insensitive; `%` and `_` match themselves). */
   q?: string;
   /** Events starting at or after this instant (the page passes a local midnight in the tenant's zone). */

@@ -16,7 +16,6 @@ import {
   type Booking,
   type Event,
   type NewEvent,
-  type NewReminder,
   type ReminderRule,
   type Tenant,
 } from '@/db/schema';
@@ -39,16 +38,6 @@ export async function lockEvent(db: DbOrTx, tenantId: string, eventId: string): 
     .select()
     .from(events)
     .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
-    .for('update');
-  return e;
-}
-
-/** The tenant's event with this external (iCalendar) UID, row-locked FOR UPDATE, or undefined. */
-export async function getEventByExternalUid(db: DbOrTx, tenantId: string, uid: string): Promise<Event | undefined> {
-  const [e] = await db
-    .select()
-    .from(events)
-    .where(and(eq(events.tenantId, tenantId), eq(events.externalUid, uid)))
     .for('update');
   return e;
 }
@@ -92,7 +81,7 @@ export async function previousCancelledBooking(db: DbOrTx, tenantId: string, boo
 }
 
 /** A contact found or created by {@link findOrCreateContact}: its details as stored, and whether this call created it. */
-export interface FoundContact {
+interface FoundContact {
   id: string;
   created: boolean;
   name: string;
@@ -136,21 +125,6 @@ export async function findOrCreateContact(
     if (known) return { ...known, created: false };
     if (round === 2) throw new Error(`findOrCreateContact: ${c.email} neither inserted nor found three times`);
   }
-}
-
-/**
- * Inserts planned reminders; a reminder whose business key already exists is left as it is (replays of
- * the same planning are harmless). Returns the rows actually inserted.
- */
-export async function insertReminders(db: DbOrTx, rows: NewReminder[]) {
-  if (rows.length === 0) return [];
-  return db
-    .insert(reminders)
-    .values(rows)
-    .onConflictDoNothing({
-      target: [reminders.tenantId, reminders.ruleId, reminders.bookingId, reminders.scheduleVersion, reminders.channel],
-    })
-    .returning({ id: reminders.id, ruleId: reminders.ruleId, dueAt: reminders.dueAt, status: reminders.status });
 }
 
 /**

@@ -105,7 +105,7 @@ const participantCountOfHost = sql<number>`case when ${bookings.role} = 'host' t
  * rescheduling use). The reminder row itself is read, not locked, to find them (its event and booking never
  * change). A reminder that does not exist locks nothing.
  */
-export async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promise<void> {
+async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promise<void> {
   await db.execute(sql`
     select 1 from events e join bookings b on b.event_id = e.id
     where b.id = (select booking_id from reminders where id = ${reminderId})
@@ -255,7 +255,7 @@ export async function lockDelivery(db: DbOrTx, deliveryId: string): Promise<Deli
 }
 
 /** An attempt record started together with a move to `sending` (its number is the delivery's new attempt count). */
-export interface AttemptStart {
+interface AttemptStart {
   tenantId: string;
   attemptNo: number;
   startedAt: Date;
@@ -355,28 +355,6 @@ export async function lastAttemptOf(db: DbOrTx, deliveryId: string) {
     .orderBy(desc(deliveryAttempts.attemptNo))
     .limit(1);
   return row ?? null;
-}
-
-export async function startAttempt(db: DbOrTx, a: { tenantId: string; deliveryId: string; attemptNo: number; startedAt: Date }) {
-  const [row] = await db.insert(deliveryAttempts).values(a).returning({ id: deliveryAttempts.id });
-  return row.id;
-}
-
-export async function finishAttempt(
-  db: DbOrTx,
-  attemptId: string,
-  r: { endedAt: Date; outcome: OutcomeClass; errorCode?: string | null; errorMessage?: string | null; providerResponse?: string | null },
-) {
-  await db
-    .update(deliveryAttempts)
-    .set({
-      endedAt: r.endedAt,
-      outcome: r.outcome,
-      errorCode: r.errorCode ?? null,
-      errorMessage: r.errorMessage ?? null,
-      providerResponse: r.providerResponse ?? null,
-    })
-    .where(eq(deliveryAttempts.id, attemptId));
 }
 
 

@@ -2,6 +2,7 @@
  * SQL of the dispatcher and of lease recovery. Claims use `FOR UPDATE SKIP LOCKED` so any number of worker
  * processes can run them at once without waiting on or double-claiming each other's rows.
  */
+import { TASK, type TaskId } from '@/jobs/registry';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 
@@ -22,7 +23,7 @@ const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
  * run_at ties by id). One insert and one NOTIFY for the whole batch instead of one
  * `add_job` per row; no call at all when `source` is empty. Yields one row `n` (the number of jobs added).
  */
-const addJobsFrom = (source: string, task: string, payloadKey: string, keyPrefix: string, runAt = sql`now()`, orderBy?: ReturnType<typeof sql>) => sql`
+const addJobsFrom = (source: string, task: TaskId, payloadKey: string, keyPrefix: string, runAt = sql`now()`, orderBy?: ReturnType<typeof sql>) => sql`
     select cardinality(s.specs) as n, (select count(*) from graphile_worker.add_jobs(s.specs)) as added
     from (
       select array_agg(row(${task}::text, json_build_object(${payloadKey}::text, src.id), null::text, ${runAt}, 25,
@@ -88,7 +89,6 @@ export async function claimDueReminders(
   db: DbOrTx,
   now: Date,
   limit: number,
-  sendTask: string,
   after: ClaimCursor | null = null,
 ): Promise<{ claimed: number; last: ClaimCursor | null }> {
   const rows = await db.execute(sql`
@@ -104,7 +104,7 @@ export async function claimDueReminders(
       set status = 'dispatched', dispatched_at = ${at(now)}, updated_at = now()
       where r.id = any(array(select id from due))
       returning r.id, r.due_at
-    ), added as (${addJobsFrom('claimed', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)})
+    ), added as (${addJobsFrom('claimed', TASK.sendReminder, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)})
     select added.n, l.due_at::text as last_due, l.id as last_id
     from added, (select due_at, id from claimed order by due_at desc, id desc limit 1) l`);
   const row = rows[0] as { n: number | string; last_due: string; last_id: string } | undefined;
@@ -118,7 +118,7 @@ export async function claimDueReminders(
  * claim keeps this duplicate-free.
  * Returns the count.
  */
-export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, sendTask: string): Promise<number> {
+export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number): Promise<number> {
   const rows = await db.execute(sql`
     with stale as (
       select r.id from reminders r
@@ -128,7 +128,7 @@ export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number, se
       for update skip locked
     ), touched as (
       update reminders r set dispatched_at = ${at(now)}, updated_at = now() where r.id = any(array(select id from stale)) returning r.id, r.due_at
-    )${addJobsFrom('touched', sendTask, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)}`);
+    )${addJobsFrom('touched', TASK.sendReminder, 'reminderId', 'send', sql`least(src.due_at, now())`, sql`src.due_at, src.id`)}`);
   return addedCount(rows);
 }
 
@@ -142,7 +142,6 @@ export async function recoverExpiredLeases(
   db: DbOrTx,
   now: Date,
   claimLeaseMs: number,
-  deliverTask: string,
 ): Promise<{ resumed: number; unknown: number; unknownIds: string[] }> {
   // `claimed` past its lease, or `retrying` well past its next attempt instant: the worker holding the
   // job died (graphile-worker would keep that job locked for hours). A fresh job is safe: the guarded
@@ -157,7 +156,7 @@ export async function recoverExpiredLeases(
       update deliveries d set lease_expires_at = ${at(new Date(now.getTime() + claimLeaseMs))},
         next_attempt_at = case when d.status = 'retrying' then ${at(now)} else d.next_attempt_at end, updated_at = now()
       where d.id = any(array(select id from lost)) returning d.id
-    )${addJobsFrom('renewed', deliverTask, 'deliveryId', 'deliver')}`);
+    )${addJobsFrom('renewed', TASK.deliver, 'deliveryId', 'deliver')}`);
   // Over SMTP and the SMS API (neither has an idempotency key) nobody can tell whether the call went out:
   // unknown, a person decides (invariant 6).
   const unknown = await db.execute(sql`
@@ -192,7 +191,7 @@ export async function recoverExpiredLeases(
       -- One add_jobs call for the batch (none when it is empty); the ids are returned below.
       select (select count(*) from graphile_worker.add_jobs(s.specs)) as added
       from (
-        select array_agg(row(${deliverTask}::text, json_build_object('deliveryId', m.id), null::text, now(), 25,
+        select array_agg(row(${TASK.deliver}::text, json_build_object('deliveryId', m.id), null::text, now(), 25,
           'deliver:' || m.id::text, null::int, null::text[])::graphile_worker.job_spec) as specs
         from moved m
       ) s
@@ -222,14 +221,14 @@ export async function recoverExpiredLeases(
  * than 100 ms from the database's now, so clocks that keep disagreeing cost at most ten small jobs a second
  * for as long as they disagree, never a busy loop. Returns the job's run_at, or null when none was added.
  */
-export async function rearmWakeUp(db: DbOrTx, now: Date, horizonMs: number, dispatchTask: string): Promise<Date | null> {
+export async function rearmWakeUp(db: DbOrTx, now: Date, horizonMs: number): Promise<Date | null> {
   const rows = await db.execute<{ run_at: string }>(sql`
     with next as (
       select min(due_at) as due_at from reminders
       where status = 'scheduled' and due_at > ${at(now)} and due_at <= ${at(new Date(now.getTime() + horizonMs))}
         and due_at <= now()
     ), armed as (
-      select graphile_worker.add_job(${dispatchTask}, json_build_object('reason', 'rearm'),
+      select graphile_worker.add_job(${TASK.dispatchDue}, json_build_object('reason', 'rearm'),
         run_at := now() + greatest(next.due_at - ${at(now)}, interval '100 milliseconds'),
         job_key := 'dispatch:rearm', job_key_mode := 'replace') as job
       from next where next.due_at is not null

@@ -74,7 +74,7 @@ export async function listDeliveryCases(
 }
 
 /** The tenant's webhook endpoint, switched off: when (null if not recorded), why, and the URL it had. */
-export interface WebhookSwitchedOff {
+interface WebhookSwitchedOff {
   at: Date | null;
   reason: string;
   url: string | null;

@@ -9,7 +9,7 @@ import type { Channel, ReportKind, ReportSource, SuppressionReason } from '@/dom
 import type { DbOrTx } from '@/db/client';
 import { deliveryReports, suppressions } from '@/db/schema';
 
-export interface SuppressionFilter {
+interface SuppressionFilter {
   /** Substring of the address (case-insensitive; `%` and `_` match themselves). */
   q?: string;
   /** true: the removed entries (history) instead of the live ones. */
@@ -17,7 +17,7 @@ export interface SuppressionFilter {
 }
 
 /** One row of the list. Instants are UTC ISO-8601. */
-export interface SuppressionListItem {
+interface SuppressionListItem {
   id: string;
   address: string;
   /** The channel the entry stops: `email` for an address, `sms` for a number. */
