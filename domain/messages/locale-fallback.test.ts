@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseMessageLocale, keepClaimedLocale } from './locale-fallback';
+import { chooseMessageLocale, describeMessageLocale, keepClaimedLocale } from './locale-fallback';
 
 const available = ['en', 'nl', 'de', 'fr', 'es', 'it', 'pt', 'he'];
 
@@ -42,5 +42,16 @@ describe('keepClaimedLocale', () => {
   });
   it('another language recorded at the claim: that one, with its reason', () => {
     expect(keepClaimedLocale({ locale: 'de', reason: 'organisation_default' }, now)).toEqual({ locale: 'de', formatLocale: 'de', reason: 'organisation_default' });
+  });
+});
+
+describe('describeMessageLocale', () => {
+  it.each([
+    ['nl', 'contact_language', "Nederlands (nl) \u2014 the person's language"],
+    ['de', 'organisation_default', "Deutsch (de) \u2014 the organisation's default language (no text in the person's language)"],
+    ['he', 'base_language', "עברית (he) \u2014 the person's language (its base language: no text for their regional variant)"],
+    ['en', 'something else', 'English (en)'],
+  ])('%s, %s', (locale, reason, expected) => {
+    expect(describeMessageLocale(locale, reason)).toBe(expected);
   });
 });

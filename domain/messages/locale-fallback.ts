@@ -83,3 +83,26 @@ export function keepClaimedLocale(
   const reason = (localeReasons as readonly string[]).includes(claimed.reason ?? '') ? (claimed.reason as LocaleReason) : now.reason;
   return { locale: claimed.locale, formatLocale: claimed.locale, reason };
 }
+
+const reasonWords: Record<LocaleReason, string> = {
+  contact_language: "the person's language",
+  base_language: "the person's language (its base language: no text for their regional variant)",
+  organisation_default: "the organisation's default language (no text in the person's language)",
+  english: "English, the last fallback (no text in the person's or the organisation's language)",
+};
+
+/**
+ * Staff words for the language a delivery was written in: "Nederlands (nl) — the person's language". `locale` and
+ * `reason` as recorded on the delivery; an unknown reason is shown without words. Language names are the language's
+ * own (its endonym, CLDR via Intl.DisplayNames), as in the participant form.
+ */
+export function describeMessageLocale(locale: string, reason: string | null): string {
+  let name = locale;
+  try {
+    name = new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale;
+  } catch {
+    name = locale;
+  }
+  const words = reason && (localeReasons as readonly string[]).includes(reason) ? reasonWords[reason as LocaleReason] : null;
+  return `${name} (${locale})${words ? ` \u2014 ${words}` : ''}`;
+}
