@@ -1,7 +1,7 @@
 /**
- * Issue #9: the SMS text of every template (emails/sms.ts) — fixed wording in the GSM 7-bit default alphabet (with
- * look-alikes where a language needs them)
- * (3GPP TS 23.038), so that only text people typed (or a locale's own date words) can force UCS-2; the
+ * Issue #9: the SMS text of every template (emails/sms.ts) — fixed wording in the GSM 7-bit default alphabet
+ * (3GPP TS 23.038, with look-alikes where a language needs them), so that only text people typed (or a language that
+ * GSM-7 cannot write, such as Hebrew) can force UCS-2; the
  * Manage link; long titles; validation first. No database.
  */
 import { describe, expect, it } from 'vitest';
