@@ -6,7 +6,9 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliveries, notificationSettings, tenants, type CaughtMessage } from '@/db/schema';
+import { createSmtpChannel } from '@/channels/smtp';
+import type { EmailChannel } from '@/channels/types';
+import { contacts, deliveries, notificationSettings, tenants, type CaughtMessage } from '@/db/schema';
 import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
@@ -15,14 +17,32 @@ import { createHarness, type Harness } from '@/test/support/harness';
 import { englishMessageRuns, wordRuns } from '@/test/support/word-runs';
 
 let h: Harness;
+/** Answers the next `failNext` sends with a transient failure (nothing handed over), then sends to the catcher. */
+let failNext = 0;
+let smtp: EmailChannel | undefined;
+const channel: EmailChannel = {
+  name: 'smtp',
+  send: async (m, o) => {
+    if (failNext > 0) {
+      failNext -= 1;
+      return { class: 'transient', code: '421', message: 'try again later' };
+    }
+    smtp ??= createSmtpChannel({ url: h.catcher.url });
+    return smtp.send(m, o);
+  },
+  close: async () => {
+    await smtp?.close();
+  },
+};
 beforeAll(async () => {
-  h = await createHarness({ deps: { links: { publicUrl: 'http://punctual.test', secret: 'test-preferences-key-0123456789abcdef' } } });
+  h = await createHarness({ channel, deps: { links: { publicUrl: 'http://punctual.test', secret: 'test-preferences-key-0123456789abcdef' }, random: () => 0 } });
 });
 afterAll(async () => {
   await h?.close();
 });
 beforeEach(async () => {
   await h.tdb.reset();
+  failNext = 0;
 });
 const db = () => h.tdb.db;
 
@@ -109,6 +129,25 @@ describe('messages in the reader\'s language', () => {
     for (const m of mail) expect(englishIn(m), m.text ?? '').toEqual([]);
     expect(mail[0].text).toContain('Donnerstag, 11. März 2027, 19:30–22:00 MEZ');
     expect(sent.map((d) => [d.messageLocale, d.localeReason])).toEqual(Array(3).fill(['de', 'organisation_default']));
+  });
+
+  it('the language is fixed at the claim: a retry after the person switched to German still writes Dutch', async () => {
+    const { tenant } = await tenantWithRules(db(), [], 'Europe/Amsterdam');
+    await db().insert(notificationSettings).values({ tenantId: tenant.id, policy: defaultPolicy });
+    const event = await createEvent(db(), tenant.id, { title, startsAt: '2027-03-11T18:30:00Z', endsAt: '2027-03-11T21:00:00Z', timeZone: 'Europe/Amsterdam' });
+    h.clock.set('2027-03-01T10:00:00Z');
+    failNext = 1;
+    await addBooking(db(), tenant.id, { eventId: event.id, role: 'attendee', contact: { email: 'jonas@example.test', name: person, locale: 'nl' } }, h.clock.now());
+    await h.drain();
+    const [claimed] = await db().select().from(deliveries);
+    expect([claimed.status, claimed.messageLocale, claimed.localeReason]).toEqual(['retrying', 'nl', 'contact_language']);
+    expect(await h.caught()).toHaveLength(0);
+    await db().update(contacts).set({ locale: 'de' }).where(eq(contacts.email, 'jonas@example.test'));
+    await h.tick(claimed.nextAttemptAt!);
+    const mail = await h.caught();
+    expect(mail.map((m) => m.subject)).toEqual([`Je bent ingeschreven: ${title}`]);
+    const [sent] = await db().select().from(deliveries);
+    expect([sent.status, sent.messageLocale]).toEqual(['accepted', 'nl']);
   });
 
   it('the same person with the organisation\'s default English reads English, recorded as the organisation\'s default', async () => {
