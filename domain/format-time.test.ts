@@ -328,3 +328,21 @@ describe('formatter cache', () => {
     expect(formatterCacheSize()).toBe(size);
   });
 });
+
+describe('the words in parentheses come in the message\'s language', () => {
+  const nl = { allDay: 'hele dag', yourTime: 'jouw tijd' };
+  it('all day, the reader\'s own time, and an offset-only label merged with the zone name', () => {
+    expect(formatEventTime({ ...base, locale: 'nl', allDay: true, words: nl }).eventZoneLine).toBe('zondag 28 maart 2027 (hele dag)');
+    expect(formatEventTime({ ...base, locale: 'nl', recipientTimeZone: 'America/New_York', words: nl }).recipientZoneLine).toBe(
+      'zondag 28 maart 2027, 05:00\u201306:00 EDT (jouw tijd)',
+    );
+    expect(formatEventTime({ ...base, locale: 'de', recipientTimeZone: 'America/New_York', words: { allDay: 'ganztägig', yourTime: 'Ihre Ortszeit' } }).recipientZoneLine).toBe(
+      'Sonntag, 28. März 2027, 05:00\u201306:00 GMT-4 (America/New_York, Ihre Ortszeit)',
+    );
+    expect(formatShortWhen({ at: base.startsAt, timeZone: 'Europe/Amsterdam', locale: 'nl', allDay: true, words: nl })).toBe('zo 28 mrt (hele dag)');
+  });
+  it('English without words, and the cache keeps the languages apart', () => {
+    expect(formatShortWhen({ at: base.startsAt, timeZone: 'Europe/Amsterdam', locale: 'nl', allDay: true })).toBe('zo 28 mrt (all day)');
+    expect(formatEventTime({ ...base, allDay: true }).eventZoneLine).toBe('Sunday, 28 March 2027 (all day)');
+  });
+});

@@ -43,7 +43,22 @@ export interface FormatEventTimeInput {
   recipientTimeZone?: string | null;
   /** BCP 47 locale of the reader, e.g. "de", "en-GB". Falls back to "en" when not supported. */
   locale: string;
+  /** The words added in parentheses, in the message's language (default English: {@link englishTimeWords}). */
+  words?: TimeWords;
 }
+
+/**
+ * The two words format-time adds to a date in parentheses, in the language of the message around it: after the
+ * days of an all-day event ("Monday, 18 October 2027 (all day)") and after the reader's own time ("05:00 EDT (your
+ * time)"). The message catalog supplies them (emails/messages/); English by default.
+ */
+export interface TimeWords {
+  allDay: string;
+  yourTime: string;
+}
+
+/** The English words ("all day", "your time"). */
+export const englishTimeWords: TimeWords = { allDay: 'all day', yourTime: 'your time' };
 
 export interface FormattedEventTime {
   /** The event's time in its own zone, e.g. "Sunday 28 March 2027, 11:00–12:00 CEST" (en-GB). */
@@ -277,8 +292,8 @@ function timedLine(locale: string, zone: string, start: DateTime, end: DateTime 
  * - Timed event, e.g. for `de` and 2027-06-15T08:00Z–09:00Z in Europe/Berlin:
  *   "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ"; en-GB "Tuesday, 15 June 2027, 10:00–11:00 CEST". An end
  *   on another day or across an offset change writes both ends in full; no end writes one instant.
- * - All-day event: the locale's date (range) of the days in the event zone, then " (all day)" (the
- *   templates' words are English): "Monday, 18 October 2027 (all day)", "18.–20. Oktober …" style ranges
+ * - All-day event: the locale's date (range) of the days in the event zone, then " (all day)" (in the
+ *   message's `words`, English by default): "Monday, 18 October 2027 (all day)", "18.–20. Oktober …" style ranges
  *   as CLDR writes them. The end is exclusive (midnight after the last day). `recipientZoneLine` is null.
  * - `recipientZoneLine` is the same range in the recipient's zone plus " (your time)" (an offset-only
  *   label merges: "GMT-3 (America/Sao_Paulo, your time)"), or null when `recipientTimeZone` is null/empty,
@@ -298,13 +313,19 @@ export function formatEventTime(input: FormatEventTimeInput): FormattedEventTime
     input.eventTimeZone,
     input.recipientTimeZone ?? '',
     input.locale,
+    wordsKey(input.words),
   ].join('\u0000');
   // A copy per call: callers get an object they may change without changing the cached one.
   return { ...memo(key, () => computeEventTime(input)) };
 }
 
+function wordsKey(words: TimeWords | undefined): string {
+  return words ? `${words.allDay}\u0001${words.yourTime}` : '';
+}
+
 function computeEventTime(input: FormatEventTimeInput): FormattedEventTime {
   const locale = resolveLocale(input.locale);
+  const words = input.words ?? englishTimeWords;
   const zone = input.eventTimeZone;
   const start = toZoned(input.startsAt, 'startsAt', zone, 'eventTimeZone');
   const end = input.endsAt == null ? null : toZoned(input.endsAt, 'endsAt', zone, 'eventTimeZone');
@@ -319,7 +340,7 @@ function computeEventTime(input: FormatEventTimeInput): FormattedEventTime {
     const days = start.hasSame(lastDay, 'day')
       ? f.format(start.toJSDate())
       : f.formatRange(start.toJSDate(), lastDay.toJSDate());
-    return { eventZoneLine: `${days} (all day)`, recipientZoneLine: null };
+    return { eventZoneLine: `${days} (${words.allDay})`, recipientZoneLine: null };
   }
 
   const eventZoneLine = timedLine(locale, zone, start, end);
@@ -330,9 +351,10 @@ function computeEventTime(input: FormatEventTimeInput): FormattedEventTime {
   const sameOffset = rStart.offset === start.offset && (!end || !rEnd || rEnd.offset === end.offset);
   if (sameOffset) return { eventZoneLine, recipientZoneLine: null };
 
-  let recipientZoneLine = `${timedLine(locale, recipientZone, rStart, rEnd)} (your time)`;
+  const line = timedLine(locale, recipientZone, rStart, rEnd);
   // Offset-only label already ends in "(Zone/Name)": merge rather than stack two parentheses.
-  recipientZoneLine = recipientZoneLine.replace(/\(([^()]+)\) \(your time\)$/, '($1, your time)');
+  const merged = /^(.*)\(([^()]+)\)$/s.exec(line);
+  const recipientZoneLine = merged ? `${merged[1]}(${merged[2]}, ${words.yourTime})` : `${line} (${words.yourTime})`;
   return { eventZoneLine, recipientZoneLine };
 }
 
@@ -351,16 +373,16 @@ export interface FormatInstantInput {
  * "Sun 28 Mar, 11:00 GMT-3"), or "Mon 18 Oct (all day)" when `allDay`. Pure.
  * @throws Error naming "at" or "timeZone" for an invalid instant or zone.
  */
-export function formatShortWhen(input: FormatInstantInput & { allDay: boolean }): string {
-  const key = ['W', instantKey(input.at), input.timeZone, input.locale, input.allDay].join('\u0000');
+export function formatShortWhen(input: FormatInstantInput & { allDay: boolean; words?: TimeWords }): string {
+  const key = ['W', instantKey(input.at), input.timeZone, input.locale, input.allDay, wordsKey(input.words)].join('\u0000');
   return memo(key, () => computeShortWhen(input));
 }
 
-function computeShortWhen(input: FormatInstantInput & { allDay: boolean }): string {
+function computeShortWhen(input: FormatInstantInput & { allDay: boolean; words?: TimeWords }): string {
   const locale = resolveLocale(input.locale);
   const dt = toZoned(input.at, 'at', input.timeZone, 'timeZone');
   const d = dt.toJSDate();
-  if (input.allDay) return `${formatter(locale, input.timeZone, SHORT_DATE).format(d)} (all day)`;
+  if (input.allDay) return `${formatter(locale, input.timeZone, SHORT_DATE).format(d)} (${(input.words ?? englishTimeWords).allDay})`;
   const parts = formatter(locale, input.timeZone, SHORT_DATE_TIME).formatToParts(d);
   return joinParts(parts, locale, () => zoneLabel(locale, input.timeZone, d, false));
 }

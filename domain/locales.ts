@@ -1,7 +1,10 @@
 /**
- * The languages a participant's messages can be written for (BCP 47 tags, RFC 5646). Dates and times in a
- * message follow the reader's locale (domain/format-time.ts, CLDR patterns via Intl); the template sentences
- * themselves are English for now. Pure.
+ * The languages a participant's messages can be written for (BCP 47 tags, RFC 5646). A message's words come from
+ * Punctual's built-in text in the reader's language (emails/messages/: English, Dutch, German, French, Spanish,
+ * Italian, Portuguese and Hebrew); for a language without text the locale fallback (domain/messages/locale-fallback.ts)
+ * uses its base language, then the organisation's default language, then English. Dates and times follow the locale
+ * the text is written in (domain/format-time.ts, CLDR patterns via Intl). Some languages offered here (Polish,
+ * Ukrainian, Arabic, Japanese, Chinese) have no text yet: their readers get the fallback. Pure.
  */
 
 /** Offered in the add-participant form: tag and the language's own name (its endonym). */

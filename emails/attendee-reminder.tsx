@@ -3,7 +3,6 @@
  * Subject: "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST".
  */
 import { Text } from '@react-email/components';
-import { formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
@@ -11,14 +10,14 @@ import {
   LinkRow,
   Notes,
   SentenceParagraphs,
+  allDayValue,
   eventShortWhen,
-  eventStartsPhrase,
+  eventTime,
   greeting,
+  guestLine,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
 } from './layout';
 import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
 import type { z } from 'zod';
@@ -28,22 +27,21 @@ export const attendeeReminderDataSchema = reminderTemplateFieldsSchema.superRefi
 export type AttendeeReminderProps = z.infer<typeof attendeeReminderDataSchema>;
 
 /**
- * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale; a
+ * Subject line, e.g. "Reminder: Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's language; a
  * right-to-left title is isolated so its punctuation stays with it).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
 export function attendeeReminderSubject(data: AttendeeReminderProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText(['Reminder: ', { typed: data.eventTitle }, ` \u2014 ${eventShortWhen(data)}`], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['attendee-reminder'].subject, { eventTitle: { typed: data.eventTitle }, when: eventShortWhen(data) }));
 }
 
 /** The attendee reminder email. Props must satisfy {@link attendeeReminderDataSchema}. */
 export default function AttendeeReminder(props: AttendeeReminderProps) {
-  const { dir } = messageLocale(props.locale);
-  const time = formatEventTime(props);
-  const intro: Sentence = ['Reminder: ', { typed: props.eventTitle }, ` ${eventStartsPhrase(props)}.`];
-  const guestLine: Sentence | null =
-    props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
+  const m = messageLocale(props.locale);
+  const { common, 'attendee-reminder': t } = m.text;
+  const time = eventTime(props);
+  const intro = m.sentence(t.intro, { allDay: allDayValue(props), eventTitle: { typed: props.eventTitle }, when: eventShortWhen(props) });
   return (
     <Layout
       preview={intro}
@@ -54,14 +52,14 @@ export default function AttendeeReminder(props: AttendeeReminderProps) {
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
       <Details>
-        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
-        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
+        <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
+        {props.roomUrl ? <LinkRow label={m.plain(common.onlineRoom)} href={props.roomUrl} /> : null}
       </Details>
-      <Notes notes={props.notes} />
-      <Text style={styles.text}>We look forward to seeing you.</Text>
+      <Notes notes={props.notes} m={m} />
+      <Text style={styles.text}>{m.plain(t.closing)}</Text>
     </Layout>
   );
 }

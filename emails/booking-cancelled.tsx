@@ -4,7 +4,6 @@
  */
 import { Text } from '@react-email/components';
 import type { z } from 'zod';
-import { formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
@@ -12,12 +11,11 @@ import {
   Reason,
   SentenceParagraphs,
   eventShortWhen,
+  eventTime,
   greeting,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
 } from './layout';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -28,34 +26,36 @@ export type BookingCancelledProps = z.infer<typeof bookingCancelledDataSchema>;
 
 /** Subject line: "Your place at Intro workshop was cancelled" (one line, right-to-left title isolated). */
 export function bookingCancelledSubject(data: BookingCancelledProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText(['Your place at ', { typed: data.eventTitle }, ' was cancelled'], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['booking-cancelled'].subject, { eventTitle: { typed: data.eventTitle } }));
 }
 
 /** The booking-cancelled email. Props must satisfy {@link bookingCancelledDataSchema}. */
 export default function BookingCancelled(props: BookingCancelledProps) {
-  const { dir } = messageLocale(props.locale);
-  const time = formatEventTime(props);
-  const intro: Sentence = ['Your place at ', { typed: props.eventTitle }, ` on ${eventShortWhen(props)} was cancelled.`];
-  const contact: Sentence = ['If you did not expect this, please contact ', { typed: props.tenantName }, '.'];
+  const m = messageLocale(props.locale);
+  const { common, 'booking-cancelled': t } = m.text;
+  const time = eventTime(props);
+  const title = { typed: props.eventTitle };
+  const intro = m.sentence(t.intro, { eventTitle: title, when: eventShortWhen(props) });
+  const contact = m.sentence(t.contact, { tenantName: { typed: props.tenantName } });
   return (
     <Layout
       preview={intro}
-      heading={['Your place at ', { typed: props.eventTitle }, ' was cancelled']}
+      heading={m.sentence(t.subject, { eventTitle: title })}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
       <Details>
-        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
+        <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
       </Details>
-      <Reason reason={props.reason} />
-      <Text style={styles.text}>The attached calendar cancellation removes it from your calendar.</Text>
-      <SentenceParagraphs sentences={[contact]} dir={dir} />
+      <Reason reason={props.reason} m={m} />
+      <Text style={styles.text}>{m.plain(t.calendar)}</Text>
+      <SentenceParagraphs sentences={[contact]} dir={m.dir} />
     </Layout>
   );
 }

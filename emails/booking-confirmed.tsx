@@ -5,7 +5,6 @@
  */
 import { Text } from '@react-email/components';
 import type { z } from 'zod';
-import { formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
@@ -13,13 +12,14 @@ import {
   LinkRow,
   Notes,
   SentenceParagraphs,
-  eventStartsPhrase,
+  allDayValue,
+  eventShortWhen,
+  eventTime,
   greeting,
+  guestLine,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
 } from './layout';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -33,35 +33,35 @@ export type BookingConfirmedProps = z.infer<typeof bookingConfirmedDataSchema>;
  * with it; one line).
  */
 export function bookingConfirmedSubject(data: BookingConfirmedProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText(["You're booked: ", { typed: data.eventTitle }], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['booking-confirmed'].subject, { eventTitle: { typed: data.eventTitle } }));
 }
 
 /** The booking-confirmed email. Props must satisfy {@link bookingConfirmedDataSchema}. */
 export default function BookingConfirmed(props: BookingConfirmedProps) {
-  const { dir } = messageLocale(props.locale);
-  const time = formatEventTime(props);
-  const intro: Sentence = ['Your place at ', { typed: props.eventTitle }, ` is confirmed. It ${eventStartsPhrase(props)}.`];
-  const guestLine: Sentence | null =
-    props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
+  const m = messageLocale(props.locale);
+  const { common, 'booking-confirmed': t } = m.text;
+  const time = eventTime(props);
+  const title = { typed: props.eventTitle };
+  const intro = m.sentence(t.intro, { allDay: allDayValue(props), eventTitle: title, when: eventShortWhen(props) });
   return (
     <Layout
       preview={intro}
-      heading={["You're booked: ", { typed: props.eventTitle }]}
+      heading={m.sentence(t.subject, { eventTitle: title })}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
       <Details>
-        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
-        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
+        <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
+        {props.roomUrl ? <LinkRow label={m.plain(common.onlineRoom)} href={props.roomUrl} /> : null}
       </Details>
-      <Notes notes={props.notes} />
-      <Text style={styles.text}>A calendar entry is attached.</Text>
+      <Notes notes={props.notes} m={m} />
+      <Text style={styles.text}>{m.plain(t.closing)}</Text>
     </Layout>
   );
 }

@@ -4,20 +4,19 @@
  */
 import { Text } from '@react-email/components';
 import type { z } from 'zod';
-import { formatEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
   Layout,
   Reason,
   SentenceParagraphs,
+  allDayValue,
   eventShortWhen,
+  eventTime,
   greeting,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
 } from './layout';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -28,36 +27,34 @@ export type EventCancelledProps = z.infer<typeof eventCancelledDataSchema>;
 
 /** Subject line: "Life drawing is cancelled" (one line, right-to-left title isolated). */
 export function eventCancelledSubject(data: EventCancelledProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText([{ typed: data.eventTitle }, ' is cancelled'], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['event-cancelled'].subject, { eventTitle: { typed: data.eventTitle } }));
 }
 
 /** The event-cancelled email. Props must satisfy {@link eventCancelledDataSchema}. */
 export default function EventCancelled(props: EventCancelledProps) {
-  const { dir } = messageLocale(props.locale);
-  const time = formatEventTime(props);
-  const when = eventShortWhen(props);
-  const intro: Sentence = [
-    { typed: props.eventTitle },
-    props.allDay ? ` is cancelled. It would have been on ${when}.` : ` is cancelled. It would have started ${when}.`,
-  ];
+  const m = messageLocale(props.locale);
+  const { common, 'event-cancelled': t } = m.text;
+  const time = eventTime(props);
+  const title = { typed: props.eventTitle };
+  const intro = m.sentence(t.intro, { allDay: allDayValue(props), eventTitle: title, when: eventShortWhen(props) });
   return (
     <Layout
       preview={intro}
-      heading={[{ typed: props.eventTitle }, ' is cancelled']}
+      heading={m.sentence(t.subject, { eventTitle: title })}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
       <Details>
-        <DetailRow label="Was planned for" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
+        <DetailRow label={m.plain(t.wasPlannedFor)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
       </Details>
-      <Reason reason={props.reason} />
-      <Text style={styles.text}>Your place is cancelled with it; you do not need to do anything. The attached calendar cancellation removes it from your calendar.</Text>
+      <Reason reason={props.reason} m={m} />
+      <Text style={styles.text}>{m.plain(t.closing)}</Text>
     </Layout>
   );
 }

@@ -8,7 +8,7 @@
  */
 import { Text } from '@react-email/components';
 import type { z } from 'zod';
-import { formatEventTime, formatShortWhen, type FormattedEventTime } from '@/domain/format-time';
+import { formatShortWhen, type FormattedEventTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
@@ -17,12 +17,11 @@ import {
   Notes,
   SentenceParagraphs,
   eventShortWhen,
+  eventTime,
   greeting,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
 } from './layout';
 import { checkNotificationTemplateData, checkRescheduleTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -64,7 +63,7 @@ function previousTiming(data: EventRescheduledProps): PreviousTiming {
  */
 export function previousEventTime(data: EventRescheduledProps): FormattedEventTime {
   const p = previousTiming(data);
-  const line = formatEventTime({
+  const line = eventTime({
     startsAt: p.previousStartsAt,
     endsAt: p.previousEndsAt,
     allDay: p.previousAllDay,
@@ -76,49 +75,49 @@ export function previousEventTime(data: EventRescheduledProps): FormattedEventTi
 }
 
 /**
- * The old start in compact form, in the zone it was planned in: "Thu 1 Jul, 10:00 WEST" (en-GB), or
- * "Mon 18 Oct (all day)".
+ * The old start in compact form, in the zone it was planned in and the message's locale: "Thu 1 Jul, 10:00 WEST"
+ * (en-GB), or "Mon 18 Oct (all day)".
  * @throws Error naming the field when a previous field is null or would not format.
  */
 export function previousShortWhen(data: EventRescheduledProps): string {
   const p = previousTiming(data);
-  return formatShortWhen({ at: p.previousStartsAt, timeZone: p.previousTimeZone, locale: data.locale, allDay: p.previousAllDay });
+  const { lang, words } = messageLocale(data.locale);
+  return formatShortWhen({ at: p.previousStartsAt, timeZone: p.previousTimeZone, locale: lang, allDay: p.previousAllDay, words });
 }
 
 /** Subject line: "Python workshop has moved" (one line, right-to-left title isolated). */
 export function eventRescheduledSubject(data: EventRescheduledProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText([{ typed: data.eventTitle }, ' has moved'], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['event-rescheduled'].subject, { eventTitle: { typed: data.eventTitle } }));
 }
 
 /** The event-rescheduled email. Props must satisfy {@link eventRescheduledDataSchema}. */
 export default function EventRescheduled(props: EventRescheduledProps) {
-  const { dir } = messageLocale(props.locale);
-  const now = formatEventTime(props);
+  const m = messageLocale(props.locale);
+  const { common, 'event-rescheduled': t } = m.text;
+  const now = eventTime(props);
   const was = previousEventTime(props);
-  const intro: Sentence = [
-    { typed: props.eventTitle },
-    ` has moved. Was: ${previousShortWhen(props)} \u00b7 Now: ${eventShortWhen(props)}.`,
-  ];
+  const title = { typed: props.eventTitle };
+  const intro = m.sentence(t.intro, { eventTitle: title, was: previousShortWhen(props), now: eventShortWhen(props) });
   return (
     <Layout
       preview={intro}
-      heading={[{ typed: props.eventTitle }, ' has moved']}
+      heading={m.sentence(t.subject, { eventTitle: title })}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
       <Details>
-        <DetailRow label="Now" value={now.eventZoneLine} secondary={now.recipientZoneLine} />
-        <DetailRow label="Was" value={was.eventZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
-        {props.roomUrl ? <LinkRow label="Online room" href={props.roomUrl} /> : null}
+        <DetailRow label={m.plain(t.now)} value={now.eventZoneLine} secondary={now.recipientZoneLine} />
+        <DetailRow label={m.plain(t.was)} value={was.eventZoneLine} />
+        {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
+        {props.roomUrl ? <LinkRow label={m.plain(common.onlineRoom)} href={props.roomUrl} /> : null}
       </Details>
-      <Notes notes={props.notes} />
-      <Text style={styles.text}>The calendar entry is updated.</Text>
+      <Notes notes={props.notes} m={m} />
+      <Text style={styles.text}>{m.plain(t.closing)}</Text>
     </Layout>
   );
 }

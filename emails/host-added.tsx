@@ -4,16 +4,7 @@
  * workshop".
  */
 import { z } from 'zod';
-import {
-  Layout,
-  SentenceParagraphs,
-  eventStartsPhrase,
-  greeting,
-  messageLocale,
-  oneLine,
-  sentenceText,
-  type Sentence,
-} from './layout';
+import { Layout, SentenceParagraphs, allDayValue, eventShortWhen, greeting, messageLocale, oneLine } from './layout';
 import { HostEventDetails } from './host-reminder';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -33,29 +24,27 @@ export type HostAddedProps = z.infer<typeof hostAddedDataSchema>;
 
 /** Subject line: "You're hosting Intro workshop" (one line, right-to-left title isolated). */
 export function hostAddedSubject(data: HostAddedProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText(["You're hosting ", { typed: data.eventTitle }], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['host-added'].subject, { eventTitle: { typed: data.eventTitle } }));
 }
 
 /** The host-added email. Props must satisfy {@link hostAddedDataSchema}. */
 export default function HostAdded(props: HostAddedProps) {
-  const { dir } = messageLocale(props.locale);
-  const intro: Sentence = [
-    'You have been added as a host of ',
-    { typed: props.eventTitle },
-    `, which ${eventStartsPhrase(props)}.`,
-  ];
+  const m = messageLocale(props.locale);
+  const t = m.text['host-added'];
+  const title = { typed: props.eventTitle };
+  const intro = m.sentence(t.intro, { allDay: allDayValue(props), eventTitle: title, when: eventShortWhen(props) });
   return (
     <Layout
       preview={intro}
-      heading={["You're hosting ", { typed: props.eventTitle }]}
+      heading={m.sentence(t.subject, { eventTitle: title })}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
       <HostEventDetails data={props} />
     </Layout>
   );

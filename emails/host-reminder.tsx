@@ -4,7 +4,7 @@
  */
 import { Text } from '@react-email/components';
 import { z } from 'zod';
-import { formatEventTime } from '@/domain/format-time';
+import type { FormatEventTimeInput } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
@@ -12,13 +12,14 @@ import {
   LinkRow,
   Notes,
   SentenceParagraphs,
+  allDayValue,
   eventShortWhen,
+  eventTime,
   greeting,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
+  type MessageContext,
 } from './layout';
 import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
 
@@ -36,11 +37,12 @@ export const hostReminderDataSchema = reminderTemplateFieldsSchema
 
 export type HostReminderProps = z.infer<typeof hostReminderDataSchema>;
 
-/** "No participants have booked yet." / "1 participant has booked." / "12 participants have booked." */
-export function participantSentence(count: number): string {
-  if (count === 0) return 'No participants have booked yet.';
-  if (count === 1) return '1 participant has booked.';
-  return `${count} participants have booked.`;
+/**
+ * "No participants have booked yet." / "1 participant has booked." / "12 participants have booked." in the
+ * reader's language (its plural rules).
+ */
+export function participantSentence(m: MessageContext, count: number): string {
+  return m.plain(m.text.common.participants, { count });
 }
 
 /**
@@ -48,49 +50,48 @@ export function participantSentence(count: number): string {
  * the participant count when known, when (event zone, and the reader's when it differs), where, the online
  * room, the organiser's notes.
  */
-export function HostEventDetails({ data }: { data: Parameters<typeof formatEventTime>[0] & { participantCount: number | null; location: string | null; roomUrl: string | null; notes: string | null } }) {
-  const time = formatEventTime(data);
+export function HostEventDetails({ data }: { data: FormatEventTimeInput & { participantCount: number | null; location: string | null; roomUrl: string | null; notes: string | null } }) {
+  const m = messageLocale(data.locale);
+  const time = eventTime(data);
   return (
     <>
-      {data.participantCount !== null ? <Text style={styles.text}>{participantSentence(data.participantCount)}</Text> : null}
+      {data.participantCount !== null ? <Text style={styles.text}>{participantSentence(m, data.participantCount)}</Text> : null}
       <Details>
-        <DetailRow label="When" value={time.eventZoneLine} secondary={time.recipientZoneLine} />
-        {data.location ? <DetailRow label="Where" value={data.location} typed /> : null}
-        {data.roomUrl ? <LinkRow label="Online room" href={data.roomUrl} /> : null}
+        <DetailRow label={m.plain(m.text.common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
+        {data.location ? <DetailRow label={m.plain(m.text.common.where)} value={data.location} typed /> : null}
+        {data.roomUrl ? <LinkRow label={m.plain(m.text.common.onlineRoom)} href={data.roomUrl} /> : null}
       </Details>
-      <Notes notes={data.notes} />
+      <Notes notes={data.notes} m={m} />
     </>
   );
 }
 
 /**
- * Subject line, e.g. "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's locale).
+ * Subject line, e.g. "You are hosting Intro workshop — Sun 28 Mar, 11:00 CEST" (event zone, reader's language).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
 export function hostReminderSubject(data: HostReminderProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText(['You are hosting ', { typed: data.eventTitle }, ` \u2014 ${eventShortWhen(data)}`], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['host-reminder'].subject, { eventTitle: { typed: data.eventTitle }, when: eventShortWhen(data) }));
 }
 
 /** The host reminder email. Props must satisfy {@link hostReminderDataSchema}. */
 export default function HostReminder(props: HostReminderProps) {
-  const { dir } = messageLocale(props.locale);
-  const when = eventShortWhen(props);
-  const intro: Sentence = props.allDay
-    ? ['A reminder that you are hosting ', { typed: props.eventTitle }, ` on ${when}.`]
-    : ['A reminder that you are hosting ', { typed: props.eventTitle }, `, starting ${when}.`];
-  const heading: Sentence = ['You are hosting ', { typed: props.eventTitle }];
+  const m = messageLocale(props.locale);
+  const t = m.text['host-reminder'];
+  const title = { typed: props.eventTitle };
+  const intro = m.sentence(t.intro, { allDay: allDayValue(props), eventTitle: title, when: eventShortWhen(props) });
   return (
     <Layout
       preview={intro}
-      heading={heading}
+      heading={m.sentence(t.heading, { eventTitle: title })}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
       <HostEventDetails data={props} />
     </Layout>
   );

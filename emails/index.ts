@@ -3,7 +3,8 @@
  * the three reminders (data: {@link ReminderTemplateData}) and the five notifications of issue #9
  * (booking-confirmed, booking-cancelled, event-rescheduled, event-cancelled, host-added; data:
  * {@link NotificationTemplateData}, a superset of the reminder data). The SMS text of every template is in
- * emails/sms.ts.
+ * emails/sms.ts. Every word comes from the built-in text in the reader's language (emails/messages/, picked by the
+ * data's `locale`).
  *
  * Order of use in the worker (DESIGN §4 invariant 5): `parseTemplateData` BEFORE the delivery claim — an
  * `ok: false` result fails the reminder or notification naming the field —, then `renderReminderEmail` with

@@ -1,11 +1,13 @@
 /**
  * Shared layout and building blocks for the reminder emails.
  *
- * Every string shown is built in JS before it reaches JSX: a JSX text node mixing literal text and an
- * interpolated value renders `<!-- -->` between the parts in the HTML. Sentences that contain text people
- * typed are arrays of strings and {@link Typed} elements (a string next to an element renders no comment).
+ * Every word comes from the message catalog (emails/messages/) in the reader's language, formatted with ICU
+ * MessageFormat into a {@link Sentence}: fixed text as strings, text people typed as `{ typed }` parts and links as
+ * `{ link }` parts. Every string shown is built in JS before it reaches JSX: a JSX text node mixing literal text and
+ * an interpolated value renders `<!-- -->` between the parts in the HTML (a string next to an element renders no
+ * comment).
  *
- * Direction (issue 8 §5): the message carries the reader's `lang` and, for a right-to-left locale,
+ * Direction (issue 8 §5): the message carries the `lang` of its text and, for a right-to-left language,
  * `dir="rtl"` on <html>, <body> and the container table (some clients drop the <html>/<body> attributes).
  * Text people typed (titles, names, places, notes, the organisation's name) is wrapped in `dir="auto"` so
  * it keeps its own direction inside the sentence, and in Unicode isolates when needed
@@ -13,12 +15,12 @@
  */
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { CSSProperties, ReactNode } from 'react';
-import { formatShortWhen, resolveLocale } from '@/domain/format-time';
-import { isolateTyped, localeDirection, type TextDirection } from '@/domain/text-direction';
+import { formatEventTime, formatShortWhen, type FormatEventTimeInput, type FormattedEventTime } from '@/domain/format-time';
+import { isolateTyped, type TextDirection } from '@/domain/text-direction';
 import type { PreferenceCategory } from '@/domain/vocabulary';
+import { messageContext, sentenceText, type MessageContext, type Sentence } from './messages';
 
-/** The words of a preference category in "Unsubscribe from …" (domain/notifications/preferences.ts categoryPhrase, kept here as the template's own text). */
-const unsubscribeWords: Record<PreferenceCategory, string> = { reminders: 'reminders', booking_updates: 'booking updates' };
+export { sentenceText, type MessageContext, type Sentence };
 
 const fontStack = '-apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
 
@@ -54,18 +56,12 @@ export const styles = {
   footerNext: { color: '#6b7280', fontSize: '12px', lineHeight: '18px', margin: '8px 0 0' },
 } satisfies Record<string, CSSProperties>;
 
-const messageLocales = new Map<string, { lang: string; dir: TextDirection }>();
-
-/** The reader's message language (supported BCP 47 tag, else "en") and its writing direction. Cached per locale. */
-export function messageLocale(locale: string): { lang: string; dir: TextDirection } {
-  let found = messageLocales.get(locale);
-  if (!found) {
-    const lang = resolveLocale(locale);
-    found = { lang, dir: localeDirection(lang) };
-    if (messageLocales.size >= 1000) messageLocales.clear();
-    messageLocales.set(locale, found);
-  }
-  return { ...found };
+/**
+ * The reader's message context (emails/messages/index.ts `messageContext`): the language of the text, the locale
+ * of its dates (`lang`, a supported BCP 47 tag, "en" when nothing fits), its writing direction and its catalog.
+ */
+export function messageLocale(locale: string): MessageContext {
+  return messageContext(locale);
 }
 
 /** Text a person typed, as an inline element with `dir="auto"` (isolated when needed, see the module comment). */
@@ -73,19 +69,21 @@ export function Typed({ text, dir }: { text: string; dir: TextDirection }) {
   return <span dir="auto">{isolateTyped(text, dir)}</span>;
 }
 
-/** A sentence of strings and typed text: strings stay as they are, typed parts become {@link Typed}. */
-export type Sentence = Array<string | { typed: string }>;
-
-/** The sentence as one plain string (typed parts isolated when needed), for subjects and previews. */
-export function sentenceText(sentence: Sentence, dir: TextDirection): string {
-  return sentence.map((p) => (typeof p === 'string' ? p : isolateTyped(p.typed, dir))).join('');
-}
-
-/** The sentence as inline content: typed parts wrapped in `dir="auto"`. */
+/** The sentence as inline content: typed parts wrapped in `dir="auto"`, links as anchors. */
 export function SentenceNodes({ sentence, dir }: { sentence: Sentence; dir: TextDirection }) {
   return (
     <>
-      {sentence.map((p, i) => (typeof p === 'string' ? p : <Typed key={i} text={p.typed} dir={dir} />))}
+      {sentence.map((p, i) =>
+        typeof p === 'string' ? (
+          p
+        ) : 'typed' in p ? (
+          <Typed key={i} text={p.typed} dir={dir} />
+        ) : (
+          <Link key={i} href={p.link} style={styles.link}>
+            {p.link}
+          </Link>
+        ),
+      )}
     </>
   );
 }
@@ -97,7 +95,7 @@ export interface LayoutProps {
   heading: Sentence;
   /** Tenant that sends the message, named in the footer. */
   tenantName: string;
-  /** The reader's locale: sets `lang`, and `dir="rtl"` for right-to-left locales. */
+  /** The reader's locale: the message's language sets `lang`, and `dir="rtl"` for a right-to-left language. */
   locale: string;
   /**
    * Signed link to the reader's channel preferences, or null: when given, the footer adds
@@ -118,9 +116,10 @@ export interface LayoutProps {
  * reader's channel preferences and the one-click unsubscribe link when there are.
  */
 export function Layout({ preview, heading, tenantName, locale, preferencesUrl, unsubscribeUrl, unsubscribeCategory, children }: LayoutProps) {
-  const { lang, dir } = messageLocale(locale);
-  const footer: Sentence = ['Sent by ', { typed: tenantName }, ' with Punctual because you take part in this event.'];
-  const onlyTyped = heading.length === 1 && typeof heading[0] !== 'string' ? heading[0].typed : null;
+  const { lang, dir, text, sentence } = messageLocale(locale);
+  const footer = sentence(text.common.footer, { tenantName: { typed: tenantName } });
+  const first = heading[0];
+  const onlyTyped = heading.length === 1 && typeof first === 'object' && 'typed' in first ? first.typed : null;
   return (
     <Html lang={lang} dir={dir}>
       <Head />
@@ -143,16 +142,13 @@ export function Layout({ preview, heading, tenantName, locale, preferencesUrl, u
           </Text>
           {preferencesUrl ? (
             <Text style={styles.footerNext}>
-              <SentenceNodes sentence={['Choose how ', { typed: tenantName }, ' reaches you: ']} dir={dir} />
-              <Link href={preferencesUrl} style={styles.link}>
-                {preferencesUrl}
-              </Link>
+              <SentenceNodes sentence={sentence(text.common.preferences, { tenantName: { typed: tenantName }, link: { link: preferencesUrl } })} dir={dir} />
             </Text>
           ) : null}
           {unsubscribeUrl ? (
             <Text style={styles.footerNext}>
               <Link href={unsubscribeUrl} style={styles.link}>
-                {`Unsubscribe from ${unsubscribeCategory ? unsubscribeWords[unsubscribeCategory] : 'these messages'}`}
+                {sentenceText(sentence(text.common.unsubscribe, { category: unsubscribeCategory ?? 'none' }), dir)}
               </Link>
             </Text>
           ) : null}
@@ -162,10 +158,15 @@ export function Layout({ preview, heading, tenantName, locale, preferencesUrl, u
   );
 }
 
-/** ["Hello ", name, ","] or ["Hello,"] when the name is empty or blank. Pure. */
-export function greeting(recipientName: string): Sentence {
+/** "Hello {name}," in the reader's language, or "Hello," when the name is empty or blank. Pure. */
+export function greeting(m: MessageContext, recipientName: string): Sentence {
   const name = recipientName.trim();
-  return name ? ['Hello ', { typed: name }, ','] : ['Hello,'];
+  return name ? m.sentence(m.text.common.greeting, { name: { typed: name } }) : m.sentence(m.text.common.greetingNoName);
+}
+
+/** "You are invited as a guest of {tenantName}." for an external guest, else null. */
+export function guestLine(m: MessageContext, data: { role: string; tenantName: string }): Sentence | null {
+  return data.role === 'external' ? m.sentence(m.text.common.guestOf, { tenantName: { typed: data.tenantName } }) : null;
 }
 
 /** One paragraph per sentence (skipping nulls): a message's greeting, intro and optional extra lines. */
@@ -245,23 +246,23 @@ export function Details({ children }: { children: ReactNode }) {
   return <Section style={styles.details}>{children}</Section>;
 }
 
-/** Notes from the organiser, or nothing when there are none. */
-export function Notes({ notes }: { notes: string | null }) {
+/** Notes from the organiser under the reader's "Notes from the organiser" label, or nothing when there are none. */
+export function Notes({ notes, m }: { notes: string | null; m: MessageContext }) {
   if (!notes || !notes.trim()) return null;
   return (
     <>
-      <Text style={styles.label}>Notes from the organiser</Text>
+      <Text style={styles.label}>{m.plain(m.text.common.notes)}</Text>
       <Paragraphs text={notes} />
     </>
   );
 }
 
-/** The reason staff typed for a cancellation, under a "Reason" label, or nothing when there is none. */
-export function Reason({ reason }: { reason: string | null }) {
+/** The reason staff typed for a cancellation, under the reader's "Reason" label, or nothing when there is none. */
+export function Reason({ reason, m }: { reason: string | null; m: MessageContext }) {
   if (!reason || !reason.trim()) return null;
   return (
     <>
-      <Text style={styles.label}>Reason</Text>
+      <Text style={styles.label}>{m.plain(m.text.common.reason)}</Text>
       <Paragraphs text={reason} />
     </>
   );
@@ -276,8 +277,8 @@ export function oneLine(text: string): string {
 }
 
 /**
- * Compact start of the event in its own zone, for subjects and intros: "Sun 28 Mar, 11:00 CEST", or
- * "Mon 18 Oct (all day)". `startsAt` is a UTC instant.
+ * Compact start of the event in its own zone, for subjects and intros, in the message's locale (its `lang`, see
+ * {@link messageLocale}): "Sun 28 Mar, 11:00 CEST", or "Mon 18 Oct (all day)". `startsAt` is a UTC instant.
  * @throws Error naming the field for an invalid instant or zone (validate with the schema first).
  */
 export function eventShortWhen(data: {
@@ -286,15 +287,21 @@ export function eventShortWhen(data: {
   locale: string;
   allDay: boolean;
 }): string {
-  return formatShortWhen({ at: data.startsAt, timeZone: data.eventTimeZone, locale: data.locale, allDay: data.allDay });
+  const { lang, words } = messageLocale(data.locale);
+  return formatShortWhen({ at: data.startsAt, timeZone: data.eventTimeZone, locale: lang, allDay: data.allDay, words });
 }
 
 /**
- * "starts Sun 28 Mar, 11:00 CEST" or, for all-day events, "is on Mon 18 Oct (all day)": the event's start in
- * its own zone (see {@link eventShortWhen}), as the end of a sentence about the event.
+ * The event's time as the email's detail lines (domain/format-time.ts `formatEventTime`) in the message's locale and
+ * words: "Sunday, 28 March 2027, 11:00–12:00 CEST" and the reader's own "… (your time)".
  * @throws Error naming the field for an invalid instant or zone (validate with the schema first).
  */
-export function eventStartsPhrase(data: { startsAt: string; eventTimeZone: string; locale: string; allDay: boolean }): string {
-  const when = eventShortWhen(data);
-  return data.allDay ? `is on ${when}` : `starts ${when}`;
+export function eventTime(data: FormatEventTimeInput): FormattedEventTime {
+  const { lang, words } = messageLocale(data.locale);
+  return formatEventTime({ ...data, locale: lang, words });
+}
+
+/** "yes" for an all-day event, else "no": the value of the messages' `allDay` select. */
+export function allDayValue(data: { allDay: boolean }): 'yes' | 'no' {
+  return data.allDay ? 'yes' : 'no';
 }

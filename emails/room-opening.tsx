@@ -4,7 +4,7 @@
  */
 import { Button, Section } from '@react-email/components';
 import type { z } from 'zod';
-import { formatClockTime, formatEventTime } from '@/domain/format-time';
+import { formatClockTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
@@ -12,12 +12,12 @@ import {
   LinkRow,
   Notes,
   SentenceParagraphs,
+  eventTime,
   greeting,
+  guestLine,
   messageLocale,
   oneLine,
-  sentenceText,
   styles,
-  type Sentence,
 } from './layout';
 import { checkReminderTemplateData, httpUrl, instant, reminderTemplateFieldsSchema } from './schema';
 
@@ -28,24 +28,25 @@ export const roomOpeningDataSchema = reminderTemplateFieldsSchema
 
 export type RoomOpeningProps = z.infer<typeof roomOpeningDataSchema>;
 
-/** "10:30 CEST": when the room opens, in the event zone. */
+/** "10:30 CEST": when the room opens, in the event zone and the message's locale. */
 function opensAtClock(data: RoomOpeningProps): string {
-  return formatClockTime({ at: data.roomOpensAt, timeZone: data.eventTimeZone, locale: data.locale });
+  return formatClockTime({ at: data.roomOpensAt, timeZone: data.eventTimeZone, locale: messageLocale(data.locale).lang });
 }
 
 /**
- * Subject line, e.g. "The room for Intro workshop opens at 10:30 CEST" (event zone, reader's locale).
+ * Subject line, e.g. "The room for Intro workshop opens at 10:30 CEST" (event zone, reader's language).
  * @throws Error naming the field when the data would not format (validate with the schema first).
  */
 export function roomOpeningSubject(data: RoomOpeningProps): string {
-  const { dir } = messageLocale(data.locale);
-  return oneLine(sentenceText(['The room for ', { typed: data.eventTitle }, ` opens at ${opensAtClock(data)}`], dir));
+  const m = messageLocale(data.locale);
+  return oneLine(m.plain(m.text['room-opening'].subject, { eventTitle: { typed: data.eventTitle }, time: opensAtClock(data) }));
 }
 
 /** The room-opening email. Props must satisfy {@link roomOpeningDataSchema}. */
 export default function RoomOpening(props: RoomOpeningProps) {
-  const { dir } = messageLocale(props.locale);
-  const opens = formatEventTime({
+  const m = messageLocale(props.locale);
+  const { common, 'room-opening': t } = m.text;
+  const opens = eventTime({
     startsAt: props.roomOpensAt,
     endsAt: null,
     allDay: false,
@@ -53,38 +54,32 @@ export default function RoomOpening(props: RoomOpeningProps) {
     recipientTimeZone: props.recipientTimeZone,
     locale: props.locale,
   });
-  const event = formatEventTime(props);
-  const heading: Sentence = ['The room for ', { typed: props.eventTitle }, ` opens at ${opensAtClock(props)}`];
-  const intro: Sentence = [
-    'The online room for ',
-    { typed: props.eventTitle },
-    ` opens at ${opensAtClock(props)}. You can join from then with the button below.`,
-  ];
-  const guestLine: Sentence | null =
-    props.role === 'external' ? ['You are invited as a guest of ', { typed: props.tenantName }, '.'] : null;
+  const event = eventTime(props);
+  const values = { eventTitle: { typed: props.eventTitle }, time: opensAtClock(props) };
+  const intro = m.sentence(t.intro, values);
   return (
     <Layout
       preview={intro}
-      heading={heading}
+      heading={m.sentence(t.subject, values)}
       tenantName={props.tenantName}
       locale={props.locale}
       preferencesUrl={props.preferencesUrl}
       unsubscribeUrl={props.unsubscribeUrl}
       unsubscribeCategory={props.unsubscribeCategory}
     >
-      <SentenceParagraphs sentences={[greeting(props.recipientName), intro, guestLine]} dir={dir} />
+      <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={props.roomUrl} style={styles.button}>
-          Join the online room
+          {m.plain(t.button)}
         </Button>
       </Section>
       <Details>
-        <DetailRow label="Room opens" value={opens.eventZoneLine} secondary={opens.recipientZoneLine} />
-        <DetailRow label="Event" value={event.eventZoneLine} secondary={event.recipientZoneLine} />
-        {props.location ? <DetailRow label="Where" value={props.location} typed /> : null}
-        <LinkRow label="Room link (if the button does not work)" href={props.roomUrl} />
+        <DetailRow label={m.plain(t.roomOpens)} value={opens.eventZoneLine} secondary={opens.recipientZoneLine} />
+        <DetailRow label={m.plain(t.event)} value={event.eventZoneLine} secondary={event.recipientZoneLine} />
+        {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
+        <LinkRow label={m.plain(t.roomLink)} href={props.roomUrl} />
       </Details>
-      <Notes notes={props.notes} />
+      <Notes notes={props.notes} m={m} />
     </Layout>
   );
 }

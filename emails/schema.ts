@@ -62,7 +62,10 @@ export const reminderTemplateFieldsSchema = z.object({
     .string({ error: typeError('an IANA time zone name or null') })
     .refine((zone) => zone === '' || isValidZone(zone), 'must be a valid IANA time zone or null')
     .nullable(),
-  /** BCP 47 locale for date names; unsupported locales render as "en". */
+  /**
+   * BCP 47 locale of the reader: picks the language of the words (emails/messages/: the tag, its base language,
+   * else English — the send path has already applied the organisation's default) and the locale of the dates.
+   */
   locale: z.string({ error: typeError('a locale string') }).default('en'),
   location: z.string({ error: typeError('a string or null') }).nullable(),
   notes: z.string({ error: typeError('a string or null') }).nullable(),

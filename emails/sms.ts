@@ -1,25 +1,27 @@
 /**
  * The SMS text of every template (issue #9): the three reminders and the five notifications, as one short
- * plain-text message.
+ * plain-text message in the reader's language (emails/messages/, the `sms` message of each kind and the `sms…`
+ * sentences of `common`).
  *
  * Shape: "{tenantName}: {what}, {when}." plus the template's few extras (place, online room, participant
- * count, reason) and, when the data has a `preferencesUrl`, " Manage: {url}" at the very end. Example:
- * "Studio Noord: reminder - Intro workshop, Sun 28 Mar, 11:00 CEST (05:00 EDT your time). Where: Studio
- * Noord, Kanaalstraat 12, Amsterdam."
+ * count, reason), each a sentence of its own, and, when the data has a `preferencesUrl`, "Manage: {url}" at the
+ * very end. Example (en): "Studio Noord: reminder - Intro workshop, Sun 28 Mar, 11:00 CEST (05:00 EDT your time).
+ * Where: Studio Noord, Kanaalstraat 12, Amsterdam."
  *
  * Length and alphabet (3GPP TS 23.038): a message in the GSM 7-bit default alphabet fits 160 characters per
  * single message, while ONE character outside it makes the whole message UCS-2 (70 per message). So:
- * - The fixed wording uses only GSM-7 characters: straight apostrophe, "-" instead of dashes, "..." instead
- *   of an ellipsis character.
- * - Dates and times come from domain/format-time.ts (the reader's locale, event zone, as in the email
+ * - The fixed wording (the catalog's words and the dates) is written with GSM-7 look-alikes where its language
+ *   has them (domain/sending/gsm7-lookalikes.ts: straight quotes, "-" for dashes, French "ê" → "e", Spanish
+ *   "á" → "a", …) — but only when the whole message then fits GSM-7; when something else makes it UCS-2 anyway
+ *   (a typed Hebrew title, an emoji, Hebrew text) the language's own spelling is kept, as providers' smart
+ *   encoding does.
+ * - Dates and times come from domain/format-time.ts (the message's locale, event zone, as in the email
  *   subjects); the typographic spaces and dashes ICU puts in them (U+202F before "AM", U+2009, U+00A0,
- *   U+2013) become a plain space and "-". Date words of the reader's locale stay as they are (a Greek or
- *   Hebrew reader gets Greek or Hebrew month names, which are not GSM-7).
- * - So only text people typed (organisation name, title, place, reason) and the locale's own date words
- *   can make a message UCS-2.
- * - Typed text is collapsed to one line and cut, with "...", at a grapheme boundary: organisation name 40,
- *   title 60, place 60, reason 100 graphemes. URLs are never cut. Aim: ≤ 160 characters for a typical event
- *   without the preferences link; nothing enforces a limit.
+ *   U+2013) become a plain space and "-".
+ * - Text people typed (organisation name, title, place, reason) is never changed: it is collapsed to one line and
+ *   cut, with "...", at a grapheme boundary: organisation name 40, title 60, place 60, reason 100 graphemes. URLs
+ *   are never cut. Aim: ≤ 160 characters for a typical event without the preferences link; nothing enforces a
+ *   limit (domain/sending/sms-segments.ts counts the parts).
  * - Right-to-left typed text in a left-to-right message (and the reverse) is wrapped in Unicode isolates as
  *   in the email subjects (domain/text-direction.ts).
  *
@@ -29,6 +31,8 @@
  */
 import { DateTime } from 'luxon';
 import { formatClockTime, formatShortWhen } from '@/domain/format-time';
+import { gsm7Lookalikes } from '@/domain/sending/gsm7-lookalikes';
+import { countSmsSegments } from '@/domain/sending/sms-segments';
 import type { TemplateId } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
 import { participantSentence } from './host-reminder';
@@ -39,7 +43,8 @@ import {
   type ReminderTemplateData,
   type TemplateData,
 } from './index';
-import { messageLocale, oneLine, sentenceText, type Sentence } from './layout';
+import { messageLocale, oneLine } from './layout';
+import { sentenceText, type MessageContext, type MessageValue, type Sentence, type TypedPart } from './messages';
 
 /** Longest typed values kept in an SMS, in graphemes (see the module comment). */
 export const smsTypedLimits = { tenantName: 40, eventTitle: 60, location: 60, reason: 100 } as const;
@@ -48,7 +53,7 @@ export const smsTypedLimits = { tenantName: 40, eventTitle: 60, location: 60, re
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** `text` on one line, cut to `max` graphemes with "..." at the end when longer. Pure. */
-function typed(text: string, max: number): { typed: string } {
+function typed(text: string, max: number): TypedPart {
   const line = oneLine(text);
   const parts = Array.from(graphemes.segment(line), (s) => s.segment);
   return { typed: parts.length <= max ? line : `${parts.slice(0, max - 3).join('').trimEnd()}...` };
@@ -59,83 +64,104 @@ function gsmDate(formatted: string): string {
   return formatted.replace(/[\u00a0\u2007\u2009\u202f]/g, ' ').replace(/[\u2012\u2013\u2014\u2212]/g, '-');
 }
 
-/** "." unless `text` already ends a sentence. */
-function stop(text: string): string {
-  return /[.!?]$/.test(text) ? '' : '.';
-}
-
-type TimingData = Pick<ReminderTemplateData, 'eventTimeZone' | 'recipientTimeZone' | 'locale' | 'allDay'>;
+type TimingData = Pick<ReminderTemplateData, 'eventTimeZone' | 'recipientTimeZone' | 'allDay'>;
 
 /**
- * " (05:00 EDT your time)" / " (Sat 27 Mar, 23:00 EDT your time)" for the instant `at`, or "" when the
- * recipient has no zone, the event is all-day, or both zones have the same offset at `at`.
+ * The reader's own clock ("05:00 EDT", or "Sat 27 Mar, 23:00 EDT" when their date differs) for the instant `at`, or
+ * null when the recipient has no zone, the event is all-day, or both zones have the same offset at `at`.
  */
-function recipientTime(data: TimingData, at: string): string {
+function recipientTime(data: TimingData, m: MessageContext, at: string): string | null {
   const zone = data.recipientTimeZone;
-  if (!zone || zone === data.eventTimeZone || data.allDay) return '';
+  if (!zone || zone === data.eventTimeZone || data.allDay) return null;
   const inEvent = DateTime.fromISO(at).setZone(data.eventTimeZone);
   const inRecipient = DateTime.fromISO(at).setZone(zone);
-  if (inEvent.offset === inRecipient.offset) return '';
+  if (inEvent.offset === inRecipient.offset) return null;
   const shown =
     inEvent.toISODate() === inRecipient.toISODate()
-      ? formatClockTime({ at, timeZone: zone, locale: data.locale })
-      : formatShortWhen({ at, timeZone: zone, locale: data.locale, allDay: false });
-  return ` (${gsmDate(shown)} your time)`;
+      ? formatClockTime({ at, timeZone: zone, locale: m.lang })
+      : formatShortWhen({ at, timeZone: zone, locale: m.lang, allDay: false, words: m.words });
+  return gsmDate(shown);
 }
 
-/** "Sun 28 Mar, 11:00 CEST (05:00 EDT your time)": the event's start in its zone, then the reader's. */
-function when(data: ReminderTemplateData): string {
-  const inEventZone = formatShortWhen({
-    at: data.startsAt,
-    timeZone: data.eventTimeZone,
-    locale: data.locale,
-    allDay: data.allDay,
-  });
-  return gsmDate(inEventZone) + recipientTime(data, data.startsAt);
+/** `when` followed by the reader's own time when there is one: "Sun 28 Mar, 11:00 CEST (05:00 EDT your time)". */
+function withTheirs(m: MessageContext, when: string, theirs: string | null): string {
+  return theirs === null ? when : m.plain(m.text.common.smsTheirTime, { when, time: theirs });
 }
 
-function whereText(data: ReminderTemplateData): Sentence {
+/** The event's start in its zone, then the reader's: "Sun 28 Mar, 11:00 CEST (05:00 EDT your time)". */
+function when(data: ReminderTemplateData, m: MessageContext): string {
+  const inEventZone = formatShortWhen({ at: data.startsAt, timeZone: data.eventTimeZone, locale: m.lang, allDay: data.allDay, words: m.words });
+  return withTheirs(m, gsmDate(inEventZone), recipientTime(data, m, data.startsAt));
+}
+
+function whereText(data: ReminderTemplateData, m: MessageContext): Sentence[] {
   if (!data.location || !data.location.trim()) return [];
-  const place = typed(data.location, smsTypedLimits.location);
-  return [' Where: ', place, stop(place.typed)];
+  return [m.sentence(m.text.common.smsWhere, { location: typed(data.location, smsTypedLimits.location) })];
 }
 
-function roomText(data: ReminderTemplateData): Sentence {
-  return data.roomUrl ? [` Room: ${data.roomUrl}`] : [];
+function roomText(data: ReminderTemplateData, m: MessageContext): Sentence[] {
+  return data.roomUrl ? [m.sentence(m.text.common.smsRoom, { url: data.roomUrl })] : [];
 }
 
-function reasonText(data: NotificationTemplateData): Sentence {
+function reasonText(data: NotificationTemplateData, m: MessageContext): Sentence[] {
   if (!data.reason || !data.reason.trim()) return [];
-  const reason = typed(data.reason, smsTypedLimits.reason);
-  return [' Reason: ', reason, stop(reason.typed)];
+  return [m.sentence(m.text.common.smsReason, { reason: typed(data.reason, smsTypedLimits.reason) })];
 }
 
-function participantsText(data: ReminderTemplateData): Sentence {
-  return data.participantCount === null ? [] : [` ${participantSentence(data.participantCount)}`];
+function participantsText(data: ReminderTemplateData, m: MessageContext): Sentence[] {
+  return data.participantCount === null ? [] : [[participantSentence(m, data.participantCount)]];
 }
 
-/** The message without the tenant prefix and the Manage link, per template, from validated data. */
-const bodies: Record<TemplateId, (data: NotificationTemplateData, title: { typed: string }) => Sentence> = {
-  'attendee-reminder': (d, title) => ['reminder - ', title, `, ${when(d)}.`, ...whereText(d), ...roomText(d)],
-  'room-opening': (d, title) => {
+/** The values every `sms` message gets: the organisation, the title and the event's start. */
+function smsValues(d: NotificationTemplateData, m: MessageContext): Record<string, MessageValue> {
+  return {
+    tenantName: typed(d.tenantName, smsTypedLimits.tenantName),
+    eventTitle: typed(d.eventTitle, smsTypedLimits.eventTitle),
+    when: when(d, m),
+  };
+}
+
+/** The message's sentences (without the Manage link), per template, from validated data. */
+const bodies: Record<TemplateId, (d: NotificationTemplateData, m: MessageContext) => Sentence[]> = {
+  'attendee-reminder': (d, m) => [m.sentence(m.text['attendee-reminder'].sms, smsValues(d, m)), ...whereText(d, m), ...roomText(d, m)],
+  'room-opening': (d, m) => {
     // The schema requires roomUrl and roomOpensAt for this template.
     const opensAt = d.roomOpensAt ?? d.startsAt;
-    const clock = gsmDate(formatClockTime({ at: opensAt, timeZone: d.eventTimeZone, locale: d.locale }));
+    const clock = gsmDate(formatClockTime({ at: opensAt, timeZone: d.eventTimeZone, locale: m.lang }));
     // The room opens at a clock time even for an all-day event: show the reader's clock too.
-    const theirs = recipientTime({ ...d, allDay: false }, opensAt);
-    return ['the online room for ', title, ` opens at ${clock}${theirs}.`, ` Join: ${d.roomUrl ?? ''}`];
+    const time = withTheirs(m, clock, recipientTime({ ...d, allDay: false }, m, opensAt));
+    return [m.sentence(m.text['room-opening'].sms, { ...smsValues(d, m), time, url: d.roomUrl ?? '' })];
   },
-  'host-reminder': (d, title) => ['you are hosting ', title, `, ${when(d)}.`, ...participantsText(d), ...roomText(d)],
-  'booking-confirmed': (d, title) => ["you're booked - ", title, `, ${when(d)}.`, ...whereText(d), ...roomText(d)],
-  'booking-cancelled': (d, title) => ['your place at ', title, ` on ${when(d)} was cancelled.`, ...reasonText(d)],
-  'event-rescheduled': (d, title) => [
-    title,
-    ` has moved. Was: ${gsmDate(previousShortWhen(d as EventRescheduledProps))}. Now: ${when(d)}.`,
-    ...roomText(d),
+  'host-reminder': (d, m) => [m.sentence(m.text['host-reminder'].sms, smsValues(d, m)), ...participantsText(d, m), ...roomText(d, m)],
+  'booking-confirmed': (d, m) => [m.sentence(m.text['booking-confirmed'].sms, smsValues(d, m)), ...whereText(d, m), ...roomText(d, m)],
+  'booking-cancelled': (d, m) => [m.sentence(m.text['booking-cancelled'].sms, smsValues(d, m)), ...reasonText(d, m)],
+  'event-rescheduled': (d, m) => [
+    m.sentence(m.text['event-rescheduled'].sms, { ...smsValues(d, m), was: gsmDate(previousShortWhen(d as EventRescheduledProps)), now: when(d, m) }),
+    ...roomText(d, m),
   ],
-  'event-cancelled': (d, title) => [title, ` on ${when(d)} is cancelled.`, ...reasonText(d)],
-  'host-added': (d, title) => ["you're hosting ", title, `, ${when(d)}.`, ...participantsText(d), ...roomText(d)],
+  'event-cancelled': (d, m) => [m.sentence(m.text['event-cancelled'].sms, smsValues(d, m)), ...reasonText(d, m)],
+  'host-added': (d, m) => [m.sentence(m.text['host-added'].sms, smsValues(d, m)), ...participantsText(d, m), ...roomText(d, m)],
 };
+
+/**
+ * The sentences as one message: separated by a space, and a full stop after typed text that already ends a
+ * sentence dropped ("Reason: Sorry!." → "Reason: Sorry!").
+ */
+function joinSentences(sentences: Sentence[]): Sentence {
+  const out: Sentence = [];
+  sentences.forEach((sentence, i) => {
+    if (i > 0) out.push(' ');
+    sentence.forEach((part, j) => {
+      const before = j > 0 ? sentence[j - 1] : undefined;
+      if (typeof part === 'string' && part.startsWith('.') && typeof before === 'object' && 'typed' in before && /[.!?]$/.test(before.typed)) {
+        out.push(part.slice(1));
+      } else {
+        out.push(part);
+      }
+    });
+  });
+  return out;
+}
 
 /**
  * The SMS text of `templateId` for `data` (see the module comment for wording, alphabet and length). Pure:
@@ -143,7 +169,7 @@ const bodies: Record<TemplateId, (data: NotificationTemplateData, title: { typed
  *
  * @param data template data as for the email ({@link ReminderTemplateData}; the notification templates also
  *   need the notification fields, {@link NotificationTemplateData}); validated with the template's schema
- *   first.
+ *   first. Its `locale` picks the language (emails/messages/index.ts `messageContext`).
  * @returns one line of plain text, e.g. "Acme Events: Python workshop has moved. Was: Thu 1 Jul, 10:00 WEST.
  *   Now: Fri 2 Jul, 10:00 WEST (05:00 EDT your time). Manage: https://…".
  * @throws Error for an unknown template id ('Unknown SMS template id "…"'), or when `data` fails the
@@ -157,12 +183,14 @@ export function renderSmsText(templateId: TemplateId, data: TemplateData): strin
   // Notification fields are present for notification templates (their schemas require them); the reminder
   // bodies read only the shared fields.
   const d = parsed.data as NotificationTemplateData;
-  const { dir } = messageLocale(d.locale);
-  const sentence: Sentence = [
-    typed(d.tenantName, smsTypedLimits.tenantName),
-    ': ',
-    ...bodies[templateId](d, typed(d.eventTitle, smsTypedLimits.eventTitle)),
-  ];
-  const manage = d.preferencesUrl ? ` Manage: ${d.preferencesUrl}` : '';
-  return sentenceText(sentence, dir) + manage;
+  const m = messageLocale(d.locale);
+  const manage = d.preferencesUrl ? [m.sentence(m.text.common.smsManage, { url: d.preferencesUrl })] : [];
+  const message = joinSentences([...bodies[templateId](d, m), ...manage]);
+  const own = sentenceText(message, m.dir);
+  // GSM-7 look-alikes for the fixed wording only, and only when the whole message then fits GSM-7.
+  const lookalike = sentenceText(
+    message.map((p) => (typeof p === 'string' ? gsm7Lookalikes(p, m.language) : p)),
+    m.dir,
+  );
+  return lookalike !== own && countSmsSegments(lookalike).encoding === 'GSM-7' ? lookalike : own;
 }

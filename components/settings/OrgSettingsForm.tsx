@@ -132,7 +132,7 @@ export function OrgSettingsForm({ settings, zones }: { settings: OrgSettingsView
             ))}
           </datalist>
           <span className="field-hint" id={`${id}-locale-hint`}>
-            A language tag (en, nl, pt-BR){knownLocale ? ` — ${messageLocales.find((l) => l.tag === fields.locale)!.label}` : ''}: for people added without one.
+            A language tag (en, nl, pt-BR){knownLocale ? ` — ${messageLocales.find((l) => l.tag === fields.locale)!.label}` : ''}: for people added without one, and the language of messages to people whose own language Punctual has no text for.
           </span>
         </label>
       </div>

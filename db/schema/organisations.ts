@@ -52,7 +52,10 @@ export const tenants = pgTable('tenants', {
   /** How `sender_verified_email` was proven: `link`, `operator` or `grandfathered`; null with it. */
   senderVerifiedVia: text('sender_verified_via'),
   senderVerifiedAt: ts('sender_verified_at'),
-  /** Default BCP 47 locale (domain/locales.ts canonicalLocale) of contacts added without one. */
+  /**
+   * Default BCP 47 locale (domain/locales.ts canonicalLocale) of contacts added without one, and the organisation's
+   * default language of messages to people whose language has no text (domain/messages/locale-fallback.ts).
+   */
   locale: text('locale').notNull().default('en'),
   /** Row version (trigger `punctual_bump_row_version`, migration 0016): the settings page sends the version it saw (invariant 11). */
   version: integer('version').notNull().default(1),

@@ -93,6 +93,14 @@ export const deliveries = pgTable(
     channel: channelEnum('channel').notNull(),
     address: text('address').notNull(),
     template: text('template').notNull(),
+    /**
+     * The language the message is written in (a language Punctual ships text for, e.g. `nl`) and why
+     * (domain/messages/locale-fallback.ts: `contact_language`, `base_language`, `organisation_default`, `english`),
+     * fixed at the claim: a retry or replay writes in the same language. Null for rows claimed before languages were
+     * recorded (and for webhooks, which carry the person's own tag instead).
+     */
+    messageLocale: text('message_locale'),
+    localeReason: text('locale_reason'),
     subject: text('subject'),
     status: deliveryStatusEnum('status').notNull().default('claimed'),
     statusReason: text('status_reason'),

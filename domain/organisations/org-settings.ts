@@ -7,7 +7,8 @@
  * - `timeZone` — the default IANA zone (domain/zones.ts isValidZone; a typed city or old name gets a suggestion).
  * - `senderName` — the display name of its mail, ≤ 200 characters, no line breaks; empty = the organisation's name.
  * - `senderEmail` — the From address (required); `replyTo` — the Reply-To address (optional, empty = none).
- * - `locale` — BCP 47 tag (domain/locales.ts canonicalLocale), the default of contacts added without one.
+ * - `locale` — BCP 47 tag (domain/locales.ts canonicalLocale), the default of contacts added without one, and the
+ *   organisation's default language in the locale fallback of messages (domain/messages/locale-fallback.ts).
  * - `emailProvider` — `smtp` or `http_api` (credentials live in the worker's environment, never here).
  */
 import { z } from 'zod';

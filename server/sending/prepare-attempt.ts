@@ -157,7 +157,7 @@ export async function prepareAttempt(
   const parsed: TemplateDataResult =
     validated ??
     (isTemplateId(template)
-      ? parseTemplateData(template, await messageData(deps, w))
+      ? parseTemplateData(template, await messageData(deps, w, { locale: d.messageLocale, reason: d.localeReason }))
       : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const));
   // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
   if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);

@@ -3,19 +3,40 @@
  * the template's zod schema before any claim), the template and the provider, and the person's wishes at send time —
  * quiet hours (issue #9 §7), preferences and the one-click unsubscribe (issue #10 §5).
  */
+import { chooseMessageLocale, keepClaimedLocale, type MessageLocaleChoice } from '@/domain/messages/locale-fallback';
 import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '@/domain/notifications/preferences';
 import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
 import { essentialTypes, type Channel, type Provider } from '@/domain/vocabulary';
 import { notificationFields, preferencesLinkFor } from './compose-message';
 import type { BookingContext, ReminderWorld } from '@/db/queries/sending/delivery';
 import { parseTemplateData } from '@/emails';
+import { catalogLocales } from '@/emails/messages';
 import type { SendDeps } from './send-reminder';
 
+/** The language a delivery was claimed in, as recorded on it (`message_locale`, `locale_reason`; null on old rows). */
+export interface ClaimedLocale {
+  locale: string | null;
+  reason: string | null;
+}
+
 /**
- * Template data for one reminder, built from database rows (UTC instants as ISO strings). The result is
+ * The language of the message to `w`'s person and why (domain/messages/locale-fallback.ts): their language, its base
+ * language, the sending organisation's default language (whose name the message goes out in), English — among the
+ * languages Punctual ships text for. For a delivery already claimed, the language recorded at the claim (`claimed`)
+ * is kept when the choice now differs (the words of a message are fixed when its key is claimed).
+ */
+export function messageLanguageOf(w: Pick<BookingContext, 'contact' | 'sendingTenant'>, claimed?: ClaimedLocale | null): MessageLocaleChoice {
+  const now = chooseMessageLocale({ contactLocale: w.contact.locale, organisationLocale: w.sendingTenant.locale, available: catalogLocales });
+  return claimed ? keepClaimedLocale(claimed, now) : now;
+}
+
+/**
+ * Template data for one reminder, built from database rows (UTC instants as ISO strings). `locale` is the locale
+ * the message is written in ({@link messageLanguageOf}: the person's tag when their language has text, else the
+ * organisation's default or English), so the renderer writes the text and the dates in it. The result is
  * validated by the template's zod schema before any claim.
  */
-export function buildTemplateData(w: BookingContext): Record<string, unknown> {
+export function buildTemplateData(w: BookingContext, claimed?: ClaimedLocale | null): Record<string, unknown> {
   const lead = w.event.roomOpenLeadMinutes ?? w.tenant.roomOpenLeadMinutes;
   return {
     tenantName: w.sendingTenant.name,
@@ -27,7 +48,7 @@ export function buildTemplateData(w: BookingContext): Record<string, unknown> {
     allDay: w.event.allDay,
     eventTimeZone: w.event.timeZone,
     recipientTimeZone: w.contact.timeZone,
-    locale: w.contact.locale,
+    locale: messageLanguageOf(w, claimed).formatLocale,
     location: w.event.location,
     notes: w.event.description,
     roomUrl: w.event.roomUrl,
@@ -45,9 +66,10 @@ export function templateOf(w: ReminderWorld): string {
 /**
  * The template data of one planned message: the reminder fields (`deps.templateData`, default
  * {@link buildTemplateData}), the change a notification tells of, and the recipient's preferences link.
+ * `claimed`: the language recorded on the delivery, for a retry or replay (nothing before the claim).
  */
-export async function messageData(deps: SendDeps, w: ReminderWorld): Promise<Record<string, unknown>> {
-  const base = (deps.templateData ?? buildTemplateData)(w);
+export async function messageData(deps: SendDeps, w: ReminderWorld, claimed?: ClaimedLocale | null): Promise<Record<string, unknown>> {
+  const base = (deps.templateData ?? buildTemplateData)(w, claimed);
   const extra = w.reminder.kind === 'notification' ? notificationFields(w) : {};
   return { ...base, ...extra, preferencesUrl: await preferencesLinkFor(w, deps.links) };
 }

@@ -51,7 +51,7 @@ import { isTemplateId, parseTemplateData } from '@/emails';
 import type { Clock } from '@/server/platform/clock';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import type { SendObservation } from '@/server/dashboards/metrics';
-import { messageData, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type TemplateDataResult } from './send-checks';
+import { messageData, messageLanguageOf, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type ClaimedLocale, type TemplateDataResult } from './send-checks';
 import { prepareAttempt, type Prepared } from './prepare-attempt';
 import { attempt } from './send-attempt';
 
@@ -94,8 +94,11 @@ export interface SendDeps {
   retry?: RetryPolicy;
   /** Jitter source, a draw in [0, 1) (default Math.random); tests fix it. */
   random?: () => number;
-  /** Builds template data from the rows (default {@link buildTemplateData}); tests replace it to model bad data. */
-  templateData?: (w: ReminderWorld) => Record<string, unknown>;
+  /**
+   * Builds template data from the rows (default {@link buildTemplateData}; `claimed`: the language recorded on the
+   * delivery, for a retry); tests replace it to model bad data.
+   */
+  templateData?: (w: ReminderWorld, claimed?: ClaimedLocale | null) => Record<string, unknown>;
   /** Told when a provider attempt starts and when the provider answered (metrics and logs, server/dashboards/metrics.ts); must not throw. */
   observe?: (e: SendObservation) => void;
 }
@@ -164,6 +167,8 @@ export async function sendReminder(
       return { kind: 'terminated', status: 'failed', reason };
     }
     const messageKey = messageKeyOf(w.reminder);
+    // The language its words are written in is fixed here, with the claim (a webhook carries no text).
+    const language = w.reminder.channel === 'webhook' ? null : messageLanguageOf(w);
     // The claim, and the reminder `done`, in one statement.
     const delivery = await claimMessageKey(
       tx,
@@ -174,6 +179,8 @@ export async function sendReminder(
         channel: w.reminder.channel,
         address,
         template,
+        messageLocale: language?.locale ?? null,
+        localeReason: language?.reason ?? null,
         provider: providerFor(w, w.reminder.channel),
         leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
         // Whose name it goes out in (issue #12); re-decided before every attempt (prepareAttempt).

@@ -2,7 +2,9 @@
  * Golden outputs of the render cases (test/unit/render-cases.ts): per case the subject, the SMS text and the
  * SHA-256 (hex) of the email's HTML and plain-text part. The committed file test/fixtures/render-golden.json
  * was written from the renderer as it was BEFORE the rendering speed-up of issue #11 (two React renders, one
- * with `plainText: true`), so the identity test proves the new path writes the same bytes.
+ * with `plainText: true`), so the identity test proves the new path writes the same bytes. The de, nl and ar cases
+ * were rewritten when messages got their text in the reader's language (German and Dutch text; Arabic, not shipped,
+ * reads English with English dates); the en and en-US cases are still the original bytes.
  *
  * Write (only when the output is meant to change): `node --import tsx test/unit/render-golden.ts --write`.
  */

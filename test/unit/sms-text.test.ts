@@ -1,6 +1,7 @@
 /**
  * Issue #9: the SMS text of every template (emails/sms.ts) — fixed wording in the GSM 7-bit default alphabet
- * (3GPP TS 23.038), so that only text people typed (or a locale's own date words) can force UCS-2; the
+ * (3GPP TS 23.038, with look-alikes where a language needs them), so that only text people typed (or a language that
+ * GSM-7 cannot write, such as Hebrew) can force UCS-2; the
  * Manage link; long titles; validation first. No database.
  */
 import { describe, expect, it } from 'vitest';
@@ -142,5 +143,42 @@ describe('SMS wording', () => {
 
   it('an unknown template id is refused', () => {
     expect(() => renderSmsText('birthday' as TemplateId, previewData['attendee-reminder'])).toThrow('Unknown SMS template id "birthday"');
+  });
+});
+
+describe('SMS in the reader\'s language stay GSM-7 where the language allows it', () => {
+  // Every Latin-script language shipped: its fixed wording and dates fit GSM-7 through the look-alikes of
+  // domain/sending/gsm7-lookalikes.ts (the preview data's typed text is GSM-7).
+  describe.each(templateIds)('%s', (id) => {
+    it.each(['nl', 'de', 'fr', 'es', 'it', 'pt', 'pt-BR'])('%s: GSM-7 only, in that language', (locale) => {
+      const text = renderSmsText(id, { ...previewData[id], locale, preferencesUrl: manageUrl });
+      expect(nonGsm7(text), text).toEqual([]);
+      expect(text).toContain(previewData[id].eventTitle);
+      expect(text).not.toMatch(/your time|Manage:|Where:|reminder -|booked/);
+    });
+  });
+
+  it('the look-alikes replace only what GSM-7 lacks: Portuguese "inscrição" → "inscricao", French "é" kept', () => {
+    const pt = renderSmsText('booking-confirmed', { ...previewData['booking-confirmed'], locale: 'pt-BR' });
+    expect(pt).toContain('inscricao confirmada - Intro workshop');
+    expect(pt).toContain('Preferencias: ');
+    const fr = renderSmsText('booking-confirmed', { ...previewData['booking-confirmed'], locale: 'fr' });
+    expect(fr).toContain('Studio Noord : réservation confirmée - Intro workshop');
+  });
+
+  it('a message that is UCS-2 anyway keeps the language\'s own spelling, and typed text is never changed', () => {
+    // A typed title with a letter outside GSM-7 (and a curly apostrophe): the Portuguese words keep their accents.
+    const pt = renderSmsText('booking-confirmed', { ...previewData['booking-confirmed'], locale: 'pt-BR', eventTitle: 'Cerâmica d’autor' });
+    expect(pt).toContain('inscrição confirmada - Cerâmica d’autor');
+    // Hebrew cannot be GSM-7: the message is UCS-2 and written as it is.
+    const he = renderSmsText('booking-confirmed', { ...previewData['booking-confirmed'], locale: 'he' });
+    expect(he).toContain('ההרשמה אושרה - ');
+    expect(nonGsm7(he).length).toBeGreaterThan(0);
+  });
+
+  it('a typed value that already ends a sentence gets no second full stop', () => {
+    const text = renderSmsText('event-cancelled', { ...previewData['event-cancelled'], locale: 'nl', reason: 'De docent is ziek.' });
+    expect(text).toContain('Reden: De docent is ziek. ');
+    expect(text).not.toContain('ziek..');
   });
 });

@@ -218,7 +218,20 @@ const oneOf = (values: readonly string[]) => sql`(${sql.join(values.map((v) => s
  */
 export async function claimMessageKey(
   db: DbOrTx,
-  d: { tenantId: string; reminderId: string; messageKey: string; channel: Channel; address: string; template: string; provider: Provider; leaseExpiresAt: Date; sendingTenantId: string },
+  d: {
+    tenantId: string;
+    reminderId: string;
+    messageKey: string;
+    channel: Channel;
+    address: string;
+    template: string;
+    /** The language of the message's words and why (domain/messages/locale-fallback.ts), fixed with the claim. */
+    messageLocale: string | null;
+    localeReason: string | null;
+    provider: Provider;
+    leaseExpiresAt: Date;
+    sendingTenantId: string;
+  },
   opts: { reminderDone?: boolean } = {},
 ): Promise<Delivery | null> {
   const insert = opts.reminderDone

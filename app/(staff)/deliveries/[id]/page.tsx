@@ -14,6 +14,7 @@ import { can } from '@/domain/accounts/permissions';
 import { auditActionLabel } from '@/domain/dashboards/audit-view';
 import { ChannelBadge } from '@/components/ui/ChannelBadge';
 import { describeSmsSegments, messageTitle, subjectLabels } from '@/domain/sending/message-labels';
+import { describeMessageLocale } from '@/domain/messages/locale-fallback';
 import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
@@ -79,6 +80,12 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
               {d.providerMessageId ? <div className="mono small">{d.providerMessageId}</div> : null}
             </dd>
           </div>
+          {d.messageLocale ? (
+            <div>
+              <dt>Language</dt>
+              <dd data-locale={d.messageLocale}>{describeMessageLocale(d.messageLocale, d.localeReason)}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Event</dt>
             <dd>{event ? <Link href={`/events/${event.id}`}>{event.title}</Link> : '—'}</dd>

@@ -1,0 +1,86 @@
+/** Punctual's built-in German text. Register: "Sie" (formal, as German businesses write to customers). */
+import type { Catalog } from './en';
+
+const de: Catalog = {
+  common: {
+    greeting: 'Guten Tag {name},',
+    greetingNoName: 'Guten Tag,',
+    guestOf: 'Sie sind als Gast von {tenantName} eingeladen.',
+    when: 'Wann',
+    where: 'Wo',
+    onlineRoom: 'Online-Raum',
+    notes: 'Hinweise der Veranstalter',
+    reason: 'Grund',
+    footer: 'Gesendet von {tenantName} mit Punctual, weil Sie an dieser Veranstaltung teilnehmen.',
+    preferences: 'Legen Sie fest, wie {tenantName} Sie erreicht: {link}',
+    unsubscribe:
+      '{category, select, reminders {Erinnerungen abbestellen} booking_updates {Nachrichten zu Ihren Buchungen abbestellen} other {Diese Nachrichten abbestellen}}',
+    allDay: 'ganztägig',
+    yourTime: 'Ihre Ortszeit',
+    participants: '{count, plural, =0 {Bisher hat noch niemand gebucht.} one {# Person hat gebucht.} other {# Personen haben gebucht.}}',
+    smsTheirTime: '{when} ({time} bei Ihnen)',
+    smsWhere: 'Ort: {location}.',
+    smsRoom: 'Online-Raum: {url}',
+    smsReason: 'Grund: {reason}.',
+    smsManage: 'Einstellungen: {url}',
+  },
+  'attendee-reminder': {
+    subject: 'Erinnerung: {eventTitle} \u2013 {when}',
+    intro: '{allDay, select, yes {Zur Erinnerung: {eventTitle} findet am {when} statt.} other {Zur Erinnerung: {eventTitle} beginnt am {when}.}}',
+    closing: 'Wir freuen uns auf Sie.',
+    sms: '{tenantName}: Erinnerung - {eventTitle}, {when}.',
+  },
+  'room-opening': {
+    subject: 'Der Online-Raum für {eventTitle} öffnet um {time}',
+    intro: 'Der Online-Raum für {eventTitle} öffnet um {time}. Ab dann können Sie über die Schaltfläche unten teilnehmen.',
+    button: 'Zum Online-Raum',
+    roomOpens: 'Raum öffnet',
+    event: 'Veranstaltung',
+    roomLink: 'Link zum Raum (falls die Schaltfläche nicht funktioniert)',
+    sms: '{tenantName}: Der Online-Raum für {eventTitle} öffnet um {time}. Teilnehmen: {url}',
+  },
+  'host-reminder': {
+    subject: 'Sie leiten {eventTitle} \u2013 {when}',
+    heading: 'Sie leiten {eventTitle}',
+    intro: '{allDay, select, yes {Zur Erinnerung: Sie leiten {eventTitle} am {when}.} other {Zur Erinnerung: Sie leiten {eventTitle}, Beginn am {when}.}}',
+    sms: '{tenantName}: Sie leiten {eventTitle}, {when}.',
+  },
+  'booking-confirmed': {
+    subject: 'Ihre Buchung ist bestätigt: {eventTitle}',
+    intro:
+      '{allDay, select, yes {Ihr Platz bei {eventTitle} ist bestätigt. Die Veranstaltung findet am {when} statt.} other {Ihr Platz bei {eventTitle} ist bestätigt. Beginn ist am {when}.}}',
+    closing: 'Einen Kalendereintrag finden Sie im Anhang.',
+    sms: '{tenantName}: Buchung bestätigt - {eventTitle}, {when}.',
+  },
+  'booking-cancelled': {
+    subject: 'Ihr Platz bei {eventTitle} wurde storniert',
+    intro: 'Ihr Platz bei {eventTitle} am {when} wurde storniert.',
+    calendar: 'Mit der angehängten Kalenderabsage verschwindet der Termin aus Ihrem Kalender.',
+    contact: 'Falls Sie damit nicht gerechnet haben, wenden Sie sich bitte an {tenantName}.',
+    sms: '{tenantName}: Ihr Platz bei {eventTitle} am {when} wurde storniert.',
+  },
+  'event-rescheduled': {
+    subject: '{eventTitle} wurde verschoben',
+    intro: '{eventTitle} wurde verschoben. Bisher: {was} \u00b7 Neu: {now}.',
+    now: 'Neuer Termin',
+    was: 'Bisheriger Termin',
+    closing: 'Der Kalendereintrag ist aktualisiert.',
+    sms: '{tenantName}: {eventTitle} wurde verschoben. Bisher: {was}. Neu: {now}.',
+  },
+  'event-cancelled': {
+    subject: '{eventTitle} fällt aus',
+    intro:
+      '{allDay, select, yes {{eventTitle} fällt aus. Die Veranstaltung war für {when} geplant.} other {{eventTitle} fällt aus. Beginn wäre am {when} gewesen.}}',
+    wasPlannedFor: 'Geplant war',
+    closing: 'Ihr Platz entfällt damit; Sie müssen nichts weiter tun. Mit der angehängten Kalenderabsage verschwindet der Termin aus Ihrem Kalender.',
+    sms: '{tenantName}: {eventTitle} am {when} fällt aus.',
+  },
+  'host-added': {
+    subject: 'Sie leiten {eventTitle}',
+    intro:
+      '{allDay, select, yes {Sie wurden als Leitung für {eventTitle} eingetragen. Die Veranstaltung findet am {when} statt.} other {Sie wurden als Leitung für {eventTitle} eingetragen. Beginn ist am {when}.}}',
+    sms: '{tenantName}: Sie leiten {eventTitle}, {when}.',
+  },
+};
+
+export default de;

@@ -1,0 +1,111 @@
+/**
+ * Punctual's built-in English text (the reference catalog: every other language has exactly its keys and, per
+ * message, exactly its placeholders — test/unit/message-catalog.test.ts). ICU MessageFormat; the variables of each
+ * message are listed in emails/messages/index.ts. Register: plain, friendly "you".
+ */
+const en = {
+  /** Shared by every message kind: greeting, labels, footer, and the SMS pieces. */
+  common: {
+    /** `{name}`: the reader's name (typed text). */
+    greeting: 'Hello {name},',
+    greetingNoName: 'Hello,',
+    /** Only to an external guest: `{tenantName}` is the organisation that invited them. */
+    guestOf: 'You are invited as a guest of {tenantName}.',
+    when: 'When',
+    where: 'Where',
+    onlineRoom: 'Online room',
+    notes: 'Notes from the organiser',
+    reason: 'Reason',
+    footer: 'Sent by {tenantName} with Punctual because you take part in this event.',
+    /** `{link}`: the person's preferences link (rendered as a link). */
+    preferences: 'Choose how {tenantName} reaches you: {link}',
+    /** `{category}`: reminders | booking_updates | none. */
+    unsubscribe:
+      '{category, select, reminders {Unsubscribe from reminders} booking_updates {Unsubscribe from booking updates} other {Unsubscribe from these messages}}',
+    /** Added in parentheses to the days of an all-day event. */
+    allDay: 'all day',
+    /** Added in parentheses to the reader's own time. */
+    yourTime: 'your time',
+    /** `{count}`: confirmed attendees and guests (host messages). */
+    participants: '{count, plural, =0 {No participants have booked yet.} one {# participant has booked.} other {# participants have booked.}}',
+    /** SMS: the event's time `{when}` followed by the reader's own clock `{time}`. */
+    smsTheirTime: '{when} ({time} your time)',
+    smsWhere: 'Where: {location}.',
+    smsRoom: 'Room: {url}',
+    smsReason: 'Reason: {reason}.',
+    smsManage: 'Manage: {url}',
+  },
+  'attendee-reminder': {
+    subject: 'Reminder: {eventTitle} \u2014 {when}',
+    /** `{allDay}`: yes | no. */
+    intro: '{allDay, select, yes {Reminder: {eventTitle} is on {when}.} other {Reminder: {eventTitle} starts {when}.}}',
+    closing: 'We look forward to seeing you.',
+    sms: '{tenantName}: reminder - {eventTitle}, {when}.',
+  },
+  'room-opening': {
+    /** `{time}`: when the room opens, a clock time in the event's zone. Also the heading. */
+    subject: 'The room for {eventTitle} opens at {time}',
+    intro: 'The online room for {eventTitle} opens at {time}. You can join from then with the button below.',
+    button: 'Join the online room',
+    roomOpens: 'Room opens',
+    event: 'Event',
+    roomLink: 'Room link (if the button does not work)',
+    sms: '{tenantName}: the online room for {eventTitle} opens at {time}. Join: {url}',
+  },
+  'host-reminder': {
+    subject: 'You are hosting {eventTitle} \u2014 {when}',
+    heading: 'You are hosting {eventTitle}',
+    intro:
+      '{allDay, select, yes {A reminder that you are hosting {eventTitle} on {when}.} other {A reminder that you are hosting {eventTitle}, starting {when}.}}',
+    sms: '{tenantName}: you are hosting {eventTitle}, {when}.',
+  },
+  'booking-confirmed': {
+    /** Also the heading. */
+    subject: "You're booked: {eventTitle}",
+    intro: '{allDay, select, yes {Your place at {eventTitle} is confirmed. It is on {when}.} other {Your place at {eventTitle} is confirmed. It starts {when}.}}',
+    closing: 'A calendar entry is attached.',
+    sms: "{tenantName}: you're booked - {eventTitle}, {when}.",
+  },
+  'booking-cancelled': {
+    /** Also the heading. */
+    subject: 'Your place at {eventTitle} was cancelled',
+    intro: 'Your place at {eventTitle} on {when} was cancelled.',
+    calendar: 'The attached calendar cancellation removes it from your calendar.',
+    contact: 'If you did not expect this, please contact {tenantName}.',
+    sms: '{tenantName}: your place at {eventTitle} on {when} was cancelled.',
+  },
+  'event-rescheduled': {
+    /** Also the heading. */
+    subject: '{eventTitle} has moved',
+    /** `{was}`, `{now}`: the old and the new start, each in the zone it was planned in. */
+    intro: '{eventTitle} has moved. Was: {was} \u00b7 Now: {now}.',
+    now: 'Now',
+    was: 'Was',
+    closing: 'The calendar entry is updated.',
+    sms: '{tenantName}: {eventTitle} has moved. Was: {was}. Now: {now}.',
+  },
+  'event-cancelled': {
+    /** Also the heading. */
+    subject: '{eventTitle} is cancelled',
+    intro:
+      '{allDay, select, yes {{eventTitle} is cancelled. It would have been on {when}.} other {{eventTitle} is cancelled. It would have started {when}.}}',
+    wasPlannedFor: 'Was planned for',
+    closing: 'Your place is cancelled with it; you do not need to do anything. The attached calendar cancellation removes it from your calendar.',
+    sms: '{tenantName}: {eventTitle} on {when} is cancelled.',
+  },
+  'host-added': {
+    /** Also the heading. */
+    subject: "You're hosting {eventTitle}",
+    intro:
+      '{allDay, select, yes {You have been added as a host of {eventTitle}, which is on {when}.} other {You have been added as a host of {eventTitle}, which starts {when}.}}',
+    sms: "{tenantName}: you're hosting {eventTitle}, {when}.",
+  },
+};
+
+export default en;
+
+/**
+ * The shape every language's catalog has: the English keys, each a message string. Declaring a catalog with this
+ * type makes TypeScript report a missing or an extra key.
+ */
+export type Catalog = { readonly [K in keyof typeof en]: { readonly [M in keyof (typeof en)[K]]: string } };

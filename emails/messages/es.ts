@@ -1,0 +1,88 @@
+/**
+ * Punctual's built-in Spanish text. Register: "tú" (as studios and shops in Spain write to customers; "plaza" for a
+ * place at an event). The salutation ends in a colon, as Spanish letters do. Sentences avoid adjectives that would
+ * have to agree with a reader's gender ("por invitación de", "participas").
+ */
+import type { Catalog } from './en';
+
+const es: Catalog = {
+  common: {
+    greeting: 'Hola, {name}:',
+    greetingNoName: 'Hola:',
+    guestOf: 'Participas por invitación de {tenantName}.',
+    when: 'Cuándo',
+    where: 'Dónde',
+    onlineRoom: 'Sala virtual',
+    notes: 'Notas de la organización',
+    reason: 'Motivo',
+    footer: 'Enviado por {tenantName} con Punctual porque participas en este evento.',
+    preferences: 'Elige cómo quieres que {tenantName} se comunique contigo: {link}',
+    unsubscribe:
+      '{category, select, reminders {Dejar de recibir recordatorios} booking_updates {Dejar de recibir avisos sobre tus reservas} other {Dejar de recibir estos mensajes}}',
+    allDay: 'todo el día',
+    yourTime: 'tu hora',
+    participants: '{count, plural, =0 {Todavía no hay reservas.} one {# persona ha reservado.} other {# personas han reservado.}}',
+    smsTheirTime: '{when} ({time}, tu hora)',
+    smsWhere: 'Dónde: {location}.',
+    smsRoom: 'Sala virtual: {url}',
+    smsReason: 'Motivo: {reason}.',
+    smsManage: 'Preferencias: {url}',
+  },
+  'attendee-reminder': {
+    subject: 'Recordatorio: {eventTitle} \u2013 {when}',
+    intro: '{allDay, select, yes {Te recordamos que {eventTitle} es el {when}.} other {Te recordamos que {eventTitle} empieza el {when}.}}',
+    closing: '¡Te esperamos!',
+    sms: '{tenantName}: recordatorio - {eventTitle}, {when}.',
+  },
+  'room-opening': {
+    subject: 'La sala virtual de {eventTitle} se abre a las {time}',
+    intro: 'La sala virtual de {eventTitle} se abre a las {time}. A partir de entonces puedes entrar con el botón de abajo.',
+    button: 'Entrar en la sala virtual',
+    roomOpens: 'Apertura de la sala',
+    event: 'Evento',
+    roomLink: 'Enlace a la sala (si el botón no funciona)',
+    sms: '{tenantName}: la sala virtual de {eventTitle} se abre a las {time}. Entrar: {url}',
+  },
+  'host-reminder': {
+    subject: 'Diriges {eventTitle} \u2013 {when}',
+    heading: 'Diriges {eventTitle}',
+    intro: '{allDay, select, yes {Te recordamos que diriges {eventTitle} el {when}.} other {Te recordamos que diriges {eventTitle}, que empieza el {when}.}}',
+    sms: '{tenantName}: diriges {eventTitle}, {when}.',
+  },
+  'booking-confirmed': {
+    subject: 'Reserva confirmada: {eventTitle}',
+    intro: '{allDay, select, yes {Tu plaza en {eventTitle} está confirmada. Es el {when}.} other {Tu plaza en {eventTitle} está confirmada. Empieza el {when}.}}',
+    closing: 'Te adjuntamos el evento para que lo añadas a tu calendario.',
+    sms: '{tenantName}: reserva confirmada - {eventTitle}, {when}.',
+  },
+  'booking-cancelled': {
+    subject: 'Tu plaza en {eventTitle} se ha cancelado',
+    intro: 'Tu plaza en {eventTitle} del {when} se ha cancelado.',
+    calendar: 'Con la cancelación adjunta desaparece de tu calendario.',
+    contact: 'Si no te lo esperabas, ponte en contacto con {tenantName}.',
+    sms: '{tenantName}: tu plaza en {eventTitle} del {when} se ha cancelado.',
+  },
+  'event-rescheduled': {
+    subject: 'Cambio de fecha: {eventTitle}',
+    intro: '{eventTitle} cambia de fecha. Antes: {was} \u00b7 Ahora: {now}.',
+    now: 'Nueva fecha',
+    was: 'Fecha anterior',
+    closing: 'El evento de tu calendario ya está actualizado.',
+    sms: '{tenantName}: {eventTitle} cambia de fecha. Antes: {was}. Ahora: {now}.',
+  },
+  'event-cancelled': {
+    subject: 'Cancelación: {eventTitle}',
+    intro: '{allDay, select, yes {Se cancela {eventTitle}. Estaba previsto para el {when}.} other {Se cancela {eventTitle}. Iba a empezar el {when}.}}',
+    wasPlannedFor: 'Estaba previsto para',
+    closing: 'Tu plaza se cancela con él; no tienes que hacer nada. Con la cancelación adjunta desaparece de tu calendario.',
+    sms: '{tenantName}: se cancela {eventTitle} del {when}.',
+  },
+  'host-added': {
+    subject: 'Diriges {eventTitle}',
+    intro:
+      '{allDay, select, yes {Te han añadido como responsable de {eventTitle}, que es el {when}.} other {Te han añadido como responsable de {eventTitle}, que empieza el {when}.}}',
+    sms: '{tenantName}: diriges {eventTitle}, {when}.',
+  },
+};
+
+export default es;

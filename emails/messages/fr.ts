@@ -1,0 +1,91 @@
+/**
+ * Punctual's built-in French text. Register: "vous" (as French businesses write to customers). French spacing: a
+ * no-break space (U+00A0) before ":", ";", "!" and "?"; typographic apostrophe (’). Sentences are written so that
+ * no adjective has to agree with an event title's or a reader's gender ("n’aura pas lieu", "l’événement").
+ */
+import type { Catalog } from './en';
+
+const fr: Catalog = {
+  common: {
+    greeting: 'Bonjour {name},',
+    greetingNoName: 'Bonjour,',
+    guestOf: 'Vous participez sur invitation de {tenantName}.',
+    when: 'Quand',
+    where: 'Où',
+    onlineRoom: 'Salle en ligne',
+    notes: 'Informations de l’organisateur',
+    reason: 'Motif',
+    footer: 'Envoyé par {tenantName} avec Punctual, car vous participez à cet événement.',
+    preferences: 'Choisissez comment {tenantName} vous contacte\u00a0: {link}',
+    unsubscribe:
+      '{category, select, reminders {Ne plus recevoir les rappels} booking_updates {Ne plus recevoir les informations sur vos réservations} other {Ne plus recevoir ces messages}}',
+    allDay: 'toute la journée',
+    yourTime: 'chez vous',
+    participants: '{count, plural, =0 {Personne n’a encore réservé.} one {# personne a réservé.} other {# personnes ont réservé.}}',
+    smsTheirTime: '{when} ({time} chez vous)',
+    smsWhere: 'Lieu\u00a0: {location}.',
+    smsRoom: 'Salle en ligne\u00a0: {url}',
+    smsReason: 'Motif\u00a0: {reason}.',
+    smsManage: 'Préférences\u00a0: {url}',
+  },
+  'attendee-reminder': {
+    subject: 'Rappel\u00a0: {eventTitle} \u2013 {when}',
+    intro: '{allDay, select, yes {Petit rappel\u00a0: {eventTitle} a lieu le {when}.} other {Petit rappel\u00a0: {eventTitle} commence le {when}.}}',
+    closing: 'Au plaisir de vous voir\u00a0!',
+    sms: '{tenantName}\u00a0: rappel - {eventTitle}, {when}.',
+  },
+  'room-opening': {
+    subject: 'La salle en ligne de {eventTitle} ouvre à {time}',
+    intro: 'La salle en ligne de {eventTitle} ouvre à {time}. Dès cette heure, vous pourrez la rejoindre avec le bouton ci-dessous.',
+    button: 'Rejoindre la salle en ligne',
+    roomOpens: 'Ouverture de la salle',
+    event: 'Événement',
+    roomLink: 'Lien vers la salle (si le bouton ne fonctionne pas)',
+    sms: '{tenantName}\u00a0: la salle en ligne de {eventTitle} ouvre à {time}. Rejoindre\u00a0: {url}',
+  },
+  'host-reminder': {
+    subject: 'Vous animez {eventTitle} \u2013 {when}',
+    heading: 'Vous animez {eventTitle}',
+    intro:
+      '{allDay, select, yes {Petit rappel\u00a0: vous animez {eventTitle} le {when}.} other {Petit rappel\u00a0: vous animez {eventTitle}, qui commence le {when}.}}',
+    sms: '{tenantName}\u00a0: vous animez {eventTitle}, {when}.',
+  },
+  'booking-confirmed': {
+    subject: 'Réservation confirmée\u00a0: {eventTitle}',
+    intro:
+      '{allDay, select, yes {Votre place pour {eventTitle} est confirmée. L’événement a lieu le {when}.} other {Votre place pour {eventTitle} est confirmée. Rendez-vous le {when}.}}',
+    closing: 'Vous trouverez l’invitation pour votre agenda en pièce jointe.',
+    sms: '{tenantName}\u00a0: réservation confirmée - {eventTitle}, {when}.',
+  },
+  'booking-cancelled': {
+    subject: 'Votre place pour {eventTitle} a été annulée',
+    intro: 'Votre place pour {eventTitle} du {when} a été annulée.',
+    calendar: 'L’annulation jointe retire l’événement de votre agenda.',
+    contact: 'Si vous ne vous y attendiez pas, contactez {tenantName}.',
+    sms: '{tenantName}\u00a0: votre place pour {eventTitle} du {when} a été annulée.',
+  },
+  'event-rescheduled': {
+    subject: 'Changement d’horaire\u00a0: {eventTitle}',
+    intro: 'L’horaire de {eventTitle} a changé. Avant\u00a0: {was} \u00b7 Désormais\u00a0: {now}.',
+    now: 'Nouvel horaire',
+    was: 'Ancien horaire',
+    closing: 'L’événement est mis à jour dans votre agenda.',
+    sms: '{tenantName}\u00a0: nouvel horaire pour {eventTitle}. Avant\u00a0: {was}. Désormais\u00a0: {now}.',
+  },
+  'event-cancelled': {
+    subject: 'Annulation\u00a0: {eventTitle}',
+    intro:
+      '{allDay, select, yes {{eventTitle} n’aura pas lieu. L’événement était prévu le {when}.} other {{eventTitle} n’aura pas lieu. L’événement devait commencer le {when}.}}',
+    wasPlannedFor: 'Prévu le',
+    closing: 'Votre place est annulée avec l’événement\u00a0; vous n’avez rien à faire. L’annulation jointe le retire de votre agenda.',
+    sms: '{tenantName}\u00a0: {eventTitle} du {when} n’aura pas lieu.',
+  },
+  'host-added': {
+    subject: 'Vous animez {eventTitle}',
+    intro:
+      '{allDay, select, yes {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement a lieu le {when}.} other {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement commence le {when}.}}',
+    sms: '{tenantName}\u00a0: vous animez {eventTitle}, {when}.',
+  },
+};
+
+export default fr;

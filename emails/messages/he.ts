@@ -1,0 +1,89 @@
+/**
+ * Punctual's built-in Hebrew text (right to left). Register: polite and direct, and gender-neutral as Hebrew
+ * customer messages are written when the reader's gender is unknown: second-person forms that are spelt alike for
+ * both genders without vowel points ("שלך", "ציפית", "נוספת", "בהנחייתך"), nouns and infinitives instead of
+ * gendered verbs ("אפשר להצטרף", "הסרה"), and verbs that agree with "האירוע" rather than with a typed title.
+ * A prefix before a placeholder is joined with a maqaf ("ב־{when}"), as before a number or a Latin-script name.
+ */
+import type { Catalog } from './en';
+
+const he: Catalog = {
+  common: {
+    greeting: 'שלום {name},',
+    greetingNoName: 'שלום,',
+    guestOf: 'ההשתתפות שלך היא בהזמנת {tenantName}.',
+    when: 'מתי',
+    where: 'מיקום',
+    onlineRoom: 'חדר מקוון',
+    notes: 'הערות מהמארגנים',
+    reason: 'סיבה',
+    footer: 'נשלח על ידי {tenantName} באמצעות Punctual בעקבות ההשתתפות שלך באירוע הזה.',
+    preferences: 'לבחירת הדרכים שבהן {tenantName} יוצרים איתך קשר: {link}',
+    unsubscribe: '{category, select, reminders {הסרה מקבלת תזכורות} booking_updates {הסרה מקבלת עדכונים על הרשמות} other {הסרה מקבלת ההודעות האלה}}',
+    allDay: 'כל היום',
+    yourTime: 'לפי השעון שלך',
+    participants: '{count, plural, =0 {עדיין אין הרשמות.} one {יש הרשמה אחת.} two {יש שתי הרשמות.} other {יש # הרשמות.}}',
+    smsTheirTime: '{when} ({time} לפי השעון שלך)',
+    smsWhere: 'מיקום: {location}.',
+    smsRoom: 'חדר מקוון: {url}',
+    smsReason: 'סיבה: {reason}.',
+    smsManage: 'העדפות: {url}',
+  },
+  'attendee-reminder': {
+    subject: 'תזכורת: {eventTitle} \u2013 {when}',
+    intro: '{allDay, select, yes {תזכורת: האירוע {eventTitle} מתקיים ב־{when}.} other {תזכורת: האירוע {eventTitle} מתחיל ב־{when}.}}',
+    closing: 'נשמח לראותך!',
+    sms: '{tenantName}: תזכורת - {eventTitle}, {when}.',
+  },
+  'room-opening': {
+    subject: 'החדר המקוון של {eventTitle} נפתח ב־{time}',
+    intro: 'החדר המקוון של {eventTitle} נפתח ב־{time}. מרגע זה אפשר להצטרף בלחיצה על הכפתור למטה.',
+    button: 'כניסה לחדר המקוון',
+    roomOpens: 'פתיחת החדר',
+    event: 'האירוע',
+    roomLink: 'קישור לחדר (אם הכפתור לא עובד)',
+    sms: '{tenantName}: החדר המקוון של {eventTitle} נפתח ב־{time}. להצטרפות: {url}',
+  },
+  'host-reminder': {
+    subject: '{eventTitle} בהנחייתך \u2013 {when}',
+    heading: '{eventTitle} בהנחייתך',
+    intro: '{allDay, select, yes {תזכורת: {eventTitle} בהנחייתך ב־{when}.} other {תזכורת: {eventTitle} בהנחייתך. האירוע מתחיל ב־{when}.}}',
+    sms: '{tenantName}: {eventTitle} בהנחייתך, {when}.',
+  },
+  'booking-confirmed': {
+    subject: 'ההרשמה אושרה: {eventTitle}',
+    intro: '{allDay, select, yes {המקום שלך ב־{eventTitle} אושר. האירוע מתקיים ב־{when}.} other {המקום שלך ב־{eventTitle} אושר. האירוע מתחיל ב־{when}.}}',
+    closing: 'מצורפת הזמנה ליומן.',
+    sms: '{tenantName}: ההרשמה אושרה - {eventTitle}, {when}.',
+  },
+  'booking-cancelled': {
+    subject: 'המקום שלך ב־{eventTitle} בוטל',
+    intro: 'המקום שלך ב־{eventTitle}, {when}, בוטל.',
+    calendar: 'הביטול המצורף יסיר את האירוע מהיומן שלך.',
+    contact: 'אם לא ציפית לזה, אפשר לפנות אל {tenantName}.',
+    sms: '{tenantName}: המקום שלך ב־{eventTitle}, {when}, בוטל.',
+  },
+  'event-rescheduled': {
+    subject: 'שינוי מועד: {eventTitle}',
+    intro: 'המועד של {eventTitle} השתנה. קודם: {was} \u00b7 עכשיו: {now}.',
+    now: 'המועד החדש',
+    was: 'המועד הקודם',
+    closing: 'האירוע ביומן עודכן.',
+    sms: '{tenantName}: המועד של {eventTitle} השתנה. קודם: {was}. עכשיו: {now}.',
+  },
+  'event-cancelled': {
+    subject: 'ביטול: {eventTitle}',
+    intro:
+      '{allDay, select, yes {האירוע {eventTitle} בוטל. הוא היה אמור להתקיים ב־{when}.} other {האירוע {eventTitle} בוטל. הוא היה אמור להתחיל ב־{when}.}}',
+    wasPlannedFor: 'המועד המתוכנן',
+    closing: 'גם המקום שלך בוטל, ואין צורך לעשות דבר. הביטול המצורף יסיר את האירוע מהיומן שלך.',
+    sms: '{tenantName}: האירוע {eventTitle}, {when}, בוטל.',
+  },
+  'host-added': {
+    subject: '{eventTitle} בהנחייתך',
+    intro: '{allDay, select, yes {נוספת כמנחה של {eventTitle}. האירוע מתקיים ב־{when}.} other {נוספת כמנחה של {eventTitle}. האירוע מתחיל ב־{when}.}}',
+    sms: '{tenantName}: {eventTitle} בהנחייתך, {when}.',
+  },
+};
+
+export default he;
