@@ -119,7 +119,9 @@ export const test = base.extend<TenantFixtures, WorkerFixtures>({
               }),
         session: (tenant, role) =>
           remember(sessions, tenant.accounts[role], async () => {
-            const ctx = await browser.newContext({ baseURL, storageState: { cookies: [], origins: [] } });
+            // Explicit: contexts made here inherit the spec file's `use` options (a spec that turns JavaScript off
+            // for its pages would otherwise get a sign-in page whose form cannot be sent).
+            const ctx = await browser.newContext({ baseURL, javaScriptEnabled: true, storageState: { cookies: [], origins: [] } });
             try {
               await signIn(await ctx.newPage(), tenant.accounts[role], passwordOf(tenant, role), 60_000);
               return await ctx.storageState();
@@ -127,7 +129,7 @@ export const test = base.extend<TenantFixtures, WorkerFixtures>({
               await ctx.close();
             }
           }),
-        contextAs: async (tenant, role, options = {}) => browser.newContext({ baseURL, ...options, storageState: await tenants.session(tenant, role) }),
+        contextAs: async (tenant, role, options = {}) => browser.newContext({ baseURL, javaScriptEnabled: true, ...options, storageState: await tenants.session(tenant, role) }),
       };
       await use(tenants);
     },
