@@ -27,6 +27,7 @@ import { allowGuestsFrom, createTenant } from '@/server/organisations/tenants';
 import { createReminderRule } from '@/server/rules/reminder-rule';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { createHarness, type Harness } from '@/test/support/harness';
+import { waitForLockWaiters } from '@/test/support/lock-wait';
 
 /** The first call of each message key fails as transient (a 421), every later one goes to the real SMTP catcher. */
 function flakyOnce(inner: EmailChannel): EmailChannel & { calls: number } {
@@ -327,10 +328,10 @@ describe('a limit narrowed after the booking', () => {
       readInside = (await loadReminderWorld(tx, r.id, 'share'))!.sendingTenant.id;
       await held;
     });
-    await new Promise((res) => setTimeout(res, 100));
+    await expect.poll(() => readInside, { interval: 10 }).not.toBeNull(); // the send holds its FOR SHARE lock
     let saved = false;
     const edit = limitTo(partnerAdmin, host.id, 'none').then(() => (saved = true));
-    await new Promise((res) => setTimeout(res, 300));
+    await waitForLockWaiters(db()); // the edit now waits on that lock
     expect(readInside).toBe(partner.id);
     expect(saved).toBe(false);
     release();

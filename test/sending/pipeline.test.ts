@@ -11,6 +11,7 @@ import { addBooking, cancelBooking } from '@/server/scheduling/bookings';
 import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
+import { waitForLockWaiters } from '@/test/support/lock-wait';
 
 let h: Harness;
 beforeAll(async () => {
@@ -193,7 +194,7 @@ describe('a cancellation committing while the send re-reads', () => {
     });
     await isUpdated;
     const sending = deliver(h.ctx.sendDeps, deliveryId);
-    await new Promise((r2) => setTimeout(r2, 300)); // the send is now waiting on the booking's row lock
+    await waitForLockWaiters(h.tdb.db); // the send is now waiting on the booking's row lock
     commit();
     await cancelling;
     const result = await sending;
