@@ -116,19 +116,30 @@ describe('the catcher’s +bounce-later mailbox', () => {
   });
 
   it('never bounces a message whose envelope sender is empty (<>)', async () => {
-    const conn = new SMTPConnection({ host: '127.0.0.1', port: h.catcher.port, ignoreTLS: true });
-    await new Promise<void>((resolve, reject) => {
-      conn.once('error', reject);
-      conn.connect(() =>
-        conn.login(h.catcher.auth, (e) =>
-          e ? reject(e) : conn.send({ from: '', to: ['ana+bounce-later@example.test'] }, 'From: <>\r\nSubject: a bounce of ours\r\n\r\nhi\r\n', (err) => (err ? reject(err) : resolve())),
-        ),
-      );
-    });
-    conn.quit();
-    await new Promise((r) => setTimeout(r, BOUNCE_LATER_MS * 3));
+    const send = (from: string, subject: string) =>
+      new Promise<void>((resolve, reject) => {
+        const conn = new SMTPConnection({ host: '127.0.0.1', port: h.catcher.port, ignoreTLS: true });
+        conn.once('error', reject);
+        conn.connect(() =>
+          conn.login(h.catcher.auth, (e) =>
+            e
+              ? reject(e)
+              : conn.send({ from, to: ['ana+bounce-later@example.test'] }, `From: <${from}>\r\nSubject: ${subject}\r\n\r\nhi\r\n`, (err) => {
+                  conn.quit();
+                  return err ? reject(err) : resolve();
+                }),
+          ),
+        );
+      });
+    await send('', 'a bounce of ours');
+    // A barrier instead of a pause: a second message, with an envelope sender, to the same bouncing address. The
+    // catcher bounces each message BOUNCE_LATER_MS after it took it, in the order it took them, so once this one's
+    // bounce is in, the first message's would have been too.
+    await send('sentinel@example.test', 'the sentinel');
+    await waitFor('the sentinel bounce', async () => (await h.caught()).find((m) => m.subject === 'Undelivered Mail Returned to Sender'));
     const all = await h.caught();
-    expect(all).toHaveLength(1);
-    expect(all[0].raw.startsWith('Return-Path: <>\r\n')).toBe(true);
+    expect(all.map((m) => m.subject).sort()).toEqual(['Undelivered Mail Returned to Sender', 'a bounce of ours', 'the sentinel']);
+    expect(all.find((m) => m.subject === 'a bounce of ours')!.raw.startsWith('Return-Path: <>\r\n')).toBe(true);
+    expect(all.find((m) => m.subject === 'Undelivered Mail Returned to Sender')!.envelopeTo).toEqual(['sentinel@example.test']);
   });
 });
