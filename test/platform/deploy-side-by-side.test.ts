@@ -27,6 +27,8 @@ import { startMailCatcher, type MailCatcher } from '@/dev/mail-catcher';
 import { tenantWithRules } from '@/test/support/fixtures';
 import { waitFor } from '@/test/support/processes';
 import { databaseUrl } from '@/test/support/urls';
+import { TASK } from '@/jobs/registry';
+import { waitForQueueIdle } from '@/test/support/lock-wait';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const N = 200;
@@ -183,8 +185,8 @@ describe('deploy: the previous release’s worker and this one side by side', ()
 
     const accepted = async () => (await h.db.select({ n: sql<number>`count(*)::int` }).from(deliveries).where(eq(deliveries.status, 'accepted')))[0].n;
     await waitFor(async () => (await accepted()) === N, 60_000, async () => `accepted ${await accepted()}\nNEW:\n${newWorker.out()}`);
-    // Let any straggling duplicate job run before counting.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Any straggling duplicate job has run before counting: no send or deliver job is running or runnable.
+    await waitForQueueIdle(h.db, { tasks: [TASK.sendReminder, TASK.deliver] });
 
     const mail = await h.db.select().from(caughtMessages);
     const keys = mail.map((m) => (m.headers as Record<string, string>)['x-punctual-message-key']);
