@@ -270,3 +270,14 @@ export async function effectiveText(db: DbOrTx, k: TextKey): Promise<(TextBody &
   if (!top || top.status !== 'published' || top.version === null) return null;
   return { version: top.version, subject: top.subject ?? '', body: top.body ?? '', sms: top.sms ?? '' };
 }
+
+/**
+ * Version `version` of the organisation's text for (tenant, kind, locale), as the claim recorded it on a delivery
+ * (`deliveries.message_text_version`): its words for every attempt, retry and replay of that delivery. Null when
+ * there is no such published version (a row claimed before it existed cannot name one).
+ */
+export async function claimedText(db: DbOrTx, k: TextKey, version: number): Promise<(TextBody & { version: number }) | null> {
+  const row = await versionRow(db, k, version);
+  if (!row || row.status !== 'published' || row.version === null) return null;
+  return { version: row.version, subject: row.subject ?? '', body: row.body ?? '', sms: row.sms ?? '' };
+}
