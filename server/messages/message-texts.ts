@@ -96,7 +96,7 @@ const rowVersionSchema = z.object({
 // little over it; a body far beyond it is no editor's draft.
 const text = (max: number) => z.string({ error: 'required (a string; may not be missing)' }).max(max * 2, `at most ${max} characters`);
 const draftSchema = keySchema.extend({ subject: text(200), body: text(20_000), sms: text(1_600) }).extend(rowVersionSchema.shape);
-const rollbackSchema = keySchema.extend({ version: z.number({ error: 'must be a version number' }).int('must be a whole number').min(1, 'must be 1 or more') }).extend(rowVersionSchema.shape);
+const rollbackSchema = keySchema.extend({ toVersion: z.number({ error: 'must be a version number' }).int('must be a whole number').min(1, 'must be 1 or more') }).extend(rowVersionSchema.shape);
 const keyWithVersionSchema = keySchema.extend(rowVersionSchema.shape);
 
 function keyOf(ctx: { tenantId: string }, k: { kind: TemplateId; locale: string }): TextKey & { kind: TemplateId } {
@@ -212,7 +212,7 @@ export async function publishText(db: Db, ctx: MessageTextContext, input: unknow
 }
 
 /**
- * An admin rolls back to version N `{ kind, locale, version, rowVersion }`: its text is published again as the next
+ * An admin rolls back to version N `{ kind, locale, toVersion: N, rowVersion }`: its text is published again as the next
  * version (`copiedFrom` N; history stays whole). Audited `message_text_rollback` with `{ version, copiedFrom }`.
  * The draft, if any, is left as it is.
  * @throws AppError not_found (no version N), invalid_state (N is a reset: use reset), validation, forbidden, conflict.
@@ -222,14 +222,14 @@ export async function rollbackText(db: Db, ctx: MessageTextContext, input: unkno
   const k = keyOf(ctx, v);
   return db.transaction(async (tx) => {
     const { rows, rowVersion } = await lockAndCompare(tx, ctx, k, v.rowVersion);
-    const from = await versionRow(tx, k, v.version);
-    if (!from) throw new AppError('not_found', `This ${k.kind} text (${k.locale}) has no version ${v.version}.`, 'version');
-    if (from.status !== 'published') throw new AppError('invalid_state', `Version ${v.version} is a reset to Punctual's text: reset instead.`, 'version');
+    const from = await versionRow(tx, k, v.toVersion);
+    if (!from) throw new AppError('not_found', `This ${k.kind} text (${k.locale}) has no version ${v.toVersion}.`, 'toVersion');
+    if (from.status !== 'published') throw new AppError('invalid_state', `Version ${v.toVersion} is a reset to Punctual's text: reset instead.`, 'toVersion');
     const t: TextBody = { subject: from.subject ?? '', body: from.body ?? '', sms: from.sms ?? '' };
     assertValid(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
     const version = nextVersion(rows);
-    await insertVersion(tx, k, { text: t, copiedFrom: v.version, version, by: ctx.actor, at: ctx.now, rowVersion: rowVersion + 1 });
-    await audit(tx, ctx, 'message_text_rollback', k, { version, copiedFrom: v.version });
+    await insertVersion(tx, k, { text: t, copiedFrom: v.toVersion, version, by: ctx.actor, at: ctx.now, rowVersion: rowVersion + 1 });
+    await audit(tx, ctx, 'message_text_rollback', k, { version, copiedFrom: v.toVersion });
     return viewOf(tx, k, await textRows(tx, k));
   });
 }

@@ -144,7 +144,7 @@ describe('message texts', () => {
     v = await publishText(db(), a, { ...key, rowVersion: v.rowVersion });
     v = await saveDraft(db(), a, { ...key, ...german, subject: 'Version zwei: {eventTitle}', rowVersion: v.rowVersion });
     v = await publishText(db(), a, { ...key, rowVersion: v.rowVersion });
-    v = await rollbackText(db(), a, { ...key, version: 1, rowVersion: v.rowVersion });
+    v = await rollbackText(db(), a, { ...key, toVersion: 1, rowVersion: v.rowVersion });
     expect(v.published).toMatchObject({ version: 3, subject: german.subject, copiedFrom: 1 });
     expect(await effectiveText(db(), { tenantId: t.id, ...key })).toEqual({ version: 3, ...german });
 
@@ -164,9 +164,9 @@ describe('message texts', () => {
     ]);
     expect(history.every((h) => /^admin \d+$/.test(h.publishedBy) && h.publishedAt === now.toISOString())).toBe(true);
     // A reset version cannot be rolled back to; an earlier text can be brought back after a reset.
-    expect((await refusal(rollbackText(db(), a, { ...key, version: 4, rowVersion: v.rowVersion }))).httpStatus).toBe(409);
-    expect((await refusal(rollbackText(db(), a, { ...key, version: 9, rowVersion: v.rowVersion }))).httpStatus).toBe(404);
-    v = await rollbackText(db(), a, { ...key, version: 2, rowVersion: v.rowVersion });
+    expect((await refusal(rollbackText(db(), a, { ...key, toVersion: 4, rowVersion: v.rowVersion }))).httpStatus).toBe(409);
+    expect((await refusal(rollbackText(db(), a, { ...key, toVersion: 9, rowVersion: v.rowVersion }))).httpStatus).toBe(404);
+    v = await rollbackText(db(), a, { ...key, toVersion: 2, rowVersion: v.rowVersion });
     expect(await effectiveText(db(), { tenantId: t.id, ...key })).toMatchObject({ version: 5, subject: 'Version zwei: {eventTitle}' });
     const actions = (await db().select().from(auditLog).where(eq(auditLog.tenantId, t.id))).map((x) => x.action).sort();
     expect(actions).toEqual(['message_text_publish', 'message_text_publish', 'message_text_reset', 'message_text_rollback', 'message_text_rollback']);
