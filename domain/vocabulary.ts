@@ -210,6 +210,11 @@ export const auditActions = [
   'staff_invite',
   'staff_invite_cancel',
   'staff_invite_accept',
+  // Issue #22 §2 (migration 0029): an organisation's own message text — a version published (from the draft, or a
+  // roll back copying an earlier one) and a reset to Punctual's built-in text.
+  'message_text_publish',
+  'message_text_rollback',
+  'message_text_reset',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

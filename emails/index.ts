@@ -25,6 +25,9 @@ import HostAdded, { hostAddedDataSchema, hostAddedSubject } from './host-added';
 import HostReminder, { hostReminderDataSchema, hostReminderSubject } from './host-reminder';
 import RoomOpening, { roomOpeningDataSchema, roomOpeningSubject } from './room-opening';
 import type { ReminderTemplateData, TemplateData } from './schema';
+import { StaffTextEmail, staffTextSubject, type StaffText } from './staff-text';
+
+export type { StaffText };
 
 export {
   notificationTemplateDataSchema,
@@ -209,6 +212,8 @@ async function renderHtml(element: ReactElement): Promise<string> {
  *
  * Dates and times in the output are shown in the event's zone (and the recipient's zone when it differs);
  * `data` instants are UTC instants as in {@link ReminderTemplateData}.
+ * With `staffText` (a published version of the organisation's own text, issue #22 §2) the subject and body are
+ * its words, in the same layout (emails/staff-text.tsx); without, Punctual's built-in text.
  * @returns `subject` (one line), `html` (full XHTML document) and `text` (plain-text part).
  * @throws Error for an unknown template id, or when `data` fails the template's schema (the message names
  *   the first failing field) — callers should have run {@link parseTemplateData} first.
@@ -216,6 +221,7 @@ async function renderHtml(element: ReactElement): Promise<string> {
 export async function renderReminderEmail(
   templateId: TemplateId,
   data: TemplateData,
+  staffText?: StaffText | null,
 ): Promise<{ subject: string; html: string; text: string }> {
   const definition = lookup(templateId);
   if (!definition) throw new Error(`Unknown email template id "${String(templateId)}"`);
@@ -225,6 +231,10 @@ export async function renderReminderEmail(
   // `toPlainText(<React's markup>, options)` over a second render of the same tree; the document here is that
   // markup with its `<!DOCTYPE html>` replaced by the XHTML doctype, and html-to-text skips doctypes, so the
   // text is the same bytes (test/unit/render-identity.test.ts checks both against the two-render goldens).
+  if (staffText) {
+    const html = await renderHtml(createElement(StaffTextEmail, { template: templateId, data: parsed.data, text: staffText }));
+    return { subject: staffTextSubject(templateId, parsed.data, staffText), html, text: htmlToText(html) };
+  }
   const html = await renderHtml(createElement(definition.Component, parsed.data));
   const text = htmlToText(html);
   return { subject: definition.subject(parsed.data), html, text };

@@ -20,3 +20,4 @@ export * from './notifications';
 export * from './platform';
 export * from './dev';
 export * from './accounts';
+export * from './messages';

@@ -101,6 +101,12 @@ export const deliveries = pgTable(
      */
     messageLocale: text('message_locale'),
     localeReason: text('locale_reason'),
+    /**
+     * The organisation's own text the message is written in (issue #22 §2): the `message_texts.version` of
+     * (tenant, template, message_locale) in effect at the claim, fixed then so a retry or replay sends the same words;
+     * null = Punctual's built-in text.
+     */
+    messageTextVersion: integer('message_text_version'),
     subject: text('subject'),
     status: deliveryStatusEnum('status').notNull().default('claimed'),
     statusReason: text('status_reason'),

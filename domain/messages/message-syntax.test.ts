@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMessage } from './message-syntax';
+import { readMessage, variableUses } from './message-syntax';
 
 describe('readMessage', () => {
   it('lists the variables in order of first use, with how each is used', () => {
@@ -34,5 +34,22 @@ describe('readMessage', () => {
     ['{}', 'EMPTY_ARGUMENT', 1, 1],
   ])('%j is a syntax error (%s at %i:%i)', (source, error, line, column) => {
     expect(readMessage(source)).toEqual({ ok: false, error, line, column });
+  });
+});
+
+describe('variableUses', () => {
+  it('lists every use with its line and column, inside select branches too', () => {
+    expect(variableUses('Hi {name}\n{allDay, select, yes {{name} all day} other {x}}')).toEqual({
+      ok: true,
+      uses: [
+        { name: 'name', kind: 'text', line: 1, column: 4 },
+        { name: 'allDay', kind: 'select', options: ['other', 'yes'], line: 2, column: 1 },
+        { name: 'name', kind: 'text', line: 2, column: 23 },
+      ],
+    });
+  });
+
+  it('a syntax error is where readMessage puts it', () => {
+    expect(variableUses('Line one\n{n, select, a {x}}')).toEqual({ ok: false, error: 'MISSING_OTHER_CLAUSE', line: 2, column: 18 });
   });
 });

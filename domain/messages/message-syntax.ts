@@ -64,3 +64,45 @@ export function readMessage(source: string): MessageSyntax {
   collect(ast, found);
   return { ok: true, arguments: [...found.values()] };
 }
+
+/** One use of a variable in a message, with where it is (1-based line and column of its opening brace). */
+export interface VariableUse extends MessageArgument {
+  line: number;
+  column: number;
+}
+
+function collectUses(elements: MessageFormatElement[], into: VariableUse[]): void {
+  for (const el of elements) {
+    if (el.type === TYPE.literal || el.type === TYPE.pound) continue;
+    if (el.type === TYPE.tag) {
+      collectUses(el.children, into);
+      continue;
+    }
+    const kind: ArgumentKind = el.type === TYPE.plural ? (el.pluralType === 'ordinal' ? 'selectordinal' : 'plural') : (KIND[el.type] ?? 'text');
+    const options = el.type === TYPE.select || el.type === TYPE.plural ? Object.keys(el.options).sort() : undefined;
+    const start = el.location?.start;
+    const at = { line: start?.line ?? 1, column: start?.column ?? 1 };
+    into.push(options ? { name: el.value, kind, options, ...at } : { name: el.value, kind, ...at });
+    if (el.type === TYPE.select || el.type === TYPE.plural) {
+      for (const option of Object.values(el.options)) collectUses(option.value, into);
+    }
+  }
+}
+
+/**
+ * Every use of a variable in `source`, in order of appearance (a variable used twice is listed twice), each with its
+ * line and column — for naming where an unknown or misused variable is. Same parser options as {@link readMessage}.
+ * Never throws: a syntax error is `{ ok: false }` as from {@link readMessage}.
+ */
+export function variableUses(source: string): { ok: true; uses: VariableUse[] } | Extract<MessageSyntax, { ok: false }> {
+  let ast: MessageFormatElement[];
+  try {
+    ast = parse(source, { ignoreTag: true, captureLocation: true });
+  } catch (e) {
+    const location = (e as { location?: { start?: { line?: number; column?: number } } }).location?.start;
+    return { ok: false, error: e instanceof Error ? e.message : String(e), line: location?.line ?? 1, column: location?.column ?? 1 };
+  }
+  const uses: VariableUse[] = [];
+  collectUses(ast, uses);
+  return { ok: true, uses };
+}

@@ -15,7 +15,8 @@ import { webhookPayload } from '@/domain/sending/webhook-payload';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { categoryOf, isEssential } from '@/domain/notifications/preferences';
 import type { Channel, DomainEventType, PreferenceCategory, TemplateId } from '@/domain/vocabulary';
-import { renderReminderEmail, type ReminderTemplateData } from '@/emails';
+import { renderReminderEmail, type ReminderTemplateData, type StaffText } from '@/emails';
+import { staffTextSms } from '@/emails/staff-text';
 import { renderSmsText } from '@/emails/sms';
 import { preferencesUrl, signPreferenceToken } from './preference-link';
 import { senderFor } from '@/server/organisations/sender-identity';
@@ -132,6 +133,7 @@ export type ComposedMessage =
  * Renders the message of `w` on `channel` to `address` from validated template data.
  * @param smsFrom the sender when the tenant has none (`SMS_FROM`).
  * @param links signs the email's one-click unsubscribe link and headers ({@link unsubscribeLinkFor}).
+ * @param staffText the organisation's own text the claim fixed (issue #22 §2), else null/absent: Punctual's built-in text.
  * @param senderIdentity the operator's sender settings (server/organisations/sender-identity.ts; default: this process's
  *   environment): From and Reply-To are decided here, at send time, so a verification since the claim counts.
  * @throws Error when rendering fails (the caller dead-letters it, owner `template`), or when a webhook has no
@@ -143,10 +145,10 @@ export async function composeMessage(
   address: string,
   template: TemplateId,
   data: ReminderTemplateData,
-  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings; senderIdentity?: SenderIdentityConfig },
+  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings; senderIdentity?: SenderIdentityConfig; staffText?: StaffText | null },
 ): Promise<ComposedMessage> {
   if (channel === 'sms') {
-    const body = renderSmsText(template, data);
+    const body = opts.staffText ? staffTextSms(template, data, opts.staffText) : renderSmsText(template, data);
     const from = w.settings?.smsSender ?? opts.smsFrom;
     if (!from) throw new ConfigurationError('no SMS sender: set the tenant\'s SMS sender on the notifications page or SMS_FROM for the worker');
     // What staff read later (the delivery's subject, the provider's echo of the body) never holds the person's
@@ -182,7 +184,7 @@ export async function composeMessage(
     return { channel, subject: `${type} → ${address}`, webhook: { tenantId: w.sendingTenant.id, url: address, secret, id: opts.messageKey, payload } };
   }
   const unsubscribe = await unsubscribeLinkFor(w, opts.links);
-  const rendered = await renderReminderEmail(template, unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data);
+  const rendered = await renderReminderEmail(template, unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data, opts.staffText);
   // The organisation's sender name (its name when none is set) and reply-to (the settings page); its own address only
   // once proven, else the deployment's default sender with Reply-To the unproven address (domain/organisations/sender-identity.ts).
   const sender = senderFor(w.sendingTenant, opts.senderIdentity);

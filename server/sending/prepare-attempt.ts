@@ -8,6 +8,7 @@
 import type { EmailChannel, SmsChannel, WebhookChannel } from '@/channels/types';
 import type { Provider, RepairOwner, TemplateId } from '@/domain/vocabulary';
 import { composeMessage, ConfigurationError, type ComposedMessage } from './compose-message';
+import { claimedText } from '@/server/messages/message-texts';
 import type { Tx } from '@/db/client';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { reserveSendSlot } from '@/db/queries/platform/rate-limit';
@@ -161,9 +162,16 @@ export async function prepareAttempt(
       : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const));
   // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
   if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
+  // The organisation's own words when the claim fixed a version of them (issue #22 §2): the same on every attempt.
+  const staffText =
+    d.messageTextVersion !== null && d.messageLocale
+      ? await claimedText(tx, { tenantId: d.tenantId, kind: template, locale: d.messageLocale }, d.messageTextVersion)
+      : null;
+  if (d.messageTextVersion !== null && !staffText) return dead('template', `the organisation's text version ${d.messageTextVersion} (${template}, ${d.messageLocale}) was not found`);
   let rendered: ComposedMessage;
   try {
     rendered = await composeMessage(w, d.channel, d.address, template as TemplateId, parsed.data as ReminderTemplateData, {
+      staffText,
       now,
       smsFrom: deps.smsFrom,
       smsStatusCallbackUrl: deps.smsStatusCallbackUrl,

@@ -228,6 +228,8 @@ export async function claimMessageKey(
     /** The language of the message's words and why (domain/messages/locale-fallback.ts), fixed with the claim. */
     messageLocale: string | null;
     localeReason: string | null;
+    /** The organisation's own text version in effect at the claim (message_texts.version), null = built-in text. */
+    messageTextVersion?: number | null;
     provider: Provider;
     leaseExpiresAt: Date;
     sendingTenantId: string;
