@@ -44,9 +44,9 @@ export default defineConfig({
   outputDir: 'test-results/playwright',
   // Every spec file works in its own organisation (e2e/support.ts `test`, e2e/tenants.ts), so files run side by side;
   // the tests inside a file run in order (fullyParallel: false).
-  // Two workers (E2E_WORKERS overrides): every worker drives the same app (one web process, one worker, one
-  // database) on a 2-core machine, so a third mostly adds contention. Not yet measured against three on a quiet
-  // machine: the runs so far had other sessions' builds beside them (load average 20-30).
+  // Two workers by default (E2E_WORKERS overrides): every worker drives the same app (one web process, one worker,
+  // one database) on a 2-core machine, so a third mostly adds contention. `npm test` passes 1 while vitest runs beside
+  // the browser tests (scripts/test.ts): then the cores are what is short.
   workers: Number(process.env.E2E_WORKERS) || 2,
   retries: 0,
   fullyParallel: false,

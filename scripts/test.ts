@@ -145,13 +145,17 @@ async function vitest(prefixed: boolean): Promise<void> {
 }
 
 /** The Playwright run; the Next.js build must be done (see main). */
-async function e2e(): Promise<void> {
+async function e2e(besideVitest: boolean): Promise<void> {
   const jsonFile = path.join(root, 'test-results', 'playwright.json');
   fs.rmSync(jsonFile, { force: true });
   // E2E_PORT as given, else a free one: a second `npm test` on the same machine must not find ours taken.
   const port = process.env.E2E_PORT || String(await freePort());
   console.log(`web app for the browser tests on 127.0.0.1:${port} (E2E_PORT${process.env.E2E_PORT ? '' : ', picked free'})`);
   const env: Record<string, string> = { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonFile, CHROMIUM_PATH: CHROMIUM, E2E_PORT: port };
+  // One browser worker while vitest runs beside it, two alone (E2E_WORKERS overrides). Measured on 2 cores: two
+  // browser workers beside vitest's two files made the run longer (1,837 s against 1,664 s) and stretched a
+  // CPU-bound integration test past its timeout — the cores, not the waits, are what is short then.
+  if (!process.env.E2E_WORKERS) env.E2E_WORKERS = besideVitest ? '1' : '2';
   let dropDb: (() => Promise<void>) | undefined;
   // Always a throwaway data folder: its pid files and (without DATABASE_URL) its embedded PostgreSQL.
   const dataDir = path.join('.data', `e2e-${randomBytes(4).toString('hex')}`);
@@ -241,7 +245,7 @@ async function main() {
   }
   if (want('e2e') && built) {
     console.log('\n== browser (Playwright, Debian Chromium) ==');
-    steps.push(e2e());
+    steps.push(e2e(together));
   }
   await Promise.all(steps);
   timings.push(['total', (Date.now() - t0) / 1000]);
