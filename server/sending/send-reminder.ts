@@ -53,7 +53,6 @@ import type { SenderIdentityConfig } from '@/domain/organisations/sender-identit
 import type { SendObservation } from '@/server/dashboards/metrics';
 import { messageData, messageLanguageOf, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type ClaimedLocale, type TemplateDataResult } from './send-checks';
 import { prepareAttempt, type Prepared } from './prepare-attempt';
-import { effectiveText } from '@/server/messages/message-texts';
 import { attempt } from './send-attempt';
 
 export interface SendDeps {
@@ -170,10 +169,8 @@ export async function sendReminder(
     const messageKey = messageKeyOf(w.reminder);
     // The language its words are written in is fixed here, with the claim (a webhook carries no text).
     const language = w.reminder.channel === 'webhook' ? null : messageLanguageOf(w);
-    // And so are its words (issue #22 §2): the organisation's published text for this kind and language, if any —
-    // a text published later applies to messages not yet claimed, never to this one's retries.
-    const ownText = language ? await effectiveText(tx, { tenantId: w.reminder.tenantId, kind: template, locale: language.locale }) : null;
-    // The claim, and the reminder `done`, in one statement.
+    // The claim, and the reminder `done`, in one statement; the claim also fixes which of the organisation's own texts
+    // (if any) its words come from (db/queries/sending/delivery.ts claimMessageKey).
     const delivery = await claimMessageKey(
       tx,
       {
@@ -185,7 +182,6 @@ export async function sendReminder(
         template,
         messageLocale: language?.locale ?? null,
         localeReason: language?.reason ?? null,
-        messageTextVersion: ownText?.version ?? null,
         provider: providerFor(w, w.reminder.channel),
         leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
         // Whose name it goes out in (issue #12); re-decided before every attempt (prepareAttempt).

@@ -13,6 +13,7 @@ import {
   deliveryAttempts,
   domainEvents,
   events,
+  messageTexts,
   notificationSettings,
   reminderRules,
   reminders,
@@ -228,8 +229,6 @@ export async function claimMessageKey(
     /** The language of the message's words and why (domain/messages/locale-fallback.ts), fixed with the claim. */
     messageLocale: string | null;
     localeReason: string | null;
-    /** The organisation's own text version in effect at the claim (message_texts.version), null = built-in text. */
-    messageTextVersion?: number | null;
     provider: Provider;
     leaseExpiresAt: Date;
     sendingTenantId: string;
@@ -244,8 +243,17 @@ export async function claimMessageKey(
         )
         .insert(deliveries)
     : db.insert(deliveries);
+  // The organisation's own words in effect now for this kind and language (its highest version, when that one is
+  // published rather than a reset to the built-in text), fixed with the claim in the same statement: null = Punctual's
+  // built-in text. A text published later applies to messages not yet claimed, never to this one's retries.
+  const messageTextVersion = d.messageLocale
+    ? sql<number | null>`(select case when ${messageTexts.status} = 'published' then ${messageTexts.version} end from ${messageTexts}
+        where ${messageTexts.tenantId} = ${d.tenantId} and ${messageTexts.kind} = ${d.template} and ${messageTexts.locale} = ${d.messageLocale}
+          and ${messageTexts.version} is not null
+        order by ${messageTexts.version} desc limit 1)`
+    : null;
   const [row] = await insert
-    .values({ ...d, status: 'claimed' })
+    .values({ ...d, messageTextVersion, status: 'claimed' })
     .onConflictDoNothing({ target: deliveries.messageKey })
     .returning();
   return row ?? null;
