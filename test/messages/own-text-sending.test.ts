@@ -6,34 +6,18 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmtpChannel } from '@/channels/smtp';
-import type { EmailChannel } from '@/channels/types';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { deliveries } from '@/db/schema';
 import { publishText, saveDraft } from '@/server/messages/message-texts';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createEvent } from '@/server/scheduling/events';
 import { tenantWithRules } from '@/test/support/fixtures';
+import { flakyCatcherChannel } from '@/test/support/flaky-channel';
 import { createHarness, type Harness } from '@/test/support/harness';
 
 let h: Harness;
-/** Answers the next `failNext` sends with a transient failure (nothing handed over), then sends to the catcher. */
-let failNext = 0;
-let smtp: EmailChannel | undefined;
-const channel: EmailChannel = {
-  name: 'smtp',
-  send: async (m, o) => {
-    if (failNext > 0) {
-      failNext -= 1;
-      return { class: 'transient', code: '421', message: 'try again later' };
-    }
-    smtp ??= createSmtpChannel({ url: h.catcher.url });
-    return smtp.send(m, o);
-  },
-  close: async () => {
-    await smtp?.close();
-  },
-};
+const flaky = flakyCatcherChannel(() => h.catcher.url);
+const channel = flaky.channel;
 beforeAll(async () => {
   h = await createHarness({ channel, deps: { random: () => 0 } });
 });
@@ -42,7 +26,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await h.tdb.reset();
-  failNext = 0;
+  flaky.failNext(0);
 });
 const db = () => h.tdb.db;
 
@@ -88,7 +72,7 @@ describe("the organisation's own text on the send path", () => {
 
   it('claimed before the publish and retried after it: still Punctual’s text (the words are fixed at the claim)', async () => {
     const { tenant, admin } = await setUp();
-    failNext = 1;
+    flaky.failNext(1);
     await h.tick('2027-03-10T18:45:00Z');
     const [claimed] = await db().select().from(deliveries).where(eq(deliveries.tenantId, tenant.id));
     expect([claimed.status, claimed.messageTextVersion]).toEqual(['retrying', null]);

@@ -6,34 +6,18 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSmtpChannel } from '@/channels/smtp';
-import type { EmailChannel } from '@/channels/types';
 import { contacts, deliveries, notificationSettings, tenants, type CaughtMessage } from '@/db/schema';
 import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createEvent, rescheduleEvent } from '@/server/scheduling/events';
 import { tenantWithRules } from '@/test/support/fixtures';
+import { flakyCatcherChannel } from '@/test/support/flaky-channel';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { englishMessageRuns, wordRuns } from '@/test/support/word-runs';
 
 let h: Harness;
-/** Answers the next `failNext` sends with a transient failure (nothing handed over), then sends to the catcher. */
-let failNext = 0;
-let smtp: EmailChannel | undefined;
-const channel: EmailChannel = {
-  name: 'smtp',
-  send: async (m, o) => {
-    if (failNext > 0) {
-      failNext -= 1;
-      return { class: 'transient', code: '421', message: 'try again later' };
-    }
-    smtp ??= createSmtpChannel({ url: h.catcher.url });
-    return smtp.send(m, o);
-  },
-  close: async () => {
-    await smtp?.close();
-  },
-};
+const flaky = flakyCatcherChannel(() => h.catcher.url);
+const channel = flaky.channel;
 beforeAll(async () => {
   h = await createHarness({ channel, deps: { links: { publicUrl: 'http://punctual.test', secret: 'test-preferences-key-0123456789abcdef' }, random: () => 0 } });
 });
@@ -42,7 +26,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await h.tdb.reset();
-  failNext = 0;
+  flaky.failNext(0);
 });
 const db = () => h.tdb.db;
 
@@ -136,7 +120,7 @@ describe('messages in the reader\'s language', () => {
     await db().insert(notificationSettings).values({ tenantId: tenant.id, policy: defaultPolicy });
     const event = await createEvent(db(), tenant.id, { title, startsAt: '2027-03-11T18:30:00Z', endsAt: '2027-03-11T21:00:00Z', timeZone: 'Europe/Amsterdam' });
     h.clock.set('2027-03-01T10:00:00Z');
-    failNext = 1;
+    flaky.failNext(1);
     await addBooking(db(), tenant.id, { eventId: event.id, role: 'attendee', contact: { email: 'jonas@example.test', name: person, locale: 'nl' } }, h.clock.now());
     await h.drain();
     const [claimed] = await db().select().from(deliveries);
