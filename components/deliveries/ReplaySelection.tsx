@@ -68,7 +68,8 @@ export function ReplaySelection({ total }: { total: number }) {
           const to = r.results.filter((x) => x.ok).map((x) => addressOf(x.id));
           announce({
             key: `replay-selected:${selected.join(',')}`,
-            text: `${to.length ? `Replayed: sending to ${to.join(', ')} again now.` : 'Nothing replayed.'}${why ? ` ${why}.` : ''}`,
+            // The count goes into the notice too: the bar (and its status line) leaves the page with the last card.
+            text: `${to.length ? `${r.replayed} replayed: sending to ${to.join(', ')} again now.` : 'Nothing replayed.'}${why ? ` ${why}.` : ''}`,
             tone: refused.length ? 'warn' : 'ok',
           });
           router.refresh();
