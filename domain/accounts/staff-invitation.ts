@@ -4,9 +4,6 @@
  * cases; only the person, by email, is told which case is theirs — a link to choose a password and join, or that their
  * address already has a Punctual account with another organisation and cannot join with it. Pure: no I/O, no clock.
  */
-import { DateTime } from 'luxon';
-import { formatStaffTime } from '@/domain/staff-time';
-import type { StaffRole } from '@/domain/vocabulary';
 
 /** How long an invitation (and its link) stays open: 7 days. */
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -35,47 +32,6 @@ export const INVITED_STATE = 'Invited — waiting for them to accept';
 /** The refusal for an address that is already a member of THIS organisation (no other organisation's information in it). */
 export function alreadyMemberMessage(email: string): string {
   return `email: ${email} is already a member of this organisation`;
-}
-
-interface InvitationEmail {
-  subject: string;
-  text: string;
-}
-
-const roleWords: Record<StaffRole, string> = { admin: 'an admin', staff: 'staff', viewer: 'a viewer' };
-
-function untilText(expiresAt: Date, zone: string): string {
-  return DateTime.fromJSDate(expiresAt).isValid ? formatStaffTime(expiresAt, zone) : 'seven days from now';
-}
-
-/** The invitation for an address with no account: a link to choose a password and join. */
-export function invitationEmail(i: { personName: string; orgName: string; invitedBy: string; role: StaffRole; url: string; expiresAt: Date; zone: string }): InvitationEmail {
-  return {
-    subject: `You are invited to join ${i.orgName} on Punctual`,
-    text: [
-      `Hello ${i.personName},`,
-      `${i.invitedBy} invited you to join ${i.orgName} on Punctual as ${roleWords[i.role]}. Choose your password here to accept:`,
-      i.url,
-      `The link works once, until ${untilText(i.expiresAt, i.zone)}.`,
-      `If you do not want to join, ignore this email: nothing happens and the invitation expires.`,
-    ].join('\n\n'),
-  };
-}
-
-/**
- * The email to an invited address that already has a Punctual account with another organisation: only the person
- * learns it (the inviting organisation sees the invitation pending until it expires, as if ignored).
- */
-export function alreadyRegisteredEmail(i: { personName: string; orgName: string; invitedBy: string; expiresAt: Date; zone: string }): InvitationEmail {
-  return {
-    subject: `You are invited to join ${i.orgName} on Punctual`,
-    text: [
-      `Hello ${i.personName},`,
-      `${i.invitedBy} invited you to join ${i.orgName} on Punctual. Your address already has a Punctual account with another organisation, and one address can belong to only one organisation, so you cannot join ${i.orgName} with it.`,
-      `If you want to join, ask whoever invited you to invite another address of yours. ${i.orgName} has not been told that you have an account elsewhere: to them the invitation stays open until ${untilText(i.expiresAt, i.zone)}, then expires.`,
-      `If you do not want to join, ignore this email.`,
-    ].join('\n\n'),
-  };
 }
 
 /** The accept page's answer to a link that cannot be used (used, replaced, cancelled, expired or never issued — not told apart). */

@@ -196,19 +196,3 @@ export function senderVerificationUrl(base: string, token: string): string {
   return `${base.replace(/\/+$/, '')}${SENDER_VERIFICATION_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-/**
- * The verification mail's subject and text. `until`: when the link stops working, already in the organisation's
- * words (e.g. "4 Dec 2026, 11:00 CET").
- */
-export function senderVerificationEmail(i: { orgName: string; address: string; url: string; until: string }): { subject: string; text: string } {
-  return {
-    subject: `Confirm ${i.address} as the sender address of ${i.orgName}`,
-    text: [
-      `Confirm that ${i.orgName} may send its reminders from ${i.address}`,
-      `An admin of ${i.orgName} set ${i.address} as the organisation’s sender address on Punctual. Until it is confirmed, its mail goes out from the deployment’s own address with Reply-To ${i.address}. To confirm, an admin of ${i.orgName} opens this link while signed in:`,
-      i.url,
-      `The link works once, until ${i.until}, and only while ${i.address} is still the organisation’s sender address.`,
-      `If you did not expect this, ignore this email: nothing will be sent from ${i.address}.`,
-    ].join('\n\n'),
-  };
-}

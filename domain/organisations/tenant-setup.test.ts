@@ -4,7 +4,6 @@ import {
   isIanaZone,
   lifetimeText,
   linkValidityLine,
-  passwordResetEmail,
   setPasswordUrl,
   signInLinkExpiry,
   validateTenantCreate,
@@ -107,17 +106,6 @@ describe('setPasswordUrl', () => {
   it('puts the token in the query of /set-password on the public URL', () => {
     expect(setPasswordUrl('https://punctual.example.org/', 'abc_DEF-123')).toBe('https://punctual.example.org/set-password?token=abc_DEF-123');
     expect(setPasswordUrl('http://127.0.0.1:3000', 'a+b/c')).toBe('http://127.0.0.1:3000/set-password?token=a%2Bb%2Fc');
-  });
-});
-
-describe('passwordResetEmail', () => {
-  it('carries the link once, the organisation and the expiry in its zone', () => {
-    const m = passwordResetEmail({ personName: 'Olga', orgName: 'Acme Events', url: 'https://x.example/set-password?token=t', expiresAt: new Date('2027-06-01T09:00:00Z'), zone: 'Europe/Dublin' });
-    expect(m.subject).toBe('Reset your Punctual password (Acme Events)');
-    expect(m.text.split('https://x.example/set-password?token=t')).toHaveLength(2);
-    expect(m.text).toContain(`until ${formatStaffTime('2027-06-01T09:00:00Z', 'Europe/Dublin')}.`);
-    expect(m.text).toContain('until Tue 1 Jun 2027, 10:00 ');
-    expect(m.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
 });
 

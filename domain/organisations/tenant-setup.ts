@@ -8,9 +8,8 @@
  * - {@link signInLinkExpiry} / `RESET_LINK_TTL_SECONDS`: how long a link works — 24 hours for a link an operator
  *   hands over (it may wait in a chat until the morning), 1 hour for one mailed on request (its owner is at the
  *   keyboard). Both work once (better-auth consumes the verification row).
- * - {@link setPasswordUrl}, {@link linkValidityLine}, {@link passwordResetEmail}: the link and the words around it.
+ * - {@link setPasswordUrl}, {@link linkValidityLine}: the link and the words around it (the reset email itself: emails/account-mail.ts).
  */
-import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { formatStaffTime } from '@/domain/staff-time';
 import { isValidZone } from '@/domain/zones';
@@ -166,30 +165,6 @@ export function lifetimeText(ms: number): string {
  */
 export function linkValidityLine(expiresAt: Date, issuedAt: Date, zone: string): string {
   return `valid until ${formatStaffTime(expiresAt, zone)} (${lifetimeText(expiresAt.getTime() - issuedAt.getTime())}); it works once`;
-}
-
-/** The message a password reset request sends (text; the worker adds a simple HTML version with the link). */
-interface PasswordResetEmail {
-  subject: string;
-  text: string;
-}
-
-/**
- * The words of the password reset email: who asked for what, the link, until when it works (wall-clock time in
- * the organisation's zone) and what to do when it was not you. `orgName` is the organisation's name.
- */
-export function passwordResetEmail(i: { personName: string; orgName: string; url: string; expiresAt: Date; zone: string }): PasswordResetEmail {
-  const until = DateTime.fromJSDate(i.expiresAt).isValid ? formatStaffTime(i.expiresAt, i.zone) : 'an hour from now';
-  return {
-    subject: `Reset your Punctual password (${i.orgName})`,
-    text: [
-      `Hello ${i.personName},`,
-      `Someone — probably you — asked to reset the password of your Punctual account at ${i.orgName}. Choose a new password here:`,
-      i.url,
-      `The link works once, until ${until}. Setting a new password signs you out everywhere else.`,
-      `If you did not ask for this, ignore this email: your password stays as it is.`,
-    ].join('\n\n'),
-  };
 }
 
 /**

@@ -24,6 +24,29 @@ const de: Catalog = {
     smsReason: 'Grund: {reason}.',
     smsManage: 'Einstellungen: {url}',
   },
+  account: {
+    passwordResetSubject: 'Punctual-Passwort zurücksetzen ({tenantName})',
+    passwordResetIntro:
+      'Jemand \u2013 wahrscheinlich Sie \u2013 hat angefordert, das Passwort Ihres Punctual-Kontos bei {tenantName} zurückzusetzen. Hier können Sie ein neues Passwort wählen:',
+    passwordResetValidity: 'Der Link funktioniert einmal, bis {until}. Mit dem neuen Passwort werden Sie überall sonst abgemeldet.',
+    passwordResetIgnore: 'Falls Sie das nicht angefordert haben, ignorieren Sie diese E-Mail einfach: Ihr Passwort bleibt unverändert.',
+    invitationSubject: 'Einladung zu {tenantName} auf Punctual',
+    invitationIntro:
+      '{invitedBy} hat Sie eingeladen, {tenantName} auf Punctual {role, select, admin {mit Administratorrechten} staff {als Teammitglied} other {mit Lesezugriff}} beizutreten. Hier wählen Sie Ihr Passwort und nehmen die Einladung an:',
+    invitationValidity: 'Der Link funktioniert einmal, bis {until}.',
+    invitationIgnore: 'Wenn Sie nicht beitreten möchten, ignorieren Sie diese E-Mail: Es passiert nichts, und die Einladung läuft ab.',
+    registeredIntro:
+      '{invitedBy} hat Sie eingeladen, {tenantName} auf Punctual beizutreten. Zu Ihrer Adresse gibt es bereits ein Punctual-Konto bei einer anderen Organisation, und eine Adresse kann nur zu einer Organisation gehören. Mit dieser Adresse können Sie {tenantName} daher nicht beitreten.',
+    registeredAdvice:
+      'Wenn Sie beitreten möchten, bitten Sie die einladende Person, eine andere Adresse von Ihnen einzuladen. {tenantName} erfährt nicht, dass Sie anderswo ein Konto haben: Dort bleibt die Einladung bis {until} offen und läuft dann ab.',
+    registeredIgnore: 'Wenn Sie nicht beitreten möchten, ignorieren Sie diese E-Mail.',
+    senderSubject: '{address} als Absenderadresse von {tenantName} bestätigen',
+    senderHeading: 'Bestätigen Sie, dass {tenantName} Erinnerungen von {address} senden darf',
+    senderIntro:
+      'Eine Person mit Administratorrechten bei {tenantName} hat {address} auf Punctual als Absenderadresse der Organisation eingetragen. Bis zur Bestätigung gehen die E-Mails von der eigenen Adresse dieser Punctual-Installation aus, mit Reply-To {address}. Zur Bestätigung öffnet eine Person mit Administratorrechten bei {tenantName} diesen Link, während sie angemeldet ist:',
+    senderValidity: 'Der Link funktioniert einmal, bis {until}, und nur solange {address} die Absenderadresse der Organisation ist.',
+    senderIgnore: 'Falls Sie das nicht erwartet haben, ignorieren Sie diese E-Mail: Von {address} wird nichts gesendet.',
+  },
   'attendee-reminder': {
     subject: 'Erinnerung: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Zur Erinnerung: {eventTitle} findet am {when} statt.} other {Zur Erinnerung: {eventTitle} beginnt am {when}.}}',

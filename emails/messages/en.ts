@@ -35,6 +35,34 @@ const en = {
     smsReason: 'Reason: {reason}.',
     smsManage: 'Manage: {url}',
   },
+  /**
+   * Account mail (to staff, in the organisation's default language): `{tenantName}` the organisation, `{until}` when
+   * the link stops working (date, time and zone, already formatted in the language), `{invitedBy}` who invited,
+   * `{address}` the sender address being proven, `{role}` admin | staff | viewer. The greeting is common.greeting;
+   * the link stands on its own line after `intro`.
+   */
+  account: {
+    passwordResetSubject: 'Reset your Punctual password ({tenantName})',
+    passwordResetIntro: 'Someone \u2014 probably you \u2014 asked to reset the password of your Punctual account at {tenantName}. Choose a new password here:',
+    passwordResetValidity: 'The link works once, until {until}. Setting a new password signs you out everywhere else.',
+    passwordResetIgnore: 'If you did not ask for this, ignore this email: your password stays as it is.',
+    invitationSubject: 'You are invited to join {tenantName} on Punctual',
+    invitationIntro:
+      '{invitedBy} invited you to join {tenantName} on Punctual as {role, select, admin {an admin} staff {staff} other {a viewer}}. Choose your password here to accept:',
+    invitationValidity: 'The link works once, until {until}.',
+    invitationIgnore: 'If you do not want to join, ignore this email: nothing happens and the invitation expires.',
+    registeredIntro:
+      '{invitedBy} invited you to join {tenantName} on Punctual. Your address already has a Punctual account with another organisation, and one address can belong to only one organisation, so you cannot join {tenantName} with it.',
+    registeredAdvice:
+      'If you want to join, ask whoever invited you to invite another address of yours. {tenantName} has not been told that you have an account elsewhere: to them the invitation stays open until {until}, then expires.',
+    registeredIgnore: 'If you do not want to join, ignore this email.',
+    senderSubject: 'Confirm {address} as the sender address of {tenantName}',
+    senderHeading: 'Confirm that {tenantName} may send its reminders from {address}',
+    senderIntro:
+      'An admin of {tenantName} set {address} as the organisation\u2019s sender address on Punctual. Until it is confirmed, its mail goes out from the deployment\u2019s own address with Reply-To {address}. To confirm, an admin of {tenantName} opens this link while signed in:',
+    senderValidity: 'The link works once, until {until}, and only while {address} is still the organisation\u2019s sender address.',
+    senderIgnore: 'If you did not expect this, ignore this email: nothing will be sent from {address}.',
+  },
   'attendee-reminder': {
     subject: 'Reminder: {eventTitle} \u2014 {when}',
     /** `{allDay}`: yes | no. */

@@ -28,6 +28,28 @@ const es: Catalog = {
     smsReason: 'Motivo: {reason}.',
     smsManage: 'Preferencias: {url}',
   },
+  account: {
+    passwordResetSubject: 'Restablece tu contraseña de Punctual ({tenantName})',
+    passwordResetIntro: 'Alguien (seguramente tú) ha pedido restablecer la contraseña de tu cuenta de Punctual en {tenantName}. Elige una contraseña nueva aquí:',
+    passwordResetValidity: 'El enlace funciona una sola vez, hasta el {until}. Al poner una contraseña nueva, se cerrará tu sesión en todos los demás sitios.',
+    passwordResetIgnore: 'Si no lo has pedido tú, ignora este correo: tu contraseña no cambia.',
+    invitationSubject: 'Te han invitado a unirte a {tenantName} en Punctual',
+    invitationIntro:
+      '{invitedBy} te ha invitado a unirte a {tenantName} en Punctual {role, select, admin {con permisos de administración} staff {como parte del equipo} other {con acceso de solo lectura}}. Elige tu contraseña aquí para aceptar:',
+    invitationValidity: 'El enlace funciona una sola vez, hasta el {until}.',
+    invitationIgnore: 'Si no quieres unirte, ignora este correo: no pasará nada y la invitación caducará.',
+    registeredIntro:
+      '{invitedBy} te ha invitado a unirte a {tenantName} en Punctual. Tu dirección ya tiene una cuenta de Punctual en otra organización, y una dirección solo puede pertenecer a una organización, así que no puedes unirte a {tenantName} con ella.',
+    registeredAdvice:
+      'Si quieres unirte, pide a quien te invitó que invite otra dirección tuya. {tenantName} no sabe que tienes una cuenta en otro sitio: para ellos, la invitación sigue abierta hasta el {until} y después caduca.',
+    registeredIgnore: 'Si no quieres unirte, ignora este correo.',
+    senderSubject: 'Confirma {address} como dirección de envío de {tenantName}',
+    senderHeading: 'Confirma que {tenantName} puede enviar sus recordatorios desde {address}',
+    senderIntro:
+      'Una persona con permisos de administración en {tenantName} ha puesto {address} como dirección de envío de la organización en Punctual. Hasta que se confirme, el correo sale desde la dirección propia de esta instalación de Punctual, con Reply-To {address}. Para confirmarla, alguien con permisos de administración en {tenantName} debe abrir este enlace con la sesión iniciada:',
+    senderValidity: 'El enlace funciona una sola vez, hasta el {until}, y solo mientras {address} siga siendo la dirección de envío de la organización.',
+    senderIgnore: 'Si no esperabas este mensaje, ignora este correo: no se enviará nada desde {address}.',
+  },
   'attendee-reminder': {
     subject: 'Recordatorio: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Te recordamos que {eventTitle} es el {when}.} other {Te recordamos que {eventTitle} empieza el {when}.}}',

@@ -28,6 +28,29 @@ const fr: Catalog = {
     smsReason: 'Motif\u00a0: {reason}.',
     smsManage: 'Préférences\u00a0: {url}',
   },
+  account: {
+    passwordResetSubject: 'Réinitialiser votre mot de passe Punctual ({tenantName})',
+    passwordResetIntro:
+      'Quelqu’un \u2013 probablement vous \u2013 a demandé la réinitialisation du mot de passe de votre compte Punctual chez {tenantName}. Choisissez un nouveau mot de passe ici\u00a0:',
+    passwordResetValidity: 'Le lien ne fonctionne qu’une fois, jusqu’à son expiration le {until}. Un nouveau mot de passe vous déconnecte partout ailleurs.',
+    passwordResetIgnore: 'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail\u00a0: votre mot de passe reste inchangé.',
+    invitationSubject: 'Invitation à rejoindre {tenantName} sur Punctual',
+    invitationIntro:
+      '{invitedBy} vous invite à rejoindre {tenantName} sur Punctual {role, select, admin {avec les droits d’administration} staff {en tant que membre de l’équipe} other {en lecture seule}}. Choisissez votre mot de passe ici pour accepter\u00a0:',
+    invitationValidity: 'Le lien ne fonctionne qu’une fois, jusqu’à son expiration le {until}.',
+    invitationIgnore: 'Si vous ne souhaitez pas donner suite, ignorez cet e-mail\u00a0: rien ne se passera et l’invitation expirera.',
+    registeredIntro:
+      '{invitedBy} vous invite à rejoindre {tenantName} sur Punctual. Votre adresse a déjà un compte Punctual dans une autre organisation, et une adresse ne peut appartenir qu’à une seule organisation\u00a0: vous ne pouvez donc pas rejoindre {tenantName} avec celle-ci.',
+    registeredAdvice:
+      'Pour la rejoindre malgré tout, demandez à l’auteur de l’invitation d’inviter une autre de vos adresses. {tenantName} ne sait pas que vous avez un compte ailleurs\u00a0: de son côté, l’invitation reste ouverte jusqu’à son expiration le {until}.',
+    registeredIgnore: 'Si vous ne souhaitez pas donner suite, ignorez cet e-mail.',
+    senderSubject: 'Confirmez {address} comme adresse d’expédition de {tenantName}',
+    senderHeading: 'Confirmez que {tenantName} peut envoyer ses rappels depuis {address}',
+    senderIntro:
+      'Une personne chargée de l’administration de {tenantName} a défini {address} comme adresse d’expédition de l’organisation sur Punctual. Tant qu’elle n’est pas confirmée, les e-mails partent de l’adresse propre à cette installation de Punctual, avec Reply-To {address}. Pour confirmer, une personne chargée de l’administration de {tenantName} ouvre ce lien en étant connectée\u00a0:',
+    senderValidity: 'Le lien ne fonctionne qu’une fois, jusqu’à son expiration le {until}, et seulement tant que {address} reste l’adresse d’expédition de l’organisation.',
+    senderIgnore: 'Si vous ne vous attendiez pas à ce message, ignorez cet e-mail\u00a0: rien ne sera envoyé depuis {address}.',
+  },
   'attendee-reminder': {
     subject: 'Rappel\u00a0: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Petit rappel\u00a0: {eventTitle} a lieu le {when}.} other {Petit rappel\u00a0: {eventTitle} commence le {when}.}}',

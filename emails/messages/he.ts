@@ -29,6 +29,28 @@ const he: Catalog = {
     smsReason: 'סיבה: {reason}.',
     smsManage: 'העדפות: {url}',
   },
+  account: {
+    passwordResetSubject: 'איפוס הסיסמה ל־Punctual ({tenantName})',
+    passwordResetIntro: 'התקבלה בקשה לאפס את הסיסמה של חשבון ה־Punctual שלך ב־{tenantName}. אפשר לבחור סיסמה חדשה כאן:',
+    passwordResetValidity: 'הקישור פועל פעם אחת בלבד, עד {until}. בחירת סיסמה חדשה מנתקת את החשבון בכל שאר המכשירים.',
+    passwordResetIgnore: 'אם הבקשה לא הגיעה ממך, אפשר להתעלם מהמייל הזה: הסיסמה נשארת כפי שהיא.',
+    invitationSubject: 'הזמנה להצטרף ל־{tenantName} ב־Punctual',
+    invitationIntro:
+      'זוהי הזמנה מ־{invitedBy} להצטרף ל־{tenantName} ב־Punctual {role, select, admin {עם הרשאות ניהול} staff {כחלק מהצוות} other {עם הרשאת צפייה בלבד}}. לאישור ההזמנה אפשר לבחור סיסמה כאן:',
+    invitationValidity: 'הקישור פועל פעם אחת בלבד, עד {until}.',
+    invitationIgnore: 'אם אין לך עניין להצטרף, אפשר להתעלם מהמייל הזה: שום דבר לא קורה, ותוקף ההזמנה פשוט יפוג.',
+    registeredIntro:
+      'זוהי הזמנה מ־{invitedBy} להצטרף ל־{tenantName} ב־Punctual. לכתובת שלך כבר יש חשבון Punctual בארגון אחר, וכל כתובת יכולה להשתייך לארגון אחד בלבד, ולכן אי אפשר להצטרף ל־{tenantName} עם הכתובת הזאת.',
+    registeredAdvice:
+      'כדי להצטרף, אפשר לבקש ממי ששלח את ההזמנה להזמין כתובת אחרת שלך. ב־{tenantName} לא יודעים שיש לך חשבון במקום אחר: מבחינתם ההזמנה נשארת פתוחה עד {until}, ואז תוקפה פג.',
+    registeredIgnore: 'אם אין לך עניין להצטרף, אפשר להתעלם מהמייל הזה.',
+    senderSubject: 'אישור {address} ככתובת השולח של {tenantName}',
+    senderHeading: 'אישור שליחת תזכורות של {tenantName} מהכתובת {address}',
+    senderIntro:
+      'הכתובת {address} הוגדרה ב־Punctual ככתובת השולח של {tenantName}, בידי בעלי הרשאות ניהול בארגון. עד לאישור, הדואר יוצא מהכתובת של התקנת Punctual הזאת, עם Reply-To {address}. לאישור יש לפתוח את הקישור הזה מחשבון מחובר עם הרשאות ניהול ב־{tenantName}:',
+    senderValidity: 'הקישור פועל פעם אחת בלבד, עד {until}, ורק כל עוד {address} היא כתובת השולח של הארגון.',
+    senderIgnore: 'אם לא ציפית להודעה הזאת, אפשר להתעלם ממנה: שום דבר לא יישלח מ־{address}.',
+  },
   'attendee-reminder': {
     subject: 'תזכורת: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {תזכורת: האירוע {eventTitle} מתקיים ב־{when}.} other {תזכורת: האירוע {eventTitle} מתחיל ב־{when}.}}',

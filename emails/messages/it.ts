@@ -28,6 +28,28 @@ const it: Catalog = {
     smsReason: 'Motivo: {reason}.',
     smsManage: 'Preferenze: {url}',
   },
+  account: {
+    passwordResetSubject: 'Reimposta la password di Punctual ({tenantName})',
+    passwordResetIntro: 'Qualcuno, probabilmente tu, ha chiesto di reimpostare la password del tuo account Punctual presso {tenantName}. Scegli qui una nuova password:',
+    passwordResetValidity: 'Il link funziona una sola volta ed è valido fino a {until}. Con la nuova password, le altre sessioni aperte verranno chiuse.',
+    passwordResetIgnore: 'Se non l’hai chiesto tu, ignora questa email: la tua password resta invariata.',
+    invitationSubject: 'Invito a unirti a {tenantName} su Punctual',
+    invitationIntro:
+      '{invitedBy} ti invita a unirti a {tenantName} su Punctual {role, select, admin {con i permessi di amministrazione} staff {come membro del team} other {con accesso in sola lettura}}. Scegli qui la tua password per accettare:',
+    invitationValidity: 'Il link funziona una sola volta ed è valido fino a {until}.',
+    invitationIgnore: 'Se non vuoi unirti, ignora questa email: non succede nulla e l’invito scadrà.',
+    registeredIntro:
+      '{invitedBy} ti invita a unirti a {tenantName} su Punctual. Il tuo indirizzo ha già un account Punctual presso un’altra organizzazione e un indirizzo può appartenere a una sola organizzazione: con questo indirizzo, quindi, non puoi unirti a {tenantName}.',
+    registeredAdvice:
+      'Se vuoi unirti, chiedi a chi ha inviato l’invito di invitare un altro tuo indirizzo. {tenantName} non sa che hai un account altrove: per loro l’invito resta aperto fino a {until}, poi scade.',
+    registeredIgnore: 'Se non vuoi unirti, ignora questa email.',
+    senderSubject: 'Conferma {address} come indirizzo mittente di {tenantName}',
+    senderHeading: 'Conferma che {tenantName} può inviare i suoi promemoria da {address}',
+    senderIntro:
+      'Una persona con i permessi di amministrazione di {tenantName} ha impostato {address} come indirizzo mittente dell’organizzazione su Punctual. Finché non viene confermato, le email partono dall’indirizzo di questa installazione di Punctual, con Reply-To {address}. Per confermare, una persona con i permessi di amministrazione di {tenantName} apre questo link dopo aver effettuato l’accesso:',
+    senderValidity: 'Il link funziona una sola volta, è valido fino a {until} e solo finché {address} resta l’indirizzo mittente dell’organizzazione.',
+    senderIgnore: 'Se non te lo aspettavi, ignora questa email: da {address} non verrà inviato nulla.',
+  },
   'attendee-reminder': {
     subject: 'Promemoria: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Ti ricordiamo che {eventTitle} si tiene {when}.} other {Ti ricordiamo che {eventTitle} inizia {when}.}}',

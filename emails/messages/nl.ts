@@ -24,6 +24,28 @@ const nl: Catalog = {
     smsReason: 'Reden: {reason}.',
     smsManage: 'Voorkeuren: {url}',
   },
+  account: {
+    passwordResetSubject: 'Stel een nieuw Punctual-wachtwoord in ({tenantName})',
+    passwordResetIntro: 'Iemand \u2013 waarschijnlijk jij \u2013 heeft gevraagd om het wachtwoord van je Punctual-account bij {tenantName} opnieuw in te stellen. Kies hier een nieuw wachtwoord:',
+    passwordResetValidity: 'De link werkt één keer, tot {until}. Met een nieuw wachtwoord word je overal elders uitgelogd.',
+    passwordResetIgnore: 'Heb je dit niet gevraagd? Dan kun je deze e-mail negeren: je wachtwoord blijft zoals het is.',
+    invitationSubject: 'Je bent uitgenodigd voor {tenantName} op Punctual',
+    invitationIntro:
+      '{invitedBy} nodigt je uit om {role, select, admin {als beheerder} staff {als teamlid} other {met alleen leesrechten}} mee te doen bij {tenantName} op Punctual. Kies hier je wachtwoord om de uitnodiging aan te nemen:',
+    invitationValidity: 'De link werkt één keer, tot {until}.',
+    invitationIgnore: 'Wil je niet meedoen? Negeer deze e-mail dan: er gebeurt niets en de uitnodiging verloopt vanzelf.',
+    registeredIntro:
+      '{invitedBy} nodigt je uit om mee te doen bij {tenantName} op Punctual. Je adres heeft al een Punctual-account bij een andere organisatie, en een adres kan maar bij één organisatie horen. Met dit adres kun je dus niet meedoen bij {tenantName}.',
+    registeredAdvice:
+      'Wil je toch meedoen? Vraag degene die je heeft uitgenodigd dan om een ander adres van je uit te nodigen. {tenantName} weet niet dat je elders een account hebt: voor hen blijft de uitnodiging open tot {until} en verloopt dan.',
+    registeredIgnore: 'Wil je niet meedoen? Dan kun je deze e-mail negeren.',
+    senderSubject: 'Bevestig {address} als afzenderadres van {tenantName}',
+    senderHeading: 'Bevestig dat {tenantName} herinneringen mag versturen vanaf {address}',
+    senderIntro:
+      'Een beheerder van {tenantName} heeft {address} op Punctual ingesteld als afzenderadres van de organisatie. Zolang het niet bevestigd is, gaat de e-mail uit vanaf het eigen adres van deze Punctual-installatie, met Reply-To {address}. Om te bevestigen opent een beheerder van {tenantName} deze link terwijl die is ingelogd:',
+    senderValidity: 'De link werkt één keer, tot {until}, en alleen zolang {address} nog het afzenderadres van de organisatie is.',
+    senderIgnore: 'Verwachtte je dit niet? Negeer deze e-mail dan: er wordt niets verstuurd vanaf {address}.',
+  },
   'attendee-reminder': {
     subject: 'Herinnering: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Even een herinnering: {eventTitle} is op {when}.} other {Even een herinnering: {eventTitle} begint op {when}.}}',

@@ -28,6 +28,28 @@ const pt: Catalog = {
     smsReason: 'Motivo: {reason}.',
     smsManage: 'Preferências: {url}',
   },
+  account: {
+    passwordResetSubject: 'Redefina sua senha do Punctual ({tenantName})',
+    passwordResetIntro: 'Alguém (provavelmente você) pediu para redefinir a senha da sua conta do Punctual em {tenantName}. Escolha uma nova senha aqui:',
+    passwordResetValidity: 'O link funciona uma única vez, até {until}. Ao definir uma nova senha, você sai da conta em todos os outros lugares.',
+    passwordResetIgnore: 'Se não foi você que pediu, ignore este e-mail: sua senha continua a mesma.',
+    invitationSubject: 'Convite para entrar em {tenantName} no Punctual',
+    invitationIntro:
+      '{invitedBy} convidou você para entrar em {tenantName} no Punctual {role, select, admin {com acesso de administração} staff {como membro da equipe} other {com acesso somente leitura}}. Escolha sua senha aqui para aceitar:',
+    invitationValidity: 'O link funciona uma única vez, até {until}.',
+    invitationIgnore: 'Se não quiser entrar, ignore este e-mail: nada acontece e o convite expira.',
+    registeredIntro:
+      '{invitedBy} convidou você para entrar em {tenantName} no Punctual. Seu endereço já tem uma conta do Punctual em outra organização, e um endereço só pode pertencer a uma organização, então não é possível entrar em {tenantName} com ele.',
+    registeredAdvice:
+      'Se quiser entrar, peça a quem enviou o convite que convide outro endereço seu. {tenantName} não foi avisado de que você tem uma conta em outro lugar: para eles, o convite continua aberto até {until} e depois expira.',
+    registeredIgnore: 'Se não quiser entrar, ignore este e-mail.',
+    senderSubject: 'Confirme {address} como endereço de envio de {tenantName}',
+    senderHeading: 'Confirme que {tenantName} pode enviar lembretes a partir de {address}',
+    senderIntro:
+      'Uma pessoa com acesso de administração em {tenantName} definiu {address} como endereço de envio da organização no Punctual. Até a confirmação, os e-mails saem do endereço desta instalação do Punctual, com Reply-To {address}. Para confirmar, uma pessoa com acesso de administração em {tenantName} abre este link com a sessão iniciada:',
+    senderValidity: 'O link funciona uma única vez, até {until}, e só enquanto {address} continuar sendo o endereço de envio da organização.',
+    senderIgnore: 'Se você não esperava por isso, ignore este e-mail: nada será enviado a partir de {address}.',
+  },
   'attendee-reminder': {
     subject: 'Lembrete: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Lembrete: {eventTitle} acontece em {when}.} other {Lembrete: {eventTitle} começa em {when}.}}',

@@ -30,7 +30,7 @@ import { appendAudit } from '@/db/queries/dashboards/audit';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { resetTokenRow } from '@/db/queries/organisations/tenant-setup';
 import { staffUsers, tenants } from '@/db/schema';
-import { passwordResetEmail } from '@/domain/organisations/tenant-setup';
+import { passwordResetEmail } from '@/emails/account-mail';
 import type { EmailProvider } from '@/domain/vocabulary';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { senderFor } from '@/server/organisations/sender-identity';
@@ -95,7 +95,7 @@ export async function sendPasswordResetMail(
     log.error({ userId: p.userId, provider: tenant.emailProvider }, 'password reset email not sent: no channel for the tenant’s email provider');
     return { status: 'skipped', reason: `no ${tenant.emailProvider} email channel in this worker` };
   }
-  const mail = passwordResetEmail({ personName: user.name, orgName: tenant.name, url: p.url, expiresAt: row.expiresAt, zone: tenant.timeZone });
+  const mail = passwordResetEmail({ locale: tenant.locale, personName: user.name, orgName: tenant.name, url: p.url, expiresAt: row.expiresAt, zone: tenant.timeZone });
   const messageKey = `password_reset:${user.id}:${createHash('sha256').update(token).digest('hex').slice(0, 24)}`;
   // From the tenant's address once proven, else the deployment's (server/organisations/sender-identity.ts).
   const sender = senderFor(tenant, senderIdentity);

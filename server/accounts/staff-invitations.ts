@@ -21,7 +21,8 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
 import { accountTenantOf, insertInvitation, invitationByToken, invitationTokenHash, invitationWithTenant, lockInvitation, pendingInvitations, setInvitationStatus } from '@/db/queries/accounts/staff-invitations';
 import type { StaffInvitation } from '@/db/schema';
-import { alreadyMemberMessage, alreadyRegisteredEmail, INVITATION_UNUSABLE_MESSAGE, invitationEmail, invitationExpiry, invitationOpen, invitationSentNotice, INVITED_STATE } from '@/domain/accounts/staff-invitation';
+import { alreadyRegisteredEmail, invitationEmail } from '@/emails/account-mail';
+import { alreadyMemberMessage, INVITATION_UNUSABLE_MESSAGE, invitationExpiry, invitationOpen, invitationSentNotice, INVITED_STATE } from '@/domain/accounts/staff-invitation';
 import { staffRoles, type EmailProvider } from '@/domain/vocabulary';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { childLogger } from '@/server/platform/log';
@@ -181,7 +182,7 @@ export async function sendStaffInvitationMail(
     return { status: 'skipped', reason: `no ${tenant.emailProvider} email channel in this worker` };
   }
   const registered = (await accountTenantOf(db, i.email)) !== null;
-  const base = { personName: i.name, orgName: tenant.name, invitedBy: i.invitedBy, expiresAt: i.expiresAt, zone: tenant.timeZone };
+  const base = { locale: tenant.locale, personName: i.name, orgName: tenant.name, invitedBy: i.invitedBy, expiresAt: i.expiresAt, zone: tenant.timeZone };
   const mail = registered ? alreadyRegisteredEmail(base) : invitationEmail({ ...base, role: i.role, url: p.url });
   const messageKey = `staff_invitation:${i.id}`;
   // From the tenant's address once proven, else the deployment's (server/organisations/sender-identity.ts), like all its mail.

@@ -44,13 +44,12 @@ import {
   SENDER_VERIFICATION_TTL_MS,
   senderAddressTaken,
   senderProof,
-  senderVerificationEmail,
   senderVerificationUrl,
   type EffectiveSender,
   type SenderIdentityConfig,
   type SenderProof,
 } from '@/domain/organisations/sender-identity';
-import { formatStaffTime } from '@/domain/staff-time';
+import { senderVerificationEmail } from '@/emails/account-mail';
 import { senderIdentityFromEnv } from './sender-config';
 import type { EmailProvider } from '@/domain/vocabulary';
 import { publicBaseUrl } from '@/domain/platform/public-url';
@@ -280,7 +279,7 @@ export async function sendSenderVerificationMail(
     log.error({ tenantId: tenant.id, provider: tenant.emailProvider }, 'sender verification email not sent: no channel for the tenant’s email provider');
     return { status: 'skipped', reason: `no ${tenant.emailProvider} email channel in this worker` };
   }
-  const mail = senderVerificationEmail({ orgName: tenant.name, address: tenant.senderEmail.trim(), url: p.url, until: formatStaffTime(v.expiresAt, tenant.timeZone) });
+  const mail = senderVerificationEmail({ locale: tenant.locale, orgName: tenant.name, address: tenant.senderEmail.trim(), url: p.url, expiresAt: v.expiresAt, zone: tenant.timeZone });
   const messageKey = `sender_verification:${v.id}`;
   const outcome = await sendAccountMail(channel, {
     tenant,

@@ -144,6 +144,26 @@ describe('password reset by email', () => {
   });
 });
 
+describe('in the organisation’s language', () => {
+  it('an organisation whose language is Dutch mails its staff the Dutch reset text, the link once, the expiry in Dutch', async () => {
+    await h.tdb.db.update(tenants).set({ locale: 'nl-BE' }).where(eq(tenants.id, tenantId));
+    try {
+      const email = 'nora.nl@acme.example';
+      await insertStaffUser(h.tdb.db, { tenantId, email, name: 'Nora', role: 'staff', passwordHash: await hashPassword(OLD) });
+      expect((await auth.post('127.0.0.40', '/request-password-reset', { email })).status).toBe(200);
+      await h.drain();
+      const mail = (await h.caught()).find((m) => m.envelopeTo.includes(email));
+      expect(mail?.subject).toBe('Stel een nieuw Punctual-wachtwoord in (Acme Events)');
+      expect(mail?.text).toContain('Hallo Nora,');
+      expect(mail?.text).toMatch(/De link werkt één keer, tot \w{2}\.? \d{1,2} \w+\.? 2\d{3}/);
+      expect([...(mail?.text ?? '').matchAll(/\/set-password\?token=/g)]).toHaveLength(1);
+      expect(mail?.text).not.toMatch(/Someone|The link works/);
+    } finally {
+      await h.tdb.db.update(tenants).set({ locale: 'en' }).where(eq(tenants.id, tenantId));
+    }
+  });
+});
+
 describe('a password link dies with what it protects: only the newest works', () => {
   let k = 0;
   /** A fresh account with the old password. */

@@ -64,6 +64,11 @@ const sample: Record<string, MessageValue> = {
   count: 3,
   link: { link: 'https://x.test/p' },
   url: 'https://x.test/r',
+  // Account mail.
+  until: 'Tue 1 Jun 2027, 10:00 IST',
+  invitedBy: { typed: 'Ada Admin' },
+  address: 'hello@studio.example',
+  role: 'staff',
 };
 
 describe('every message formats in its language', () => {
