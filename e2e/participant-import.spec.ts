@@ -1,8 +1,8 @@
 /**
  * Issue #13, importing participants from a CSV file as staff do it in a browser, at 1360 px and at 375 px, on an
  * event made for this spec (cancelled at the end): the event page's "Import from CSV"
- * opens the import; a semicolon file with one bad row shows that row and its problem, and "Import" stays disabled;
- * nothing is booked; the fixed file imports all four, and the event page lists them (accents intact). The template
+ * opens the import; a semicolon file with one bad row shows that row (by its spreadsheet row number) and its problem,
+ * and offers only "import the good rows, skip the one with problems"; nothing is booked by the preview; the fixed file imports all four, and the event page lists them (accents intact). The template
  * downloads with its header row. Screenshots: participant-import-problem-desktop/-375, participant-import-done-375,
  * participant-import-event.
  */
@@ -47,15 +47,16 @@ test('import participants from CSV: a bad row is shown with its problem and bloc
     });
     expect(template.split('\r\n')[0]).toBe('name,email,phone,role,time zone,locale');
 
-    // One bad row (row 3: the address has no @).
+    // One bad row (spreadsheet row 4 — the header is row 1 — the address has no @).
     await choose(page, 'people.csv', csv(tag, true));
     const counts = page.locator('.import-counts');
     await expect(counts).toHaveText('4 participants in the file: 3 ready, 1 with problems.');
     const rows = page.getByRole('list', { name: 'Rows with problems' }).locator(':scope > li');
     await expect(rows).toHaveCount(1);
-    await expect(rows.first()).toContainText('Row 3');
+    await expect(rows.first()).toContainText('Row 4');
     await expect(rows.first()).toContainText(`email "cara.${tag}.example.test": must be an email address`);
-    await expect(page.getByRole('button', { name: 'Import 3 participants' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Import \d+ participants?$/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Import the 3 good rows, skip the 1 row with problems' })).toBeEnabled();
     await expect(page.getByText('Columns used: Name → name, E-mail → email, Phone → phone, Role → role, Time zone → time zone, Language → locale.', { exact: false })).toBeVisible();
     await expectAccessible(page, 'import preview with a problem');
     await screen(page, 'participant-import-problem-desktop');
@@ -91,5 +92,25 @@ test('import participants from CSV: a bad row is shown with its problem and bloc
     const tl = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { event: { version: number } };
     const res = await page.request.post(`/api/events/${eventId}/cancel`, { headers: sameOrigin(), data: { reason: 'e2e: participant import spec done', version: tl.event.version } });
     expect(res.status(), await res.text()).toBe(200);
+  }
+});
+
+test('import the good rows and skip the one with problems: three booked, the skipped row named in the answer and the audit log', async ({ page }) => {
+  const tag = unique('csvskip');
+  const eventId = await createEventViaApi(page, unique('CSV skip'));
+  try {
+    await page.goto(`/events/${eventId}/import`);
+    await choose(page, 'people-partly.csv', csv(tag, true));
+    await expect(page.locator('.import-counts')).toHaveText('4 participants in the file: 3 ready, 1 with problems.');
+    await page.getByRole('button', { name: 'Import the 3 good rows, skip the 1 row with problems' }).click();
+    await expect(page.locator('.notice[role="status"]')).toContainText('Imported 3 participants into');
+    await expect(page.locator('.notice[role="status"]')).toContainText('Skipped 1 row with problems: 4.');
+    const tl = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { bookings: { contact: { email: string } | null }[] };
+    expect(tl.bookings.map((b) => b.contact?.email).sort()).toEqual([`dev.${tag}@example.test`, `jan.${tag}@example.test`, `zoe.${tag}@example.test`]);
+    await page.goto('/audit?action=participants_import');
+    await expect(page.locator('table tbody tr').first()).toContainText('file: people-partly.csv');
+  } finally {
+    const tl = (await (await page.request.get(`/api/events/${eventId}/timeline`)).json()) as { event: { version: number } };
+    await page.request.post(`/api/events/${eventId}/cancel`, { headers: sameOrigin(), data: { reason: 'e2e: participant import spec done', version: tl.event.version } });
   }
 });

@@ -40,9 +40,9 @@ async function send<T>(eventId: string, query: string, text: string, key?: strin
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** "Row 17", plus the file line when it is not simply the row number + 1 (empty lines, values over several lines). */
+/** "Row 18" (the spreadsheet's row: the header is row 1), plus the file line when it differs (after a value over several lines). */
 function rowLabel(r: ImportAnswerRow): string {
-  return r.line === r.row + 1 ? `Row ${r.row}` : `Row ${r.row} · line ${r.line} of the file`;
+  return r.line === r.row ? `Row ${r.row}` : `Row ${r.row} · line ${r.line} of the file`;
 }
 
 function who(r: ImportAnswerRow): string {
@@ -54,7 +54,8 @@ function who(r: ImportAnswerRow): string {
 /**
  * The import: a file chooser and the template download; after choosing, the preview (server side, nothing written):
  * counts, the columns understood and ignored, each row with a problem as a card with its problems; "Import N
- * participants" only when no row has a problem (all or nothing). The commit sends the same text with the preview's
+ * participants" only when no row has a problem (all or nothing), or "Import the N good rows, skip the M with
+ * problems" (the skipped rows are listed in the answer and the audit log). The commit sends the same text with the preview's
  * digest and an idempotency key made for that preview (a double click imports once); a refusal shows the fresh
  * problems.
  */
@@ -88,13 +89,14 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
     }
   }
 
-  async function onImport() {
+  async function onImport(skipProblems: boolean) {
     if (!file || !preview) return;
     setBusy('importing');
     setError(null);
     key.current ??= newIdempotencyKey();
     try {
-      const r = await send<ImportResult>(eventId, `mode=commit&digest=${preview.digest}&file=${encodeURIComponent(file.name)}`, file.text, key.current);
+      const query = `mode=commit&digest=${preview.digest}&file=${encodeURIComponent(file.name)}${skipProblems ? '&skip=problems' : ''}`;
+      const r = await send<ImportResult>(eventId, query, file.text, key.current);
       setDone(r);
       setPreview(null);
       setFile(null);
@@ -113,6 +115,7 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
   }
 
   const ready = preview && preview.withProblems === 0 && preview.ready > 0;
+  const partly = preview && preview.withProblems > 0 && preview.ready > 0;
   return (
     <div className="participant-import">
       <section className="card import-choose" aria-labelledby="import-choose-title">
@@ -146,6 +149,7 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
             {done.known > 0
               ? ` ${plural(done.known, 'person was', 'people were')} already in your contacts and kept their stored details${done.keptDiffering > 0 ? ` (${done.keptDiffering} differ from the file — edit the participant to change them)` : ''}.`
               : ''}
+            {done.skipped.length > 0 ? ` Skipped ${plural(done.skipped.length, 'row')} with problems: ${done.skipped.map((x) => x.row).join(', ')}.` : ''}
           </p>
           <p>
             <Link href={`/events/${eventId}`}>See the participants on the event page</Link>
@@ -167,7 +171,7 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
           </p>
           <p className="muted small">
             Columns used: {preview.columns.map((c) => `${c.header} → ${FIELD_NAME[c.field]}`).join(', ')}.
-            {preview.ignored.length > 0 ? ` Ignored: ${preview.ignored.join(', ')}.` : ''} Rows count participants: the header line is not a row.
+            {preview.ignored.length > 0 ? ` Ignored: ${preview.ignored.join(', ')}.` : ''} Row numbers are the spreadsheet&apos;s: the header is row 1.
           </p>
           {preview.known > 0 ? (
             <p className="muted small">
@@ -196,7 +200,11 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
                 ))}
               </ol>
               {preview.problemRows.length > SHOWN_PROBLEM_ROWS ? <p className="muted">…and {plural(preview.problemRows.length - SHOWN_PROBLEM_ROWS, 'more row')} with problems.</p> : null}
-              <p className="notice-warn">Nothing is imported while any row has a problem. Fix these rows in your file and choose it again.</p>
+              <p className="notice-warn">
+                {partly
+                  ? `Fix these rows in your file and choose it again to import everyone — or import the ${plural(preview.ready, 'good row')} now and skip the ${plural(preview.withProblems, 'row')} listed here.`
+                  : 'No row is ready. Fix these rows in your file and choose it again.'}
+              </p>
             </>
           ) : null}
 
@@ -216,10 +224,16 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
           ) : null}
 
           <div className="actions">
-            <button type="button" className="btn btn-primary" onClick={onImport} disabled={!ready || busy !== null} aria-describedby={ready ? undefined : 'import-blocked'}>
-              {busy === 'importing' ? 'Importing…' : `Import ${plural(preview.ready, 'participant')}`}
-            </button>
-            {!ready ? (
+            {partly ? (
+              <button type="button" className="btn" onClick={() => onImport(true)} disabled={busy !== null}>
+                {busy === 'importing' ? 'Importing…' : `Import the ${plural(preview.ready, 'good row')}, skip the ${plural(preview.withProblems, 'row')} with problems`}
+              </button>
+            ) : (
+              <button type="button" className="btn btn-primary" onClick={() => onImport(false)} disabled={!ready || busy !== null} aria-describedby={ready ? undefined : 'import-blocked'}>
+                {busy === 'importing' ? 'Importing…' : `Import ${plural(preview.ready, 'participant')}`}
+              </button>
+            )}
+            {!ready && !partly ? (
               <span id="import-blocked" className="muted small">
                 {preview.ready === 0 && preview.withProblems === 0 ? 'No participants to import.' : 'Enabled when every row is ready.'}
               </span>

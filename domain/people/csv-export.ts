@@ -103,3 +103,21 @@ export function exportFileName(orgSlug: string, what: string, now: Date, zone: s
     .replace(/-+$/g, '');
   return [orgSlug, what, ...(slug ? [slug] : []), date].join('-') + '.csv';
 }
+
+// What the guard may have prefixed and is plainly not a formula: a phone number (digits with the usual separators,
+// an optional leading + or -, at least five digits) or a date or date-time as the exports write them.
+const GUARDED_PHONE = /^'[+\-\uFF0B\uFF0D]?[\d\s().\-/]+$/;
+const GUARDED_DATE = /^'[+\-]?\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/**
+ * The reverse of the export's CSV-injection guard, for an importer reading a file Punctual (or a spreadsheet saving
+ * it again) wrote: `'+31612345678` → `+31612345678`. Only a cell that is plainly a phone number (at least five
+ * digits) or a date keeps its value without the apostrophe; anything else — `'=HYPERLINK(…)`, `'-2+3` — stays as
+ * it is, so a formula the guard neutralised is never armed again. Pure.
+ */
+export function unguardCsvCell(value: string): string {
+  if (!value.startsWith("'")) return value;
+  if (GUARDED_PHONE.test(value) && (value.match(/\d/g) ?? []).length >= 5) return value.slice(1);
+  if (GUARDED_DATE.test(value)) return value.slice(1);
+  return value;
+}

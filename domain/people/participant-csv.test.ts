@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { unguardCsvCell } from './csv-export';
 import {
   MAX_IMPORT_ROWS,
   PARTICIPANT_CSV_TEMPLATE,
@@ -33,7 +34,7 @@ describe('readParticipantCsv — the file', () => {
     expect(r.ignored).toEqual([]);
     expect(r.rows).toEqual([
       {
-        row: 1,
+        row: 2,
         line: 2,
         values: { name: 'Zoë Nowak', email: 'zoe@example.com', phone: '+48 601 234 567', role: 'Host', timeZone: 'Europe/Warsaw', locale: 'EN-gb' },
         problems: [],
@@ -64,8 +65,8 @@ describe('readParticipantCsv — the file', () => {
     for (const eol of ['\r\n', '\n', '\r']) {
       const r = read(`name,email${eol}"Doe, ""JD"" Jane",jd@example.com${eol}Bo,bo@example.com`);
       expect(r.rows.map((x) => [x.row, x.line, x.values.name])).toEqual([
-        [1, 2, 'Doe, "JD" Jane'],
-        [2, 3, 'Bo'],
+        [2, 2, 'Doe, "JD" Jane'],
+        [3, 3, 'Bo'],
       ]);
     }
     const mixed = read('name,email\r\nA,a@example.com\nB,b@example.com\rC,c@example.com\r\n');
@@ -76,13 +77,13 @@ describe('readParticipantCsv — the file', () => {
     ]);
   });
 
-  it('numbers rows by participant and gives the line each starts on (multi-line fields, empty lines)', () => {
+  it('numbers rows as a spreadsheet does (header = row 1, an empty line is a row, a value over lines is not) and gives the file line each starts on', () => {
     const r = read('name,email,notes\r\nAnn,ann@example.com,"one\r\ntwo\r\nthree"\r\n\r\n,,\r\nBo,bo@example.com,\n"Cy\nCyrus",cy@example.com,x\nDee,dee@example.com,');
     expect(r.rows.map((x) => [x.row, x.line, x.values.email])).toEqual([
-      [1, 2, 'ann@example.com'],
-      [2, 7, 'bo@example.com'], // line 5 empty, line 6 all-empty fields: not participants
-      [3, 8, 'cy@example.com'],
-      [4, 10, 'dee@example.com'],
+      [2, 2, 'ann@example.com'], // lines 2–4: one row
+      [5, 7, 'bo@example.com'], // row 3 empty, row 4 all-empty fields: not participants
+      [6, 8, 'cy@example.com'],
+      [7, 10, 'dee@example.com'], // Cy's name takes lines 8–9
     ]);
     // A name over two lines is refused by the form's own rule.
     expect(r.rows[2]!.problems.map((p) => p.kind)).toEqual(['bad_name']);
@@ -218,7 +219,7 @@ describe('previewParticipantCsv — across rows and against the tenant', () => {
     const r = read('email\nann@example.com\nbo@example.com\nANN@Example.com\n');
     const p = previewParticipantCsv(r.rows, none);
     expect(p.rows.map((x) => x.problems.map((q) => q.kind))).toEqual([[], [], ['duplicate']]);
-    expect(p.rows[2]!.problems[0]!.message).toBe('email "ANN@Example.com": the same address as row 1 — row 1 and row 3 are one person; keep one of them');
+    expect(p.rows[2]!.problems[0]!.message).toBe('email "ANN@Example.com": the same address as row 2 — row 2 and row 4 are one person; keep one of them');
     expect([p.ready, p.withProblems, p.people.length]).toEqual([2, 1, 0]);
   });
 
@@ -244,7 +245,7 @@ describe('previewParticipantCsv — across rows and against the tenant', () => {
     expect(p.people.map((x) => x.contact.email)).toEqual(['ann@example.com', 'bo@example.com', 'CY@example.com']);
   });
 
-  it('bad rows are named by participant number among 500 (the issue’s scenario in small)', () => {
+  it('bad rows are named by their spreadsheet row among 500 participants: participant 17 is row 18 (the header is row 1)', () => {
     const lines = ['name,email,time zone'];
     for (let i = 1; i <= 500; i++) {
       if (i === 17) lines.push(`P${i},p${i}.example.com,Europe/Paris`);
@@ -254,11 +255,41 @@ describe('previewParticipantCsv — across rows and against the tenant', () => {
     }
     const p = previewParticipantCsv(read(lines.join('\r\n')).rows, none);
     expect(p.rows.filter((x) => x.problems.length).map((x) => [x.row, x.problems.map((q) => q.kind)])).toEqual([
-      [17, ['bad_address']],
-      [204, ['unknown_zone']],
-      [499, ['duplicate']],
+      [18, ['bad_address']],
+      [205, ['unknown_zone']],
+      [500, ['duplicate']],
     ]);
     expect([p.ready, p.withProblems]).toEqual([497, 3]);
+  });
+});
+
+describe('what Punctual exports, Punctual imports', () => {
+  it('the participants export’s headings and guarded cells read back: phone without the guard’s apostrophe, zone from “Their time zone”', () => {
+    const file =
+      '\uFEFFName,Email,Phone,Role,Booking status,Status reason,Their time zone,Locale,Guest of organisation,Booked at (UTC),Booked at (Europe/Amsterdam),Booking id\r\n' +
+      "Zoë Nowak,zoe@example.com,'+48601234567,host,confirmed,,Europe/Warsaw,pl,,2026-12-01T08:30:00Z,2026-12-01 09:30:00,b1\r\n";
+    const r = read(file);
+    expect(r.columns.map((c) => [c.field, c.header])).toEqual([
+      ['name', 'Name'],
+      ['email', 'Email'],
+      ['phone', 'Phone'],
+      ['role', 'Role'],
+      ['timeZone', 'Their time zone'],
+      ['locale', 'Locale'],
+    ]);
+    expect(r.rows[0]!.problems).toEqual([]);
+    expect(r.rows[0]!.person).toEqual({ role: 'host', contact: { email: 'zoe@example.com', name: 'Zoë Nowak', phone: '+48601234567', timeZone: 'Europe/Warsaw', locale: 'pl' } });
+    expect(r.ignored).toEqual(['Booking status', 'Status reason', 'Guest of organisation', 'Booked at (UTC)', 'Booked at (Europe/Amsterdam)', 'Booking id']);
+  });
+  it('a neutralised formula keeps its apostrophe (and is refused as a phone), only phone numbers and dates lose it', () => {
+    expect(unguardCsvCell("'+31 6 1234 5678")).toBe('+31 6 1234 5678');
+    expect(unguardCsvCell("'2026-12-01T08:30:00Z")).toBe('2026-12-01T08:30:00Z');
+    expect(unguardCsvCell("'=HYPERLINK(\"http://x\")")).toBe("'=HYPERLINK(\"http://x\")");
+    expect(unguardCsvCell("'-2+3")).toBe("'-2+3");
+    expect(unguardCsvCell("'+1")).toBe("'+1");
+    expect(unguardCsvCell("O'Brien")).toBe("O'Brien");
+    const r = read("name,email,phone\nAnn,ann@example.com,'=1+2\n");
+    expect(r.rows[0]!.problems.map((p) => p.kind)).toEqual(['bad_phone']);
   });
 });
 

@@ -14,8 +14,14 @@
  * - empty lines and rows whose fields are all empty are skipped (they are not participants);
  * - at most {@link MAX_IMPORT_ROWS} participants (more → one error for the file, saying so).
  *
- * Numbering: "row N" is the Nth participant (the header is not a row); `line` is the file line the row starts
- * on (1-based), which the preview shows when it is not simply N + 1 (an empty line, a field over several lines).
+ * Numbering: "row N" is the row number a spreadsheet shows for it (the header is row 1; an empty line is a row of
+ * its own there, a value over several lines is not); `line` is the file line the row starts on (1-based), which
+ * the preview shows when it differs from the row (after a value over several lines).
+ *
+ * Punctual's own exports read back unchanged (server/people/csv-exports.ts): their headings are aliases here ("Their
+ * time zone", "Locale"), their other columns (booking status, booked at, ids) are listed as ignored, and the
+ * CSV-injection guard's leading apostrophe (domain/people/csv-export.ts) is removed again from a cell that is
+ * plainly a phone number or a date ({@link unguardCsvCell}).
  *
  * The checks of one row are the add-participant form's (domain/scheduling/booking-form.ts `bookingFormSchema`: address,
  * name — which refuses text-direction controls, domain/text.ts, as a `bad_name` problem of the name column —, mobile number), plus: a role of the booking vocabulary (empty → attendee; `external` cannot be imported:
@@ -32,6 +38,7 @@ import { canonicalLocale } from '@/domain/locales';
 import { bookingRoles } from '@/domain/vocabulary';
 import { showBidiControls } from '@/domain/text';
 import { isValidZone, suggestZone } from '@/domain/zones';
+import { unguardCsvCell } from './csv-export';
 
 /** Most participants one file may hold (one transaction books them all; a larger list is split by the user). */
 export const MAX_IMPORT_ROWS = 5_000;
@@ -52,7 +59,7 @@ const HEADER_ALIASES: Record<CsvField, readonly string[]> = {
   email: ['email', 'emailaddress', 'mail', 'mailaddress'],
   phone: ['phone', 'phonenumber', 'mobile', 'mobilenumber', 'mobilephone', 'cell', 'cellphone', 'sms', 'tel', 'telephone'],
   role: ['role', 'bookingrole'],
-  timeZone: ['timezone', 'tz', 'zone', 'iana', 'ianazone', 'ianatimezone'],
+  timeZone: ['timezone', 'tz', 'zone', 'iana', 'ianazone', 'ianatimezone', 'theirtimezone', 'participanttimezone'],
   locale: ['locale', 'language', 'lang', 'languagetag', 'messagelanguage'],
 };
 
@@ -87,7 +94,7 @@ interface ImportPerson {
 }
 
 interface ParticipantCsvRow {
-  /** 1-based participant number (the header is not a row; skipped empty lines are not rows). */
+  /** The spreadsheet's row number (module doc: the header is row 1). */
   row: number;
   /** 1-based file line the row starts on. */
   line: number;
@@ -318,17 +325,23 @@ export function readParticipantCsv(input: string): CsvRead {
 
   const width = head.record.length;
   const lineOfEnd = endLines(text);
-  const rows = data.map(({ record, info }, i): ParticipantCsvRow => {
+  lineOfEnd(head.info.bytes);
+  // Line breaks inside the values of the records so far: file lines that are no spreadsheet rows of their own.
+  let innerBreaks = head.record.reduce((n, v) => n + lineBreaks(v), 0);
+  const rows = data.map(({ record, info }): ParticipantCsvRow => {
     const values = Object.fromEntries(csvFields.map((f) => [f, ''])) as Record<CsvField, string>;
-    for (const c of columns) values[c.field] = (record[c.index] ?? '').trim();
+    for (const c of columns) values[c.field] = unguardCsvCell((record[c.index] ?? '').trim());
     const own = checkRowValues(values);
     // A row with more fields than the header usually has an unquoted comma in a value: its columns are shifted.
     const extra = record.slice(width).some((v) => v.trim() !== '');
     const problems = extra
       ? [{ kind: 'extra_fields' as const, field: null, message: `has ${record.length} fields but the header has ${width} — a value holding "${delimiter === '\t' ? 'tab' : delimiter}" must be in double quotes` }, ...own.problems]
       : own.problems;
-    const line = lineOfEnd(info.bytes) - record.reduce((n, v) => n + lineBreaks(v), 0);
-    return { row: i + 1, line, values, problems, person: problems.length === 0 ? own.person : null };
+    const breaks = record.reduce((n, v) => n + lineBreaks(v), 0);
+    const line = lineOfEnd(info.bytes) - breaks;
+    const row = line - innerBreaks;
+    innerBreaks += breaks;
+    return { row, line, values, problems, person: problems.length === 0 ? own.person : null };
   });
   return { ok: true, delimiter, columns: columns.map(({ field, header }) => ({ field, header })), ignored, rows };
 }

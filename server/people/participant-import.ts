@@ -9,7 +9,9 @@
  * 2. Commit ({@link commitParticipantImport}): the same text and the preview's digest. The text is read and checked
  *    AGAIN inside the writing transaction, under the event's lock (which every booking of the event takes): a
  *    changed file (digest differs) or any problem now (someone booked one of these people meanwhile) is a 409 that
- *    writes nothing and carries the fresh preview. Otherwise `addBookingsBulk` books them all — contacts found or
+ *    writes nothing and carries the fresh preview. Or, when staff chose "import the good rows, skip the others"
+ *    (`skipProblems`), the rows with a problem NOW are skipped and listed in the answer and the audit entry, and the
+ *    others booked (none left to book → 409). Otherwise `addBookingsBulk` books them all — contacts found or
  *    created (a known person's stored details are kept, domain/scheduling/contact-kept.ts), bookings, their reminders and
  *    the booking-confirmed facts — with ONE audit entry `participants_import` (count, file name), in one
  *    transaction. A double click is one import: the route passes an `Idempotency-Key` (server/platform/idempotency.ts).
@@ -72,6 +74,8 @@ export interface ImportResult {
   /** Participants already in the contacts, booked with their details kept as stored. */
   known: number;
   keptDiffering: number;
+  /** Rows skipped for their problems (only with `skipProblems`), in file order. */
+  skipped: { row: number; problems: RowProblem[] }[];
 }
 
 const row = (r: ImportPreview['rows'][number]): ImportAnswerRow => ({ row: r.row, line: r.line, values: r.values, problems: r.problems });
@@ -124,7 +128,7 @@ export async function commitParticipantImport(
   db: DbOrTx,
   ctx: ActionContext,
   eventId: string,
-  input: { text: string; digest: string | null; fileName: string | null },
+  input: { text: string; digest: string | null; fileName: string | null; skipProblems?: boolean },
 ): Promise<ImportResult> {
   assertId(eventId, 'eventId', 'event');
   if (!input.digest || !/^[0-9a-f]{64}$/.test(input.digest)) throw new AppError('validation', "digest: required — the preview's digest of the file (64 hex digits)", 'digest');
@@ -140,7 +144,12 @@ export async function commitParticipantImport(
     if (!event) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
     if (event.status === 'cancelled') throw new AppError('invalid_state', 'this event is cancelled: nobody can be booked onto it', 'eventId');
     const { answer, preview } = await check(tx, ctx.tenantId, eventId, input.text);
-    if (preview.withProblems > 0) {
+    const good = preview.rows.filter((r) => r.problems.length === 0);
+    const skipped = input.skipProblems ? preview.rows.filter((r) => r.problems.length > 0).map((r) => ({ row: r.row, problems: r.problems })) : [];
+    if (input.skipProblems && good.length === 0) {
+      throw new AppError('conflict', 'Nothing was imported: every row has a problem. Check the preview below.', 'file', { preview: answer });
+    }
+    if (!input.skipProblems && preview.withProblems > 0) {
       throw new AppError(
         'conflict',
         `Nothing was imported: ${preview.withProblems === 1 ? '1 row has a problem' : `${preview.withProblems} rows have problems`} now (for example, someone was booked meanwhile). Check the preview below.`,
@@ -148,18 +157,27 @@ export async function commitParticipantImport(
         { preview: answer },
       );
     }
-    const r = await addBookingsBulk(tx, ctx.tenantId, eventId, preview.people, ctx.now);
+    const r = await addBookingsBulk(tx, ctx.tenantId, eventId, good.map((g) => g.person!), ctx.now);
     if (r.skipped.length > 0) {
       // Not expected after the checks under the lock; all or nothing all the same.
-      throw new AppError('conflict', `Nothing was imported: ${r.skipped.map((s) => `row ${s.index + 1}: ${s.reason}`).join('; ')}`, 'file');
+      throw new AppError('conflict', `Nothing was imported: ${r.skipped.map((s) => `row ${good[s.index]?.row ?? s.index + 1}: ${s.reason}`).join('; ')}`, 'file');
     }
     await appendAudit(tx, {
       tenantId: ctx.tenantId,
       actor: ctx.actor,
       action: 'participants_import',
       at: ctx.now,
-      details: { eventId, title: event.title, count: r.bookings, file: fileName, reminders: r.reminders, knownContactsKept: preview.known, digest: input.digest },
+      details: {
+        eventId,
+        title: event.title,
+        count: r.bookings,
+        file: fileName,
+        reminders: r.reminders,
+        knownContactsKept: preview.known,
+        digest: input.digest,
+        ...(input.skipProblems ? { skippedRows: skipped.map((x) => x.row) } : {}),
+      },
     });
-    return { bookings: r.bookings, reminders: r.reminders, known: preview.known, keptDiffering: preview.keptDiffering };
+    return { bookings: r.bookings, reminders: r.reminders, known: preview.known, keptDiffering: preview.keptDiffering, skipped };
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Importing participants from a CSV file (issue #13) through the real route handler, against real PostgreSQL:
- * "A CSV of 500 participants with 3 bad rows → preview names rows 17, 204 and 499 with their problems; nothing
+ * "A CSV of 500 participants with 3 bad rows → preview names rows 17, 204 and 499 with their problems [now their
+ * spreadsheet rows 18, 205 and 500]; nothing
  * stored until confirmed; after fixing, 500 bookings and their reminders in one transaction." Also: a commit whose
  * digest does not match, or whose rows became invalid meanwhile, writes nothing; a double click imports once;
  * accents survive; semicolon files with a byte-order mark; a known contact keeps their details; the 5 MiB cap.
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { auditLog, bookings, contacts, domainEvents, events, reminderRules, reminders } from '@/db/schema';
 import { csvDigest } from '@/domain/people/participant-csv';
+import { participantsCsv } from '@/server/people/csv-exports';
 import { addBooking } from '@/server/scheduling/bookings';
 import { createEvent } from '@/server/scheduling/events';
 import { ensureStaffUser } from '@/server/accounts/staff';
@@ -136,7 +138,9 @@ function fiveHundred(prefix: string, bad: boolean): string {
 }
 
 describe('import participants from CSV (issue #13)', () => {
-  it('500 participants with 3 bad rows: the preview names rows 17, 204 and 499; nothing is stored until confirmed; fixed → 500 bookings and their reminders in one transaction', async () => {
+  // The issue's participants 17, 204 and 499 are spreadsheet rows 18, 205 and 500: "row N" is the row a spreadsheet
+  // shows (the header is row 1), so staff find it where they look.
+  it('500 participants with 3 bad rows: the preview names rows 18, 205 and 500; nothing is stored until confirmed; fixed → 500 bookings and their reminders in one transaction', async () => {
     const eventId = await newEvent();
     const contactsBefore = await contactCount();
     const bad = fiveHundred('imp', true);
@@ -145,13 +149,13 @@ describe('import participants from CSV (issue #13)', () => {
     expect(p.status).toBe(200);
     expect([p.body.total, p.body.ready, p.body.withProblems]).toEqual([500, 497, 3]);
     expect(p.body.problemRows.map((r) => [r.row, r.problems.map((x) => x.kind)])).toEqual([
-      [17, ['bad_address']],
-      [204, ['unknown_zone']],
-      [499, ['duplicate']],
+      [18, ['bad_address']],
+      [205, ['unknown_zone']],
+      [500, ['duplicate']],
     ]);
     expect(p.body.problemRows[0]!.problems[0]!.message).toBe('email "imp17.example.test": must be an email address');
     expect(p.body.problemRows[1]!.problems[0]!.message).toMatch(/^time zone "Europe\/Atlantis": not a time zone/);
-    expect(p.body.problemRows[2]!.problems[0]!.message).toBe('email "IMP12@example.test": the same address as row 12 — row 12 and row 499 are one person; keep one of them');
+    expect(p.body.problemRows[2]!.problems[0]!.message).toBe('email "IMP12@example.test": the same address as row 13 — row 13 and row 500 are one person; keep one of them');
     // Nothing stored by the preview — not a booking, not a contact.
     expect(await stored(eventId)).toEqual(nothing);
     expect(await contactCount()).toBe(contactsBefore);
@@ -160,7 +164,7 @@ describe('import participants from CSV (issue #13)', () => {
     const refused = await commit(eventId, bad);
     expect(refused.status).toBe(409);
     expect(refused.body.field).toBe('file');
-    expect(refused.body.preview?.problemRows.map((r) => r.row)).toEqual([17, 204, 499]);
+    expect(refused.body.preview?.problemRows.map((r) => r.row)).toEqual([18, 205, 500]);
     expect(await stored(eventId)).toEqual(nothing);
     expect(await contactCount()).toBe(contactsBefore);
 
@@ -178,7 +182,7 @@ describe('import participants from CSV (issue #13)', () => {
     const roles = await db().select({ role: bookings.role }).from(bookings).where(eq(bookings.eventId, eventId));
     const implied = roles.reduce((sum, b) => sum + rules.filter((r) => (r.audience as string[]).includes(b.role)).length, 0);
     expect(implied).toBe(480 * 2 + 20 * 1);
-    expect(done.body).toEqual({ bookings: 500, reminders: implied, known: 0, keptDiffering: 0 });
+    expect(done.body).toEqual({ bookings: 500, reminders: implied, known: 0, keptDiffering: 0, skipped: [] });
     expect(await stored(eventId)).toEqual({ bookings: 500, reminders: implied, facts: 500, audits: 1 });
     const statuses = await db().select({ s: reminders.status, n: count() }).from(reminders).where(eq(reminders.eventId, eventId)).groupBy(reminders.status);
     expect(statuses).toEqual([{ s: 'scheduled', n: implied }]);
@@ -224,7 +228,7 @@ describe('import participants from CSV (issue #13)', () => {
     expect(r.status).toBe(409);
     expect(r.body.field).toBe('file');
     expect(r.body.error).toMatch(/^Nothing was imported: 1 row has a problem now/);
-    expect(r.body.preview?.problemRows.map((x) => [x.row, x.problems.map((q) => q.kind)])).toEqual([[2, ['already_booked']]]);
+    expect(r.body.preview?.problemRows.map((x) => [x.row, x.problems.map((q) => q.kind)])).toEqual([[3, ['already_booked']]]);
     expect(await stored(eventId)).toEqual(before);
     expect(before.bookings).toBe(1);
     const [{ n: annContacts }] = await db().select({ n: count() }).from(contacts).where(eq(contacts.email, 'ann.race@example.test'));
@@ -259,6 +263,67 @@ describe('import participants from CSV (issue #13)', () => {
     expect(zoe).toMatchObject({ name: 'Zoë Łódź-Wąsik', timeZone: 'Europe/Warsaw', locale: 'pl' });
     const [known] = await db().select().from(contacts).where(eq(contacts.email, 'known.csv@example.test'));
     expect(known).toMatchObject({ name: 'Known Name', timeZone: 'Europe/Berlin', locale: 'de' });
+  });
+
+  it('what Punctual exports, Punctual imports: an event’s participants file into a new event — the same people, phones, zones and languages, no problems', async () => {
+    const from = await newEvent();
+    const people = [
+      { email: 'rt.zoe@example.test', name: 'Zoë Brontë', phone: '+48601234567', timeZone: 'Europe/Paris', locale: 'fr' },
+      { email: 'rt.jan@example.test', name: 'Kowalski, Jan', phone: '+31612345678', timeZone: 'America/New_York', locale: 'pt-BR' },
+      { email: 'rt.ann@example.test', name: 'Ann', phone: null, timeZone: null, locale: 'en' },
+    ];
+    for (const [i, c] of people.entries()) {
+      await addBooking(db(), tenantId, { eventId: from, role: i === 1 ? 'host' : 'attendee', contact: { email: c.email, name: c.name, ...(c.phone ? { phone: c.phone } : {}), ...(c.timeZone ? { timeZone: c.timeZone } : {}), locale: c.locale } }, new Date());
+    }
+    const file = await participantsCsv(db(), { tenantId, actor: 'admin@csv.test', now: new Date() }, from);
+    const text = (await new Response(file.body).text()).replace(/^\uFEFF/, '');
+    // The export guards the "+" phone numbers (a spreadsheet would read them as numbers or formulas) …
+    expect(text).toContain("'+48601234567");
+
+    const to = await newEvent();
+    const p = await preview(to, text);
+    expect(p.status).toBe(200);
+    // … and the importer reads them back: nothing to fix, the same details as stored (nothing would be kept apart).
+    expect([p.body.total, p.body.ready, p.body.withProblems, p.body.known, p.body.keptDiffering]).toEqual([3, 3, 0, 3, 0]);
+    expect(p.body.ignored).toEqual(['Booking status', 'Status reason', 'Guest of organisation', 'Booked at (UTC)', 'Booked at (Europe/Warsaw)', 'Next reminder due (UTC)', 'Next reminder due (Europe/Warsaw)', 'Booking id']);
+    const sample = (p.body as Preview & { sample: { values: Record<string, string> }[] }).sample.map((r) => r.values);
+    expect(sample.map((v) => [v.email, v.phone, v.timeZone, v.locale])).toEqual([
+      ['rt.zoe@example.test', '+48601234567', 'Europe/Paris', 'fr'],
+      ['rt.jan@example.test', '+31612345678', 'America/New_York', 'pt-BR'],
+      ['rt.ann@example.test', '', '', 'en'],
+    ]);
+    const done = await commit(to, text, { digest: p.body.digest });
+    expect(done.status).toBe(200);
+    const booked = await db().select({ role: bookings.role, email: contacts.email }).from(bookings).innerJoin(contacts, eq(contacts.id, bookings.contactId)).where(eq(bookings.eventId, to));
+    expect(booked.map((b) => `${b.role} ${b.email}`).sort()).toEqual(['attendee rt.ann@example.test', 'attendee rt.zoe@example.test', 'host rt.jan@example.test']);
+  });
+
+  it('"import the good rows, skip the others": the ready rows are booked, the bad ones named in the answer and the audit entry', async () => {
+    const eventId = await newEvent();
+    const text = 'name,email,time zone\nAnn,ann.skip@example.test,Europe/Paris\nBad,bad.skip.example.test,\nCy,cy.skip@example.test,Mars/Olympus\nDee,dee.skip@example.test,\n';
+    const p = await preview(eventId, text);
+    expect([p.body.ready, p.body.withProblems]).toEqual([2, 2]);
+    const all = await commit(eventId, text, { digest: p.body.digest });
+    expect(all.status).toBe(409);
+    expect(await stored(eventId)).toEqual(nothing);
+    const q = `mode=commit&digest=${p.body.digest}&file=partly.csv&skip=problems`;
+    const r = await call<{ bookings: number; skipped: { row: number; problems: Problem[] }[] }>(eventId, q, text, 'csv-skip-1');
+    expect(r.status).toBe(200);
+    expect(r.body.bookings).toBe(2);
+    expect(r.body.skipped.map((x) => [x.row, x.problems.map((y) => y.kind)])).toEqual([
+      [3, ['bad_address']],
+      [4, ['unknown_zone']],
+    ]);
+    const [entry] = await db().select().from(auditLog).where(and(eq(auditLog.action, 'participants_import'), sql`${auditLog.details}->>'eventId' = ${eventId}`));
+    expect(entry!.details).toMatchObject({ count: 2, file: 'partly.csv', skippedRows: [3, 4] });
+    // The same key again answers the first result; a skip value that means nothing is a 400 naming it.
+    expect((await call(eventId, q, text, 'csv-skip-1')).replayed).toBe(true);
+    const odd = await call(eventId, `mode=commit&digest=${p.body.digest}&skip=all`, text);
+    expect([odd.status, odd.body.field]).toEqual([400, 'skip']);
+    // Every row bad: nothing to import, even when skipping.
+    const none = 'email\nx.example.test\n';
+    const p2 = await preview(eventId, none);
+    expect((await call(eventId, `mode=commit&digest=${p2.body.digest}&skip=problems`, none)).status).toBe(409);
   });
 
   it('refusals: no email column (one error), a cancelled event, an unknown mode, a body over 5 MiB; over 1 MiB is fine here', async () => {

@@ -15,10 +15,11 @@ export const dynamic = 'force-dynamic';
  * - `mode=preview`: writes nothing; answers the preview `{ digest, total, ready, withProblems, known, keptDiffering,
  *   columns, ignored, problemRows: [{ row, line, values, problems: [{ kind, field, message }] }], sample }`.
  *   A file that cannot be imported as a whole (no email column, over 5,000 rows, …) is a 400 naming `file`.
- * - `mode=commit&digest=<the preview's digest>&file=<file name>`: books everyone or no one, in one transaction with
- *   one audit entry; answers `{ bookings, reminders, known, keptDiffering }`. A different text (digest) or rows
- *   that have problems now are a 409 that writes nothing (`preview`: the fresh preview). Honours `Idempotency-Key`:
- *   a double click imports once (the repeat gets the first answer).
+ * - `mode=commit&digest=<the preview's digest>&file=<file name>[&skip=problems]`: books everyone or no one (or, with
+ *   `skip=problems`, every row without a problem, skipping the others), in one transaction with one audit entry;
+ *   answers `{ bookings, reminders, known, keptDiffering, skipped: [{ row, problems }] }`. A different text (digest)
+ *   or rows that have problems now (all or nothing) are a 409 that writes nothing (`preview`: the fresh preview).
+ *   Honours `Idempotency-Key`: a double click imports once (the repeat gets the first answer).
  */
 export async function POST(request: Request, context: { params: Promise<{ id: string }> }) {
   const { id } = await context.params;
@@ -35,11 +36,14 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
       if (mode !== 'commit') throw new AppError('validation', 'mode: must be preview or commit', 'mode');
       const digest = url.searchParams.get('digest');
       const fileName = url.searchParams.get('file');
+      const skip = url.searchParams.get('skip');
+      if (skip !== null && skip !== 'problems') throw new AppError('validation', 'skip: must be "problems" (import the rows without problems) or absent (all or nothing)', 'skip');
+      const skipProblems = skip === 'problems';
       const r = await handleCreate(
         getDb(),
         // The text is fingerprinted by its digest (the key's stored fingerprint is a hash of this body anyway).
-        { tenantId: s.tenant.id, actorId: s.user.id, route: `POST ${url.pathname}?mode=commit`, body: { digest, fileName }, keyHeader: request.headers.get('idempotency-key') },
-        (db) => commitParticipantImport(db, ctx, id, { text, digest, fileName }),
+        { tenantId: s.tenant.id, actorId: s.user.id, route: `POST ${url.pathname}?mode=commit`, body: { digest, fileName, skipProblems }, keyHeader: request.headers.get('idempotency-key') },
+        (db) => commitParticipantImport(db, ctx, id, { text, digest, fileName, skipProblems }),
       );
       return Response.json(r.body, { status: r.status, headers: { 'cache-control': 'no-store', ...(r.replayed ? { 'idempotent-replayed': 'true' } : {}) } });
     },
