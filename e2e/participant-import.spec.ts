@@ -29,7 +29,7 @@ async function fitsPhone(page: Page, name: string) {
   await screen(page, name);
 }
 
-test('import participants from CSV: a bad row is shown with its problem and blocks the import; fixed, all are booked', async ({ page }) => {
+test('import participants from CSV: a bad row is shown by its spreadsheet row with its problem, nothing is booked by the preview; fixed, all are booked', async ({ page }) => {
   const tag = unique('csv');
   const eventId = await createEventViaApi(page, unique('CSV import'));
   try {

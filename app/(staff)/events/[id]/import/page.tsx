@@ -37,8 +37,8 @@ export default async function ImportParticipantsPage({ params }: { params: Promi
       <div className="page-head">
         <h1>Import participants into “{e.title}”</h1>
         <p className="muted">
-          One participant per line, up to {MAX_IMPORT_ROWS.toLocaleString('en')}. Nothing is saved until you confirm, and then everyone is booked at once — or, if any row has a
-          problem, no one.
+          One participant per line, up to {MAX_IMPORT_ROWS.toLocaleString('en')}. Nothing is saved until you confirm. Then everyone is booked at once; when some rows have
+          problems, you choose to fix the file first or to book only the good rows.
         </p>
       </div>
       <ParticipantImport eventId={id} eventTitle={e.title} />
