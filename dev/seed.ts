@@ -38,13 +38,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DEMO_PASSWORD, demoAccounts, ensureStaffUser } from '@/server/accounts/staff';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import { newWebhookSecret } from '@/channels/webhook';
 import type { Db } from '@/db/client';
 import { setActor } from '@/db/queries/platform/actor';
 import { findOrCreateContact, getTenantBySlug } from '@/db/queries/scheduling/scheduling';
-import { alertSettings, contacts, events, notificationSettings, staffUsers } from '@/db/schema';
+import { alertSettings, contacts, events, notificationSettings, staffUsers, tenants } from '@/db/schema';
 import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import type { ChannelPreferences } from '@/domain/notifications/preferences';
 import type { QuietHours } from '@/domain/notifications/quiet-hours';
@@ -197,6 +197,9 @@ export async function seedDemo(db: Db, now: Date, opts: SeedOptions = {}): Promi
   if (!partner) {
     partner = await createTenant(db, { slug: 'partner', name: 'Partner Collective', timeZone: 'Europe/London', senderEmail: 'hello@partner.punctual.local' });
   }
+  // The demo and its partner are set up already: neither shows a new organisation's first-day checklist (also on a
+  // data folder made before the checklist existed).
+  await db.update(tenants).set({ firstDayDismissedAt: now }).where(and(inArray(tenants.id, [demo.id, partner.id]), isNull(tenants.firstDayDismissedAt)));
   // Partner lets the demo studio book its people as external guests (reminded in Partner's name).
   await allowGuestsFrom(db, partner.id, demo.id);
   // Settings and SMS contacts before any booking: reminders are planned per the contact's channels at booking time.

@@ -215,6 +215,8 @@ export const auditActions = [
   'message_text_publish',
   'message_text_rollback',
   'message_text_reset',
+  // The new organisation's first-day checklist on the dashboard, dismissed by an admin.
+  'first_day_dismiss',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -26,9 +26,10 @@ export interface TenantFixtures {
   /**
    * Option: which organisation the spec file works in. `own` (default): its own, made for this file and run
    * (e2e/tenants.ts), so nothing another spec does is seen here. `demo`: the demo tenant `npm start` seeds — only for
-   * specs ABOUT the demo data (its history, its events), which must not change it.
+   * specs ABOUT the demo data (its history, its events), which must not change it. `fresh`: its own, as
+   * `npm run tenant -- create` leaves a new organisation — only its admin (use `role: 'admin'`), no rules, no settings.
    */
-  tenantKind: 'own' | 'demo';
+  tenantKind: 'own' | 'demo' | 'fresh';
   /** Option: the role `page` is signed in as (default staff); an explicit `storageState` option wins over it. */
   role: Role;
   /** The spec file's organisation (see `tenantKind`). */
@@ -113,9 +114,9 @@ export const test = base.extend<TenantFixtures, WorkerFixtures>({
         of: (testInfo, kind = 'own') =>
           kind === 'demo'
             ? remember(byFile, 'demo', () => demoTenant(appDb.db))
-            : remember(byFile, testInfo.file, () => {
+            : remember(byFile, `${testInfo.file}#${kind}`, () => {
                 const slug = tenantSlugFor(testInfo.file);
-                return ensureTestTenant(appDb.db, slug, `E2E ${slug.replace(/^e2e-[a-z0-9]+-/, '')}`);
+                return ensureTestTenant(appDb.db, slug, `E2E ${slug.replace(/^e2e-[a-z0-9]+-/, '')}`, { fresh: kind === 'fresh' });
               }),
         session: (tenant, role) =>
           remember(sessions, tenant.accounts[role], async () => {

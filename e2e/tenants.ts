@@ -8,6 +8,7 @@
  * (`/hooks/<slug>`, switched on), alert settings that email its admin and post to the receiver's Slack-compatible path
  * (`/slack/<slug>/<secret>`), the demo's SMS contacts (Ada, Lin, Hana), guests allowed from the demo's partner
  * organisation, and three accounts — Ada Admin, Sam Staff, Vic Viewer, as in the demo — with {@link TENANT_PASSWORD}.
+ * A `fresh` one is what `npm run tenant -- create` makes: the organisation and its admin (Ada Admin), nothing else.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -82,10 +83,18 @@ function webhookCatcherUrl(): string {
  * The test organisation `slug` (module doc), created and seeded when it does not exist yet — so a worker that
  * restarts after a failed test finds the same one for the rest of the file. `name` is its display name.
  */
-export async function ensureTestTenant(db: Db, slug: string, name: string): Promise<TestTenant> {
+export async function ensureTestTenant(db: Db, slug: string, name: string, opts: { fresh?: boolean } = {}): Promise<TestTenant> {
   const domain = `${slug}.e2e.test`;
   const accounts = { admin: `admin@${domain}`, staff: `staff@${domain}`, viewer: `viewer@${domain}`, partner: 'admin@partner.punctual.local' };
   let t = await getTenantBySlug(db, slug);
+  if (!t && opts.fresh) {
+    // As `npm run tenant -- create` leaves it: the organisation and its first admin, nothing else.
+    t = await db.transaction(async (tx) => {
+      const tenant = await createTenant(tx, { slug, name, timeZone: 'Europe/Amsterdam', senderEmail: `reminders@${domain}` });
+      if (!(await ensureStaffUser(tx, tenant.id, { email: accounts.admin, name: NAMES.admin, role: 'admin', password: TENANT_PASSWORD }))) throw new Error(`${accounts.admin} already has an account`);
+      return tenant;
+    });
+  }
   if (!t) {
     const partner = await getTenantBySlug(db, 'partner');
     if (!partner) throw new Error('no partner tenant: the app under test must start with the demo seed');

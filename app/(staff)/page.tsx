@@ -9,6 +9,9 @@ import { EmptyState } from '@/components/ui/EmptyState';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 import { formatInZone, formatTimeInZone, sameDayInZone, zoneAbbreviation } from '@/components/ui/format';
 import { AlertBanner } from '@/components/alerts/AlertBanner';
+import { FirstDayChecklist } from '@/components/dashboards/FirstDayChecklist';
+import { can } from '@/domain/accounts/permissions';
+import { firstDayChecklistOf } from '@/server/dashboards/first-day';
 import { activeAlertBanners } from '@/server/alerts/overview';
 import { LagChart, OutcomesChart, type LagChartPoint, type OutcomeChartPoint } from '@/components/dashboards/DashboardCharts';
 import {
@@ -55,10 +58,12 @@ async function settle<T>(what: string, p: Promise<T>): Promise<{ ok: true; value
  * webhook) as a table with a one-sentence summary. "Sent today" says how many went to external guests (their own
  * organisation's mailbox lists those). Every count covers every channel and every kind of message (rule
  * reminders, nudges, notifications). Every number is the signed-in tenant's only. Each section shows its own
- * error state.
+ * error state. A new organisation sees its first-day checklist above the tiles until every step is done or an
+ * admin hides it (domain/dashboards/first-day.ts).
  */
 export default async function DashboardPage() {
-  const tenant = (await requireStaff()).tenant;
+  const session = await requireStaff();
+  const tenant = session.tenant;
   const zone = tenant.timeZone;
   const db = getDb();
   // "Due in the next hour" counts by the clock that decides due-ness: the database's (invariant 10).
@@ -78,6 +83,7 @@ export default async function DashboardPage() {
   ]);
   const since = (d: Date) => (sameDayInZone(d, w.now, zone) ? formatTimeInZone(d, zone) : formatInZone(d, zone));
   const alerts = await settle('active alerts', activeAlertBanners(db, tenant.id, w.now, since));
+  const firstDay = await settle('first-day checklist', firstDayChecklistOf(db, tenant));
   const abbr = zoneAbbreviation(w.now, zone);
   const midnight = formatTimeInZone(w.todayStart, zone);
 
@@ -91,6 +97,8 @@ export default async function DashboardPage() {
       </div>
 
       {alerts.ok ? <AlertBanner alerts={alerts.value} here="/" /> : null}
+
+      {firstDay.ok && firstDay.value?.show ? <FirstDayChecklist checklist={firstDay.value} mayDismiss={can(session.user.role, 'configure')} /> : null}
 
       {counts.ok ? <Tiles c={counts.value} today={w.today} midnight={midnight} /> : <SectionError what="The counts" />}
 

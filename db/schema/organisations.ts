@@ -57,6 +57,11 @@ export const tenants = pgTable('tenants', {
    * default language of messages to people whose language has no text (domain/messages/locale-fallback.ts).
    */
   locale: text('locale').notNull().default('en'),
+  /**
+   * When an admin dismissed the first-day checklist on the dashboard (domain/dashboards/first-day.ts); null = it shows
+   * until every item is done. The demo seed sets it: the demo organisation never shows the checklist.
+   */
+  firstDayDismissedAt: ts('first_day_dismissed_at'),
   /** Row version (trigger `punctual_bump_row_version`, migration 0016): the settings page sends the version it saw (invariant 11). */
   version: integer('version').notNull().default(1),
   updatedBy: text('updated_by'),

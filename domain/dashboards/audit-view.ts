@@ -36,6 +36,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   message_text_publish: 'Published message text',
   message_text_rollback: 'Rolled message text back to an earlier version',
   message_text_reset: "Reset message text to Punctual's text",
+  first_day_dismiss: 'Dismissed the first-day checklist',
   staff_role: 'Changed a staff role',
   policy_update: 'Changed the notification policy',
   preferences_update: "Changed a participant's preferences",
