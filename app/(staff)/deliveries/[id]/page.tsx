@@ -8,6 +8,7 @@ import { StatusWithReason } from '@/components/ui/StatusBadge';
 import { AttemptsTable } from '@/components/deliveries/AttemptsTable';
 import { ReportList } from '@/components/deliveries/ReportList';
 import { ZonedTime } from '@/components/ui/ZonedTime';
+import { sameDayInZone } from '@/components/ui/format';
 import { TimesInText } from '@/components/ui/TimesInText';
 import { CaseActions } from '@/components/deliveries/CaseActions';
 import { can } from '@/domain/accounts/permissions';
@@ -100,7 +101,7 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
                   : '—'}
               {r ? (
                 <div className="small">
-                  due <ZonedTime instant={r.dueAt.toISOString()} zone={zone} /> · useful until <ZonedTime instant={r.expiresAt.toISOString()} zone={zone} variant="time" /> · schedule
+                  due <ZonedTime instant={r.dueAt.toISOString()} zone={zone} /> · useful until <ZonedTime instant={r.expiresAt.toISOString()} zone={zone} variant={sameDayInZone(r.dueAt, r.expiresAt, zone) ? 'time' : 'full'} /> · schedule
                   version {r.scheduleVersion}
                 </div>
               ) : null}
