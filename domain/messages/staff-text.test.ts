@@ -28,7 +28,7 @@ describe('checkStaffText', () => {
         column: 1,
         code: 'unknown_variable',
         variable: 'eventTitel',
-        known: ['eventTitle', 'when', 'allDay', 'tenantName'],
+        known: ['eventTitle', 'when', 'allDay', 'eventNote', 'tenantName'],
         suggestion: 'eventTitle',
       }),
     ]);

@@ -64,6 +64,7 @@ const sample: Record<string, MessageValue> = {
   count: 3,
   link: { link: 'https://x.test/p' },
   url: 'https://x.test/r',
+  eventNote: { typed: 'Bring an apron' },
 };
 
 describe('every message formats in its language', () => {
