@@ -104,3 +104,14 @@ export function describeNote(note: EventNote | null | undefined): string {
     .map(([k, v]) => `${k === '' ? 'all languages' : k}: ${v}`)
     .join(' · ');
 }
+
+/** The note a {@link noteKey} stands for ({} for "" or text that is not such a key). Never throws. */
+export function noteFromKey(key: string): EventNote {
+  if (!key) return {};
+  try {
+    const v: unknown = JSON.parse(key);
+    return v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, t]) => typeof t === 'string')) : {};
+  } catch {
+    return {};
+  }
+}
