@@ -38,6 +38,11 @@ export interface MessageVariable {
   description: string;
   /** A value of typical length (English), for estimating SMS segments of a draft. */
   sample: string;
+  /**
+   * May be empty (the event's note): in an email body it must stand on a line of its own (alone, or as a "- " list
+   * item, possibly in `*`/`**`), so the line is left out when it is empty instead of printing "Note: " with nothing.
+   */
+  ownLine?: boolean;
 }
 
 const tenantName: MessageVariable = { name: 'tenantName', type: 'text', description: "your organisation's name", sample: 'Glaze Studio Amsterdam' };
@@ -53,6 +58,7 @@ const eventNote: MessageVariable = {
   type: 'text',
   description: "the event's note for participants in the reader's language (empty when there is none: put it on a line of its own)",
   sample: 'Bring an apron; we start on time.',
+  ownLine: true,
 };
 const allDay: MessageVariable = { name: 'allDay', type: 'choice', values: ['yes', 'no'], description: 'whether the event lasts all day: yes or no (use with select)', sample: 'no' };
 
