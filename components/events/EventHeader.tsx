@@ -3,7 +3,7 @@ import type { EventView } from '@/db/queries/scheduling/event-views';
 import { formatAllDayInZone, sameDayInZone } from '@/components/ui/format';
 import { StatusWithReason } from '@/components/ui/StatusBadge';
 import { ZonedTime } from '@/components/ui/ZonedTime';
-import { noteLanguageName } from './EventNoteField';
+import { noteLanguageName } from './event-form-fields';
 
 /** The event page header: title, status, schedule version, times in the event's zone, room and location. */
 export function EventHeader({ event }: { event: EventView }) {

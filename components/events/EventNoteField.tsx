@@ -1,8 +1,8 @@
 'use client';
 
 import { useId, useRef, useState } from 'react';
-import { messageLocales } from '@/domain/locales';
 import { EVENT_NOTE_MAX, noteFromKey, noteKey } from '@/domain/scheduling/event-note';
+import { noteLanguageName } from './event-form-fields';
 
 /** One language's note as the form edits it. */
 interface NoteRow {
@@ -10,13 +10,6 @@ interface NoteRow {
   /** "" = all languages. */
   lang: string;
   text: string;
-}
-
-/** A language's own name ("Nederlands"), "All languages" for "", else the tag. */
-export function noteLanguageName(lang: string): string {
-  if (lang === '') return 'All languages';
-  const known = messageLocales.find((l) => l.tag === lang) ?? messageLocales.find((l) => l.tag.startsWith(`${lang}-`));
-  return known ? known.label.replace(/ \(.*\)$/, '') : lang;
 }
 
 function rowsOf(key: string): NoteRow[] {

@@ -4,6 +4,7 @@
  * values and what the server sends and takes.
  */
 import { formatWallClock } from '@/domain/platform/edit-conflict';
+import { messageLocales } from '@/domain/locales';
 import { describeNote, noteFromKey, noteKey, type EventNote } from '@/domain/scheduling/event-note';
 import { timingFromForm, type EventTimingForm } from '@/domain/scheduling/event-form';
 import type { EventTiming } from './TimingRange';
@@ -67,4 +68,11 @@ export function pickForm(v: EventFormValues | LatestEvent): EventFormValues {
 /** The request body of a save: the form's values with the note as the object the API takes ({} = no note). */
 export function requestBody(v: EventFormValues): Record<string, unknown> {
   return { ...v, eventNote: noteFromKey(v.eventNote) };
+}
+
+/** A note language's own name ("Nederlands"), "All languages" for "", else the tag (form and event page). */
+export function noteLanguageName(lang: string): string {
+  if (lang === '') return 'All languages';
+  const known = messageLocales.find((l) => l.tag === lang) ?? messageLocales.find((l) => l.tag.startsWith(`${lang}-`));
+  return known ? known.label.replace(/ \(.*\)$/, '') : lang;
 }
