@@ -6,6 +6,7 @@ import { Text } from '@react-email/components';
 import {
   DetailRow,
   Details,
+  EventNote,
   Layout,
   LinkRow,
   Notes,
@@ -53,6 +54,7 @@ export default function AttendeeReminder(props: AttendeeReminderProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
+      <EventNote note={props.eventNote} label={common.eventNote} source={t.note} m={m} />
       <Details>
         <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
         {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
@@ -77,6 +79,7 @@ AttendeeReminder.PreviewProps = {
   locale: 'en-GB',
   location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
   notes: 'Bring a laptop.\nCoffee is ready from 10:45.',
+  eventNote: '',
   roomUrl: null,
   roomOpensAt: null,
   participantCount: null,

@@ -73,6 +73,7 @@ BookingCancelled.PreviewProps = {
   locale: 'en',
   location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
   notes: null,
+  eventNote: '',
   roomUrl: null,
   roomOpensAt: null,
   participantCount: null,

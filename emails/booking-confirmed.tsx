@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import {
   DetailRow,
   Details,
+  EventNote,
   Layout,
   LinkRow,
   Notes,
@@ -55,6 +56,7 @@ export default function BookingConfirmed(props: BookingConfirmedProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
+      <EventNote note={props.eventNote} label={common.eventNote} source={t.note} m={m} />
       <Details>
         <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />
         {props.location ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
@@ -79,6 +81,7 @@ BookingConfirmed.PreviewProps = {
   locale: 'en-GB',
   location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
   notes: 'Bring a laptop.',
+  eventNote: '',
   roomUrl: null,
   roomOpensAt: null,
   participantCount: null,

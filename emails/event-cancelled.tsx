@@ -72,6 +72,7 @@ EventCancelled.PreviewProps = {
   locale: 'en-GB',
   location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
   notes: null,
+  eventNote: '',
   roomUrl: null,
   roomOpensAt: null,
   participantCount: null,

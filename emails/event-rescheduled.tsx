@@ -135,6 +135,7 @@ EventRescheduled.PreviewProps = {
   locale: 'en-GB',
   location: 'Acme Events, Torstraße 1, Berlin',
   notes: null,
+  eventNote: '',
   roomUrl: 'https://rooms.example.com/r/python-workshop',
   roomOpensAt: '2027-07-02T07:45:00.000Z',
   participantCount: null,

@@ -63,6 +63,7 @@ HostAdded.PreviewProps = {
   locale: 'en-GB',
   location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
   notes: 'The projector remote is in the top drawer.',
+  eventNote: '',
   roomUrl: 'https://rooms.example.com/r/intro-workshop',
   roomOpensAt: '2027-03-28T08:45:00.000Z',
   participantCount: 12,

@@ -8,6 +8,7 @@ import type { FormatEventTimeInput } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
+  EventNote,
   Layout,
   LinkRow,
   Notes,
@@ -92,6 +93,7 @@ export default function HostReminder(props: HostReminderProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
+      <EventNote note={props.eventNote} label={m.text.common.eventNoteForHosts} source={t.note} m={m} />
       <HostEventDetails data={props} />
     </Layout>
   );
@@ -110,6 +112,7 @@ HostReminder.PreviewProps = {
   locale: 'en-GB',
   location: 'Studio Noord, Kanaalstraat 12, Amsterdam',
   notes: 'The projector remote is in the top drawer.',
+  eventNote: '',
   roomUrl: 'https://rooms.example.com/r/intro-workshop',
   roomOpensAt: '2027-03-28T08:45:00.000Z',
   participantCount: 12,

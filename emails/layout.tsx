@@ -257,6 +257,30 @@ export function Notes({ notes, m }: { notes: string | null; m: MessageContext })
   );
 }
 
+/**
+ * The event's note for participants (domain/scheduling/event-note.ts), in a paragraph of its own under `label` (the
+ * reader's "Please note", or "Note for participants" to a host), one paragraph per non-blank line, each line formatted
+ * with the kind's `note` message (`{eventNote}`, typed text kept whole and isolated for direction). Nothing at all —
+ * no label, no empty paragraph — when the note is empty or blank.
+ */
+export function EventNote({ note, label, source, m }: { note: string; label: string; source: string; m: MessageContext }) {
+  const lines = note
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  if (lines.length === 0) return null;
+  return (
+    <>
+      <Text style={styles.label}>{m.plain(label)}</Text>
+      {lines.map((line, i) => (
+        <Text key={i} style={styles.text}>
+          <SentenceNodes sentence={m.sentence(source, { eventNote: { typed: line } })} dir={m.dir} />
+        </Text>
+      ))}
+    </>
+  );
+}
+
 /** The reason staff typed for a cancellation, under the reader's "Reason" label, or nothing when there is none. */
 export function Reason({ reason, m }: { reason: string | null; m: MessageContext }) {
   if (!reason || !reason.trim()) return null;

@@ -8,6 +8,7 @@ import { formatClockTime } from '@/domain/format-time';
 import {
   DetailRow,
   Details,
+  EventNote,
   Layout,
   LinkRow,
   Notes,
@@ -68,6 +69,7 @@ export default function RoomOpening(props: RoomOpeningProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
+      <EventNote note={props.eventNote} label={common.eventNote} source={t.note} m={m} />
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={props.roomUrl} style={styles.button}>
           {m.plain(t.button)}
@@ -97,6 +99,7 @@ RoomOpening.PreviewProps = {
   locale: 'en',
   location: null,
   notes: 'Please test your microphone before joining.',
+  eventNote: '',
   roomUrl: 'https://rooms.example.com/r/quarterly-planning',
   roomOpensAt: '2027-11-07T14:45:00.000Z',
   participantCount: null,

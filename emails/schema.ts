@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { isIsoInstant } from '@/domain/format-time';
 import { isValidZone } from '@/domain/zones';
 import { bookingRoles, preferenceCategories } from '@/domain/vocabulary';
+import { EVENT_NOTE_MAX } from '@/domain/scheduling/event-note';
 
 /**
  * Message for a wrong-typed field: "required" when it is missing (or null where null is not allowed),
@@ -69,6 +70,12 @@ export const reminderTemplateFieldsSchema = z.object({
   locale: z.string({ error: typeError('a locale string') }).default('en'),
   location: z.string({ error: typeError('a string or null') }).nullable(),
   notes: z.string({ error: typeError('a string or null') }).nullable(),
+  /**
+   * The event's note for participants in the reader's language (domain/scheduling/event-note.ts chooseEventNote):
+   * plain text, at most 500 characters; the empty string when there is none (never null, so a text that prints
+   * `{eventNote}` prints nothing). The built-in text shows it as its own paragraph only when it is not empty.
+   */
+  eventNote: z.string({ error: typeError('a string') }).max(EVENT_NOTE_MAX, `must be at most ${EVENT_NOTE_MAX} characters`),
   /** Link to the online room (http or https only: it becomes a button). */
   roomUrl: httpUrl().nullable(),
   /** UTC instant the online room opens, or null. */

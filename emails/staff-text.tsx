@@ -41,6 +41,7 @@ export function staffTextValues(template: TemplateId, data: ReminderTemplateData
     url: () => ({ link: data.roomUrl ?? '' }),
     was: () => previousShortWhen(data as NotificationTemplateData as EventRescheduledProps),
     now: () => eventShortWhen(data),
+    eventNote: () => ({ typed: data.eventNote.trim() }),
   };
   return Object.fromEntries(messageVariables[template].map((v) => [v.name, all[v.name]()]));
 }
@@ -54,7 +55,8 @@ export function staffTextSubject(template: TemplateId, data: ReminderTemplateDat
 /** The SMS in the organisation's words, with " Manage: <link>" when the data has a preferences link (as the built-in SMS). */
 export function staffTextSms(template: TemplateId, data: ReminderTemplateData, text: StaffText): string {
   const m = messageLocale(data.locale);
-  const sms = m.plain(text.sms, staffTextValues(template, data)).trim();
+  // An empty note ("… {eventNote} …") leaves no double space behind.
+  const sms = m.plain(text.sms, staffTextValues(template, data)).replace(/[ \t]{2,}/g, ' ').trim();
   return data.preferencesUrl ? `${sms} ${m.plain(m.text.common.smsManage, { url: data.preferencesUrl })}` : sms;
 }
 
@@ -68,8 +70,11 @@ function markedBody(template: TemplateId, data: ReminderTemplateData, text: Staf
   const values: MessageValue[] = [];
   const marked: Record<string, MessageValue> = {};
   for (const [name, value] of Object.entries(real)) {
-    // Select and plural need the real value; everything that is printed gets a marker.
+    // Select and plural need the real value; everything that is printed gets a marker — except an empty value (an
+    // event without a note for this reader): it is left out, so a line holding only it is blank and no empty paragraph
+    // or list item is rendered.
     if (name === 'allDay') marked[name] = value;
+    else if (isEmptyValue(value)) marked[name] = '';
     else {
       values.push(value);
       marked[name] = `\uE000${values.length - 1}\uE001`;
@@ -79,6 +84,16 @@ function markedBody(template: TemplateId, data: ReminderTemplateData, text: Staf
   return { source: parts.map((p) => (typeof p === 'string' ? p : '')).join(''), values };
 }
 
+/** True for a value that prints nothing (the empty string, typed text that is blank). */
+function isEmptyValue(v: MessageValue): boolean {
+  return v === '' || (typeof v === 'object' && 'typed' in v && v.typed.trim() === '');
+}
+
+/** Typed text in the body: isolated for direction, its line breaks (a note of several lines) kept as line breaks. */
+function typedNodes(text: string, dir: 'ltr' | 'rtl', key: string): ReactNode[] {
+  return text.split(/\r?\n/).flatMap((line, i) => (i === 0 ? [<Typed key={key} text={line} dir={dir} />] : [<br key={`${key}.br${i}`} />, <Typed key={`${key}.${i}`} text={line} dir={dir} />]));
+}
+
 /** Replaces the markers in `s` by their values: typed text isolated, links as their URL, the rest as text. */
 function unmark(s: string, values: MessageValue[], dir: 'ltr' | 'rtl', key: string): ReactNode[] {
   const out: ReactNode[] = [];
@@ -86,7 +101,7 @@ function unmark(s: string, values: MessageValue[], dir: 'ltr' | 'rtl', key: stri
   for (const m of s.matchAll(MARK)) {
     if (m.index > last) out.push(s.slice(last, m.index));
     const v = values[Number(m[1])];
-    if (typeof v === 'object' && 'typed' in v) out.push(<Typed key={`${key}.${m.index}`} text={v.typed} dir={dir} />);
+    if (typeof v === 'object' && 'typed' in v) out.push(...typedNodes(v.typed, dir, `${key}.${m.index}`));
     else if (typeof v === 'object' && 'link' in v) out.push(v.link);
     else out.push(String(v ?? ''));
     last = m.index + m[0].length;
@@ -167,6 +182,8 @@ function blocks(source: string, values: MessageValue[], dir: 'ltr' | 'rtl'): Rea
       };
       lines.forEach((line, i) => {
         const item = /^\s*- (.*)$/.exec(line);
+        // A list item left empty (it held only a variable that is empty, e.g. no note): no item at all.
+        if (item && item[1].trim() === '') return;
         if (item) {
           if (para.length) flush(i);
           items.push(item[1]);

@@ -2,55 +2,15 @@
 
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type FormEvent } from 'react';
-import { describeChanges, formatWallClock, mergeEdits, onTopNotice, type FieldChange } from '@/domain/platform/edit-conflict';
-import { timingFromForm, type EventTimingForm } from '@/domain/scheduling/event-form';
+import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '@/domain/platform/edit-conflict';
 import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
 import { ConflictPanel, staleSave } from './ConflictPanel';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 import { ZoneInput } from '@/components/ui/ZoneInput';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { TimingRange, type EventTiming } from './TimingRange';
-
-interface EventFormValues extends EventTimingForm {
-  title: string;
-  description: string;
-  location: string;
-  roomUrl: string;
-}
-
-const LABELS: Record<string, string> = { title: 'Title', start: 'Starts', end: 'Ends', timeZone: 'Time zone', roomUrl: 'Online room URL', description: 'Description', location: 'Location', version: 'Version' };
-
-/** The fields of the "what changed" panel, in form order. */
-const CHANGE_FIELDS: { key: keyof EventFormValues & string; label: string; format?: (v: unknown, other: unknown) => string }[] = [
-  { key: 'title', label: 'Title' },
-  { key: 'timeZone', label: 'Time zone' },
-  { key: 'allDay', label: 'All day', format: (v) => (v ? 'yes' : 'no') },
-  { key: 'start', label: 'Start', format: formatWallClock },
-  { key: 'end', label: 'End', format: formatWallClock },
-  { key: 'location', label: 'Location' },
-  { key: 'roomUrl', label: 'Online room URL' },
-  { key: 'description', label: 'Description' },
-];
-
-/** The event as the server hands it back with a stale save (server/scheduling/staff-actions.ts `eventFormView`). */
-type LatestEvent = EventFormValues & { version: number; status?: string };
-
-/**
- * The form's wall-clock timing as instants (domain/scheduling/event-form.ts, the server's own conversion), or null when it
- * does not parse (the save is then refused by the server, naming the field).
- */
-function timingOf(v: EventTimingForm): EventTiming | null {
-  try {
-    const t = timingFromForm({ start: v.start, end: v.end, timeZone: v.timeZone, allDay: v.allDay });
-    return { startsAt: t.startsAt.toISOString(), endsAt: t.endsAt.toISOString(), timeZone: t.timeZone, allDay: t.allDay };
-  } catch {
-    return null;
-  }
-}
-
-function pickForm(v: EventFormValues): EventFormValues {
-  return { title: v.title, description: v.description, location: v.location, roomUrl: v.roomUrl, timeZone: v.timeZone, allDay: v.allDay, start: v.start, end: v.end };
-}
+import { EventNoteField } from './EventNoteField';
+import { CHANGE_FIELDS, LABELS, pickForm, requestBody, timingOf, type EventFormValues, type LatestEvent } from './event-form-fields';
 
 /**
  * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
@@ -73,6 +33,7 @@ export function EventForm({
   version,
   zones,
   pendingReminders = 0,
+  noteLanguages,
 }: {
   mode: 'create' | 'edit';
   eventId?: string;
@@ -82,6 +43,8 @@ export function EventForm({
   zones: string[];
   /** Edit: reminders still waiting to go out (they are re-planned if the timing changes). */
   pendingReminders?: number;
+  /** The languages a note for participants can be written in (Punctual's message languages), besides "all languages". */
+  noteLanguages: readonly string[];
 }) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
@@ -101,10 +64,11 @@ export function EventForm({
   function values(form: HTMLFormElement): EventFormValues {
     const f = new FormData(form);
     const text = (k: string) => String(f.get(k) ?? '');
-    return { title: text('title'), description: text('description'), location: text('location'), roomUrl: text('roomUrl'), timeZone: text('timeZone'), allDay, start: text('start'), end: text('end') };
+    return { title: text('title'), description: text('description'), location: text('location'), roomUrl: text('roomUrl'), timeZone: text('timeZone'), allDay, start: text('start'), end: text('end'), eventNote: text('eventNote') };
   }
 
-  async function save(body: Record<string, unknown>) {
+  async function save(values: Record<string, unknown>) {
+    const body = requestBody(values as unknown as EventFormValues);
     key.current ??= newIdempotencyKey();
     const r =
       mode === 'create'
@@ -239,6 +203,7 @@ export function EventForm({
             <span>Description (optional)</span>
             <textarea name="description" rows={3} defaultValue={defaults.description} maxLength={2000} />
           </label>
+          <EventNoteField defaultValue={defaults.eventNote} languages={noteLanguages} invalid={invalid('eventNote')} />
         </div>
         <FormFeedback error={error} notice={notice} labels={LABELS} />
         <div className="actions">

@@ -3,6 +3,7 @@ import type { EventView } from '@/db/queries/scheduling/event-views';
 import { formatAllDayInZone, sameDayInZone } from '@/components/ui/format';
 import { StatusWithReason } from '@/components/ui/StatusBadge';
 import { ZonedTime } from '@/components/ui/ZonedTime';
+import { noteLanguageName } from './event-form-fields';
 
 /** The event page header: title, status, schedule version, times in the event's zone, room and location. */
 export function EventHeader({ event }: { event: EventView }) {
@@ -68,6 +69,20 @@ export function EventHeader({ event }: { event: EventView }) {
             )}
           </dd>
         </div>
+        {event.eventNote && Object.keys(event.eventNote).length > 0 ? (
+          <div data-testid="event-note">
+            <dt>Note for participants</dt>
+            <dd>
+              <ul className="event-note-lines">
+                {Object.entries(event.eventNote).map(([lang, text]) => (
+                  <li key={lang} data-note-lang={lang}>
+                    <span className="muted small">{noteLanguageName(lang)}:</span> <span dir="auto">{text}</span>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        ) : null}
       </dl>
       {event.description ? <p className="event-description">{event.description}</p> : null}
     </header>

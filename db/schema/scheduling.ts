@@ -56,6 +56,11 @@ export const events = pgTable(
     allDay: boolean('all_day').notNull().default(false),
     timeZone: text('time_zone').notNull(),
     roomUrl: text('room_url'),
+    /**
+     * The note for participants per language (domain/scheduling/event-note.ts): `{ "nl": "Neem een schort mee", "": "…" }`,
+     * `""` = all languages; null = none. Messages show it where their text puts `{eventNote}`.
+     */
+    eventNote: jsonb('event_note').$type<Record<string, string>>(),
     /** Overrides the tenant's room-open lead when set. */
     roomOpenLeadMinutes: integer('room_open_lead_minutes'),
     status: eventStatusEnum('status').notNull().default('scheduled'),

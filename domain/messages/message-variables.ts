@@ -11,6 +11,12 @@
  * - `time` (room-opening) — the clock time the online room opens, in the event's zone.
  * - `url` (room-opening) — the online room's link.
  * - `was`, `now` (event-rescheduled) — the old and the new start, each formatted in its own zone.
+ * - `eventNote` — the event's note for participants in the reader's language (domain/scheduling/event-note.ts), plain
+ *   text of at most 500 characters, possibly several lines; the EMPTY string when the event has none for them. A
+ *   paragraph (or list item) that holds nothing but `{eventNote}` is left out when it is empty, so write it on a line of
+ *   its own. A variable of the messages to people who are coming to the event — the reminders (attendee, host, room
+ *   opening) and the booking confirmation — and not of the others: a cancellation has nothing to bring, a reschedule
+ *   notice says what changed (the next reminder carries the note), and a host hears it in the host reminder.
  * The reader's name is not a variable of the text staff write: the email layout greets by name ("Hello Jonas,", or
  * "Hello," when none is stored) above the body, so no text can print an empty name.
  */
@@ -32,6 +38,11 @@ export interface MessageVariable {
   description: string;
   /** A value of typical length (English), for estimating SMS segments of a draft. */
   sample: string;
+  /**
+   * May be empty (the event's note): in an email body it must stand on a line of its own (alone, or as a "- " list
+   * item, possibly in `*`/`**`), so the line is left out when it is empty instead of printing "Note: " with nothing.
+   */
+  ownLine?: boolean;
 }
 
 const tenantName: MessageVariable = { name: 'tenantName', type: 'text', description: "your organisation's name", sample: 'Glaze Studio Amsterdam' };
@@ -42,19 +53,27 @@ const when: MessageVariable = {
   description: "when the event starts (all-day: its days), in the reader's language and the event's time zone",
   sample: 'Thu, Dec 3, 6:30 PM CET',
 };
+const eventNote: MessageVariable = {
+  name: 'eventNote',
+  type: 'text',
+  description: "the event's note for participants in the reader's language (empty when there is none: put it on a line of its own)",
+  sample: 'Bring an apron; we start on time.',
+  ownLine: true,
+};
 const allDay: MessageVariable = { name: 'allDay', type: 'choice', values: ['yes', 'no'], description: 'whether the event lasts all day: yes or no (use with select)', sample: 'no' };
 
 /** The variables of each message kind, in the order the editor lists them. */
 export const messageVariables: Readonly<Record<TemplateId, readonly MessageVariable[]>> = {
-  'attendee-reminder': [eventTitle, when, allDay, tenantName],
+  'attendee-reminder': [eventTitle, when, allDay, eventNote, tenantName],
   'room-opening': [
     eventTitle,
     { name: 'time', type: 'text', description: 'when the online room opens (a clock time in the event time zone)', sample: '6:20 PM' },
     { name: 'url', type: 'link', description: "the online room's link", sample: 'https://meet.example.com/r/9f3k2' },
+    eventNote,
     tenantName,
   ],
-  'host-reminder': [eventTitle, when, allDay, tenantName],
-  'booking-confirmed': [eventTitle, when, allDay, tenantName],
+  'host-reminder': [eventTitle, when, allDay, eventNote, tenantName],
+  'booking-confirmed': [eventTitle, when, allDay, eventNote, tenantName],
   'booking-cancelled': [eventTitle, when, tenantName],
   'event-rescheduled': [
     eventTitle,

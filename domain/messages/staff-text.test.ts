@@ -28,7 +28,7 @@ describe('checkStaffText', () => {
         column: 1,
         code: 'unknown_variable',
         variable: 'eventTitel',
-        known: ['eventTitle', 'when', 'allDay', 'tenantName'],
+        known: ['eventTitle', 'when', 'allDay', 'eventNote', 'tenantName'],
         suggestion: 'eventTitle',
       }),
     ]);
@@ -104,10 +104,22 @@ describe('checkStaffText', () => {
     ]);
   });
 
+  it('the event note goes on a line of its own in the body (it may be empty); in the subject and SMS anywhere', () => {
+    for (const body of ['Hallo\n\n{eventNote}\n\nBis bald.', '- {eventNote}', '**{eventNote}**', '  { eventNote }  ']) {
+      expect(errorsOf({ body }), body).toEqual([]);
+    }
+    expect(errorsOf({ subject: 'Erinnerung {eventNote}', sms: '{eventTitle} {eventNote}' })).toEqual([]);
+    const errors = errorsOf({ body: 'Hallo,\nBitte beachten: {eventNote}' });
+    expect(errors).toEqual([expect.objectContaining({ field: 'body', line: 2, column: 17, code: 'variable_use', variable: 'eventNote' })]);
+    expect(errors[0].message).toContain('on a line of its own');
+    // A kind without the note does not know it at all.
+    expect(errorsOf({ body: '{eventNote}' }, 'event-cancelled').map((e) => e.code)).toEqual(['unknown_variable']);
+  });
+
   it.each(templateIds)('%s: each of its variables is accepted, and a name outside them is not', (kind) => {
     for (const name of variableNames(kind)) {
       const use = name === 'allDay' ? '{allDay, select, yes {a} other {b}}' : `{${name}}`;
-      const r = checkStaffText({ kind, locale: 'en', draft: { subject: `S ${use}`, body: `B ${use}`, sms: `T ${use}` }, smsSegmentLimit: 2 });
+      const r = checkStaffText({ kind, locale: 'en', draft: { subject: `S ${use}`, body: `B\n${use}`, sms: `T ${use}` }, smsSegmentLimit: 2 });
       expect(r, `${kind} ${name}`).toEqual({ ok: true });
     }
     const r = checkStaffText({ kind, locale: 'en', draft: { subject: '{name}', body: 'b', sms: 's' }, smsSegmentLimit: 2 });

@@ -19,7 +19,8 @@
  * - `syntax` — ICU MessageFormat syntax error (the parser's kind, e.g. EXPECT_ARGUMENT_CLOSING_BRACE) where it is.
  * - `unknown_variable` — `{x}` that is not a variable of this kind: names `variable`, lists `known` (every
  *   variable of the kind) and, when one is close (same letters in another case, or at most 2 edits), `suggestion`.
- * - `variable_use` — a known variable used the wrong way (`{eventTitle, plural, …}`, `{allDay}` without select);
+ * - `variable_use` — a known variable used the wrong way (`{eventTitle, plural, …}`, `{allDay}` without select), or
+ *   one that may be empty (`{eventNote}`) not on a line of its own in the body;
  *   `option` — a select option a choice never takes (`{allDay, select, ja {…} other {…}}`).
  * - `raw_placeholder` — quoting (`'{eventTitle}'`) that would print braces as they are in the reader's message.
  * - `link` — a Markdown link whose target is neither an http(s) URL nor a link variable; `image` — Markdown image;
@@ -163,6 +164,25 @@ function checkUse(field: StaffTextField, use: VariableUse, vars: readonly Messag
   return [];
 }
 
+/**
+ * A variable that may be empty (`ownLine`, the event's note) used in the body anywhere but on a line of its own: alone,
+ * as a "- " list item, possibly wrapped in `*` or `**` (the renderer leaves such a line out when the value is empty).
+ */
+function checkOwnLines(body: string, uses: readonly VariableUse[], vars: readonly MessageVariable[]): StaffTextError[] {
+  const lines = body.split('\n');
+  return uses
+    .filter((u) => vars.some((v) => v.name === u.name && v.ownLine))
+    .filter((u) => !new RegExp(`^\\s*(?:- )?(\\*{0,2})\\{\\s*${u.name}\\s*\\}\\1\\s*$`).test(lines[u.line - 1] ?? ''))
+    .map((u) => ({
+      field: 'body' as const,
+      line: u.line,
+      column: u.column,
+      variable: u.name,
+      code: 'variable_use' as const,
+      message: `Body, line ${u.line}: put {${u.name}} on a line of its own — it is empty when the event has no note for the reader, and such a line is then left out.`,
+    }));
+}
+
 /** Raw HTML: a "<" that starts a tag (`<b`, `</p`), a comment or declaration (`<!`), or a processing instruction (`<?`). */
 const htmlStart = /<(?:\/?[A-Za-z]|!|\?)/g;
 /** A Markdown link or image: `[text](target)` / `![alt](target)`; the target up to the first ")" or white space. */
@@ -233,6 +253,7 @@ export function checkStaffText(input: StaffTextInput): StaffTextCheck {
     } else {
       const before = errors.length;
       for (const use of read.uses) errors.push(...checkUse(field, use, vars));
+      if (field === 'body' && errors.length === before) errors.push(...checkOwnLines(text, read.uses, vars));
       if (errors.length === before) {
         for (const m of text.matchAll(quotedBrace)) {
           const p = position(text, m.index);

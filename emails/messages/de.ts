@@ -10,6 +10,8 @@ const de: Catalog = {
     where: 'Wo',
     onlineRoom: 'Online-Raum',
     notes: 'Hinweise der Veranstalter',
+    eventNote: 'Bitte beachten Sie',
+    eventNoteForHosts: 'Hinweis für die Teilnehmenden',
     reason: 'Grund',
     footer: 'Gesendet von {tenantName} mit Punctual, weil Sie an dieser Veranstaltung teilnehmen.',
     preferences: 'Legen Sie fest, wie {tenantName} Sie erreicht: {link}',
@@ -51,6 +53,7 @@ const de: Catalog = {
     subject: 'Erinnerung: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Zur Erinnerung: {eventTitle} findet am {when} statt.} other {Zur Erinnerung: {eventTitle} beginnt am {when}.}}',
     closing: 'Wir freuen uns auf Sie.',
+    note: '{eventNote}',
     sms: '{tenantName}: Erinnerung - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -60,12 +63,14 @@ const de: Catalog = {
     roomOpens: 'Raum öffnet',
     event: 'Veranstaltung',
     roomLink: 'Link zum Raum (falls die Schaltfläche nicht funktioniert)',
+    note: '{eventNote}',
     sms: '{tenantName}: Der Online-Raum für {eventTitle} öffnet um {time}. Teilnehmen: {url}',
   },
   'host-reminder': {
     subject: 'Sie leiten {eventTitle} \u2013 {when}',
     heading: 'Sie leiten {eventTitle}',
     intro: '{allDay, select, yes {Zur Erinnerung: Sie leiten {eventTitle} am {when}.} other {Zur Erinnerung: Sie leiten {eventTitle}, Beginn am {when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}: Sie leiten {eventTitle}, {when}.',
   },
   'booking-confirmed': {
@@ -73,6 +78,7 @@ const de: Catalog = {
     intro:
       '{allDay, select, yes {Ihr Platz bei {eventTitle} ist bestätigt. Die Veranstaltung findet am {when} statt.} other {Ihr Platz bei {eventTitle} ist bestätigt. Beginn ist am {when}.}}',
     closing: 'Einen Kalendereintrag finden Sie im Anhang.',
+    note: '{eventNote}',
     sms: '{tenantName}: Buchung bestätigt - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

@@ -15,6 +15,10 @@ const en = {
     where: 'Where',
     onlineRoom: 'Online room',
     notes: 'Notes from the organiser',
+    /** Label above the event's note for participants (`note` of the kind), in messages to participants. */
+    eventNote: 'Please note',
+    /** The same label in the host's reminder: the note is what participants read. */
+    eventNoteForHosts: 'Note for participants',
     reason: 'Reason',
     footer: 'Sent by {tenantName} with Punctual because you take part in this event.',
     /** `{link}`: the person's preferences link (rendered as a link). */
@@ -68,6 +72,8 @@ const en = {
     /** `{allDay}`: yes | no. */
     intro: '{allDay, select, yes {Reminder: {eventTitle} is on {when}.} other {Reminder: {eventTitle} starts {when}.}}',
     closing: 'We look forward to seeing you.',
+    /** `{eventNote}`: one line of the event's note for participants (typed text); shown only when there is a note. */
+    note: '{eventNote}',
     sms: '{tenantName}: reminder - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -78,6 +84,8 @@ const en = {
     roomOpens: 'Room opens',
     event: 'Event',
     roomLink: 'Room link (if the button does not work)',
+    /** `{eventNote}`: one line of the event's note for participants (typed text); shown only when there is a note. */
+    note: '{eventNote}',
     sms: '{tenantName}: the online room for {eventTitle} opens at {time}. Join: {url}',
   },
   'host-reminder': {
@@ -85,6 +93,8 @@ const en = {
     heading: 'You are hosting {eventTitle}',
     intro:
       '{allDay, select, yes {A reminder that you are hosting {eventTitle} on {when}.} other {A reminder that you are hosting {eventTitle}, starting {when}.}}',
+    /** `{eventNote}`: one line of the event's note for participants (typed text); shown only when there is a note. */
+    note: '{eventNote}',
     sms: '{tenantName}: you are hosting {eventTitle}, {when}.',
   },
   'booking-confirmed': {
@@ -92,6 +102,8 @@ const en = {
     subject: "You're booked: {eventTitle}",
     intro: '{allDay, select, yes {Your place at {eventTitle} is confirmed. It is on {when}.} other {Your place at {eventTitle} is confirmed. It starts {when}.}}',
     closing: 'A calendar entry is attached.',
+    /** `{eventNote}`: one line of the event's note for participants (typed text); shown only when there is a note. */
+    note: '{eventNote}',
     sms: "{tenantName}: you're booked - {eventTitle}, {when}.",
   },
   'booking-cancelled': {

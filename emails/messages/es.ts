@@ -14,6 +14,8 @@ const es: Catalog = {
     where: 'Dónde',
     onlineRoom: 'Sala virtual',
     notes: 'Notas de la organización',
+    eventNote: 'Ten en cuenta',
+    eventNoteForHosts: 'Nota para quienes asisten',
     reason: 'Motivo',
     footer: 'Enviado por {tenantName} con Punctual porque participas en este evento.',
     preferences: 'Elige cómo quieres que {tenantName} se comunique contigo: {link}',
@@ -54,6 +56,7 @@ const es: Catalog = {
     subject: 'Recordatorio: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Te recordamos que {eventTitle} es el {when}.} other {Te recordamos que {eventTitle} empieza el {when}.}}',
     closing: '¡Te esperamos!',
+    note: '{eventNote}',
     sms: '{tenantName}: recordatorio - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -63,18 +66,21 @@ const es: Catalog = {
     roomOpens: 'Apertura de la sala',
     event: 'Evento',
     roomLink: 'Enlace a la sala (si el botón no funciona)',
+    note: '{eventNote}',
     sms: '{tenantName}: la sala virtual de {eventTitle} se abre a las {time}. Entrar: {url}',
   },
   'host-reminder': {
     subject: 'Diriges {eventTitle} \u2013 {when}',
     heading: 'Diriges {eventTitle}',
     intro: '{allDay, select, yes {Te recordamos que diriges {eventTitle} el {when}.} other {Te recordamos que diriges {eventTitle}, que empieza el {when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}: diriges {eventTitle}, {when}.',
   },
   'booking-confirmed': {
     subject: 'Reserva confirmada: {eventTitle}',
     intro: '{allDay, select, yes {Tu plaza en {eventTitle} está confirmada. Es el {when}.} other {Tu plaza en {eventTitle} está confirmada. Empieza el {when}.}}',
     closing: 'Te adjuntamos el evento para que lo añadas a tu calendario.',
+    note: '{eventNote}',
     sms: '{tenantName}: reserva confirmada - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

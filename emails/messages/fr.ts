@@ -14,6 +14,8 @@ const fr: Catalog = {
     where: 'Où',
     onlineRoom: 'Salle en ligne',
     notes: 'Informations de l’organisateur',
+    eventNote: 'À noter',
+    eventNoteForHosts: 'Note pour les participants',
     reason: 'Motif',
     footer: 'Envoyé par {tenantName} avec Punctual, car vous participez à cet événement.',
     preferences: 'Choisissez comment {tenantName} vous contacte\u00a0: {link}',
@@ -55,6 +57,7 @@ const fr: Catalog = {
     subject: 'Rappel\u00a0: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Petit rappel\u00a0: {eventTitle} a lieu le {when}.} other {Petit rappel\u00a0: {eventTitle} commence le {when}.}}',
     closing: 'Au plaisir de vous voir\u00a0!',
+    note: '{eventNote}',
     sms: '{tenantName}\u00a0: rappel - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -64,6 +67,7 @@ const fr: Catalog = {
     roomOpens: 'Ouverture de la salle',
     event: 'Événement',
     roomLink: 'Lien vers la salle (si le bouton ne fonctionne pas)',
+    note: '{eventNote}',
     sms: '{tenantName}\u00a0: la salle en ligne de {eventTitle} ouvre à {time}. Rejoindre\u00a0: {url}',
   },
   'host-reminder': {
@@ -71,6 +75,7 @@ const fr: Catalog = {
     heading: 'Vous animez {eventTitle}',
     intro:
       '{allDay, select, yes {Petit rappel\u00a0: vous animez {eventTitle} le {when}.} other {Petit rappel\u00a0: vous animez {eventTitle}, qui commence le {when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}\u00a0: vous animez {eventTitle}, {when}.',
   },
   'booking-confirmed': {
@@ -78,6 +83,7 @@ const fr: Catalog = {
     intro:
       '{allDay, select, yes {Votre place pour {eventTitle} est confirmée. L’événement a lieu le {when}.} other {Votre place pour {eventTitle} est confirmée. Rendez-vous le {when}.}}',
     closing: 'Vous trouverez l’invitation pour votre agenda en pièce jointe.',
+    note: '{eventNote}',
     sms: '{tenantName}\u00a0: réservation confirmée - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

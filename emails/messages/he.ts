@@ -16,6 +16,8 @@ const he: Catalog = {
     where: 'מיקום',
     onlineRoom: 'חדר מקוון',
     notes: 'הערות מהמארגנים',
+    eventNote: 'לתשומת הלב',
+    eventNoteForHosts: 'הערה למשתתפים',
     reason: 'סיבה',
     footer: 'נשלח על ידי {tenantName} באמצעות Punctual בעקבות ההשתתפות שלך באירוע הזה.',
     preferences: 'לבחירת הדרכים שבהן {tenantName} יוצרים איתך קשר: {link}',
@@ -55,6 +57,7 @@ const he: Catalog = {
     subject: 'תזכורת: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {תזכורת: האירוע {eventTitle} מתקיים ב־{when}.} other {תזכורת: האירוע {eventTitle} מתחיל ב־{when}.}}',
     closing: 'נשמח לראותך!',
+    note: '{eventNote}',
     sms: '{tenantName}: תזכורת - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -64,18 +67,21 @@ const he: Catalog = {
     roomOpens: 'פתיחת החדר',
     event: 'האירוע',
     roomLink: 'קישור לחדר (אם הכפתור לא עובד)',
+    note: '{eventNote}',
     sms: '{tenantName}: החדר המקוון של {eventTitle} נפתח ב־{time}. להצטרפות: {url}',
   },
   'host-reminder': {
     subject: '{eventTitle} בהנחייתך \u2013 {when}',
     heading: '{eventTitle} בהנחייתך',
     intro: '{allDay, select, yes {תזכורת: {eventTitle} בהנחייתך ב־{when}.} other {תזכורת: {eventTitle} בהנחייתך. האירוע מתחיל ב־{when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}: {eventTitle} בהנחייתך, {when}.',
   },
   'booking-confirmed': {
     subject: 'ההרשמה אושרה: {eventTitle}',
     intro: '{allDay, select, yes {המקום שלך ב־{eventTitle} אושר. האירוע מתקיים ב־{when}.} other {המקום שלך ב־{eventTitle} אושר. האירוע מתחיל ב־{when}.}}',
     closing: 'מצורפת הזמנה ליומן.',
+    note: '{eventNote}',
     sms: '{tenantName}: ההרשמה אושרה - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

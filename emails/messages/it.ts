@@ -14,6 +14,8 @@ const it: Catalog = {
     where: 'Dove',
     onlineRoom: 'Stanza online',
     notes: 'Note dell’organizzazione',
+    eventNote: 'Da sapere',
+    eventNoteForHosts: 'Nota per chi partecipa',
     reason: 'Motivo',
     footer: 'Inviato da {tenantName} con Punctual perché partecipi a questo evento.',
     preferences: 'Scegli come {tenantName} può contattarti: {link}',
@@ -54,6 +56,7 @@ const it: Catalog = {
     subject: 'Promemoria: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Ti ricordiamo che {eventTitle} si tiene {when}.} other {Ti ricordiamo che {eventTitle} inizia {when}.}}',
     closing: 'Ti aspettiamo!',
+    note: '{eventNote}',
     sms: '{tenantName}: promemoria - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -63,18 +66,21 @@ const it: Catalog = {
     roomOpens: 'Apertura della stanza',
     event: 'Evento',
     roomLink: 'Link alla stanza (se il pulsante non funziona)',
+    note: '{eventNote}',
     sms: '{tenantName}: la stanza online di {eventTitle} apre alle {time}. Entra: {url}',
   },
   'host-reminder': {
     subject: 'Conduci {eventTitle} \u2013 {when}',
     heading: 'Conduci {eventTitle}',
     intro: '{allDay, select, yes {Ti ricordiamo che conduci {eventTitle}, {when}.} other {Ti ricordiamo che conduci {eventTitle}, che inizia {when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}: conduci {eventTitle}, {when}.',
   },
   'booking-confirmed': {
     subject: 'Prenotazione confermata: {eventTitle}',
     intro: '{allDay, select, yes {Il tuo posto per {eventTitle} è confermato. Si tiene {when}.} other {Il tuo posto per {eventTitle} è confermato. Inizia {when}.}}',
     closing: 'In allegato trovi l’evento per il tuo calendario.',
+    note: '{eventNote}',
     sms: '{tenantName}: prenotazione confermata - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

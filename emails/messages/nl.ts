@@ -10,6 +10,8 @@ const nl: Catalog = {
     where: 'Waar',
     onlineRoom: 'Online ruimte',
     notes: 'Opmerkingen van de organisator',
+    eventNote: 'Let op',
+    eventNoteForHosts: 'Notitie voor deelnemers',
     reason: 'Reden',
     footer: 'Verstuurd door {tenantName} via Punctual, omdat je aan deze activiteit deelneemt.',
     preferences: 'Kies hoe {tenantName} je bereikt: {link}',
@@ -50,6 +52,7 @@ const nl: Catalog = {
     subject: 'Herinnering: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Even een herinnering: {eventTitle} is op {when}.} other {Even een herinnering: {eventTitle} begint op {when}.}}',
     closing: 'Tot dan!',
+    note: '{eventNote}',
     sms: '{tenantName}: herinnering - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -59,6 +62,7 @@ const nl: Catalog = {
     roomOpens: 'Ruimte gaat open',
     event: 'Activiteit',
     roomLink: 'Link naar de ruimte (als de knop niet werkt)',
+    note: '{eventNote}',
     sms: '{tenantName}: de online ruimte voor {eventTitle} gaat open om {time}. Meedoen: {url}',
   },
   'host-reminder': {
@@ -66,12 +70,14 @@ const nl: Catalog = {
     heading: 'Je bent host van {eventTitle}',
     intro:
       '{allDay, select, yes {Even een herinnering: je bent host van {eventTitle} op {when}.} other {Even een herinnering: je bent host van {eventTitle}. Het begint op {when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}: je bent host van {eventTitle}, {when}.',
   },
   'booking-confirmed': {
     subject: 'Je bent ingeschreven: {eventTitle}',
     intro: '{allDay, select, yes {Je plek bij {eventTitle} is bevestigd. Het is op {when}.} other {Je plek bij {eventTitle} is bevestigd. Het begint op {when}.}}',
     closing: 'Je vindt een agenda-afspraak in de bijlage.',
+    note: '{eventNote}',
     sms: '{tenantName}: je bent ingeschreven - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

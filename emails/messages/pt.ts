@@ -14,6 +14,8 @@ const pt: Catalog = {
     where: 'Onde',
     onlineRoom: 'Sala online',
     notes: 'Observações da organização',
+    eventNote: 'Importante',
+    eventNoteForHosts: 'Recado para quem participa',
     reason: 'Motivo',
     footer: 'Enviado por {tenantName} com o Punctual porque você participa deste evento.',
     preferences: 'Escolha como {tenantName} entra em contato com você: {link}',
@@ -54,6 +56,7 @@ const pt: Catalog = {
     subject: 'Lembrete: {eventTitle} \u2013 {when}',
     intro: '{allDay, select, yes {Lembrete: {eventTitle} acontece em {when}.} other {Lembrete: {eventTitle} começa em {when}.}}',
     closing: 'Esperamos por você!',
+    note: '{eventNote}',
     sms: '{tenantName}: lembrete - {eventTitle}, {when}.',
   },
   'room-opening': {
@@ -63,12 +66,14 @@ const pt: Catalog = {
     roomOpens: 'Abertura da sala',
     event: 'Evento',
     roomLink: 'Link da sala (se o botão não funcionar)',
+    note: '{eventNote}',
     sms: '{tenantName}: a sala online de {eventTitle} abre às {time}. Entrar: {url}',
   },
   'host-reminder': {
     subject: 'Você conduz {eventTitle} \u2013 {when}',
     heading: 'Você conduz {eventTitle}',
     intro: '{allDay, select, yes {Lembrete: você conduz {eventTitle} em {when}.} other {Lembrete: você conduz {eventTitle}, que começa em {when}.}}',
+    note: '{eventNote}',
     sms: '{tenantName}: você conduz {eventTitle}, {when}.',
   },
   'booking-confirmed': {
@@ -76,6 +81,7 @@ const pt: Catalog = {
     intro:
       '{allDay, select, yes {Sua vaga em {eventTitle} está confirmada. O evento acontece em {when}.} other {Sua vaga em {eventTitle} está confirmada. Começa em {when}.}}',
     closing: 'O convite para a sua agenda está em anexo.',
+    note: '{eventNote}',
     sms: '{tenantName}: inscrição confirmada - {eventTitle}, {when}.',
   },
   'booking-cancelled': {

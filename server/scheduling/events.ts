@@ -31,6 +31,7 @@ function eventRow(tenantId: string, data: z.output<typeof createEventSchema>) {
     location: data.location ?? null,
     roomUrl: data.roomUrl ?? null,
     externalUid: data.externalUid ?? null,
+    eventNote: data.eventNote && Object.keys(data.eventNote).length > 0 ? data.eventNote : null,
     startsAt: data.startsAt,
     endsAt: data.endsAt,
     timeZone: data.timeZone,

@@ -38,7 +38,7 @@ export const eventTimingSchema = z
   })
   .refine((v) => v.endsAt.getTime() >= v.startsAt.getTime(), { message: 'must not be before startsAt', path: ['endsAt'] });
 
-/** A new event: title (required), description, location, http(s) room URL, external UID, and its timing; bidi controls refused in typed text. */
+/** A new event: title (required), description, location, http(s) room URL, external UID, note for participants, and its timing; bidi controls refused in typed text. */
 export const createEventSchema = z
   .object({
     title: z.string().trim().min(1, 'required').check(refuseBidiControls),
@@ -46,6 +46,8 @@ export const createEventSchema = z
     location: z.string().check(refuseBidiControls).nullish(),
     roomUrl: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL such as https://meet.example/room' }).max(2000).check(refuseBidiControls).nullish(),
     externalUid: z.string().min(1).nullish(),
+    /** The note for participants per language, already checked (domain/scheduling/event-note.ts checkEventNote); null = none. */
+    eventNote: z.record(z.string(), z.string()).nullish(),
   })
   .and(eventTimingSchema);
 /** `createEvent`'s input, before validation. */

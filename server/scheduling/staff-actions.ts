@@ -29,6 +29,8 @@ import { suppressionReasons } from '@/domain/vocabulary';
 import { bookingFormSchema, type BookingForm } from '@/domain/scheduling/booking-form';
 import { FIELD_LIMITS } from '@/domain/platform/request-limits';
 import { refuseBidiControls } from '@/domain/text';
+import { checkEventNote, noteKey, type EventNote } from '@/domain/scheduling/event-note';
+import { catalogLocales } from '@/emails/messages';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { addBooking, cancelBooking } from './bookings';
 import { cancelEvent, createEvent, rescheduleEvent } from './events';
@@ -56,6 +58,22 @@ const optionalText = z
   .nullish()
   .transform((v) => (v ? v : null));
 
+/**
+ * The note for participants (domain/scheduling/event-note.ts): an object from a language Punctual writes messages in
+ * (or "" for all languages) to plain text of at most 500 characters; normalised (blank values dropped). Absent =
+ * leave the stored note as it is (an edit); null or {} = no note.
+ */
+const eventNoteField = z.unknown().transform((v, ctx): EventNote | undefined => {
+  if (v === undefined) return undefined;
+  const r = checkEventNote(v, catalogLocales);
+  if (r.ok) return r.note;
+  ctx.addIssue({ code: 'custom', message: r.message });
+  return z.NEVER;
+});
+
+/** The stored form of a checked note: null for none. */
+const storedNote = (note: EventNote | undefined): EventNote | null => (note && Object.keys(note).length > 0 ? note : null);
+
 /** The event form: details plus wall-clock timing in `timeZone`. */
 const eventFormSchema = z.object({
   title: z.string().trim().min(1, 'required').max(200).check(refuseBidiControls),
@@ -69,6 +87,7 @@ const eventFormSchema = z.object({
   allDay: z.boolean().default(false),
   start: z.string().min(1, 'required'),
   end: z.string().default(''),
+  eventNote: eventNoteField.optional(),
 });
 type EventForm = z.input<typeof eventFormSchema>;
 
@@ -86,7 +105,7 @@ export async function createEventAction(db: DbOrTx, ctx: ActionContext, input: E
   const f = parseInput(eventFormSchema, input);
   return db.transaction(async (tx) => {
     await recheckActor(tx, ctx, 'operate');
-    const e = await createEvent(tx, ctx.tenantId, { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, ...timing(f) });
+    const e = await createEvent(tx, ctx.tenantId, { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, eventNote: storedNote(f.eventNote), ...timing(f) });
     await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'event_create', at: ctx.now, details: { eventId: e.id, title: e.title } });
     return e;
   });
@@ -103,6 +122,7 @@ export function eventFormView(e: Event) {
     description: e.description ?? '',
     location: e.location ?? '',
     roomUrl: e.roomUrl ?? '',
+    eventNote: e.eventNote ?? {},
     ...formFromTiming(e),
     status: e.status,
     scheduleVersion: e.scheduleVersion,
@@ -135,12 +155,15 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
     await assertEventVersion(tx, ctx, before, seen);
     if (before.status === 'cancelled') throw new AppError('invalid_state', 'a cancelled event cannot be edited', 'eventId');
     const details = { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl };
+    // An absent note leaves the stored one; a note is compared by its content, not its key order.
+    const note = f.eventNote === undefined ? {} : { eventNote: storedNote(f.eventNote) };
+    const noteChanged = 'eventNote' in note && noteKey(note.eventNote) !== noteKey(before.eventNote);
     // Only a real change is written: a save that changes nothing must not bump the version (and so stale
     // every other open form of this event).
-    if ((Object.keys(details) as (keyof typeof details)[]).some((k) => !sameValue(details[k], before[k]))) {
+    if (noteChanged || (Object.keys(details) as (keyof typeof details)[]).some((k) => !sameValue(details[k], before[k]))) {
       await tx
         .update(events)
-        .set({ ...details, updatedAt: ctx.now })
+        .set({ ...details, ...note, updatedAt: ctx.now })
         .where(and(eq(events.tenantId, ctx.tenantId), eq(events.id, eventId)));
     }
     const after = await rescheduleEvent(tx, ctx.tenantId, eventId, { ...t, roomOpenLeadMinutes: before.roomOpenLeadMinutes }, ctx.now);

@@ -4,6 +4,7 @@
  * quiet hours (issue #9 §7), preferences and the one-click unsubscribe (issue #10 §5).
  */
 import { chooseMessageLocale, keepClaimedLocale, type MessageLocaleChoice } from '@/domain/messages/locale-fallback';
+import { chooseEventNote } from '@/domain/scheduling/event-note';
 import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '@/domain/notifications/preferences';
 import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
 import { essentialTypes, type Channel, type Provider } from '@/domain/vocabulary';
@@ -38,6 +39,7 @@ export function messageLanguageOf(w: Pick<BookingContext, 'contact' | 'sendingTe
  */
 export function buildTemplateData(w: BookingContext, claimed?: ClaimedLocale | null): Record<string, unknown> {
   const lead = w.event.roomOpenLeadMinutes ?? w.tenant.roomOpenLeadMinutes;
+  const language = messageLanguageOf(w, claimed);
   return {
     tenantName: w.sendingTenant.name,
     recipientName: w.contact.name,
@@ -48,9 +50,12 @@ export function buildTemplateData(w: BookingContext, claimed?: ClaimedLocale | n
     allDay: w.event.allDay,
     eventTimeZone: w.event.timeZone,
     recipientTimeZone: w.contact.timeZone,
-    locale: messageLanguageOf(w, claimed).formatLocale,
+    locale: language.formatLocale,
     location: w.event.location,
     notes: w.event.description,
+    // The note in the language the message is written in (its fallback: domain/scheduling/event-note.ts), read from the
+    // event as it is now — like the title and the place, a retry sends the note as it is at that attempt.
+    eventNote: chooseEventNote(w.event.eventNote, language.formatLocale, w.sendingTenant.locale ?? null),
     roomUrl: w.event.roomUrl,
     roomOpensAt: w.event.roomUrl ? new Date(w.event.startsAt.getTime() - lead * 60_000).toISOString() : null,
     participantCount: w.booking.role === 'host' ? w.confirmedParticipants : null,

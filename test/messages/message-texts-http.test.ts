@@ -47,7 +47,7 @@ describe('/api/message-texts', () => {
     const bad = await s.call('PUT', path, { cookie: admin, body: { ...german, body: 'Guten Tag,\n\n{eventTitel} beginnt {when}.', rowVersion: 0 } });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ field: 'body', variable: 'eventTitel', line: 3 });
-    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'body', line: 3, variable: 'eventTitel', known: ['eventTitle', 'when', 'allDay', 'tenantName'] })]);
+    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'body', line: 3, variable: 'eventTitel', known: ['eventTitle', 'when', 'allDay', 'eventNote', 'tenantName'] })]);
     expect((await s.call('GET', path, { cookie: viewer })).json).toMatchObject({ rowVersion: 0, draft: null, published: null });
 
     expect((await s.call('PUT', path, { cookie: viewer, body: { ...german, rowVersion: 0 } })).status).toBe(403);

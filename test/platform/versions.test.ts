@@ -72,7 +72,7 @@ describe('two people edit one event (the issue’s scenario)', () => {
     const [atOpen] = await db().select().from(events).where(eq(events.id, event.id));
     const openedView = eventFormView(atOpen);
     const { version: openedVersion, status: _s, scheduleVersion: _sv, ...opened } = openedView;
-    expect(opened).toEqual({ title: 'Pottery', description: '', location: 'Room A', roomUrl: '', timeZone: 'Europe/Amsterdam', allDay: false, start: '2027-06-15T10:00', end: '2027-06-15T11:00' });
+    expect(opened).toEqual({ title: 'Pottery', description: '', location: 'Room A', roomUrl: '', timeZone: 'Europe/Amsterdam', allDay: false, start: '2027-06-15T10:00', end: '2027-06-15T11:00', eventNote: {} });
 
     // B (Bea) opened the same form, moves the event to 16 June and changes the room.
     const beaNow = new Date('2027-06-10T12:34:00Z');

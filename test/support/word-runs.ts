@@ -29,6 +29,7 @@ const sample: Record<string, MessageValue> = {
   eventTitle: placeholder('eventTitle'),
   location: placeholder('location'),
   reason: placeholder('reason'),
+  eventNote: placeholder('eventNote'),
   when: '|',
   time: '|',
   was: '|',

@@ -69,6 +69,7 @@ const sample: Record<string, MessageValue> = {
   invitedBy: { typed: 'Ada Admin' },
   address: 'hello@studio.example',
   role: 'staff',
+  eventNote: { typed: 'Bring an apron' },
 };
 
 describe('every message formats in its language', () => {

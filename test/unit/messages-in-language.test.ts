@@ -13,7 +13,7 @@ import { englishMessageRuns, wordRuns as runsOf } from '@/test/support/word-runs
 
 const wordRuns = (text: string) => runsOf(text, typedValues);
 
-const typedValues = ['Clay Corner Amsterdam', 'Glaze Night', 'Jonas Berger', 'Clay Corner, Westerstraat 5, Amsterdam', 'Wear clothes that may get dirty.'];
+const typedValues = ['Clay Corner Amsterdam', 'Glaze Night', 'Jonas Berger', 'Clay Corner, Westerstraat 5, Amsterdam', 'Wear clothes that may get dirty.', 'Bring an apron and closed shoes.'];
 
 const event: NotificationTemplateData = {
   tenantName: typedValues[0]!,
@@ -28,6 +28,7 @@ const event: NotificationTemplateData = {
   locale: 'en',
   location: typedValues[3]!,
   notes: typedValues[4]!,
+  eventNote: typedValues[5]!,
   roomUrl: null,
   roomOpensAt: null,
   participantCount: null,
@@ -76,7 +77,7 @@ describe.each(catalogLocales.filter((l) => l !== 'en'))('%s', (locale) => {
     const theirs = await rendered(template, locale);
     const shared = [...wordRuns(theirs)].filter((run) => english.has(run) || catalogRuns.has(run));
     expect(shared, theirs).toEqual([]);
-    expect(theirs).not.toMatch(/\b(your time|all day|Reminder|booked|Hello)\b/);
+    expect(theirs).not.toMatch(/\b(your time|all day|Reminder|booked|Hello|Please note)\b/);
   });
 
   it('the email says which language it is in', async () => {

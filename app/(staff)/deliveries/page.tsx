@@ -9,6 +9,7 @@ import { ZonedTime } from '@/components/ui/ZonedTime';
 import { ChannelBadge } from '@/components/ui/ChannelBadge';
 import { ChannelFilter } from '@/components/ui/ChannelFilter';
 import { deliveryStatuses } from '@/domain/vocabulary';
+import { messageTextShort } from '@/domain/messages/message-text-label';
 import { deliveriesParams, deliveryFilterOf, parseDeliveriesQuery, withQuery } from '@/domain/dashboards/log-filters';
 import { requireStaff } from '@/app/_http/session';
 import '@/app/styles/exports-bulk.css';
@@ -125,6 +126,11 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   <td data-label={d.channel === 'sms' ? 'Text' : d.channel === 'webhook' ? 'Target' : 'Subject'} className="wrap-anywhere">
                     <span title={d.subject ?? undefined}>{d.subject ? cellText(d.subject) : <span className="muted">{d.template}</span>}</span>
                     {title ? <div className="muted small">{title}</div> : null}
+                    {messageTextShort(d) ? (
+                      <div className="muted small" data-testid="message-text" data-text-version={d.messageTextVersion ?? 'built-in'}>
+                        {messageTextShort(d)}
+                      </div>
+                    ) : null}
                     {sentBy ? (
                       <div className="small sent-by" data-testid="sent-by">
                         Sent in your name by <strong>{sentBy.tenantName}</strong> ({sentBy.actor})

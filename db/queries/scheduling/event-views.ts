@@ -291,6 +291,8 @@ export interface EventView {
   allDay: boolean;
   timeZone: string;
   roomUrl: string | null;
+  /** The note for participants per language ("" = all languages), null for none (domain/scheduling/event-note.ts). */
+  eventNote: Record<string, string> | null;
   /** The event's own room-open lead, else the tenant's. */
   roomOpenLeadMinutes: number;
   status: EventStatus;
@@ -483,6 +485,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       allDay: e.allDay,
       timeZone: e.timeZone,
       roomUrl: e.roomUrl,
+      eventNote: e.eventNote ?? null,
       roomOpenLeadMinutes: e.roomOpenLeadMinutes ?? row.tenantLead,
       status: e.status,
       statusReason: e.statusReason,

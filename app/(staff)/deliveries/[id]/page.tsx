@@ -16,6 +16,7 @@ import { auditActionLabel } from '@/domain/dashboards/audit-view';
 import { ChannelBadge } from '@/components/ui/ChannelBadge';
 import { describeSmsSegments, messageTitle, subjectLabels } from '@/domain/sending/message-labels';
 import { describeMessageLocale } from '@/domain/messages/locale-fallback';
+import { messageTextLabel } from '@/domain/messages/message-text-label';
 import { requireStaff } from '@/app/_http/session';
 
 export const dynamic = 'force-dynamic';
@@ -81,6 +82,14 @@ export default async function DeliveryPage({ params }: { params: Promise<{ id: s
               {d.providerMessageId ? <div className="mono small">{d.providerMessageId}</div> : null}
             </dd>
           </div>
+          {messageTextLabel(d) ? (
+            <div>
+              <dt>Text</dt>
+              <dd data-testid="message-text" data-text-version={d.messageTextVersion ?? 'built-in'}>
+                {messageTextLabel(d)}
+              </dd>
+            </div>
+          ) : null}
           {d.messageLocale ? (
             <div>
               <dt>Language</dt>

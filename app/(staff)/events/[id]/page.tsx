@@ -11,6 +11,7 @@ import { zoneNames } from '@/domain/zones';
 import '@/app/styles/preferences.css';
 import '@/app/styles/participants.css';
 import '@/app/styles/exports-bulk.css';
+import '@/app/styles/event-note.css';
 
 export const dynamic = 'force-dynamic';
 

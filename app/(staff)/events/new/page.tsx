@@ -6,6 +6,8 @@ import { EventForm } from '@/components/events/EventForm';
 import { can } from '@/domain/accounts/permissions';
 import { requireStaff } from '@/app/_http/session';
 import { zoneNames } from '@/domain/zones';
+import { catalogLocales } from '@/emails/messages';
+import '@/app/styles/event-note.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'New event' };
@@ -30,7 +32,8 @@ export default async function NewEventPage() {
       <EventForm
         mode="create"
         zones={[...zoneNames]}
-        initial={{ title: '', description: '', location: '', roomUrl: '', timeZone: tenant.timeZone, allDay: false, start: fmt(tomorrow.set({ hour: 10 })), end: fmt(tomorrow.set({ hour: 11 })) }}
+        noteLanguages={catalogLocales}
+        initial={{ title: '', description: '', location: '', roomUrl: '', eventNote: '', timeZone: tenant.timeZone, allDay: false, start: fmt(tomorrow.set({ hour: 10 })), end: fmt(tomorrow.set({ hour: 11 })) }}
       />
     </>
   );

@@ -13,6 +13,9 @@ import { can } from '@/domain/accounts/permissions';
 import { requireStaff } from '@/app/_http/session';
 import { zoneNames } from '@/domain/zones';
 import '@/app/styles/participants.css';
+import '@/app/styles/event-note.css';
+import { noteKey } from '@/domain/scheduling/event-note';
+import { catalogLocales } from '@/emails/messages';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Edit event' };
@@ -48,7 +51,8 @@ export default async function EditEventPage({ params }: { params: Promise<{ id: 
         zones={[...zoneNames]}
         pendingReminders={impact.pending}
         version={e.version}
-        initial={{ title: e.title, description: e.description ?? '', location: e.location ?? '', roomUrl: e.roomUrl ?? '', ...formFromTiming(e) }}
+        noteLanguages={catalogLocales}
+        initial={{ title: e.title, description: e.description ?? '', location: e.location ?? '', roomUrl: e.roomUrl ?? '', eventNote: noteKey(e.eventNote), ...formFromTiming(e) }}
       />
     </>
   );
