@@ -44,14 +44,18 @@ function seesCredentials(viewer: MailboxViewer, envelopeTo: readonly string[]): 
   return isRecipient(viewer.viewerEmail, envelopeTo);
 }
 
-/** One page of a channel's caught messages for `viewer`, with the counts of every channel; credentials masked. */
+/**
+ * One page of a channel's caught messages for `viewer` (with `q`: those whose recipient, subject or Message-ID
+ * contains it), with the counts of every channel (unfiltered); credentials masked.
+ */
 export async function mailboxPage(
   db: DbOrTx,
   viewer: MailboxViewer,
   channel: CaughtChannel,
   page: { limit: number; offset: number },
+  q = '',
 ): Promise<{ counts: Record<CaughtChannel, number>; total: number; items: CaughtMessageListItem[] }> {
-  const [counts, list] = await Promise.all([countCaughtMessages(db, viewer), listCaughtMessages(db, page, viewer, channel)]);
+  const [counts, list] = await Promise.all([countCaughtMessages(db, viewer), listCaughtMessages(db, page, viewer, channel, q)]);
   const items = list.items.map((m) =>
     seesCredentials(viewer, m.envelopeTo)
       ? m

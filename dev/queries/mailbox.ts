@@ -114,14 +114,30 @@ export async function countCaughtMessages(db: DbOrTx, scope: MailboxScope): Prom
   return out;
 }
 
-/** Caught messages of one channel in the scope, newest first (then by id, so paging is stable). */
+/**
+ * The rows matching a mailbox search: `q` (trimmed, at most 200 characters) as a case-insensitive substring of a
+ * recipient address, the subject or the Message-ID (with or without its angle brackets) — never of a body, so a
+ * search cannot probe the masked links in someone else's message.
+ */
+function searchWhere(q: string): SQL {
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const m = caughtMessages;
+  return sql`(exists (select 1 from unnest(${m.envelopeTo}) as r(addr) where r.addr ilike ${like}) or ${m.subject} ilike ${like} or ${m.messageId} ilike ${like})`;
+}
+
+/**
+ * Caught messages of one channel in the scope, newest first (then by id, so paging is stable); with `q`, only those
+ * matching it ({@link searchWhere}).
+ */
 export async function listCaughtMessages(
   db: DbOrTx,
   page: { limit: number; offset: number },
   scope: MailboxScope,
   channel: CaughtChannel = 'email',
+  q = '',
 ): Promise<ListPage<CaughtMessageListItem>> {
-  const where = channelWhere(scope, channel);
+  const search = q.trim().replace(/^<|>$/g, '').slice(0, 200);
+  const where = search ? sql`(${channelWhere(scope, channel)} and ${searchWhere(search)})` : channelWhere(scope, channel);
   const [{ total }] = await db.select({ total: count() }).from(caughtMessages).where(where);
   const rows = await db
     .select({

@@ -17,6 +17,7 @@ export const metadata: Metadata = { title: 'Mailbox' };
 const PAGE_SIZE = 50;
 const pageParamSchema = z.coerce.number().int().min(1).catch(1);
 const channelParamSchema = z.enum(caughtChannels).catch('email');
+const queryParamSchema = z.string().trim().max(200).catch('');
 
 const empty: Record<CaughtChannel, { title: string; hint: string }> = {
   email: { title: 'No mail caught yet', hint: 'Reminders sent while the app runs with its built-in mail catcher show up here.' },
@@ -29,7 +30,9 @@ const empty: Record<CaughtChannel, { title: string; hint: string }> = {
  * Email (SMTP catcher), SMS (SMS API) and Webhooks (webhook receiver), each with its count (`?channel=`). A notice
  * says that these are development catchers, so nobody takes the page for a record of real sends. Only what this
  * tenant sent, account mail only to its recipient, and credentials masked unless the viewer is the recipient
- * (dev/caught-mail.ts). 404 unless the mailbox is on (`PUNCTUAL_MAILBOX`).
+ * (dev/caught-mail.ts). `?q=` searches the tab by recipient address, subject or Message-ID (an unknown outcome's
+ * Message-ID, copied from its delivery page, finds whether the catcher got it). 404 unless the mailbox is on
+ * (`PUNCTUAL_MAILBOX`).
  */
 export default async function MailboxPage({
   searchParams,
@@ -40,6 +43,7 @@ export default async function MailboxPage({
   const params = await searchParams;
   const page = pageParamSchema.parse(params.page);
   const channel = channelParamSchema.parse(params.channel);
+  const q = queryParamSchema.parse(typeof params.q === 'string' ? params.q : '');
   const db = getDb();
   // The catchers hold every tenant's messages: show only what this tenant sent (dev/caught-mail.ts).
   const { tenant, user } = await requireStaff();
@@ -47,7 +51,7 @@ export default async function MailboxPage({
   if (!senders) notFound();
   const zone = tenant.timeZone;
   const [{ counts, items, total }, guests] = await Promise.all([
-    mailboxPage(db, { tenantId: tenant.id, viewerEmail: user.email }, channel, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    mailboxPage(db, { tenantId: tenant.id, viewerEmail: user.email }, channel, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }, q),
     channel === 'email' ? guestMailCounts(db, tenant.id) : Promise.resolve(null),
   ]);
   const what =
@@ -82,12 +86,29 @@ export default async function MailboxPage({
         </p>
       ) : null}
       <MailboxTabs active={channel} counts={counts} />
+      <form className="filters mailbox-search" method="get" action="/mailbox" role="search" aria-label="Search the mailbox">
+        {channel === 'email' ? null : <input type="hidden" name="channel" value={channel} />}
+        <label className="field">
+          <span>Recipient, subject or Message-ID</span>
+          <input type="search" name="q" defaultValue={q} maxLength={200} placeholder="ana@example.com or <…@punctual>" />
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      {q ? (
+        <p className="muted small" role="status" data-testid="mailbox-search-result">
+          {total === 1 ? '1 message matches' : `${total} messages match`} “{q}”.
+        </p>
+      ) : null}
       {items.length === 0 ? (
-        <EmptyState title={total === 0 ? empty[channel].title : 'No messages on this page'}>{total === 0 ? empty[channel].hint : null}</EmptyState>
+        q ? (
+          <EmptyState title="Nothing matches">No caught message in this tab has that recipient, subject or Message-ID.</EmptyState>
+        ) : (
+          <EmptyState title={total === 0 ? empty[channel].title : 'No messages on this page'}>{total === 0 ? empty[channel].hint : null}</EmptyState>
+        )
       ) : (
         <>
           {channel === 'email' ? <MailboxTable messages={items} zone={zone} /> : channel === 'sms' ? <SmsTable messages={items} zone={zone} /> : <WebhookTable messages={items} zone={zone} />}
-          <Pager basePath="/mailbox" page={page} pageSize={PAGE_SIZE} total={total} params={channel === 'email' ? {} : { channel }} />
+          <Pager basePath="/mailbox" page={page} pageSize={PAGE_SIZE} total={total} params={{ ...(channel === 'email' ? {} : { channel }), ...(q ? { q } : {}) }} />
         </>
       )}
     </>
