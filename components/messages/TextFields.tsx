@@ -16,6 +16,12 @@ function where(e: StaffTextError): string {
   return e.column ? `Line ${e.line}, column ${e.column}` : `Line ${e.line}`;
 }
 
+/** The error's sentence without its "Body, line 3:" (shown before it) and, when listed below it, the known variables. */
+function sentence(e: StaffTextError): string {
+  const s = e.message.replace(/^[^:]+, line \d+(, column \d+)?: /, '');
+  return e.known ? s.replace(/ This message can use: .*$/, '') : s;
+}
+
 /** The check's errors of one field, beside it: where, the sentence, and for an unknown variable the known ones. */
 function FieldErrors({ id, errors }: { id: string; errors: StaffTextError[] }) {
   if (errors.length === 0) return null;
@@ -23,7 +29,7 @@ function FieldErrors({ id, errors }: { id: string; errors: StaffTextError[] }) {
     <ul className="field-errors" id={id} data-testid="field-errors">
       {errors.map((e, i) => (
         <li key={i} data-code={e.code} data-variable={e.variable} data-line={e.line}>
-          <strong>{where(e)}:</strong> {e.message.replace(/^[^:]+, line \d+(, column \d+)?: /, '')}
+          <strong>{where(e)}:</strong> {sentence(e)}
           {e.known ? (
             <span className="field-errors-known">
               {' '}

@@ -54,7 +54,9 @@ export function TextPreview({
         {failure
           ? `The preview cannot be shown: ${failure}`
           : stale
-            ? 'The text has errors (see the fields): this is the last preview that worked.'
+            ? preview
+              ? 'The text has errors (see the fields): this is the last preview that worked.'
+              : 'The text has errors (see the fields): the preview shows once they are fixed.'
             : loading
               ? 'Updating the preview…'
               : preview
@@ -69,8 +71,8 @@ export function TextPreview({
             <span className="muted small">Subject</span> <strong data-testid="preview-subject">{preview.subject}</strong>
           </p>
           <div className="template-frames text-preview-frames">
-            <iframe title="Email preview, desktop (600 px)" srcDoc={preview.html} sandbox="" style={{ width: 600, height: 720 }} />
-            <iframe title="Email preview, phone (375 px)" srcDoc={preview.html} sandbox="" style={{ width: 375, height: 720 }} />
+            <iframe title="Email preview, desktop (600 px)" srcDoc={preview.html} sandbox="" style={{ width: 600, height: 640 }} />
+            <iframe title="Email preview, phone (375 px)" srcDoc={preview.html} sandbox="" style={{ width: 375, height: 640 }} />
           </div>
           <details>
             <summary>Plain text</summary>
