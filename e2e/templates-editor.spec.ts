@@ -4,11 +4,12 @@
  * by clicking the `eventTitle` variable, sees the real participant's event in the preview, saves a draft, publishes
  * version 1, publishes a change, rolls back to version 1 and resets to Punctual's text; sends the draft to
  * themselves (only they get it). At 1360 px (editor and preview side by side) and 375 px (one column, no sideways
- * scrolling); axe on both; a viewer reads it without a form. Screenshots: templates-editor, templates-editor-375,
- * templates-overview, templates-editor-viewer.
+ * scrolling); axe on both; a viewer reads it without a form; a save after a colleague's is refused naming them, and
+ * their text can be reloaded. Screenshots: templates-editor, templates-editor-375, templates-overview(-375),
+ * templates-editor-viewer.
  */
 import type { Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
 
 test.use({ role: 'admin' });
 
@@ -148,4 +149,26 @@ test('a viewer reads the text without a form', async ({ contextAs }) => {
   // Chromium paints frames outside the viewport blank in a full-page capture: show the whole page at once.
   await page.setViewportSize({ width: 1360, height: 2100 });
   await screen(page, 'templates-editor-viewer');
+});
+
+test('a colleague saved in between: the save is refused, saying who, and the latest text can be reloaded', async ({ page }) => {
+  await page.goto(path);
+  await expect(page.getByTestId('preview-status')).not.toHaveText('');
+  // Another tab of the same organisation saves a draft after this page was opened.
+  const before = await stored(page);
+  const theirs = { subject: 'Von nebenan: {eventTitle}', body: 'Text aus dem anderen Tab: {eventTitle}, {when}.', sms: '{eventTitle}, {when}.' };
+  const r = await page.request.put(api, { headers: sameOrigin(), data: { ...theirs, rowVersion: before.rowVersion } });
+  expect(r.status(), await r.text()).toBe(200);
+
+  await page.getByLabel('Subject').fill('Meine Fassung: {eventTitle}');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  const panel = page.getByTestId('conflict-panel');
+  await expect(panel).toBeFocused();
+  await expect(panel).toContainText(/This attendee-reminder text \(de\) was changed by Ada Admin at .+ since you opened it\./);
+  expect(await stored(page)).toMatchObject({ rowVersion: before.rowVersion + 1, draft: { subject: theirs.subject } });
+  await expectAccessible(page, 'templates editor (conflict)');
+  await panel.getByRole('button', { name: 'Reload the latest text' }).click();
+  await expect(page.getByLabel('Subject')).toHaveValue(theirs.subject);
+  await expect(page.getByLabel('Body', { exact: true })).toHaveValue(theirs.body);
+  await expect(panel).toHaveCount(0);
 });
