@@ -94,7 +94,7 @@ test('an admin writes the German attendee reminder: error, fix by variable, real
   await page.setViewportSize({ width: 1360, height: 900 });
 
   // A change published as version 2; then back to version 1 (published again as version 3).
-  await page.getByLabel('Subject').fill('Bald geht es los: {eventTitle}');
+  await page.getByLabel('Subject', { exact: true }).fill('Bald geht es los: {eventTitle}');
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByTestId('text-state')).toContainText('In use: your text, version 2.');
   await expect(history.locator('li[data-version="2"] [data-testid="changed-fields"]')).toHaveText('Changed: Subject');
@@ -121,12 +121,23 @@ test('an admin writes the German attendee reminder: error, fix by variable, real
   await expect(page.locator('main')).toContainText(`Erinnerung: ${title}`);
 });
 
-test('the editor at 375 px: one column, no sideways scrolling, an error beside its field', async ({ page }) => {
+test('the editor at 375 px: one column, no sideways scrolling, an error beside its field, variables by keyboard', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Attendee reminder');
-  await page.getByLabel('SMS text').fill('{tenantName}: {eventTitle} {wann}');
+  await page.getByLabel('SMS text', { exact: true }).fill('{tenantName}: {eventTitle} {wann}');
   await expect(page.locator('[data-field="sms"] [data-testid="field-errors"]')).toContainText('{wann} is not a variable of this message');
+  // By keyboard: a variable goes where the person last wrote, also after tabbing past another field.
+  const body = page.getByLabel('Body', { exact: true });
+  await body.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('SMS text', { exact: true })).toBeFocused();
+  const insert = page.getByRole('button', { name: /^Insert \{tenantName\} into the Body/ });
+  await insert.focus();
+  await page.keyboard.press('Enter');
+  await expect(body).toBeFocused();
+  await expect(body).toHaveValue(/Wir freuen uns auf Sie\.\{tenantName\}$/);
   await expectNoHorizontalScroll(page);
   const fields = await page.locator('.text-editor-main').boundingBox();
   const preview = await page.locator('section.text-preview').boundingBox();
@@ -160,7 +171,7 @@ test('a colleague saved in between: the save is refused, saying who, and the lat
   const r = await page.request.put(api, { headers: sameOrigin(), data: { ...theirs, rowVersion: before.rowVersion } });
   expect(r.status(), await r.text()).toBe(200);
 
-  await page.getByLabel('Subject').fill('Meine Fassung: {eventTitle}');
+  await page.getByLabel('Subject', { exact: true }).fill('Meine Fassung: {eventTitle}');
   await page.getByRole('button', { name: 'Save draft' }).click();
   const panel = page.getByTestId('conflict-panel');
   await expect(panel).toBeFocused();
@@ -168,7 +179,7 @@ test('a colleague saved in between: the save is refused, saying who, and the lat
   expect(await stored(page)).toMatchObject({ rowVersion: before.rowVersion + 1, draft: { subject: theirs.subject } });
   await expectAccessible(page, 'templates editor (conflict)');
   await panel.getByRole('button', { name: 'Reload the latest text' }).click();
-  await expect(page.getByLabel('Subject')).toHaveValue(theirs.subject);
+  await expect(page.getByLabel('Subject', { exact: true })).toHaveValue(theirs.subject);
   await expect(page.getByLabel('Body', { exact: true })).toHaveValue(theirs.body);
   await expect(panel).toHaveCount(0);
 });

@@ -9,6 +9,7 @@ import { ZonedTime } from '@/components/ui/ZonedTime';
 import { TextFields } from './TextFields';
 import { TextHistory } from './TextHistory';
 import { TextPreview, type ParticipantChoice } from './TextPreview';
+import { fieldLabels } from './text-labels';
 import { VariableList } from './VariableList';
 import { useTextEditor, type TextConflict } from './useTextEditor';
 
@@ -105,7 +106,7 @@ export function TextEditor({
             <FormFeedback error={editor.failure ? { message: editor.failure } : null} notice={editor.notice} />
           </form>
         </section>
-        <VariableList variables={editor.view.variables} onInsert={editor.insertVariable} readOnly={!canEdit} />
+        <VariableList variables={editor.view.variables} onInsert={editor.insertVariable} readOnly={!canEdit} targetLabel={fieldLabels[editor.target]} />
         <TextHistory versions={editor.history} current={editor.view.published?.version ?? null} zone={zone} canEdit={canEdit} busy={editor.busy} onRollback={(v) => void editor.rollback(v)} />
       </div>
       <div className="text-editor-preview">

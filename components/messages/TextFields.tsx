@@ -45,7 +45,7 @@ function FieldErrors({ id, errors }: { id: string; errors: StaffTextError[] }) {
 /**
  * The three fields of a text — subject, body (the Markdown subset, said in its hint), SMS text — each with its hint,
  * its length against the limit and the check's errors for it (aria-invalid, described by them). Read-only for a role
- * that cannot change texts. The field last focused is remembered (variables are inserted there).
+ * that cannot change texts. The field last typed or clicked in is the editor's `target` (variables are inserted there).
  */
 export function TextFields({ editor, readOnly }: { editor: TextEditorState; readOnly: boolean }) {
   const id = useId();
@@ -68,10 +68,15 @@ export function TextFields({ editor, readOnly }: { editor: TextEditorState; read
           ref: (el: HTMLInputElement | HTMLTextAreaElement | null) => {
             editor.refs.current[field] = el;
           },
-          onFocus: () => {
-            editor.lastFocused.current = field;
+          // Typing, a caret key or a click makes this the field variables go into; Tab only passes through.
+          onKeyDown: (e: { key: string }) => {
+            if (e.key !== 'Tab' && e.key !== 'Shift') editor.setTarget(field);
           },
-          onChange: (e: { target: { value: string } }) => editor.setField(field, e.target.value),
+          onMouseDown: () => editor.setTarget(field),
+          onChange: (e: { target: { value: string } }) => {
+            editor.setTarget(field);
+            editor.setField(field, e.target.value);
+          },
         };
         return (
           <div key={field} className="field text-field" data-field={field}>

@@ -33,8 +33,9 @@ export function checkErrors(err: unknown): StaffTextError[] | null {
  * /api/message-texts/:kind/:locale: the three fields, the row version they are based on, the check's errors (from a
  * save or from the preview; a save moves focus to the first error's field), the stale-save conflict (409 with the
  * text as stored now: reload it, or keep these words and save over it), and save draft, publish (saving first when
- * the fields differ from the stored draft), roll back, reset — each refreshing the history. The last focused field
- * and its caret are kept, so a variable clicked in the list is inserted where the person was writing.
+ * the fields differ from the stored draft), roll back, reset — each refreshing the history. The field last typed or
+ * clicked in is the `target`: a variable clicked in the list is inserted at its caret (a keyboard user tabbing from
+ * the body to the list past the SMS field still inserts into the body).
  */
 export function useTextEditor(initial: { view: MessageTextView; history: TextVersionView[]; builtIn: StaffDraft }) {
   const { kind, locale } = initial.view;
@@ -48,7 +49,8 @@ export function useTextEditor(initial: { view: MessageTextView; history: TextVer
   const [conflict, setConflict] = useState<TextConflict | null>(null);
   const [busy, setBusy] = useState(false);
   const refs = useRef<Partial<Record<StaffTextField, HTMLInputElement | HTMLTextAreaElement | null>>>({});
-  const lastFocused = useRef<StaffTextField>('body');
+  /** Where a clicked variable goes: the field last typed or clicked in (tabbing through a field does not count). */
+  const [target, setTarget] = useState<StaffTextField>('body');
 
   const stored = view.draft ? { subject: view.draft.subject, body: view.draft.body, sms: view.draft.sms } : null;
   const dirty = !stored || stored.subject !== fields.subject || stored.body !== fields.body || stored.sms !== fields.sms;
@@ -60,7 +62,7 @@ export function useTextEditor(initial: { view: MessageTextView; history: TextVer
 
   /** Inserts `{name}` at the caret (or over the selection) of the last focused field, then puts the caret after it. */
   function insertVariable(name: string) {
-    const field = lastFocused.current;
+    const field = target;
     const el = refs.current[field];
     const token = `{${name}}`;
     const value = fields[field];
@@ -169,7 +171,8 @@ export function useTextEditor(initial: { view: MessageTextView; history: TextVer
     busy,
     dirty,
     refs,
-    lastFocused,
+    target,
+    setTarget,
     setField,
     insertVariable,
     saveDraft,
