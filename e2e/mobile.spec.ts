@@ -48,6 +48,7 @@ const PAGES: { name: string; path: string; public?: boolean }[] = [
   { name: 'staff', path: '/staff' },
   { name: 'account', path: '/account' },
   { name: 'templates', path: '/templates' },
+  { name: 'template-editor', path: '/templates/attendee-reminder/de' },
   { name: 'mailbox', path: '/mailbox' },
   { name: 'mailbox-sms', path: '/mailbox?channel=sms' },
   { name: 'mailbox-webhooks', path: '/mailbox?channel=webhook' },

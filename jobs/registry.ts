@@ -57,8 +57,8 @@ export const taskPayloadSchemas = {
   alerts_check: z.object({ tenantId: z.uuid().optional() }).loose(),
   send_password_reset: z.object({ userId: z.string().min(1).max(200), url: z.url() }),
   send_staff_invitation: z.object({ invitationId: z.uuid(), url: z.url() }),
-  /** `id`: an `org_test_messages` row. */
-  send_test_message: z.object({ id: z.uuid() }),
+  /** `id`: an `org_test_messages` row; `content`: a message of the text editor to send instead of the settings page's. */
+  send_test_message: z.object({ id: z.uuid(), content: z.object({ subject: z.string().min(1), html: z.string().min(1), text: z.string() }).optional() }),
   /** `id`: a sender verification row. */
   send_sender_verification: z.object({ id: z.uuid(), url: z.url() }),
 } as const satisfies Record<TaskId, z.ZodType>;

@@ -1,52 +1,27 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { TEST_MESSAGE_PATIENCE_MS } from '@/domain/organisations/org-settings';
+import { useId, useState, type FormEvent } from 'react';
 import type { EmailProvider } from '@/domain/vocabulary';
 import type { TestMessageView } from '@/server/organisations/org-settings';
 import { ApiError, apiCall } from '@/components/ui/api';
 import { FormFeedback } from '@/components/ui/FormFeedback';
+import { testStatusWords as statusWords, useTestMessage } from './useTestMessage';
 
 const providerWords: Record<EmailProvider, string> = { smtp: 'the SMTP server', http_api: 'the HTTP email API' };
-const statusWords: Record<Exclude<TestMessageView['status'], 'pending'>, string> = {
-  sent: 'Accepted by the provider',
-  failed: 'Refused',
-  unknown: 'Unknown — it may or may not have gone out',
-};
 
 /**
  * "Send a test message" (admins, issue #13): an address (default: the admin's own; only the organisation's staff
  * addresses, offered in a list, are accepted) and a button. The web app never
  * sends mail: POST /api/settings/test-message queues it for a worker, which sends it through the organisation's
- * provider; this panel polls GET /api/settings/test-message/:id every second and shows the provider's answer
+ * provider; this panel polls GET /api/settings/test-message/:id every second (./useTestMessage.ts) and shows the provider's answer
  * verbatim, or — after 20 s without one — "no answer yet — is a worker running?" (it keeps polling).
  */
 export function TestMessagePanel({ defaultTo, provider, staff = [] }: { defaultTo: string; provider: EmailProvider; staff?: string[] }) {
   const id = useId();
   const [to, setTo] = useState(defaultTo);
-  const [message, setMessage] = useState<TestMessageView | null>(null);
-  const [waitedLong, setWaitedLong] = useState(false);
+  const { message, waitedLong, start } = useTestMessage();
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const askedAt = useRef(0);
-
-  useEffect(() => {
-    if (!message || message.status !== 'pending') return;
-    let stopped = false;
-    const timer = setInterval(async () => {
-      if (Date.now() - askedAt.current >= TEST_MESSAGE_PATIENCE_MS) setWaitedLong(true);
-      try {
-        const m = await apiCall<TestMessageView>(`/api/settings/test-message/${message.id}`, 'GET');
-        if (!stopped && m.status !== 'pending') setMessage(m);
-      } catch {
-        // A failed poll is tried again on the next tick.
-      }
-    }, 1000);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [message]);
 
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -54,9 +29,7 @@ export function TestMessagePanel({ defaultTo, provider, staff = [] }: { defaultT
     setError(null);
     try {
       const m = await apiCall<TestMessageView>('/api/settings/test-message', 'POST', { to });
-      askedAt.current = Date.now();
-      setWaitedLong(false);
-      setMessage(m);
+      start(m);
     } catch (err) {
       setError({ message: err instanceof Error ? err.message.replace(/^to: /, '') : String(err), field: err instanceof ApiError ? err.field : undefined });
     } finally {

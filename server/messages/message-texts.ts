@@ -82,7 +82,8 @@ export interface MessageTextView {
   variables: readonly MessageVariable[];
 }
 
-const keySchema = z.object({
+/** `{ kind, locale }` of a text: a message kind (template id) and a language Punctual ships text for. */
+export const textKeySchema = z.object({
   kind: z.enum(templateIds, { error: `must be one of ${templateIds.join(', ')}` }),
   locale: z.enum(catalogLocales as [string, ...string[]], { error: `must be one of ${catalogLocales.join(', ')}` }),
 });
@@ -95,16 +96,22 @@ const rowVersionSchema = z.object({
 // Twice the field's limit at most: the check (domain/messages/staff-text.ts) names the limit and the line for a text a
 // little over it; a body far beyond it is no editor's draft.
 const text = (max: number) => z.string({ error: 'required (a string; may not be missing)' }).max(max * 2, `at most ${max} characters`);
-const draftSchema = keySchema.extend({ subject: text(200), body: text(20_000), sms: text(1_600) }).extend(rowVersionSchema.shape);
-const rollbackSchema = keySchema.extend({ toVersion: z.number({ error: 'must be a version number' }).int('must be a whole number').min(1, 'must be 1 or more') }).extend(rowVersionSchema.shape);
-const keyWithVersionSchema = keySchema.extend(rowVersionSchema.shape);
+/** The three texts of a draft as a request names them (each a string, at most twice its limit: the check names the limit). */
+export const draftTextShape = { subject: text(200), body: text(20_000), sms: text(1_600) };
+const draftSchema = textKeySchema.extend(draftTextShape).extend(rowVersionSchema.shape);
+const rollbackSchema = textKeySchema.extend({ toVersion: z.number({ error: 'must be a version number' }).int('must be a whole number').min(1, 'must be 1 or more') }).extend(rowVersionSchema.shape);
+const keyWithVersionSchema = textKeySchema.extend(rowVersionSchema.shape);
 
 function keyOf(ctx: { tenantId: string }, k: { kind: TemplateId; locale: string }): TextKey & { kind: TemplateId } {
   return { tenantId: ctx.tenantId, kind: k.kind, locale: k.locale };
 }
 
-/** @throws AppError('validation') with every error of the check in `errors`, `field` the first one's. */
-function assertValid(kind: TemplateId, locale: string, t: TextBody, smsSegmentLimit: number): void {
+/**
+ * Checks a draft as a save does (domain/messages/staff-text.ts checkStaffText): the preview and "send a test to me"
+ * use it too, so they refuse exactly what a save refuses.
+ * @throws AppError('validation') with every error of the check in `errors`, `field` the first one's.
+ */
+export function assertValidText(kind: TemplateId, locale: string, t: TextBody, smsSegmentLimit: number): void {
   const r = checkStaffText({ kind, locale, draft: t, smsSegmentLimit });
   if (r.ok) return;
   const first: StaffTextError = r.errors[0];
@@ -166,7 +173,7 @@ async function audit(tx: Tx, ctx: MessageTextContext, action: AuditAction, k: Te
 
 /** The editor's view of one text. @throws AppError('validation') for an unknown kind or language. */
 export async function readMessageText(db: DbOrTx, tenantId: string, input: unknown): Promise<MessageTextView> {
-  const k = keyOf({ tenantId }, parseInput(keySchema, input));
+  const k = keyOf({ tenantId }, parseInput(textKeySchema, input));
   return viewOf(db, k, await textRows(db, k));
 }
 
@@ -180,7 +187,7 @@ export async function saveDraft(db: Db, ctx: MessageTextContext, input: unknown,
   const v = parseInput(draftSchema, input);
   const k = keyOf(ctx, v);
   const t: TextBody = { subject: v.subject, body: v.body, sms: v.sms };
-  assertValid(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
+  assertValidText(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
   return db.transaction(async (tx) => {
     const { rows, rowVersion } = await lockAndCompare(tx, ctx, k, v.rowVersion);
     const draft = rows.find((r) => r.status === 'draft');
@@ -203,7 +210,7 @@ export async function publishText(db: Db, ctx: MessageTextContext, input: unknow
     const { rows, rowVersion } = await lockAndCompare(tx, ctx, k, v.rowVersion);
     const draft = rows.find((r) => r.status === 'draft');
     if (!draft) throw new AppError('invalid_state', `There is no draft of this ${k.kind} text (${k.locale}) to publish.`, 'rowVersion');
-    assertValid(k.kind, k.locale, { subject: draft.subject ?? '', body: draft.body ?? '', sms: draft.sms ?? '' }, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
+    assertValidText(k.kind, k.locale, { subject: draft.subject ?? '', body: draft.body ?? '', sms: draft.sms ?? '' }, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
     const version = nextVersion(rows);
     await publishDraft(tx, k, draft.id, { version, by: ctx.actor, at: ctx.now, rowVersion: rowVersion + 1 });
     await audit(tx, ctx, 'message_text_publish', k, { version });
@@ -226,7 +233,7 @@ export async function rollbackText(db: Db, ctx: MessageTextContext, input: unkno
     if (!from) throw new AppError('not_found', `This ${k.kind} text (${k.locale}) has no version ${v.toVersion}.`, 'toVersion');
     if (from.status !== 'published') throw new AppError('invalid_state', `Version ${v.toVersion} is a reset to Punctual's text: reset instead.`, 'toVersion');
     const t: TextBody = { subject: from.subject ?? '', body: from.body ?? '', sms: from.sms ?? '' };
-    assertValid(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
+    assertValidText(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
     const version = nextVersion(rows);
     await insertVersion(tx, k, { text: t, copiedFrom: v.toVersion, version, by: ctx.actor, at: ctx.now, rowVersion: rowVersion + 1 });
     await audit(tx, ctx, 'message_text_rollback', k, { version, copiedFrom: v.toVersion });
@@ -256,7 +263,7 @@ export async function resetToBuiltIn(db: Db, ctx: MessageTextContext, input: unk
 
 /** Every version of one text, newest first, with who published it and when (every role may read). */
 export async function textHistory(db: DbOrTx, tenantId: string, input: unknown): Promise<TextVersionView[]> {
-  const k = keyOf({ tenantId }, parseInput(keySchema, input));
+  const k = keyOf({ tenantId }, parseInput(textKeySchema, input));
   const rows = (await textRows(db, k)).filter((r) => r.version !== null);
   return Promise.all(rows.map((r) => versionView(db, tenantId, r)));
 }

@@ -132,6 +132,13 @@ export async function saveOrgSettings(
 
 // ===================================================================================== test messages
 
+/** A test message's own content (the text editor's draft, rendered): subject, HTML document and text part. */
+export interface TestMessageContent {
+  subject: string;
+  html: string;
+  text: string;
+}
+
 /** A test message as the page shows it. */
 export interface TestMessageView {
   id: string;
@@ -162,11 +169,18 @@ const testView = (m: OrgTestMessage): TestMessageView => ({
  * of one of the organisation's enabled staff accounts (any case). One transaction: the
  * actor re-checked, the tenant's test messages serialised (advisory lock), at most one per 10 s
  * (domain/organisations/org-settings.ts TEST_MESSAGE_INTERVAL_MS, by `ctx.now` — the database clock), the row, its job and the
- * audit entry `settings_test_message`.
+ * audit entry `settings_test_message`. `opts.content`: the message to send instead of the settings page's "Test message
+ * from …" (the text editor's "send a test to me", server/messages/text-preview.ts), carried in the job's payload;
+ * `opts.about`: the text it is a draft of (`{ kind, locale }`), recorded in the audit entry as `messageText`.
  * @returns the pending test message.
  * @throws AppError validation (field `to`), rate_limited (429, field `to`, with `retryAfterMs`), forbidden.
  */
-export async function requestTestMessage(db: Db, ctx: { tenantId: string; actor: string; actorId?: string; now: Date }, input: unknown): Promise<TestMessageView> {
+export async function requestTestMessage(
+  db: Db,
+  ctx: { tenantId: string; actor: string; actorId?: string; now: Date },
+  input: unknown,
+  opts: { content?: TestMessageContent; about?: { kind: string; locale: string } } = {},
+): Promise<TestMessageView> {
   const raw = (input && typeof input === 'object' ? (input as { to?: unknown }).to : undefined) ?? '';
   if (typeof raw !== 'string') throw new AppError('validation', 'to: must be an email address', 'to');
   const typed = raw.trim() || ctx.actor;
@@ -186,8 +200,8 @@ export async function requestTestMessage(db: Db, ctx: { tenantId: string; actor:
     if (wait > 0) throw new AppError('rate_limited', testMessageTooSoon(wait), 'to', { retryAfterMs: wait });
     const m = await insertTestMessage(tx, { tenantId: ctx.tenantId, to, requestedBy: ctx.actor, provider: t.emailProvider, at: ctx.now });
     // One attempt: a test message is not retried behind the admin's back; the page reports what happened.
-    await enqueueJob(tx, TASK.sendTestMessage, { id: m.id }, { jobKey: `test_message:${m.id}`, maxAttempts: 1 });
-    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_test_message', at: ctx.now, details: { address: to, provider: t.emailProvider, testMessageId: m.id } });
+    await enqueueJob(tx, TASK.sendTestMessage, { id: m.id, ...(opts.content ? { content: opts.content } : {}) }, { jobKey: `test_message:${m.id}`, maxAttempts: 1 });
+    await appendAudit(tx, { tenantId: ctx.tenantId, actor: ctx.actor, action: 'settings_test_message', at: ctx.now, details: { address: to, provider: t.emailProvider, testMessageId: m.id, ...(opts.about ? { messageText: opts.about } : {}) } });
     return testView(m);
   });
 }
@@ -211,7 +225,8 @@ export async function readRecentTestMessages(db: DbOrTx, tenantId: string): Prom
  * the provider's answer (`250 2.0.0 Ok: queued as …`), `failed` with its refusal, `unknown` when it cannot be known
  * (domain/organisations/org-settings.ts testMessageResult; the outcome classified by the channel with domain/sending/smtp-outcome.ts or
  * domain/sending/http-outcome.ts). A provider this worker has no credentials for is `failed`, saying so. A message that is
- * no longer pending (a redelivered job) is left alone.
+ * no longer pending (a redelivered job) is left alone. `opts.content`: the subject, HTML and text to send (a text
+ * editor's draft, {@link requestTestMessage}); without it, the settings page's "Test message from …".
  * @param now the database clock's instant (invariant 10).
  * @returns the message as recorded, or null when there was nothing to do.
  */
@@ -220,7 +235,7 @@ export async function sendTestMessage(
   id: string,
   channels: Partial<Record<EmailProvider, EmailChannel>>,
   now: () => Date,
-  opts: { timeoutMs?: number; senderIdentity?: SenderIdentityConfig } = {},
+  opts: { timeoutMs?: number; senderIdentity?: SenderIdentityConfig; content?: TestMessageContent } = {},
 ): Promise<TestMessageView | null> {
   const m = await getTestMessageById(db, id);
   if (!m || m.status !== 'pending') return null;
@@ -242,9 +257,11 @@ export async function sendTestMessage(
           from: sender.from,
           to: { name: '', address: m.to },
           ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
-          subject: `Test message from ${from}`,
-          text: `This is a test message from ${t.name}, asked for by ${m.requestedBy} on the Punctual settings page. It went through the ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider; no reply is needed.`,
-          html: `<p>This is a test message from ${escapeHtml(t.name)}, asked for by ${escapeHtml(m.requestedBy)} on the Punctual settings page.</p><p>It went through the ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider; no reply is needed.</p>`,
+          ...(opts.content ?? {
+            subject: `Test message from ${from}`,
+            text: `This is a test message from ${t.name}, asked for by ${m.requestedBy} on the Punctual settings page. It went through the ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider; no reply is needed.`,
+            html: `<p>This is a test message from ${escapeHtml(t.name)}, asked for by ${escapeHtml(m.requestedBy)} on the Punctual settings page.</p><p>It went through the ${t.emailProvider === 'smtp' ? 'SMTP' : 'HTTP API'} provider; no reply is needed.</p>`,
+          }),
           messageId: messageIdFor(`test-message:${m.id}`),
           headers: { 'X-Punctual-Test-Message': m.id },
         },

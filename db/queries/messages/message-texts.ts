@@ -120,3 +120,19 @@ export async function versionRow(db: DbOrTx, k: TextKey, version: number): Promi
     .where(and(keyWhere(k), eq(messageTexts.version, version)));
   return row;
 }
+
+/** One row of an organisation's texts as the overview needs it: which (kind, locale), draft or which version. */
+export interface TextSummaryRow {
+  kind: string;
+  locale: string;
+  status: MessageTextRow['status'];
+  version: number | null;
+}
+
+/** Every row of every text of `tenantId` (kind, language, status, version): the /templates overview. */
+export async function tenantTextSummary(db: DbOrTx, tenantId: string): Promise<TextSummaryRow[]> {
+  return db
+    .select({ kind: messageTexts.kind, locale: messageTexts.locale, status: messageTexts.status, version: messageTexts.version })
+    .from(messageTexts)
+    .where(eq(messageTexts.tenantId, tenantId));
+}
