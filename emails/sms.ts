@@ -31,7 +31,7 @@
  */
 import { DateTime } from 'luxon';
 import { formatClockTime, formatShortWhen } from '@/domain/format-time';
-import { gsm7Lookalikes } from '@/domain/sending/gsm7-lookalikes';
+import { gsm7Lookalikes, gsmDate } from '@/domain/sending/gsm7-lookalikes';
 import { countSmsSegments } from '@/domain/sending/sms-segments';
 import type { TemplateId } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
@@ -59,10 +59,6 @@ function typed(text: string, max: number): TypedPart {
   return { typed: parts.length <= max ? line : `${parts.slice(0, max - 3).join('').trimEnd()}...` };
 }
 
-/** ICU's typographic spaces and dashes in a formatted date → plain space and "-" (GSM-7). Pure. */
-function gsmDate(formatted: string): string {
-  return formatted.replace(/[\u00a0\u2007\u2009\u202f]/g, ' ').replace(/[\u2012\u2013\u2014\u2212]/g, '-');
-}
 
 type TimingData = Pick<ReminderTemplateData, 'eventTimeZone' | 'recipientTimeZone' | 'allDay'>;
 

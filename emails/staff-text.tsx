@@ -15,6 +15,7 @@ import { Link, Text } from '@react-email/components';
 import type { ReactNode } from 'react';
 import { formatClockTime } from '@/domain/format-time';
 import { messageVariables } from '@/domain/messages/message-variables';
+import { gsmDate } from '@/domain/sending/gsm7-lookalikes';
 import type { TemplateId } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
 import { DetailRow, Details, LinkRow, Layout, Notes, SentenceParagraphs, Typed, allDayValue, eventShortWhen, eventTime, greeting, messageLocale, oneLine, styles } from './layout';
@@ -56,7 +57,10 @@ export function staffTextSubject(template: TemplateId, data: ReminderTemplateDat
 export function staffTextSms(template: TemplateId, data: ReminderTemplateData, text: StaffText): string {
   const m = messageLocale(data.locale);
   // An empty note ("… {eventNote} …") leaves no double space behind.
-  const sms = m.plain(text.sms, staffTextValues(template, data)).replace(/[ \t]{2,}/g, ' ').trim();
+  // Dates keep to GSM-7 as in Punctual's own SMS (ICU writes U+202F before "AM": one such character makes the whole
+  // message UCS-2, a third of the length per segment).
+  const values = Object.fromEntries(Object.entries(staffTextValues(template, data)).map(([k, v]) => [k, typeof v === 'string' ? gsmDate(v) : v]));
+  const sms = m.plain(text.sms, values).replace(/[ \t]{2,}/g, ' ').trim();
   return data.preferencesUrl ? `${sms} ${m.plain(m.text.common.smsManage, { url: data.preferencesUrl })}` : sms;
 }
 

@@ -83,3 +83,12 @@ export function gsm7Lookalikes(text: string, locale: string): string {
   for (const ch of text) out += gsm7Punctuation[ch] ?? letters[ch] ?? ch;
   return out;
 }
+
+/**
+ * ICU's typographic spaces and dashes in a formatted date (U+202F before "AM", U+2009 and U+00A0 between parts,
+ * U+2013 in a range) → a plain space and "-", so a date never makes an SMS UCS-2 (one such character would make the
+ * whole message UCS-2: 70 characters a segment instead of 160). Pure.
+ */
+export function gsmDate(formatted: string): string {
+  return formatted.replace(/[\u00a0\u2007\u2009\u202f]/g, ' ').replace(/[\u2012\u2013\u2014\u2212]/g, '-');
+}

@@ -53,7 +53,7 @@ describe('POST /api/message-texts/:kind/:locale/preview', () => {
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ field: 'body', variable: 'eventTitel', line: 3 });
     expect(bad.json.error).toContain('{eventTitel} is not a variable of this message — did you mean {eventTitle}?');
-    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'body', line: 3, column: 1, variable: 'eventTitel', known: ['eventTitle', 'when', 'allDay', 'tenantName'] })]);
+    expect(bad.json.errors).toEqual([expect.objectContaining({ field: 'body', line: 3, column: 1, variable: 'eventTitel', known: ['eventTitle', 'when', 'allDay', 'eventNote', 'tenantName'] })]);
     expect(await tdb.db.select().from(messageTexts).where(eq(messageTexts.tenantId, tenant.id))).toEqual([]);
 
     // The real participant: their event's title in subject, body and SMS, their name in the greeting, German dates.

@@ -38,6 +38,11 @@ const sample: Record<string, MessageValue> = {
   count: 3,
   link: { link: 'https://x.test/' },
   url: 'https://x.test/',
+  // Account mail.
+  invitedBy: placeholder('invitedBy'),
+  until: '|',
+  address: 'a@x.test',
+  role: 'staff',
 };
 
 /** The three-word runs of every built-in English message (both `allDay` forms, every unsubscribe category). */

@@ -38,4 +38,14 @@ describe('staff text email', () => {
     expect(staffTextSms('room-opening', room, own)).toBe(`${room.tenantName}: join ${room.roomUrl}`);
     expect(staffTextSms('room-opening', { ...room, preferencesUrl: 'https://p.test/x' }, own)).toBe(`${room.tenantName}: join ${room.roomUrl} Manage: https://p.test/x`);
   });
+
+  it('dates in an own SMS stay GSM-7: ICU\'s narrow no-break space before "AM" becomes a plain space (one such character would make it UCS-2)', async () => {
+    const { countSmsSegments } = await import('@/domain/sending/sms-segments');
+    const en = { ...(previewData['attendee-reminder'] as ReminderTemplateData), locale: 'en-US' };
+    const own: StaffText = { version: 1, subject: 'x', body: 'x', sms: '{tenantName}: see you {when}.' };
+    const sms = staffTextSms('attendee-reminder', en, own);
+    expect(sms).toMatch(/ (AM|PM)/);
+    expect(sms).not.toMatch(/[\u00a0\u2009\u202f]/);
+    expect(countSmsSegments(sms).encoding).toBe('GSM-7');
+  });
 });
