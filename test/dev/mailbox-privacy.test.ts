@@ -152,6 +152,17 @@ describe('a credential is shown only to its recipient', () => {
     const parts = await readCaughtMailParts(answers[0].body);
     expect(parts.attachments.length).toBeGreaterThanOrEqual(0);
     expect(answers[0].body).toContain('List-Unsubscribe: <http://punctual.test/u/••••');
+
+    // Search finds it by recipient (any case), subject and Message-ID (with its brackets, as the delivery page shows
+    // it); never by a body, so a link's secret cannot be probed.
+    const found = async (q: string) => (await mailboxPage(h.tdb.db, viewer, 'email', { limit: 50, offset: 0 }, q)).items.map((m) => m.id);
+    expect(await found('PAT.participant@')).toEqual([reminder.id]);
+    expect(await found('Clay night')).toContain(reminder.id);
+    expect(reminder.messageId).toMatch(/^<.+>$/);
+    expect(await found(reminder.messageId!)).toEqual([reminder.id]);
+    expect(await found(secrets[0]!.slice(0, 16))).toEqual([]);
+    expect(await found('%')).toEqual([]);
+    expect(await found('nobody-like-this@')).toEqual([]);
   });
 });
 
