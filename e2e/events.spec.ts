@@ -64,7 +64,8 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await expect(page.getByLabel('Starts (local time)')).toHaveValue('2030-03-20T18:00');
   await expectAccessible(page, 'event-edit');
   await page.getByLabel('Starts (local time)').fill('2030-03-21T18:00');
-  await page.getByLabel('Ends (local time)').fill('2030-03-21T20:00');
+  // The end follows the start: the event keeps its two hours.
+  await expect(page.getByLabel('Ends (local time)')).toHaveValue('2030-03-21T20:00');
   await page.getByRole('button', { name: 'Save changes' }).click();
   const dialog = page.getByRole('dialog', { name: 'Reschedule this event?' });
   await expect(dialog).toContainText('7 reminders will be re-planned for the new time.');

@@ -11,10 +11,12 @@ import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 import { TimingRange, type EventTiming } from './TimingRange';
 import { EventNoteField } from './EventNoteField';
 import { CHANGE_FIELDS, LABELS, pickForm, requestBody, timingOf, type EventFormValues, type LatestEvent } from './event-form-fields';
+import { endKeepingLength } from '@/domain/scheduling/keep-length';
 
 /**
  * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
- * Editing a timing field is a reschedule: a confirmation shows the old and the new time (each in its event
+ * Moving the start moves the end with it (the same length), as calendar apps do; the end can then be changed on its
+ * own. Editing a timing field is a reschedule: a confirmation shows the old and the new time (each in its event
  * zone, the viewer's zone on hover) and says how many planned reminders will be re-planned for the new time
  * before anything is saved.
  *
@@ -60,6 +62,15 @@ export function EventForm({
   const [confirm, setConfirm] = useState<{ body: Record<string, unknown>; from: EventTiming | null; to: EventTiming | null } | null>(null);
   const [conflict, setConflict] = useState<{ message: string; latest: LatestEvent; changes: FieldChange[] } | null>(null);
   const key = useRef<string | null>(null);
+  // Moving the start moves the end with it, keeping the event's length (domain/scheduling/keep-length.ts).
+  const startWas = useRef<string>('');
+  const endInput = useRef<HTMLInputElement>(null);
+  function onStartChange(next: string) {
+    const end = endInput.current;
+    const moved = end && startWas.current ? endKeepingLength(startWas.current, next, end.value) : null;
+    if (end && moved) end.value = moved;
+    startWas.current = next;
+  }
 
   function values(form: HTMLFormElement): EventFormValues {
     const f = new FormData(form);
@@ -178,12 +189,15 @@ export function EventForm({
               defaultValue={allDay ? defaults.start.slice(0, 10) : defaults.start.length === 10 ? `${defaults.start}T09:00` : defaults.start}
               required
               aria-invalid={invalid('start')}
+              onFocus={(e) => (startWas.current = e.currentTarget.value)}
+              onChange={(e) => onStartChange(e.currentTarget.value)}
             />
           </label>
           <label className="field">
             <span>{allDay ? 'Last day' : 'Ends (local time)'}</span>
             <input
               key={`end-${allDay}`}
+              ref={endInput}
               name="end"
               type={allDay ? 'date' : 'datetime-local'}
               defaultValue={allDay ? defaults.end.slice(0, 10) : defaults.end.length === 10 ? `${defaults.end}T10:00` : defaults.end}
