@@ -4,7 +4,7 @@
  * needs-attention page.
  */
 import type { Db } from '@/db/client';
-import { latestHeartbeat, listAlertMessages, listAlertStates, listHeartbeats, readAlertSettingsRow, staffByIds, startMessagesOfActive } from '@/db/queries/alerts/alerts';
+import { deliveriesInStatus, latestHeartbeat, listAlertMessages, listAlertStates, listHeartbeats, readAlertSettingsRow, staffByIds, startMessagesOfActive } from '@/db/queries/alerts/alerts';
 import { listStaff } from '@/db/queries/accounts/staff';
 import type { AlertMessage } from '@/db/schema';
 import { alertBannerLine, type AlertReach } from '@/domain/alerts/banner';
@@ -65,7 +65,17 @@ export interface ActiveAlertBanner {
  * have no staff email recipient and no Slack URL.
  */
 export async function activeAlertBanners(db: Db, tenantId: string, now: Date, formatSince: (d: Date) => string): Promise<ActiveAlertBanner[]> {
-  const states = (await listAlertStates(db, tenantId)).filter((s) => s.active);
+  const active = (await listAlertStates(db, tenantId)).filter((s) => s.active);
+  // A count alert whose last case a person just resolved (replayed, discarded, marked) leaves the page at once: the
+  // minute sweep resolves the alert itself (and sends "resolved") later, but the banner says what is there now.
+  const cleared = new Set<AlertCondition>();
+  for (const s of active) {
+    if (s.condition === 'dead_letters' || s.condition === 'unknown_outcomes') {
+      const { count } = await deliveriesInStatus(db, tenantId, s.condition === 'dead_letters' ? 'dead' : 'unknown');
+      if (count === 0) cleared.add(s.condition);
+    }
+  }
+  const states = active.filter((s) => !cleared.has(s.condition));
   if (states.length === 0) return [];
   const [starts, settings, lastSweep] = await Promise.all([
     startMessagesOfActive(db, tenantId),

@@ -144,10 +144,16 @@ describe('50 dead letters within two minutes (issue #10 scenario)', () => {
     // A person replays half and discards half.
     const ctx = { tenantId, actor: ADMIN, now: new Date('2027-03-01T12:05:00Z') };
     h!.clock.set(ctx.now);
+    const banners = async () => (await activeAlertBanners(db(), tenantId, ctx.now, (d) => formatTimeInZone(d, 'Europe/Amsterdam'))).map((b) => b.condition);
+    expect(await banners()).toEqual(['dead_letters']);
     for (const [i, d] of dead.entries()) {
       if (i % 2 === 0) await replayDelivery(db(), ctx, d.id);
       else await discardDelivery(db(), ctx, d.id, 'the event moved; guests told by phone');
+      // The banner stays while a dead letter is left, and goes with the last one — before the sweep resolves the alert.
+      if (i === dead.length - 2) expect(await banners()).toEqual(['dead_letters']);
     }
+    expect(await stateOf(tenantId, 'dead_letters')).toMatchObject({ active: true });
+    expect(await banners()).toEqual([]);
     await h!.tick('2027-03-01T12:05:00Z');
     expect((await db().select().from(deliveries).where(eq(deliveries.status, 'accepted'))).length).toBe(25);
     await sweep('2027-03-01T12:06:00Z');
