@@ -9,6 +9,8 @@ test('permission error → dead letter → replay → one email', async ({ page,
   const { email, card } = await faultyCase(page, 'perm', 'deny-once');
   await expect(card).toContainText('To repair: configuration');
   await expect(card).toContainText('5.7.1');
+  // A refusal that stays until someone fixes it: the fix is offered before "Replay".
+  await expect(card.getByTestId('repair-first').getByRole('link', { name: 'Open the settings' })).toHaveAttribute('href', '/settings');
   await expect(card.locator('[data-kind="delivery"]')).toHaveAttribute('data-status', 'dead');
   expect(await mailboxCount(page, email)).toBe(0);
   await page.goto('/attention');

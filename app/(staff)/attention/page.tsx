@@ -14,6 +14,7 @@ import { StatusWithReason } from '@/components/ui/StatusBadge';
 import { AttemptsTable } from '@/components/deliveries/AttemptsTable';
 import { CaseActions } from '@/components/deliveries/CaseActions';
 import { ReplaySelection, SELECT_NAME } from '@/components/deliveries/ReplaySelection';
+import { repairStep, type RepairStep } from '@/domain/sending/repair-step';
 import { can } from '@/domain/accounts/permissions';
 import { messageIdFor } from '@/domain/keys';
 import { requireStaff } from '@/app/_http/session';
@@ -138,6 +139,7 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
         <StatusWithReason status={d.status} kind="delivery" reason={d.statusReason} zone={c.event?.timeZone ?? zone} />
       </div>
       {d.repairOwner ? <p className="small">To repair: <strong>{d.repairOwner}</strong></p> : null}
+      {d.status === 'dead' ? <RepairFirst step={repairStep(d.repairOwner, d.channel, c.event?.id ?? null)} /> : null}
       {d.status === 'unknown' ? (
         <p className="small reconcile-hint wrap-anywhere">
           <strong>To reconcile:</strong> {d.provider === 'smtp' ? 'an SMTP server cannot be asked whether it took a message; ' : ''}
@@ -150,5 +152,15 @@ function CaseCard({ c, zone, canOperate }: { c: DeliveryCase; zone: string; canO
       </p>
       {canOperate && (d.status === 'dead' || d.status === 'unknown') ? <CaseActions deliveryId={d.id} status={d.status} address={d.address} channel={d.channel} /> : null}
     </section>
+  );
+}
+
+/** A dead letter whose cause stays until someone fixes it: the fix first, then "Replay" (domain/sending/repair-step.ts). */
+function RepairFirst({ step }: { step: RepairStep | null }) {
+  if (!step) return null;
+  return (
+    <p className="small repair-first" data-testid="repair-first">
+      <strong>First fix the cause.</strong> {step.cause} <Link href={step.href}>{step.label}</Link>, then replay.
+    </p>
   );
 }
