@@ -153,6 +153,12 @@ describe('deliveries log, needs attention, dashboard and replay on every channel
     // Deliveries log: all three, or one channel at a time, each titled by what it is.
     const all = await searchDeliveries(db(), tenant.id, {}, { limit: 50, offset: 0 });
     expect(all.total).toBe(3);
+    // Every row names the person it is about (the webhook row shows it beside its target URL).
+    expect(all.items.map((r) => [r.delivery.channel, r.participant]).sort()).toEqual([
+      ['email', 'Mo Reyes'],
+      ['sms', 'Mo Reyes'],
+      ['webhook', 'Mo Reyes'],
+    ]);
     const onlySms = await searchDeliveries(db(), tenant.id, { channel: 'sms' }, { limit: 50, offset: 0 });
     expect(onlySms.total).toBe(1);
     expect(onlySms.items[0]).toMatchObject({ title: 'Booking confirmed', eventTitle: 'Glass blowing' });

@@ -6,6 +6,7 @@ import { EmptyState } from '@/components/ui/EmptyState';
 import { Pager } from '@/components/ui/Pager';
 import { StatusBadge } from '@/components/ui/StatusBadge';
 import { ZonedTime } from '@/components/ui/ZonedTime';
+import { Address } from '@/components/ui/Address';
 import { ChannelBadge } from '@/components/ui/ChannelBadge';
 import { ChannelFilter } from '@/components/ui/ChannelFilter';
 import { deliveryStatuses } from '@/domain/vocabulary';
@@ -104,7 +105,7 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
               </tr>
             </thead>
             <tbody>
-              {items.map(({ delivery: d, eventId, eventTitle, eventZone, title, sentBy, sentAs }) => (
+              {items.map(({ delivery: d, eventId, eventTitle, eventZone, title, sentBy, sentAs, participant }) => (
                 <tr key={d.id} data-channel={d.channel} data-sent-by={sentBy ? sentBy.tenantName : undefined}>
                   <td className="nowrap" data-label="Created">
                     <ZonedTime instant={d.createdAt.toISOString()} zone={tenant.timeZone} />
@@ -112,16 +113,23 @@ export default async function DeliveriesPage({ searchParams }: { searchParams: P
                   <td data-label="Channel">
                     <ChannelBadge channel={d.channel} />
                   </td>
-                  {/* Addresses (webhook URLs) and subjects (an SMS text with its preferences link) can be long unbroken
-                      tokens; a phone number (E.164) never breaks: "+12125550 / 123" reads as two numbers. */}
-                  <td data-label="To" className="wrap-anywhere">
+                  {/* An address wraps only after its "@" (a URL after "/" "?" "&"), never mid-word; a phone number
+                      (E.164) never breaks: "+12125550 / 123" reads as two numbers. A webhook row names the person. */}
+                  <td data-label="To" className="address-cell">
                     {sentBy ? (
-                      <span className={`row-title${isE164(d.address) ? ' nowrap' : ''}`}>{d.address}</span>
+                      <span className={`row-title${isE164(d.address) ? ' nowrap' : ''}`}>
+                        <Address value={d.address} />
+                      </span>
                     ) : (
                       <Link className={`row-title${isE164(d.address) ? ' nowrap' : ''}`} href={`/deliveries/${d.id}`}>
-                        {d.address}
+                        <Address value={d.address} />
                       </Link>
                     )}
+                    {d.channel === 'webhook' && participant ? (
+                      <div className="muted small" data-testid="webhook-participant">
+                        about {participant}
+                      </div>
+                    ) : null}
                   </td>
                   <td data-label={d.channel === 'sms' ? 'Text' : d.channel === 'webhook' ? 'Target' : 'Subject'} className="wrap-anywhere">
                     <span title={d.subject ?? undefined}>{d.subject ? cellText(d.subject) : <span className="muted">{d.template}</span>}</span>

@@ -2,7 +2,7 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '@/db/client';
-import { auditLog, bookings, deliveries, deliveryAttempts, domainEvents, events, reminderRules, reminders, tenants, type Delivery } from '@/db/schema';
+import { auditLog, bookings, contacts, deliveries, deliveryAttempts, domainEvents, events, reminderRules, reminders, tenants, type Delivery } from '@/db/schema';
 import { hostActorOf } from '@/domain/organisations/guest-sender';
 import { messageTitle } from '@/domain/sending/message-labels';
 import type { Channel, DeliveryStatus } from '@/domain/vocabulary';
@@ -30,6 +30,8 @@ interface DeliveryLogRow {
   eventId: string | null;
   eventTitle: string | null;
   eventZone: string | null;
+  /** The person the message is about (their name, else their address): a webhook row names them beside its target. */
+  participant: string | null;
   /**
    * Set when ANOTHER tenant (a host that booked one of the viewer's people as its guest) sent this message in the
    * viewer's name (issue #12): that tenant's name and who there made it happen (the staff member who nudged, the
@@ -105,6 +107,8 @@ async function deliveryLogRows(db: DbOrTx, tenantId: string, where: SQL, page: {
       requestedBy: reminders.requestedBy,
       changeActor: domainEvents.actor,
       bookedBy: bookings.createdBy,
+      participantName: contacts.name,
+      participantEmail: contacts.email,
       deliveryTenantName: deliveryTenant.name,
       sendingTenantName: sendingTenant.name,
     })
@@ -114,6 +118,7 @@ async function deliveryLogRows(db: DbOrTx, tenantId: string, where: SQL, page: {
     .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, deliveries.tenantId)))
     .leftJoin(events, and(eq(events.id, reminders.eventId), eq(events.tenantId, deliveries.tenantId)))
     .leftJoin(bookings, and(eq(bookings.id, reminders.bookingId), eq(bookings.tenantId, deliveries.tenantId)))
+    .leftJoin(contacts, and(eq(contacts.id, bookings.contactId), eq(contacts.tenantId, deliveries.tenantId)))
     .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
     .innerJoin(deliveryTenant, eq(deliveryTenant.id, deliveries.tenantId))
     .leftJoin(sendingTenant, and(eq(sendingTenant.id, deliveries.sendingTenantId), sql`${deliveries.sendingTenantId} <> ${deliveries.tenantId}`))
@@ -121,10 +126,11 @@ async function deliveryLogRows(db: DbOrTx, tenantId: string, where: SQL, page: {
     .orderBy(desc(deliveries.createdAt), desc(deliveries.id))
     .limit(page.limit)
     .offset(page.offset ?? 0);
-  return rows.map(({ kind, notificationType, ruleName, requestedBy, changeActor, bookedBy, deliveryTenantName, sendingTenantName, cursorAt, ...r }) => {
+  return rows.map(({ kind, notificationType, ruleName, requestedBy, changeActor, bookedBy, participantName, participantEmail, deliveryTenantName, sendingTenantName, cursorAt, ...r }) => {
     const byOther = r.delivery.tenantId !== tenantId;
     return {
       ...r,
+      participant: participantName?.trim() || participantEmail || null,
       title: kind ? messageTitle({ kind, ruleName, notificationType }) : null,
       sentBy: byOther ? { tenantName: deliveryTenantName, actor: kind ? hostActorOf({ kind, requestedBy, changeActor, bookedBy }) : 'system' } : null,
       sentAs: !byOther && sendingTenantName ? sendingTenantName : null,
