@@ -256,7 +256,8 @@ describe('disabling an account', () => {
     const vicJar = await signedIn(vic.email, PASSWORD, '127.0.0.22');
     expect((await vicJar.call('GET', '/api/alert-settings')).status).toBe(200);
     expect(await auditOf('staff_enable', vic.email)).toHaveLength(1);
-  });
+    // 16 real password checks (scrypt, CPU-bound by design): on a loaded 2-core machine this took over a minute.
+  }, 180_000);
 
   it('an admin cannot disable themselves; a stale version is a 409 that writes nothing; non-admins are refused', async () => {
     const admin = await account('ada', 'admin');
