@@ -52,7 +52,7 @@ test('an admin writes the German attendee reminder: error, fix by variable, real
   await page.getByRole('button', { name: 'Save draft' }).click();
   const errors = page.locator('[data-field="body"] [data-testid="field-errors"]');
   await expect(errors).toContainText('Line 3, column 17: {eventTitel} is not a variable of this message — did you mean {eventTitle}?');
-  await expect(errors).toContainText('Known variables: {eventTitle}, {when}, {allDay}, {tenantName}.');
+  await expect(errors).toContainText('Known variables: {eventTitle}, {when}, {allDay}, {eventNote}, {tenantName}.');
   await expect(body).toBeFocused();
   await expect(body).toHaveAttribute('aria-invalid', 'true');
   expect(await stored(page)).toMatchObject({ rowVersion: 0, draft: null, published: null });

@@ -228,7 +228,8 @@ describe('CSV participant import: a row problem naming the name column', () => {
     const preview = p.body as unknown as { withProblems: number; problemRows: { row: number; problems: { kind: string; field: string; message: string }[] }[] };
     expect(preview.withProblems).toBe(1);
     expect(preview.problemRows).toHaveLength(1);
-    expect(preview.problemRows[0]!.row).toBe(2);
+    // The spreadsheet's row: the header is row 1.
+    expect(preview.problemRows[0]!.row).toBe(2 + 1);
     expect(preview.problemRows[0]!.problems).toEqual([
       { kind: 'bad_name', field: 'name', message: expect.stringMatching(/^name "Eve <U\+202E>live": must not contain U\+202E RIGHT-TO-LEFT OVERRIDE \(/) },
     ]);
