@@ -1,0 +1,86 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import type { AnnouncementPreview } from '@/server/messages/announcement-preview';
+import type { AnnouncementView } from '@/server/messages/announcements';
+import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
+
+/** The form's values: audience checkboxes, one text in one language, and when. */
+export interface AnnouncementFields {
+  roles: string[];
+  statuses: string[];
+  channels: string[];
+  language: string;
+  subject: string;
+  body: string;
+  sms: string;
+  when: 'now' | 'later';
+  /** `YYYY-MM-DDTHH:mm` in the organisation's zone (datetime-local). */
+  sendAt: string;
+}
+
+/** The request body of a create or preview from the fields. */
+function bodyOf(f: AnnouncementFields) {
+  return {
+    audience: { roles: f.roles, statuses: f.statuses, channels: f.channels },
+    texts: { [f.language]: { subject: f.subject, body: f.body, sms: f.sms } },
+    sendAt: f.when === 'later' ? f.sendAt : null,
+  };
+}
+
+/**
+ * State of the "Message participants" form: the fields, a live preview (counts per channel and one real recipient's
+ * message, POST …/announcements/preview, 400 ms after the last keystroke), and the send — with the idempotency key
+ * made when the form opened (a double click or a retried request sends once), renewed after each success.
+ */
+export function useAnnouncementForm(eventId: string, defaultLanguage: string, onSent: (a: AnnouncementView) => void) {
+  const [fields, setFields] = useState<AnnouncementFields>({
+    roles: ['attendee', 'external'],
+    statuses: ['confirmed'],
+    channels: ['email', 'sms'],
+    language: defaultLanguage,
+    subject: '',
+    body: '',
+    sms: '',
+    when: 'now',
+    sendAt: '',
+  });
+  const [previewFor, setPreviewFor] = useState<string | null>(null);
+  const [preview, setPreview] = useState<AnnouncementPreview | null>(null);
+  const [previewError, setPreviewError] = useState<{ message: string; field?: string } | null>(null);
+  const [key, setKey] = useState(newIdempotencyKey);
+  const seq = useRef(0);
+  const base = `/api/events/${encodeURIComponent(eventId)}/announcements`;
+
+  useEffect(() => {
+    const n = ++seq.current;
+    const t = setTimeout(async () => {
+      try {
+        const b = bodyOf(fields);
+        const p = await apiCall<AnnouncementPreview>(`${base}/preview`, 'POST', { audience: b.audience, texts: b.texts, ...(previewFor ? { bookingId: previewFor } : {}) });
+        if (n === seq.current) {
+          setPreview(p);
+          setPreviewError(null);
+        }
+      } catch (e) {
+        if (n === seq.current) setPreviewError({ message: e instanceof Error ? e.message : String(e), field: e instanceof ApiError ? e.field : undefined });
+      }
+    }, 400);
+    return () => clearTimeout(t);
+  }, [base, fields, previewFor]);
+
+  const set = <K extends keyof AnnouncementFields>(k: K, v: AnnouncementFields[K]) => setFields((f) => ({ ...f, [k]: v }));
+  const toggle = (k: 'roles' | 'statuses' | 'channels', value: string, on: boolean) =>
+    setFields((f) => ({ ...f, [k]: on ? [...f[k].filter((x) => x !== value), value] : f[k].filter((x) => x !== value) }));
+
+  /** Sends (or schedules) the announcement. @throws ApiError naming the field. */
+  async function send(): Promise<AnnouncementView> {
+    const r = await apiCall<{ announcement: AnnouncementView; replayed: boolean }>(base, 'POST', { ...bodyOf(fields), idempotencyKey: key });
+    setKey(newIdempotencyKey());
+    setFields((f) => ({ ...f, subject: '', body: '', sms: '', when: 'now', sendAt: '' }));
+    onSent(r.announcement);
+    return r.announcement;
+  }
+
+  return { fields, set, toggle, preview, previewError, previewFor, setPreviewFor, send };
+}
