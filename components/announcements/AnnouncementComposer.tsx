@@ -39,7 +39,8 @@ export function AnnouncementComposer({ eventId, languages, defaultLanguage, zone
   const [notice, setNotice] = useState<string | null>(null);
   const v = f.fields;
   const labels = fieldLabels(v.language);
-  const problem = f.previewError ?? f.preview?.textProblem ?? null;
+  // Nothing written yet is not a problem to shout about: the preview just asks for the words.
+  const problem = f.previewError ?? (v.subject.trim() === '' && v.body.trim() === '' ? null : (f.preview?.textProblem ?? null));
   const invalid = (field: string) => (error?.field === field ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {});
 
   const checks = (name: 'roles' | 'statuses' | 'channels', legend: string, options: Record<string, string>) => (
@@ -59,11 +60,13 @@ export function AnnouncementComposer({ eventId, languages, defaultLanguage, zone
         className="form card announce-form"
         aria-labelledby={`${id}-title`}
         noValidate
-        onSubmit={(e) => {
+        onSubmit={async (e) => {
           e.preventDefault();
           setNotice(null);
           if (v.when === 'later' && !v.sendAt) return setError({ message: 'Send at: choose a date and time, or send now.', field: 'sendAt' });
-          if (problem) return setError(problem);
+          // Checked on the words as they are now (the live preview waits for a pause in typing).
+          const now = await f.checkNow();
+          if (now) return setError(now);
           setError(null);
           setConfirming(true);
         }}
@@ -79,31 +82,35 @@ export function AnnouncementComposer({ eventId, languages, defaultLanguage, zone
         </div>
         <label className="field">
           <span>Language of the text</span>
-          <select value={v.language} onChange={(e) => f.set('language', e.target.value)} {...invalid('texts')}>
+          <select value={v.language} aria-describedby={`${id}-lang-hint`} onChange={(e) => f.set('language', e.target.value)} {...invalid('texts')}>
             {languages.map((l) => (
               <option key={l.tag} value={l.tag}>
                 {l.name}
               </option>
             ))}
           </select>
-          <span className="muted small">Everyone gets this text; the greeting, dates and footer are in the same language.</span>
         </label>
+        <p className="muted small announce-hint" id={`${id}-lang-hint`}>
+          Everyone gets this text; the greeting, dates and footer are in the same language.
+        </p>
         <label className="field">
           <span>Subject</span>
           <input name="subject" value={v.subject} maxLength={200} onChange={(e) => f.set('subject', e.target.value)} {...invalid(`texts.${v.language}.subject`)} />
         </label>
         <label className="field">
           <span>Text</span>
-          <textarea name="body" rows={8} value={v.body} onChange={(e) => f.set('body', e.target.value)} {...invalid(`texts.${v.language}.body`)} />
-          <span className="muted small">
-            **bold**, *italic*, [link text](https://…) and lines starting with “- ”. Variables: {'{eventTitle}'}, {'{when}'}, {'{tenantName}'}.
-          </span>
+          <textarea name="body" rows={8} value={v.body} aria-describedby={`${id}-body-hint`} onChange={(e) => f.set('body', e.target.value)} {...invalid(`texts.${v.language}.body`)} />
         </label>
+        <p className="muted small announce-hint" id={`${id}-body-hint`}>
+          **bold**, *italic*, [link text](https://…) and lines starting with “- ”. Variables: {'{eventTitle}'}, {'{when}'}, {'{tenantName}'}.
+        </p>
         <label className="field">
           <span>SMS text (optional)</span>
-          <textarea name="sms" rows={2} value={v.sms} onChange={(e) => f.set('sms', e.target.value)} {...invalid(`texts.${v.language}.sms`)} />
-          <span className="muted small">Without it, people who take messages by SMS get the subject.</span>
+          <textarea name="sms" rows={2} value={v.sms} aria-describedby={`${id}-sms-hint`} onChange={(e) => f.set('sms', e.target.value)} {...invalid(`texts.${v.language}.sms`)} />
         </label>
+        <p className="muted small announce-hint" id={`${id}-sms-hint`}>
+          Without it, people who take messages by SMS get the subject.
+        </p>
         <fieldset className="announce-when">
           <legend>When</legend>
           <label className="prefs-check">

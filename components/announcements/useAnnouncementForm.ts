@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AnnouncementPreview } from '@/server/messages/announcement-preview';
 import type { AnnouncementView } from '@/server/messages/announcements';
 import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
@@ -52,22 +52,34 @@ export function useAnnouncementForm(eventId: string, defaultLanguage: string, on
   const seq = useRef(0);
   const base = `/api/events/${encodeURIComponent(eventId)}/announcements`;
 
-  useEffect(() => {
-    const n = ++seq.current;
-    const t = setTimeout(async () => {
+  /** Asks for the preview of `f` now; its answer is kept only if no later request was made. Returns the problem it found, or null. */
+  const load = useCallback(
+    async (f: AnnouncementFields, bookingId: string | null): Promise<{ message: string; field?: string } | null> => {
+      const n = ++seq.current;
       try {
-        const b = bodyOf(fields);
-        const p = await apiCall<AnnouncementPreview>(`${base}/preview`, 'POST', { audience: b.audience, texts: b.texts, ...(previewFor ? { bookingId: previewFor } : {}) });
+        const b = bodyOf(f);
+        const p = await apiCall<AnnouncementPreview>(`${base}/preview`, 'POST', { audience: b.audience, texts: b.texts, ...(bookingId ? { bookingId } : {}) });
         if (n === seq.current) {
           setPreview(p);
           setPreviewError(null);
         }
+        return p.textProblem;
       } catch (e) {
-        if (n === seq.current) setPreviewError({ message: e instanceof Error ? e.message : String(e), field: e instanceof ApiError ? e.field : undefined });
+        const problem = { message: e instanceof Error ? e.message : String(e), field: e instanceof ApiError ? e.field : undefined };
+        if (n === seq.current) setPreviewError(problem);
+        return problem;
       }
-    }, 400);
+    },
+    [base],
+  );
+
+  useEffect(() => {
+    const t = setTimeout(() => void load(fields, previewFor), 400);
     return () => clearTimeout(t);
-  }, [base, fields, previewFor]);
+  }, [load, fields, previewFor]);
+
+  /** The preview of the fields as they are now (not the debounced one): what the confirmation counts. */
+  const checkNow = () => load(fields, previewFor);
 
   const set = <K extends keyof AnnouncementFields>(k: K, v: AnnouncementFields[K]) => setFields((f) => ({ ...f, [k]: v }));
   const toggle = (k: 'roles' | 'statuses' | 'channels', value: string, on: boolean) =>
@@ -82,5 +94,5 @@ export function useAnnouncementForm(eventId: string, defaultLanguage: string, on
     return r.announcement;
   }
 
-  return { fields, set, toggle, preview, previewError, previewFor, setPreviewFor, send };
+  return { fields, set, toggle, preview, previewError, previewFor, setPreviewFor, send, checkNow };
 }

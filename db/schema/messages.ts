@@ -66,7 +66,7 @@ export type MessageTextRow = typeof messageTexts.$inferSelect;
 export const announcementStatusEnum = pgEnum('announcement_status', announcementStatuses);
 
 /**
- * An announcement: a message staff write to the people of one event (DESIGN §3 "Announcement"), sent now or at a
+ * An announcement: a message staff write to the people of one event (docs/architecture.md "How a reminder travels"), sent now or at a
  * chosen instant through the same pipeline as reminders — one planned message (`reminders` row, kind
  * `announcement`) per recipient and channel, made when the worker claims the announcement at its send instant.
  * - `audience` — who it is for (domain/messages/announcements.ts `audienceSchema`: roles, booking statuses, channels).

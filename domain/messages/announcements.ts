@@ -1,5 +1,5 @@
 /**
- * Announcements (DESIGN §3 "Announcement"): a message staff write to the people of one event — who it is for, what
+ * Announcements (docs/architecture.md "How a reminder travels"): a message staff write to the people of one event — who it is for, what
  * it says (per language), when it goes — and who, of the event's people, gets it on which channel. Pure: no I/O, no
  * clock (the caller passes `now` and zones).
  *

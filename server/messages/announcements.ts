@@ -1,5 +1,5 @@
 /**
- * Writing to the people of an event (DESIGN §3 "Announcement"): create one (send now or at a chosen instant), cancel
+ * Writing to the people of an event (docs/architecture.md "How a reminder travels"): create one (send now or at a chosen instant), cancel
  * a scheduled one, list an event's. The words and the audience are checked before anything is stored
  * (domain/messages/announcements.ts); the announcement row, its audit entry and its `send_announcement` job (due at
  * the send instant) commit in ONE transaction (invariant 1). The job claims it and plans one message per recipient and
