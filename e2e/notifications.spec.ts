@@ -450,7 +450,7 @@ test('the person’s own page through a signed link, at 375 px and without signi
     await expect(reminders.getByLabel('Text message (SMS)')).not.toBeChecked();
     await expect(page.getByLabel('From')).toHaveValue('');
     const still = (await (await staff.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { preferences: unknown };
-    expect(still.preferences).toEqual({ reminders: ['email'], booking_updates: ['email'] });
+    expect(still.preferences).toEqual({ reminders: ['email'], booking_updates: ['email'], announcements: ['email'] });
     await screen(page, 'preferences-public-stale-375');
 
     // Without script the same form posts plainly and comes back to the page.

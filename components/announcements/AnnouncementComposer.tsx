@@ -40,7 +40,9 @@ export function AnnouncementComposer({ eventId, languages, defaultLanguage, zone
   const v = f.fields;
   const labels = fieldLabels(v.language);
   // Nothing written yet is not a problem to shout about: the preview just asks for the words.
-  const problem = f.previewError ?? (v.subject.trim() === '' && v.body.trim() === '' ? null : (f.preview?.textProblem ?? null));
+  const problem = f.previewError ?? (f.nothingWritten ? null : (f.preview?.textProblem ?? null));
+  const written = Object.keys(v.texts);
+  const nameOf = (tag: string) => languages.find((l) => l.tag === tag)?.name ?? tag;
   const invalid = (field: string) => (error?.field === field ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {});
 
   const checks = (name: 'roles' | 'statuses' | 'channels', legend: string, options: Record<string, string>) => (
@@ -80,33 +82,54 @@ export function AnnouncementComposer({ eventId, languages, defaultLanguage, zone
         <div role="status" data-testid="announce-count">
           {f.preview ? <CountList count={f.preview.count} /> : <p className="muted">Counting recipients…</p>}
         </div>
-        <label className="field">
-          <span>Language of the text</span>
-          <select value={v.language} aria-describedby={`${id}-lang-hint`} onChange={(e) => f.set('language', e.target.value)} {...invalid('texts')}>
-            {languages.map((l) => (
-              <option key={l.tag} value={l.tag}>
-                {l.name}
-              </option>
+        <fieldset className="announce-when" aria-describedby={`${id}-lang-hint`} {...invalid('texts')}>
+          <legend>Languages</legend>
+          <div className="announce-langs">
+            {written.map((tag) => (
+              <span key={tag} className="announce-lang">
+                <button type="button" className="btn btn-small" aria-pressed={tag === v.language} onClick={() => f.set('language', tag)}>
+                  {nameOf(tag)}
+                </button>
+                {written.length > 1 ? (
+                  <button type="button" className="btn btn-small" aria-label={`Remove the ${nameOf(tag)} text`} onClick={() => f.removeLanguage(tag)}>
+                    ×
+                  </button>
+                ) : null}
+              </span>
             ))}
-          </select>
-        </label>
-        <p className="muted small announce-hint" id={`${id}-lang-hint`}>
-          Everyone gets this text; the greeting, dates and footer are in the same language.
-        </p>
+          </div>
+          <label className="field">
+            <span>Add a language</span>
+            <select value="" onChange={(e) => e.target.value && f.addLanguage(e.target.value)}>
+              <option value="">Choose…</option>
+              {languages
+                .filter((l) => !written.includes(l.tag))
+                .map((l) => (
+                  <option key={l.tag} value={l.tag}>
+                    {l.name}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <p className="muted small" id={`${id}-lang-hint`}>
+            One text goes to everyone, with the greeting, dates and footer in its language. With several, each person gets the one in their language, else the
+            organisation's, else English, else the first.
+          </p>
+        </fieldset>
         <label className="field">
           <span>Subject</span>
-          <input name="subject" value={v.subject} maxLength={200} onChange={(e) => f.set('subject', e.target.value)} {...invalid(`texts.${v.language}.subject`)} />
+          <input name="subject" lang={v.language} value={f.text.subject} maxLength={200} onChange={(e) => f.setText('subject', e.target.value)} {...invalid(`texts.${v.language}.subject`)} />
         </label>
         <label className="field">
           <span>Text</span>
-          <textarea name="body" rows={8} value={v.body} aria-describedby={`${id}-body-hint`} onChange={(e) => f.set('body', e.target.value)} {...invalid(`texts.${v.language}.body`)} />
+          <textarea name="body" lang={v.language} rows={8} value={f.text.body} aria-describedby={`${id}-body-hint`} onChange={(e) => f.setText('body', e.target.value)} {...invalid(`texts.${v.language}.body`)} />
         </label>
         <p className="muted small announce-hint" id={`${id}-body-hint`}>
           **bold**, *italic*, [link text](https://…) and lines starting with “- ”. Variables: {'{eventTitle}'}, {'{when}'}, {'{tenantName}'}.
         </p>
         <label className="field">
           <span>SMS text (optional)</span>
-          <textarea name="sms" rows={2} value={v.sms} aria-describedby={`${id}-sms-hint`} onChange={(e) => f.set('sms', e.target.value)} {...invalid(`texts.${v.language}.sms`)} />
+          <textarea name="sms" lang={v.language} rows={2} value={f.text.sms} aria-describedby={`${id}-sms-hint`} onChange={(e) => f.setText('sms', e.target.value)} {...invalid(`texts.${v.language}.sms`)} />
         </label>
         <p className="muted small announce-hint" id={`${id}-sms-hint`}>
           Without it, people who take messages by SMS get the subject.

@@ -5,15 +5,21 @@ import type { AnnouncementPreview } from '@/server/messages/announcement-preview
 import type { AnnouncementView } from '@/server/messages/announcements';
 import { ApiError, apiCall, newIdempotencyKey } from '@/components/ui/api';
 
-/** The form's values: audience checkboxes, one text in one language, and when. */
+/** One language's words. */
+export interface TextFields {
+  subject: string;
+  body: string;
+  sms: string;
+}
+const emptyText: TextFields = { subject: '', body: '', sms: '' };
+
+/** The form's values: audience checkboxes, the text per language (`language`: the one being edited), and when. */
 export interface AnnouncementFields {
   roles: string[];
   statuses: string[];
   channels: string[];
   language: string;
-  subject: string;
-  body: string;
-  sms: string;
+  texts: Record<string, TextFields>;
   when: 'now' | 'later';
   /** `YYYY-MM-DDTHH:mm` in the organisation's zone (datetime-local). */
   sendAt: string;
@@ -23,7 +29,7 @@ export interface AnnouncementFields {
 function bodyOf(f: AnnouncementFields) {
   return {
     audience: { roles: f.roles, statuses: f.statuses, channels: f.channels },
-    texts: { [f.language]: { subject: f.subject, body: f.body, sms: f.sms } },
+    texts: f.texts,
     sendAt: f.when === 'later' ? f.sendAt : null,
   };
 }
@@ -39,9 +45,7 @@ export function useAnnouncementForm(eventId: string, defaultLanguage: string, on
     statuses: ['confirmed'],
     channels: ['email', 'sms'],
     language: defaultLanguage,
-    subject: '',
-    body: '',
-    sms: '',
+    texts: { [defaultLanguage]: emptyText },
     when: 'now',
     sendAt: '',
   });
@@ -85,14 +89,28 @@ export function useAnnouncementForm(eventId: string, defaultLanguage: string, on
   const toggle = (k: 'roles' | 'statuses' | 'channels', value: string, on: boolean) =>
     setFields((f) => ({ ...f, [k]: on ? [...f[k].filter((x) => x !== value), value] : f[k].filter((x) => x !== value) }));
 
+  /** Changes one field of the language being edited. */
+  const setText = (k: keyof TextFields, value: string) => setFields((f) => ({ ...f, texts: { ...f.texts, [f.language]: { ...(f.texts[f.language] ?? emptyText), [k]: value } } }));
+  /** Adds a language (empty) and edits it; edits it when it is there already. */
+  const addLanguage = (tag: string) => setFields((f) => ({ ...f, language: tag, texts: f.texts[tag] ? f.texts : { ...f.texts, [tag]: emptyText } }));
+  /** Removes a language's text (never the last one). */
+  const removeLanguage = (tag: string) =>
+    setFields((f) => {
+      const rest = Object.fromEntries(Object.entries(f.texts).filter(([t]) => t !== tag));
+      if (Object.keys(rest).length === 0) return f;
+      return { ...f, texts: rest, language: f.language === tag ? Object.keys(rest)[0] : f.language };
+    });
+  const text = fields.texts[fields.language] ?? emptyText;
+  const nothingWritten = Object.values(fields.texts).every((t) => t.subject.trim() === '' && t.body.trim() === '');
+
   /** Sends (or schedules) the announcement. @throws ApiError naming the field. */
   async function send(): Promise<AnnouncementView> {
     const r = await apiCall<{ announcement: AnnouncementView; replayed: boolean }>(base, 'POST', { ...bodyOf(fields), idempotencyKey: key });
     setKey(newIdempotencyKey());
-    setFields((f) => ({ ...f, subject: '', body: '', sms: '', when: 'now', sendAt: '' }));
+    setFields((f) => ({ ...f, texts: { [f.language]: emptyText }, when: 'now', sendAt: '' }));
     onSent(r.announcement);
     return r.announcement;
   }
 
-  return { fields, set, toggle, preview, previewError, previewFor, setPreviewFor, send, checkNow };
+  return { fields, text, nothingWritten, set, setText, addLanguage, removeLanguage, toggle, preview, previewError, previewFor, setPreviewFor, send, checkNow };
 }
