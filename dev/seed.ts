@@ -78,11 +78,11 @@ export const DEMO_SMS_SENDER = '+15005550006';
 /** Demo contacts that take messages by SMS (phones in E.164, valid per domain/phone.ts). */
 const demoContacts: { email: string; name: string; timeZone: string; phone: string; preferences: ChannelPreferences; quietHours: QuietHours | null }[] = [
   // Booking updates by SMS only; reminders by email.
-  { email: 'ada@demo.punctual.local', name: 'Ada Lovelace', timeZone: 'Europe/London', phone: '+447911123456', preferences: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: null },
+  { email: 'ada@demo.punctual.local', name: 'Ada Lovelace', timeZone: 'Europe/London', phone: '+447911123456', preferences: { reminders: ['email'], booking_updates: ['sms'], announcements: ['sms'] }, quietHours: null },
   // Everything by email and SMS, but nothing non-essential at night in New York.
-  { email: 'lin@demo.punctual.local', name: 'Lin Chen', timeZone: 'America/New_York', phone: '+12125550123', preferences: { reminders: ['email', 'sms'], booking_updates: ['email', 'sms'] }, quietHours: { start: '22:00', end: '07:00' } },
+  { email: 'lin@demo.punctual.local', name: 'Lin Chen', timeZone: 'America/New_York', phone: '+12125550123', preferences: { reminders: ['email', 'sms'], booking_updates: ['email', 'sms'], announcements: ['email', 'sms'] }, quietHours: { start: '22:00', end: '07:00' } },
   // The host gets her heads-up by SMS too: the first SMS of the demo goes out as soon as the worker runs.
-  { email: 'hana.host@demo.punctual.local', name: 'Hana Okafor', timeZone: 'Europe/Amsterdam', phone: '+31612345678', preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] }, quietHours: null },
+  { email: 'hana.host@demo.punctual.local', name: 'Hana Okafor', timeZone: 'Europe/Amsterdam', phone: '+31612345678', preferences: { reminders: ['email', 'sms'], booking_updates: ['email'], announcements: ['email'] }, quietHours: null },
 ];
 
 /** The demo tenant's reminder rules (also given to the browser tests' own tenants, e2e/tenants.ts). */

@@ -47,11 +47,21 @@ export function notificationMessageKey(k: {
 }
 
 /**
- * The message key of any reminder row: {@link nudgeMessageKey} for nudges, the stored key for notifications
- * (derived by {@link notificationMessageKey} when the row was made), else {@link reminderMessageKey}.
+ * The message key of one recipient's copy of an announcement on one channel:
+ * `ann:<tenant>:<announcement>:<booking>:<channel>`. Planning the announcement twice (a redelivered job, a resumed
+ * claim) derives the same keys and plans nothing twice; the send path claims each key once.
+ */
+export function announcementMessageKey(k: { tenantId: string; announcementId: string; bookingId: string; channel: Channel }): string {
+  return `ann:${k.tenantId}:${k.announcementId}:${k.bookingId}:${k.channel}`;
+}
+
+/**
+ * The message key of any reminder row: {@link nudgeMessageKey} for nudges, the stored key for notifications and
+ * announcements (derived by {@link notificationMessageKey} / {@link announcementMessageKey} when the row was made),
+ * else {@link reminderMessageKey}.
  */
 export function messageKeyOf(r: {
-  kind: 'rule' | 'nudge' | 'notification';
+  kind: 'rule' | 'nudge' | 'notification' | 'announcement';
   messageKey?: string | null;
   tenantId: string;
   ruleId: string | null;
@@ -60,8 +70,8 @@ export function messageKeyOf(r: {
   channel: Channel;
   requestedAt: Date | null;
 }): string {
-  if (r.kind === 'notification') {
-    if (!r.messageKey) throw new Error('a notification has no message_key');
+  if (r.kind === 'notification' || r.kind === 'announcement') {
+    if (!r.messageKey) throw new Error(`a${r.kind === 'announcement' ? 'n announcement' : ' notification'} message has no message_key`);
     return r.messageKey;
   }
   if (r.kind === 'nudge') {

@@ -40,10 +40,12 @@ export type DomainEventType = (typeof domainEventTypes)[number];
 
 /**
  * Preference categories a contact chooses channels for. Every rule reminder and nudge is `reminders`; every
- * notification is `booking_updates`. An essential type (below) ignores the contact's opt-outs but never a
- * suppression (hard bounce, complaint, invalid number, unsubscribe at the carrier).
+ * notification is `booking_updates`; every message staff write to the people of an event (an announcement) is
+ * `announcements`. An essential type (below) ignores the contact's opt-outs but never a suppression (hard bounce,
+ * complaint, invalid number, unsubscribe at the carrier). Order matters: a one-click unsubscribe token carries the
+ * category's index (server/sending/unsubscribe-link.ts), so new categories are only ever appended.
  */
-export const preferenceCategories = ['reminders', 'booking_updates'] as const;
+export const preferenceCategories = ['reminders', 'booking_updates', 'announcements'] as const;
 export type PreferenceCategory = (typeof preferenceCategories)[number];
 /** Notification types that reach a person whatever their preferences say (issue #9 §3). */
 export const essentialTypes: readonly DomainEventType[] = ['event_cancelled'];
@@ -131,6 +133,24 @@ const notificationTemplateIds = [
 export const templateIds = [...reminderTemplateIds, ...notificationTemplateIds] as const;
 export type TemplateId = (typeof templateIds)[number];
 
+/**
+ * The kind of an announcement's messages (the `template` a delivery records for it). Not a template id: an
+ * announcement has no built-in text and no rule or editor on the templates page — staff write every word of it,
+ * and it is rendered by the staff-text renderer (emails/staff-text.tsx) with its own variables
+ * (domain/messages/message-variables.ts).
+ */
+export const announcementKind = 'announcement' as const;
+/** Every kind of message words can be written for: the built-in templates and announcements. */
+export type MessageKind = TemplateId | typeof announcementKind;
+
+/**
+ * Announcement lifecycle: `scheduled` (waiting for its send instant; staff may cancel it) → `sending` (claimed by the
+ * worker: its messages are being planned; no longer cancellable) → `sent` (every recipient's message planned), or
+ * `cancelled` (by staff before the claim).
+ */
+export const announcementStatuses = ['scheduled', 'sending', 'sent', 'cancelled'] as const;
+export type AnnouncementStatus = (typeof announcementStatuses)[number];
+
 /** Who has to act to repair a dead letter. */
 export const repairOwners = ['provider', 'configuration', 'recipient', 'template'] as const;
 export type RepairOwner = (typeof repairOwners)[number];
@@ -217,6 +237,9 @@ export const auditActions = [
   'message_text_reset',
   // The new organisation's first-day checklist on the dashboard, dismissed by an admin.
   'first_day_dismiss',
+  // Migration 0032: an announcement to the people of an event created (sent now or scheduled), or cancelled before its claim.
+  'announcement_create',
+  'announcement_cancel',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -228,10 +251,10 @@ export const staffRoles = ['admin', 'staff', 'viewer'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
 /**
- * Why a planned message (a `reminders` row) exists: planned from a rule, a staff member's manual nudge, or a
- * notification made from a domain event (issue #9).
+ * Why a planned message (a `reminders` row) exists: planned from a rule, a staff member's manual nudge, a
+ * notification made from a domain event (issue #9), or an announcement staff wrote to the people of an event.
  */
-export const reminderKinds = ['rule', 'nudge', 'notification'] as const;
+export const reminderKinds = ['rule', 'nudge', 'notification', 'announcement'] as const;
 export type ReminderKind = (typeof reminderKinds)[number];
 
 /**

@@ -273,7 +273,8 @@ test('staff edit a participant’s preferences on the event page; the reminders 
     await expect(dialog.getByTestId('preference-sentences').locator('li')).toHaveText([
       'Reminders by SMS.',
       'Booking updates by email.',
-      'Quiet hours 21:00–08:00 (Europe/Amsterdam) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+      'Announcements by email.',
+      'Quiet hours 21:00–08:00 (Europe/Amsterdam) — reminders, booking updates and announcements due then wait until they end, if they can (event cancellations do not wait).',
     ]);
     await dialog.getByRole('button', { name: 'Save preferences' }).click();
     await expect(dialog.getByRole('status')).toHaveText(
@@ -413,7 +414,8 @@ test('the person’s own page through a signed link, at 375 px and without signi
     await expect(page.getByTestId('preference-sentences').locator('li')).toHaveText([
       'Reminders by SMS and email.',
       'No booking updates (except essential ones such as event cancellations).',
-      'Quiet hours 22:00–07:30 (Europe/Amsterdam) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+      'Announcements by email.',
+      'Quiet hours 22:00–07:30 (Europe/Amsterdam) — reminders, booking updates and announcements due then wait until they end, if they can (event cancellations do not wait).',
     ]);
     await page.getByRole('button', { name: 'Save my preferences' }).click();
     await expect(page.getByRole('status')).toHaveText('Saved. Your preferences apply from now on.');
@@ -448,7 +450,7 @@ test('the person’s own page through a signed link, at 375 px and without signi
     await expect(reminders.getByLabel('Text message (SMS)')).not.toBeChecked();
     await expect(page.getByLabel('From')).toHaveValue('');
     const still = (await (await staff.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { preferences: unknown };
-    expect(still.preferences).toEqual({ reminders: ['email'], booking_updates: ['email'] });
+    expect(still.preferences).toEqual({ reminders: ['email'], booking_updates: ['email'], announcements: ['email'] });
     await screen(page, 'preferences-public-stale-375');
 
     // Without script the same form posts plainly and comes back to the page.

@@ -15,7 +15,7 @@ import { compile } from 'html-to-text';
 import { Writable } from 'node:stream';
 import { createElement, Suspense, type ReactElement } from 'react';
 import type { z } from 'zod';
-import { templateIds, type TemplateId } from '@/domain/vocabulary';
+import { announcementKind, templateIds, type TemplateId } from '@/domain/vocabulary';
 import AttendeeReminder, { attendeeReminderDataSchema, attendeeReminderSubject } from './attendee-reminder';
 import BookingCancelled, { bookingCancelledDataSchema, bookingCancelledSubject } from './booking-cancelled';
 import BookingConfirmed, { bookingConfirmedDataSchema, bookingConfirmedSubject } from './booking-confirmed';
@@ -24,7 +24,7 @@ import EventRescheduled, { eventRescheduledDataSchema, eventRescheduledSubject }
 import HostAdded, { hostAddedDataSchema, hostAddedSubject } from './host-added';
 import HostReminder, { hostReminderDataSchema, hostReminderSubject } from './host-reminder';
 import RoomOpening, { roomOpeningDataSchema, roomOpeningSubject } from './room-opening';
-import type { ReminderTemplateData, TemplateData } from './schema';
+import { reminderTemplateDataSchema, type ReminderTemplateData, type TemplateData } from './schema';
 import { StaffTextEmail, staffTextSubject, type StaffText } from './staff-text';
 
 export type { StaffText };
@@ -134,14 +134,42 @@ export function parseTemplateData(templateId: TemplateId, data: unknown): ParseT
   if (!definition) {
     return { ok: false, field: 'templateId', message: `templateId: unknown template "${String(templateId)}"` };
   }
-  const result = definition.schema.safeParse(data);
-  if (result.success) return { ok: true, data: result.data };
+  return parseWith(definition.schema, data);
+}
+
+/** `data` through `schema`, as {@link parseTemplateData} reports it. */
+function parseWith(schema: z.ZodType<ReminderTemplateData>, data: unknown): ParseTemplateDataResult {
+  const result = schema.safeParse(data);
+  if (result.success) return { ok: true, data: result.data as TemplateData };
   const issue = result.error.issues[0];
   if (!issue || issue.path.length === 0) {
     return { ok: false, field: 'data', message: 'data: must be an object with the template fields' };
   }
   const field = issue.path.map(String).join('.');
   return { ok: false, field, message: `${field}: ${issue.message}` };
+}
+
+/**
+ * {@link parseTemplateData} for any message kind a delivery can record: a template id, or an announcement (its data:
+ * the shared reminder fields, emails/schema.ts `reminderTemplateDataSchema`). An unknown kind gives field "template".
+ * Never throws.
+ */
+export function parseMessageData(kind: string, data: unknown): ParseTemplateDataResult {
+  if (kind === announcementKind) return parseWith(reminderTemplateDataSchema, data);
+  if (isTemplateId(kind)) return parseTemplateData(kind, data);
+  return { ok: false, field: 'template', message: `template: unknown template "${kind}"` };
+}
+
+/**
+ * Renders one recipient's email of an announcement: the words staff wrote (`text`: one language's subject, Markdown
+ * body, SMS) in the same layout as every message (emails/staff-text.tsx), with the event's details and the footer.
+ * @throws Error when `data` fails the shared schema (callers ran {@link parseMessageData} first).
+ */
+export async function renderAnnouncementEmail(data: TemplateData, text: StaffText): Promise<{ subject: string; html: string; text: string }> {
+  const parsed = parseMessageData(announcementKind, data);
+  if (!parsed.ok) throw new Error(`Invalid data for an announcement: ${parsed.message}`);
+  const html = await renderHtml(createElement(StaffTextEmail, { template: announcementKind, data: parsed.data, text }));
+  return { subject: staffTextSubject(announcementKind, parsed.data, text), html, text: htmlToText(html) };
 }
 
 // html-to-text upper-cases headings by default; keep the title as written in the text part.

@@ -16,7 +16,7 @@ import type { ReactNode } from 'react';
 import { formatClockTime } from '@/domain/format-time';
 import { messageVariables } from '@/domain/messages/message-variables';
 import { gsmDate } from '@/domain/sending/gsm7-lookalikes';
-import type { TemplateId } from '@/domain/vocabulary';
+import type { MessageKind } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
 import { DetailRow, Details, LinkRow, Layout, Notes, SentenceParagraphs, Typed, allDayValue, eventShortWhen, eventTime, greeting, messageLocale, oneLine, styles } from './layout';
 import type { MessageValue, Sentence } from './messages';
@@ -31,7 +31,7 @@ export interface StaffText {
 }
 
 /** The value of each variable of `template` from validated template data (names: domain/messages/message-variables.ts). */
-export function staffTextValues(template: TemplateId, data: ReminderTemplateData): Record<string, MessageValue> {
+export function staffTextValues(template: MessageKind, data: ReminderTemplateData): Record<string, MessageValue> {
   const { lang } = messageLocale(data.locale);
   const all: Record<string, () => MessageValue> = {
     eventTitle: () => ({ typed: data.eventTitle }),
@@ -48,13 +48,13 @@ export function staffTextValues(template: TemplateId, data: ReminderTemplateData
 }
 
 /** The subject in the organisation's words, on one line. */
-export function staffTextSubject(template: TemplateId, data: ReminderTemplateData, text: StaffText): string {
+export function staffTextSubject(template: MessageKind, data: ReminderTemplateData, text: StaffText): string {
   const m = messageLocale(data.locale);
   return oneLine(m.plain(text.subject, staffTextValues(template, data)));
 }
 
 /** The SMS in the organisation's words, with " Manage: <link>" when the data has a preferences link (as the built-in SMS). */
-export function staffTextSms(template: TemplateId, data: ReminderTemplateData, text: StaffText): string {
+export function staffTextSms(template: MessageKind, data: ReminderTemplateData, text: StaffText): string {
   const m = messageLocale(data.locale);
   // An empty note ("… {eventNote} …") leaves no double space behind.
   // Dates keep to GSM-7 as in Punctual's own SMS (ICU writes U+202F before "AM": one such character makes the whole
@@ -68,7 +68,7 @@ const MARK = /\uE000(\d+)\uE001/g;
 const httpUrl = /^https?:\/\/\S+$/i;
 
 /** The body formatted with markers for the values (`values[i]` is what marker i stands for). */
-function markedBody(template: TemplateId, data: ReminderTemplateData, text: StaffText): { source: string; values: MessageValue[] } {
+function markedBody(template: MessageKind, data: ReminderTemplateData, text: StaffText): { source: string; values: MessageValue[] } {
   const m = messageLocale(data.locale);
   const real = staffTextValues(template, data);
   const values: MessageValue[] = [];
@@ -202,7 +202,7 @@ function blocks(source: string, values: MessageValue[], dir: 'ltr' | 'rtl'): Rea
 }
 
 /** The email of `template` in the organisation's words. Props: validated template data and the text. */
-export function StaffTextEmail({ template, data, text }: { template: TemplateId; data: ReminderTemplateData; text: StaffText }) {
+export function StaffTextEmail({ template, data, text }: { template: MessageKind; data: ReminderTemplateData; text: StaffText }) {
   const m = messageLocale(data.locale);
   const { common } = m.text;
   const time = eventTime(data);

@@ -33,6 +33,8 @@ export const TASK = {
   sendTestMessage: 'send_test_message',
   /** Mails one sender verification link (jobs/tasks/send-sender-verification.ts). */
   sendSenderVerification: 'send_sender_verification',
+  /** Claims one announcement at its send instant and plans its messages (jobs/tasks/send-announcement.ts). */
+  sendAnnouncement: 'send_announcement',
 } as const;
 
 /** One task id (graphile-worker `task_identifier`). */
@@ -61,6 +63,8 @@ export const taskPayloadSchemas = {
   send_test_message: z.object({ id: z.uuid(), content: z.object({ subject: z.string().min(1), html: z.string().min(1), text: z.string() }).optional() }),
   /** `id`: a sender verification row. */
   send_sender_verification: z.object({ id: z.uuid(), url: z.url() }),
+  /** `announcementId`: an `announcements` row; job key `announce:<id>`. */
+  send_announcement: z.object({ announcementId: z.uuid() }),
 } as const satisfies Record<TaskId, z.ZodType>;
 
 /** What an enqueue of task `T` passes (the schema's input type). */

@@ -57,6 +57,7 @@ import { sendPasswordResetTask } from '@/jobs/tasks/send-password-reset';
 import { sendStaffInvitationTask } from '@/jobs/tasks/send-staff-invitation';
 import { sendTestMessageTask } from '@/jobs/tasks/send-test-message';
 import { sendSenderVerificationTask } from '@/jobs/tasks/send-sender-verification';
+import { sendAnnouncementTask } from '@/jobs/tasks/send-announcement';
 import { childLogger, errField } from '@/server/platform/log';
 import { createWorkerMetrics, publishWorkerMetrics } from '@/server/dashboards/metrics';
 
@@ -109,6 +110,7 @@ export const taskHandlers = {
   [TASK.sendStaffInvitation]: sendStaffInvitationTask,
   [TASK.sendTestMessage]: sendTestMessageTask,
   [TASK.sendSenderVerification]: sendSenderVerificationTask,
+  [TASK.sendAnnouncement]: sendAnnouncementTask,
 } satisfies Record<TaskId, (ctx: WorkerContext) => Task>;
 
 /** graphile-worker's task list: task id → handler bound to this worker's context. */

@@ -12,7 +12,7 @@ import { ConflictPanel, staleSave } from './ConflictPanel';
 import { useDialogLoad } from '@/components/ui/useDialogLoad';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 
-const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders', booking_updates: 'Booking updates' };
+const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders', booking_updates: 'Booking updates', announcements: 'Announcements' };
 const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'SMS' };
 
 /** The form's fields (what the conflict panel compares and the merge combines). */
@@ -20,6 +20,7 @@ interface Fields {
   phone: string;
   reminders: PersonalChannel[];
   booking_updates: PersonalChannel[];
+  announcements: PersonalChannel[];
   quietStart: string;
   quietEnd: string;
 }
@@ -29,6 +30,7 @@ function fieldsOf(p: ContactPreferencesView): Fields {
     phone: p.phone ?? '',
     reminders: p.preferences.reminders,
     booking_updates: p.preferences.booking_updates,
+    announcements: p.preferences.announcements,
     quietStart: p.quietHours?.start ?? '',
     quietEnd: p.quietHours?.end ?? '',
   };
@@ -39,6 +41,7 @@ const changeFields: { key: keyof Fields; label: string; format?: (v: unknown) =>
   { key: 'phone', label: 'Mobile number' },
   { key: 'reminders', label: 'Reminders', format: channelsText },
   { key: 'booking_updates', label: 'Booking updates', format: channelsText },
+  { key: 'announcements', label: 'Announcements', format: channelsText },
   { key: 'quietStart', label: 'Quiet hours from' },
   { key: 'quietEnd', label: 'Quiet hours to' },
 ];
@@ -46,13 +49,14 @@ const fieldLabels: Record<string, string> = {
   phone: 'Mobile number',
   'preferences.reminders': 'Reminders',
   'preferences.booking_updates': 'Booking updates',
+  'preferences.announcements': 'Announcements',
   'quietHours.start': 'Quiet hours from',
   'quietHours.end': 'Quiet hours to',
   quietHours: 'Quiet hours',
 };
 
 /**
- * "Preferences" of one participant (staff): mobile number, per category (Reminders, Booking updates) the
+ * "Preferences" of one participant (staff): mobile number, per category (Reminders, Booking updates, Announcements) the
  * channels they take (Email / SMS), quiet hours from/to in their zone (else the organisation's — the form says
  * which), read back as sentences. Loads GET /api/contacts/:id/preferences when opened and saves with PUT and
  * the version it loaded; a stale save shows the ConflictPanel. `readOnly` (viewers): the same, without saving.
@@ -108,7 +112,7 @@ function PreferencesDialog({ contactId, name, eventId, readOnly, onClose }: { co
         'PUT',
         {
           phone: fields.phone,
-          preferences: { reminders: fields.reminders, booking_updates: fields.booking_updates },
+          preferences: { reminders: fields.reminders, booking_updates: fields.booking_updates, announcements: fields.announcements },
           quietHours: q.quietHours,
           version: base.version,
           ...(consent && reenabling.length > 0 ? { confirmRecipientConsent: true } : {}),
@@ -141,7 +145,7 @@ function PreferencesDialog({ contactId, name, eventId, readOnly, onClose }: { co
   const sentences =
     fields && loaded
       ? describeContactPreferences({
-          prefs: { reminders: fields.reminders, booking_updates: fields.booking_updates } as ChannelPreferences,
+          prefs: { reminders: fields.reminders, booking_updates: fields.booking_updates, announcements: fields.announcements } satisfies ChannelPreferences,
           quietHours: q?.ok ? q.quietHours : null,
           zone: loaded.zone,
           hasPhone: fields.phone.trim() !== '',

@@ -7,11 +7,16 @@ import { personalChannels, preferenceCategories, type PersonalChannel, type Pref
 import type { ContactPreferencesView } from '@/server/notifications/contact-preferences';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 
-const categoryLabels: Record<PreferenceCategory, string> = { reminders: 'Reminders before your events', booking_updates: 'Updates about your bookings' };
+const categoryLabels: Record<PreferenceCategory, string> = {
+  reminders: 'Reminders before your events',
+  booking_updates: 'Updates about your bookings',
+  announcements: 'Announcements from the organiser about your events',
+};
 const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'Text message (SMS)' };
 const fieldLabels: Record<string, string> = {
   'preferences.reminders': 'Reminders',
   'preferences.booking_updates': 'Booking updates',
+  'preferences.announcements': 'Announcements',
   'quietHours.start': 'Quiet hours from',
   'quietHours.end': 'Quiet hours to',
   quietHours: 'Quiet hours',

@@ -4,9 +4,11 @@
  * Part of the Drizzle schema (db/schema/index.ts re-exports every file); relative imports only, drizzle-kit loads it.
  */
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { messageTextStatuses } from '../../domain/messages/text-versions';
+import { announcementStatuses } from '../../domain/vocabulary';
 import { tenants } from './organisations';
+import { events } from './scheduling';
 import { createdAt, ts } from './columns';
 
 /** `draft` (being written), `published` (a version in use from its publish on), `reset` (a version meaning "Punctual's text"). */
@@ -59,3 +61,47 @@ export const messageTexts = pgTable(
 );
 
 export type MessageTextRow = typeof messageTexts.$inferSelect;
+
+/** `scheduled` → `sending` (claimed by the worker) → `sent`, or `cancelled` before the claim (domain/vocabulary.ts). */
+export const announcementStatusEnum = pgEnum('announcement_status', announcementStatuses);
+
+/**
+ * An announcement: a message staff write to the people of one event (docs/architecture.md "How a reminder travels"), sent now or at a
+ * chosen instant through the same pipeline as reminders — one planned message (`reminders` row, kind
+ * `announcement`) per recipient and channel, made when the worker claims the announcement at its send instant.
+ * - `audience` — who it is for (domain/messages/announcements.ts `audienceSchema`: roles, booking statuses, channels).
+ * - `texts` — per language (a catalog language, e.g. "nl"): `{ subject, body, sms }`, checked like the organisation's
+ *   own message text before it is stored; one entry = one text for everyone. Never changed after the create.
+ * - `send_at` — the due instant (UTC); a send "now" is the request instant.
+ * - `status` + `status_reason`; `claimed_at` (the worker's claim), `planned_count` (messages planned at the claim).
+ * - `idempotency_key` — the dialog's key: a second POST with it (a double click) returns this row, sends nothing twice.
+ * - `row_version` — the cancel carries the version the staff member saw (invariant 11).
+ */
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: uuid('tenant_id').notNull().references(() => tenants.id),
+    eventId: uuid('event_id').notNull().references(() => events.id),
+    audience: jsonb('audience').notNull(),
+    texts: jsonb('texts').notNull(),
+    sendAt: ts('send_at').notNull(),
+    status: announcementStatusEnum('status').notNull().default('scheduled'),
+    statusReason: text('status_reason'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    claimedAt: ts('claimed_at'),
+    plannedCount: integer('planned_count'),
+    cancelledBy: text('cancelled_by'),
+    cancelledAt: ts('cancelled_at'),
+    rowVersion: integer('row_version').notNull().default(1),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('announcements_idempotency_uq').on(t.tenantId, t.idempotencyKey),
+    index('announcements_event_idx').on(t.eventId, t.createdAt),
+  ],
+);
+
+export type AnnouncementRow = typeof announcements.$inferSelect;

@@ -9,6 +9,7 @@ import { repairOwners, deliveryStatuses, providers, outcomeClasses, reminderStat
 import { createdAt, ts } from './columns';
 import { channelEnum, domainEventTypeEnum } from './enums';
 import { tenants } from './organisations';
+import { announcements } from './messages';
 import { reminderRules } from './rules';
 import { bookings, events } from './scheduling';
 
@@ -39,10 +40,12 @@ export const reminders = pgTable(
     requestedBy: text('requested_by'),
     scheduleVersion: integer('schedule_version').notNull(),
     channel: channelEnum('channel').notNull(),
-    /** Notifications only: the domain event this message tells about, its type, and its message key (domain/keys.ts). */
+    /** Notifications only: the domain event this message tells about and its type; the message key (domain/keys.ts) for notifications and announcements. */
     domainEventId: uuid('domain_event_id'),
     notificationType: domainEventTypeEnum('notification_type'),
     messageKey: text('message_key'),
+    /** Announcements only: the announcement this message is one recipient's copy of (its texts, its audience). */
+    announcementId: uuid('announcement_id').references(() => announcements.id),
     /** When quiet hours moved the due instant: the instant it was due before (for the timeline). */
     deferredFrom: ts('deferred_from'),
     dueAt: ts('due_at').notNull(),
@@ -68,6 +71,7 @@ export const reminders = pgTable(
     // One planned notification per message key: a redelivered notify job inserts nothing new.
     uniqueIndex('reminders_message_key_uq').on(t.messageKey),
     index('reminders_event_idx').on(t.eventId),
+    index('reminders_announcement_idx').on(t.announcementId).where(sql`announcement_id is not null`),
     // /api/metrics (issue #11): the expired-unsent gauge.
     index('reminders_expired_idx').on(t.channel).where(sql`status = 'expired'`),
     // The dispatcher's stale-dispatch recovery and /api/metrics' oldest due-but-unsent age (migration 0009).

@@ -37,6 +37,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   message_text_rollback: 'Rolled message text back to an earlier version',
   message_text_reset: "Reset message text to Punctual's text",
   first_day_dismiss: 'Dismissed the first-day checklist',
+  announcement_create: 'Wrote to the people of an event',
+  announcement_cancel: 'Cancelled a scheduled announcement',
   staff_role: 'Changed a staff role',
   policy_update: 'Changed the notification policy',
   preferences_update: "Changed a participant's preferences",

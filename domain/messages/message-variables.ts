@@ -20,7 +20,7 @@
  * The reader's name is not a variable of the text staff write: the email layout greets by name ("Hello Jonas,", or
  * "Hello," when none is stored) above the body, so no text can print an empty name.
  */
-import type { TemplateId } from '@/domain/vocabulary';
+import type { MessageKind } from '@/domain/vocabulary';
 
 /**
  * How a variable may be used: `text` — as `{name}` only; `link` — a URL: as `{name}`, or as the target of a Markdown
@@ -63,7 +63,7 @@ const eventNote: MessageVariable = {
 const allDay: MessageVariable = { name: 'allDay', type: 'choice', values: ['yes', 'no'], description: 'whether the event lasts all day: yes or no (use with select)', sample: 'no' };
 
 /** The variables of each message kind, in the order the editor lists them. */
-export const messageVariables: Readonly<Record<TemplateId, readonly MessageVariable[]>> = {
+export const messageVariables: Readonly<Record<MessageKind, readonly MessageVariable[]>> = {
   'attendee-reminder': [eventTitle, when, allDay, eventNote, tenantName],
   'room-opening': [
     eventTitle,
@@ -83,14 +83,16 @@ export const messageVariables: Readonly<Record<TemplateId, readonly MessageVaria
   ],
   'event-cancelled': [eventTitle, when, allDay, tenantName],
   'host-added': [eventTitle, when, allDay, tenantName],
+  // An announcement staff write to the people of one event: the event's own facts, like a reminder's.
+  announcement: [eventTitle, when, allDay, tenantName],
 };
 
 /** The names of a kind's variables, in the editor's order. */
-export function variableNames(kind: TemplateId): string[] {
+export function variableNames(kind: MessageKind): string[] {
   return messageVariables[kind].map((v) => v.name);
 }
 
 /** Sample values of a kind's variables (for formatting a draft before real data exists). */
-export function sampleValues(kind: TemplateId): Record<string, string> {
+export function sampleValues(kind: MessageKind): Record<string, string> {
   return Object.fromEntries(messageVariables[kind].map((v) => [v.name, v.sample]));
 }

@@ -29,7 +29,7 @@
  */
 import { IntlMessageFormat } from 'intl-messageformat';
 import { countSmsSegments } from '@/domain/sending/sms-segments';
-import type { TemplateId } from '@/domain/vocabulary';
+import type { MessageKind } from '@/domain/vocabulary';
 import { variableUses, type VariableUse } from './message-syntax';
 import { messageVariables, sampleValues, type MessageVariable } from './message-variables';
 
@@ -79,7 +79,7 @@ export interface StaffTextError {
 export type StaffTextCheck = { ok: true } | { ok: false; errors: StaffTextError[] };
 
 export interface StaffTextInput {
-  kind: TemplateId;
+  kind: MessageKind;
   /** The language of the text (BCP 47, e.g. "de"): plural rules of the SMS estimate. */
   locale: string;
   draft: StaffDraft;
@@ -283,7 +283,7 @@ export function checkStaffText(input: StaffTextInput): StaffTextCheck {
 }
 
 /** The text formatted with the kind's sample values (only called on text whose variables all checked out). */
-function format(text: string, locale: string, kind: TemplateId): string {
+function format(text: string, locale: string, kind: MessageKind): string {
   let lang = 'en';
   try {
     lang = Intl.getCanonicalLocales(locale)[0] ?? 'en';

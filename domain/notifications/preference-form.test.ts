@@ -30,17 +30,19 @@ describe('quietHoursZone', () => {
 describe('describeContactPreferences', () => {
   it('reads preferences and quiet hours back as sentences', () => {
     expect(
-      describeContactPreferences({ prefs: { reminders: ['email'], booking_updates: ['email', 'sms'] }, quietHours: { start: '21:00', end: '08:00' }, zone: 'Europe/Berlin', hasPhone: true }),
+      describeContactPreferences({ prefs: { reminders: ['email'], booking_updates: ['email', 'sms'], announcements: ['email', 'sms'] }, quietHours: { start: '21:00', end: '08:00' }, zone: 'Europe/Berlin', hasPhone: true }),
     ).toEqual([
       'Reminders by email.',
       'Booking updates by SMS and email.',
-      'Quiet hours 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+      'Announcements by SMS and email.',
+      'Quiet hours 21:00–08:00 (Europe/Berlin) — reminders, booking updates and announcements due then wait until they end, if they can (event cancellations do not wait).',
     ]);
   });
   it('says when SMS is chosen without a number on file', () => {
-    expect(describeContactPreferences({ prefs: { reminders: ['sms'], booking_updates: [] }, quietHours: null, zone: 'UTC', hasPhone: false })).toEqual([
+    expect(describeContactPreferences({ prefs: { reminders: ['sms'], booking_updates: [], announcements: [] }, quietHours: null, zone: 'UTC', hasPhone: false })).toEqual([
       'Reminders by SMS.',
       'No booking updates (except essential ones such as event cancellations).',
+      'No announcements.',
       'No quiet hours.',
       'No mobile number is on file, so nothing goes by SMS.',
     ]);
@@ -51,7 +53,7 @@ describe('one-click unsubscribes in the staff read-back (issue #10 §5)', () => 
   it('says who unsubscribed, when (the date in the zone) and how, right after the emptied category', () => {
     expect(
       describeContactPreferences({
-        prefs: { reminders: ['email'], booking_updates: [] },
+        prefs: { reminders: ['email'], booking_updates: [], announcements: [] },
         quietHours: null,
         zone: 'Europe/Amsterdam',
         hasPhone: false,
@@ -61,12 +63,13 @@ describe('one-click unsubscribes in the staff read-back (issue #10 §5)', () => 
       'Reminders by email.',
       'No booking updates (except essential ones such as event cancellations).',
       'Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link).',
+      'No announcements.',
       'No quiet hours.',
     ]);
   });
   it('a marker for a category with a channel ticked again is not read back', () => {
     expect(
-      describeContactPreferences({ prefs: { reminders: ['email'], booking_updates: ['sms'] }, quietHours: null, zone: 'UTC', hasPhone: true, unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } }),
+      describeContactPreferences({ prefs: { reminders: ['email'], booking_updates: ['sms'], announcements: ['sms'] }, quietHours: null, zone: 'UTC', hasPhone: true, unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } }),
     ).not.toContain('Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link).');
   });
   it('the date is the one in the zone', () => {

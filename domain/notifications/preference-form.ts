@@ -73,8 +73,8 @@ export function describeUnsubscribed(category: PreferenceCategory, at: string, z
  * The preferences read back, one sentence a line: describePreferences' sentences — each followed, for a
  * category that is empty because of a one-click unsubscribe in `unsubscribed` (staff views pass the markers;
  * a marker whose category has a channel ticked is ignored), by {@link describeUnsubscribed} — then the quiet
- * hours ("Quiet hours 21:00–08:00 (Europe/Berlin) — reminders and booking updates due then wait until they
- * end, if they can." or "No quiet hours."), then — when SMS is chosen but no number is on file — "No mobile
+ * hours ("Quiet hours 21:00–08:00 (Europe/Berlin) — reminders, booking updates and announcements due then wait until
+ * they end, if they can." or "No quiet hours."), then — when SMS is chosen but no number is on file — "No mobile
  * number is on file, so nothing goes by SMS."
  */
 export function describeContactPreferences(input: {
@@ -93,7 +93,7 @@ export function describeContactPreferences(input: {
   });
   out.push(
     input.quietHours
-      ? `Quiet hours ${describeQuietHours(input.quietHours, input.zone).replace(/^quiet /, '')} — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).`
+      ? `Quiet hours ${describeQuietHours(input.quietHours, input.zone).replace(/^quiet /, '')} — reminders, booking updates and announcements due then wait until they end, if they can (event cancellations do not wait).`
       : 'No quiet hours.',
   );
   const wantsSms = Object.values(input.prefs).some((list) => list.includes('sms'));

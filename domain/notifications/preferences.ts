@@ -3,8 +3,12 @@
  * channels the contact accepts. Pure: no I/O, no clock.
  *
  * Rules:
- * - Categories: every rule reminder and nudge is `reminders`; every notification is `booking_updates`
- *   (vocabulary.ts). An empty list means "opted out of that category".
+ * - Categories: every rule reminder and nudge is `reminders`; every notification is `booking_updates`; every
+ *   announcement staff write to the people of an event is `announcements` (vocabulary.ts). An empty list means
+ *   "opted out of that category".
+ * - `announcements` came after the other two: a stored value without it (every contact saved before it existed) reads
+ *   it as the person's `booking_updates` channels — what they chose for messages about their bookings — so a person
+ *   who opted out of those is not written to by a category they never saw.
  * - A contact with no stored preferences, or a stored value that cannot be read, gets {@link defaultPreferences}
  *   (email for both categories) — per category, so one damaged category does not reset the other.
  * - An essential notification type (vocabulary.ts `essentialTypes`, e.g. `event_cancelled`) ignores opt-outs:
@@ -33,7 +37,7 @@ import {
 export type ChannelPreferences = Record<PreferenceCategory, PersonalChannel[]>;
 
 /** Preferences of a contact who never chose any: everything by email. */
-export const defaultPreferences: ChannelPreferences = { reminders: ['email'], booking_updates: ['email'] };
+export const defaultPreferences: ChannelPreferences = { reminders: ['email'], booking_updates: ['email'], announcements: ['email'] };
 
 const isPersonalChannel = (c: unknown): c is PersonalChannel => (personalChannels as readonly unknown[]).includes(c);
 
@@ -67,8 +71,9 @@ const channelListSchema = z
   .transform((list): PersonalChannel[] => canonical(list));
 
 /**
- * zod schema for preferences sent to the API: `{ reminders: PersonalChannel[], booking_updates: PersonalChannel[] }`,
- * both required, no other keys. Each issue's path is the category, so `fromZodError` (server/platform/errors.ts) reads
+ * zod schema for preferences sent to the API: `{ reminders: PersonalChannel[], booking_updates: PersonalChannel[],
+ * announcements?: PersonalChannel[] }` — the first two required, `announcements` optional (a client written before the
+ * category existed leaves it out: the stored choice is then kept, {@link withStoredAnnouncements}), no other keys. Each issue's path is the category, so `fromZodError` (server/platform/errors.ts) reads
  * e.g. `booking_updates: unknown channel "fax"` or `reminders: channel "sms" is listed
  * twice`; an unknown key reads `unknown category "push" (expected reminders and booking_updates)`. Output lists
  * are in canonical order (email before sms).
@@ -77,14 +82,23 @@ export const preferencesSchema = z.strictObject(
   {
     reminders: channelListSchema,
     booking_updates: channelListSchema,
+    announcements: channelListSchema.optional(),
   },
   {
     error: (iss) =>
       iss.code === 'unrecognized_keys'
-        ? `unknown ${iss.keys.length === 1 ? 'category' : 'categories'} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (expected ${preferenceCategories.join(' and ')})`
-        : 'must be an object with reminders and booking_updates, each a list of channels',
+        ? `unknown ${iss.keys.length === 1 ? 'category' : 'categories'} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (expected reminders, booking_updates and announcements)`
+        : 'must be an object with reminders and booking_updates (and optionally announcements), each a list of channels',
   },
 );
+
+/** Preferences as the API takes them: `announcements` may be absent (then the stored choice is kept). */
+export type PreferencesInput = Omit<ChannelPreferences, 'announcements'> & { announcements?: PersonalChannel[] };
+
+/** `input` made whole: an absent `announcements` list is the one `stored` has now ({@link readPreferences}). */
+export function withStoredAnnouncements(input: PreferencesInput, stored: unknown): ChannelPreferences {
+  return { ...input, announcements: input.announcements ?? readPreferences(stored).announcements };
+}
 
 /**
  * Reads preferences stored in a jsonb column, tolerantly: `null`/missing/garbage → {@link defaultPreferences};
@@ -100,6 +114,8 @@ export function readPreferences(stored: unknown): ChannelPreferences {
     const list = obj[category];
     out[category] = Array.isArray(list) ? canonical(list) : [...defaultPreferences[category]];
   }
+  // Stored before announcements existed: the person's choice for booking updates (module comment).
+  if (!Array.isArray(obj.announcements) && Array.isArray(obj.booking_updates)) out.announcements = [...out.booking_updates];
   return out;
 }
 
@@ -190,12 +206,12 @@ export function categoryPhrase(category: PreferenceCategory): string {
 
 /**
  * The preference category of a planned message: rule reminders and nudges are `reminders`, notifications are
- * `booking_updates` (vocabulary.ts). `type` is the domain event type of a notification (null for the others);
+ * `booking_updates`, announcements `announcements` (vocabulary.ts). `type` is the domain event type of a notification (null for the others);
  * it does not change the category today and is taken so a future per-type category needs no caller change.
  */
 export function categoryOf(kind: ReminderKind, type: DomainEventType | null): PreferenceCategory {
   void type;
-  return kind === 'notification' ? 'booking_updates' : 'reminders';
+  return kind === 'notification' ? 'booking_updates' : kind === 'announcement' ? 'announcements' : 'reminders';
 }
 
 /** True for a notification whose domain event type is essential (vocabulary.ts `essentialTypes`): it ignores opt-outs. */
@@ -227,6 +243,7 @@ export function channelsFor(input: {
 const categoryWords: Record<PreferenceCategory, [string, string]> = {
   reminders: ['Reminders', 'reminders'],
   booking_updates: ['Booking updates', 'booking updates'],
+  announcements: ['Announcements', 'announcements'],
 };
 const channelWords: Record<PersonalChannel, string> = { email: 'email', sms: 'SMS' };
 

@@ -226,11 +226,11 @@ export function describeLimit(p: PartnershipLimit, viewer: 'guest' | 'host' = 'g
 
 /**
  * Who on the host's side made a message happen, for the guest organisation's audit log: the staff member who
- * nudged (`requestedBy`), the actor of the change a notification tells of, or the person who booked the guest
+ * nudged or wrote the announcement (`requestedBy`), the actor of the change a notification tells of, or the person who booked the guest
  * for a rule reminder (`bookedBy`, null when not recorded) — 'system' when unknown.
  */
-export function hostActorOf(m: { kind: 'rule' | 'nudge' | 'notification'; requestedBy: string | null; changeActor: string | null; bookedBy: string | null }): string {
-  const who = m.kind === 'nudge' ? m.requestedBy : m.kind === 'notification' ? m.changeActor : m.bookedBy;
+export function hostActorOf(m: { kind: 'rule' | 'nudge' | 'notification' | 'announcement'; requestedBy: string | null; changeActor: string | null; bookedBy: string | null }): string {
+  const who = m.kind === 'nudge' || m.kind === 'announcement' ? m.requestedBy : m.kind === 'notification' ? m.changeActor : m.bookedBy;
   return who && who.trim() !== '' ? who : 'system';
 }
 

@@ -25,7 +25,7 @@ describe('event coverage', () => {
       ],
       2,
     );
-    expect(c).toEqual({ expected: 10, sent: 2, delivered: 1, expired: 2, failed: 2, unknown: 1, suppressed: 1, waiting: 2, nudges: 1, notifications: 1 });
+    expect(c).toEqual({ expected: 10, sent: 2, delivered: 1, expired: 2, failed: 2, unknown: 1, suppressed: 1, waiting: 2, nudges: 1, notifications: 1, announcements: 0 });
   });
   it('a cancelled booking expects nothing, even reminders that had expired or gone out before it was cancelled', () => {
     const c = eventCoverage([{ ...r('expired'), bookingCancelled: true }, { ...r('done', 'accepted'), bookingCancelled: true }, r('scheduled')], 2);

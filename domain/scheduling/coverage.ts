@@ -4,10 +4,10 @@
  * Pure. Counts only rule reminders of the event's current schedule version that were not cancelled or
  * superseded (a cancelled booking expects nothing); manual nudges are extra and counted separately.
  */
-import type { DeliveryStatus, ReminderStatus } from '@/domain/vocabulary';
+import type { DeliveryStatus, ReminderKind, ReminderStatus } from '@/domain/vocabulary';
 
 export interface CoverageReminder {
-  kind: 'rule' | 'nudge' | 'notification';
+  kind: ReminderKind;
   scheduleVersion: number;
   status: ReminderStatus;
   deliveryStatus: DeliveryStatus | null;
@@ -34,6 +34,8 @@ export interface Coverage {
   nudges: number;
   /** Notifications about booking changes (outside `expected`: they follow changes, not the schedule). */
   notifications: number;
+  /** Messages of announcements staff wrote to the event's people (outside `expected`). */
+  announcements: number;
 }
 
 // A soft bounce was handed over and the receiving server said "later": it counts as sent, not failed.
@@ -42,7 +44,7 @@ const FAILED: ReadonlySet<string> = new Set(['failed', 'dead', 'bounced', 'compl
 
 /** Computes the coverage of `reminders` (all versions, all bookings of one event) for `currentVersion`. */
 export function eventCoverage(reminders: readonly CoverageReminder[], currentVersion: number): Coverage {
-  const c: Coverage = { expected: 0, sent: 0, delivered: 0, expired: 0, failed: 0, unknown: 0, suppressed: 0, waiting: 0, nudges: 0, notifications: 0 };
+  const c: Coverage = { expected: 0, sent: 0, delivered: 0, expired: 0, failed: 0, unknown: 0, suppressed: 0, waiting: 0, nudges: 0, notifications: 0, announcements: 0 };
   for (const r of reminders) {
     if (r.kind === 'nudge') {
       c.nudges++;
@@ -50,6 +52,10 @@ export function eventCoverage(reminders: readonly CoverageReminder[], currentVer
     }
     if (r.kind === 'notification') {
       c.notifications++;
+      continue;
+    }
+    if (r.kind === 'announcement') {
+      c.announcements++;
       continue;
     }
     if (r.bookingCancelled || r.scheduleVersion !== currentVersion || r.status === 'cancelled' || r.status === 'superseded') continue;

@@ -28,14 +28,17 @@ export const notificationLabels: Record<DomainEventType, string> = {
 const NUDGE_TITLE = 'Manual reminder';
 /** Title of a rule reminder whose rule was deleted since it was planned. */
 const DELETED_RULE_TITLE = '(rule deleted)';
+/** Title of an announcement's message (its subject is the delivery's own subject). */
+const ANNOUNCEMENT_TITLE = 'Announcement';
 
 /**
  * The title of one planned message: a rule reminder by its rule's name (or "(rule deleted)"), a nudge as
- * "Manual reminder", a notification by its type in plain words ("Booking confirmed", "Event rescheduled"; a
+ * "Manual reminder", an announcement's message as "Announcement", a notification by its type in plain words ("Booking confirmed", "Event rescheduled"; a
  * notification row without a type — impossible by the schema's intent — reads "Notification").
  */
 export function messageTitle(m: { kind: ReminderKind; ruleName: string | null; notificationType: DomainEventType | null }): string {
   if (m.kind === 'nudge') return NUDGE_TITLE;
+  if (m.kind === 'announcement') return ANNOUNCEMENT_TITLE;
   if (m.kind === 'notification') return m.notificationType ? notificationLabels[m.notificationType] : 'Notification';
   return m.ruleName ?? DELETED_RULE_TITLE;
 }

@@ -17,6 +17,8 @@ export interface SendSnapshot {
    * planned while active still go out. Absent/false: an inactive rule's reminders end `cancelled`.
    */
   rule: { active: boolean; pendingGoOut?: boolean } | null;
+  /** For an announcement's message: the booking statuses its audience chose (its booking must still have one). */
+  announcement?: { statuses: readonly BookingStatus[] } | null;
 }
 
 type SendDecision =
@@ -33,7 +35,7 @@ function expiredReason(expiresAt: Date, now: Date, timeZone = 'UTC'): string {
 const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched']);
 
 /**
- * Decides in this order: already handled → skip; event cancelled, booking cancelled, rule gone or inactive
+ * Decides in this order: already handled → skip; a notification or an announcement by its own rules (below); event cancelled, booking cancelled, rule gone or inactive
  * (unless deactivated with "let its pending reminders go out")
  * → `cancelled`; older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
  * A nudge skips the rule and version checks: it was asked for by a person, and renders the event as it is
@@ -42,6 +44,7 @@ const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched'
 export function decideSend(s: SendSnapshot, now: Date): SendDecision {
   if (!SENDABLE.has(s.reminder.status)) return { action: 'skip', reason: `reminder is ${s.reminder.status}` };
   if (s.reminder.kind === 'notification') return decideNotification(s, now);
+  if (s.reminder.kind === 'announcement') return decideAnnouncement(s, now);
   if (s.event.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'event cancelled' };
   if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
   const nudge = s.reminder.kind === 'nudge';
@@ -59,6 +62,21 @@ export function decideSend(s: SendSnapshot, now: Date): SendDecision {
       status: 'expired',
       reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone),
     };
+  }
+  return { action: 'send' };
+}
+
+/**
+ * An announcement's message was written by staff to the people they chose (roles × booking statuses) at the claim of
+ * the announcement: no rule or schedule version can make it stale, and an event cancellation does not stop it (staff may
+ * write about exactly that). What can: the booking no longer having a status the audience chose (a confirmed attendee
+ * who cancelled since → `cancelled`), and expiry (its late-send window) as for every message.
+ */
+function decideAnnouncement(s: SendSnapshot, now: Date): SendDecision {
+  const statuses = s.announcement?.statuses ?? ['confirmed'];
+  if (!statuses.includes(s.booking.status)) return { action: 'terminate', status: 'cancelled', reason: `booking ${s.booking.status} since the announcement was sent` };
+  if (now.getTime() >= s.reminder.expiresAt.getTime()) {
+    return { action: 'terminate', status: 'expired', reason: expiredReason(s.reminder.expiresAt, now, s.event.timeZone) };
   }
   return { action: 'send' };
 }

@@ -16,7 +16,8 @@ const de: Catalog = {
     footer: 'Gesendet von {tenantName} mit Punctual, weil Sie an dieser Veranstaltung teilnehmen.',
     preferences: 'Legen Sie fest, wie {tenantName} Sie erreicht: {link}',
     unsubscribe:
-      '{category, select, reminders {Erinnerungen abbestellen} booking_updates {Nachrichten zu Ihren Buchungen abbestellen} other {Diese Nachrichten abbestellen}}',
+      '{category, select, reminders {Erinnerungen abbestellen} booking_updates {Nachrichten zu Ihren Buchungen abbestellen} announcements {Mitteilungen der Veranstalter abbestellen} other {Diese Nachrichten abbestellen}}',
+    categoryLabel: '{category, select, reminders {Erinnerungen} booking_updates {Nachrichten zu Ihren Buchungen} announcements {Mitteilungen} other {Nachrichten}}',
     allDay: 'ganztägig',
     yourTime: 'Ihre Ortszeit',
     participants: '{count, plural, =0 {Bisher hat noch niemand gebucht.} one {# Person hat gebucht.} other {# Personen haben gebucht.}}',

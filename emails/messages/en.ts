@@ -23,9 +23,11 @@ const en = {
     footer: 'Sent by {tenantName} with Punctual because you take part in this event.',
     /** `{link}`: the person's preferences link (rendered as a link). */
     preferences: 'Choose how {tenantName} reaches you: {link}',
-    /** `{category}`: reminders | booking_updates | none. */
+    /** `{category}`: reminders | booking_updates | announcements | none. */
     unsubscribe:
-      '{category, select, reminders {Unsubscribe from reminders} booking_updates {Unsubscribe from booking updates} other {Unsubscribe from these messages}}',
+      '{category, select, reminders {Unsubscribe from reminders} booking_updates {Unsubscribe from booking updates} announcements {Unsubscribe from announcements} other {Unsubscribe from these messages}}',
+    /** `{category}`: reminders | booking_updates | announcements — a preference category's name (preferences page, footer). */
+    categoryLabel: '{category, select, reminders {Reminders} booking_updates {Booking updates} announcements {Announcements} other {Messages}}',
     /** Added in parentheses to the days of an all-day event. */
     allDay: 'all day',
     /** Added in parentheses to the reader's own time. */

@@ -20,7 +20,8 @@ const es: Catalog = {
     footer: 'Enviado por {tenantName} con Punctual porque participas en este evento.',
     preferences: 'Elige cómo quieres que {tenantName} se comunique contigo: {link}',
     unsubscribe:
-      '{category, select, reminders {Dejar de recibir recordatorios} booking_updates {Dejar de recibir avisos sobre tus reservas} other {Dejar de recibir estos mensajes}}',
+      '{category, select, reminders {Dejar de recibir recordatorios} booking_updates {Dejar de recibir avisos sobre tus reservas} announcements {Dejar de recibir comunicados} other {Dejar de recibir estos mensajes}}',
+    categoryLabel: '{category, select, reminders {Recordatorios} booking_updates {Avisos sobre tus reservas} announcements {Comunicados} other {Mensajes}}',
     allDay: 'todo el día',
     yourTime: 'tu hora',
     participants: '{count, plural, =0 {Todavía no hay reservas.} one {# persona ha reservado.} other {# personas han reservado.}}',

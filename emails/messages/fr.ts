@@ -20,7 +20,8 @@ const fr: Catalog = {
     footer: 'Envoyé par {tenantName} avec Punctual, car vous participez à cet événement.',
     preferences: 'Choisissez comment {tenantName} vous contacte\u00a0: {link}',
     unsubscribe:
-      '{category, select, reminders {Ne plus recevoir les rappels} booking_updates {Ne plus recevoir les informations sur vos réservations} other {Ne plus recevoir ces messages}}',
+      '{category, select, reminders {Ne plus recevoir les rappels} booking_updates {Ne plus recevoir les informations sur vos réservations} announcements {Ne plus recevoir les annonces} other {Ne plus recevoir ces messages}}',
+    categoryLabel: '{category, select, reminders {Rappels} booking_updates {Informations sur vos réservations} announcements {Annonces} other {Messages}}',
     allDay: 'toute la journée',
     yourTime: 'chez vous',
     participants: '{count, plural, =0 {Personne n’a encore réservé.} one {# personne a réservé.} other {# personnes ont réservé.}}',

@@ -22,7 +22,7 @@
  *   isolated for direction (domain/text-direction.ts) in the subject, body and SMS, never mixed into the sentence.
  * - `when`, `time`, `was`, `now` — dates and times already formatted by domain/format-time.ts in the message's
  *   locale and the event's zone (strings).
- * - `allDay` — "yes" | "no"; `category` — "reminders" | "booking_updates" | "none"; `count` — a number (plural).
+ * - `allDay` — "yes" | "no"; `category` — "reminders" | "booking_updates" | "announcements" | "none"; `count` — a number (plural).
  * - `link`, `url` — a link (`{ link }` renders as an anchor in HTML) or a URL as text (SMS).
  *
  * Whole sentences only: a message is one or more complete sentences with placeholders, never a sentence joined

@@ -20,7 +20,8 @@ const it: Catalog = {
     footer: 'Inviato da {tenantName} con Punctual perché partecipi a questo evento.',
     preferences: 'Scegli come {tenantName} può contattarti: {link}',
     unsubscribe:
-      '{category, select, reminders {Non ricevere più promemoria} booking_updates {Non ricevere più aggiornamenti sulle prenotazioni} other {Non ricevere più questi messaggi}}',
+      '{category, select, reminders {Non ricevere più promemoria} booking_updates {Non ricevere più aggiornamenti sulle prenotazioni} announcements {Non ricevere più comunicazioni} other {Non ricevere più questi messaggi}}',
+    categoryLabel: '{category, select, reminders {Promemoria} booking_updates {Aggiornamenti sulle prenotazioni} announcements {Comunicazioni} other {Messaggi}}',
     allDay: 'tutto il giorno',
     yourTime: 'la tua ora',
     participants: '{count, plural, =0 {Nessuna prenotazione per ora.} one {# persona prenotata.} other {# persone prenotate.}}',

@@ -16,7 +16,8 @@ const nl: Catalog = {
     footer: 'Verstuurd door {tenantName} via Punctual, omdat je aan deze activiteit deelneemt.',
     preferences: 'Kies hoe {tenantName} je bereikt: {link}',
     unsubscribe:
-      '{category, select, reminders {Afmelden voor herinneringen} booking_updates {Afmelden voor updates over je boekingen} other {Afmelden voor deze berichten}}',
+      '{category, select, reminders {Afmelden voor herinneringen} booking_updates {Afmelden voor updates over je boekingen} announcements {Afmelden voor mededelingen} other {Afmelden voor deze berichten}}',
+    categoryLabel: '{category, select, reminders {Herinneringen} booking_updates {Updates over je boekingen} announcements {Mededelingen} other {Berichten}}',
     allDay: 'hele dag',
     yourTime: 'jouw tijd',
     participants: '{count, plural, =0 {Er heeft nog niemand geboekt.} one {# deelnemer heeft geboekt.} other {# deelnemers hebben geboekt.}}',

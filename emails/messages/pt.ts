@@ -20,7 +20,8 @@ const pt: Catalog = {
     footer: 'Enviado por {tenantName} com o Punctual porque você participa deste evento.',
     preferences: 'Escolha como {tenantName} entra em contato com você: {link}',
     unsubscribe:
-      '{category, select, reminders {Não receber mais lembretes} booking_updates {Não receber mais avisos sobre inscrições} other {Não receber mais estas mensagens}}',
+      '{category, select, reminders {Não receber mais lembretes} booking_updates {Não receber mais avisos sobre inscrições} announcements {Não receber mais comunicados} other {Não receber mais estas mensagens}}',
+    categoryLabel: '{category, select, reminders {Lembretes} booking_updates {Avisos sobre inscrições} announcements {Comunicados} other {Mensagens}}',
     allDay: 'dia inteiro',
     yourTime: 'no seu horário',
     participants: '{count, plural, =0 {Ninguém se inscreveu ainda.} one {# pessoa se inscreveu.} other {# pessoas se inscreveram.}}',

@@ -36,6 +36,8 @@ import {
   readUnsubscribed,
   storedPreferences,
   type ChannelPreferences,
+  type PreferencesInput,
+  withStoredAnnouncements,
   type UnsubscribeMarkers,
 } from '@/domain/notifications/preferences';
 import { parseQuietHours, quietHoursSchema, type QuietHours } from '@/domain/notifications/quiet-hours';
@@ -172,8 +174,9 @@ export async function saveContactPreferences(
   assertId(contactId, 'contactId', 'contact');
   const seen = parseVersion(input);
   const { version: _v, ...fields } = (input ?? {}) as Record<string, unknown>;
-  const f: { preferences: ChannelPreferences; quietHours: QuietHours | null; phone?: string | null; confirmRecipientConsent?: boolean } =
+  const parsed: { preferences: PreferencesInput; quietHours: QuietHours | null; phone?: string | null; confirmRecipientConsent?: boolean } =
     editor.kind === 'staff' ? parseInput(staffInputSchema, fields) : parseInput(participantInputSchema, fields);
+  let f: Omit<typeof parsed, 'preferences'> & { preferences: ChannelPreferences };
   const actor = editor.kind === 'staff' ? editor.actor : participantActor;
   return db.transaction(async (tx) => {
     if (editor.kind === 'staff' && editor.actorId) await assertActorMay(tx, { tenantId: ctx.tenantId, actorId: editor.actorId }, 'operate');
@@ -188,6 +191,8 @@ export async function saveContactPreferences(
       await assertVersion(tx, ctx, before, seen, { what: before.name ? `This contact (${before.name})` : 'This contact', current: view(before, tenant, { fullPhone }) });
     }
 
+    // A client that leaves announcements out keeps the stored choice (domain/notifications/preferences.ts).
+    f = { ...parsed, preferences: withStoredAnnouncements(parsed.preferences, before.preferences) };
     // A category the person left by a one-click link is theirs to re-enable (issue #10 §5): staff need their consent.
     const markers = readUnsubscribed(before.preferences);
     const reenabled = categoriesReenabled(before.preferences, f.preferences);
@@ -310,7 +315,7 @@ export async function savePreferencesByToken(db: Db, token: string, secret: stri
 
 /**
  * The person's plain HTML form (application/x-www-form-urlencoded or multipart) as save input: checkboxes
- * `reminders` and `booking_updates` (each `email` / `sms`, repeated), times `quietStart` and `quietEnd`
+ * `reminders`, `booking_updates` and `announcements` (each `email` / `sms`, repeated), times `quietStart` and `quietEnd`
  * ('HH:MM', both empty = none) and the hidden `version`.
  * @throws AppError validation naming `quietHours.start` / `quietHours.end` when only one time is given.
  */

@@ -14,8 +14,8 @@ import { buildCalendarInvite, calendarInviteFilename } from '@/domain/calendar/c
 import { webhookPayload } from '@/domain/sending/webhook-payload';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { categoryOf, isEssential } from '@/domain/notifications/preferences';
-import type { Channel, DomainEventType, PreferenceCategory, TemplateId } from '@/domain/vocabulary';
-import { renderReminderEmail, type ReminderTemplateData, type StaffText } from '@/emails';
+import { announcementKind, type Channel, type DomainEventType, type MessageKind, type PreferenceCategory } from '@/domain/vocabulary';
+import { renderAnnouncementEmail, renderReminderEmail, type ReminderTemplateData, type StaffText } from '@/emails';
 import { staffTextSms } from '@/emails/staff-text';
 import { renderSmsText } from '@/emails/sms';
 import { preferencesUrl, signPreferenceToken } from './preference-link';
@@ -143,12 +143,13 @@ export async function composeMessage(
   w: ReminderWorld,
   channel: Channel,
   address: string,
-  template: TemplateId,
+  template: MessageKind,
   data: ReminderTemplateData,
   opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings; senderIdentity?: SenderIdentityConfig; staffText?: StaffText | null },
 ): Promise<ComposedMessage> {
   if (channel === 'sms') {
-    const body = opts.staffText ? staffTextSms(template, data, opts.staffText) : renderSmsText(template, data);
+    if (template === announcementKind && !opts.staffText) throw new Error('an announcement has no text to send');
+    const body = opts.staffText ? staffTextSms(template, data, opts.staffText) : renderSmsText(template as Exclude<MessageKind, typeof announcementKind>, data);
     const from = w.settings?.smsSender ?? opts.smsFrom;
     if (!from) throw new ConfigurationError('no SMS sender: set the tenant\'s SMS sender on the notifications page or SMS_FROM for the worker');
     // What staff read later (the delivery's subject, the provider's echo of the body) never holds the person's
@@ -184,7 +185,12 @@ export async function composeMessage(
     return { channel, subject: `${type} → ${address}`, webhook: { tenantId: w.sendingTenant.id, url: address, secret, id: opts.messageKey, payload } };
   }
   const unsubscribe = await unsubscribeLinkFor(w, opts.links);
-  const rendered = await renderReminderEmail(template, unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data, opts.staffText);
+  const withLink = unsubscribe ? { ...data, unsubscribeUrl: unsubscribe.url, unsubscribeCategory: unsubscribe.category } : data;
+  // An announcement is only ever staff's words (server/sending/send-checks.ts announcementWords).
+  const rendered =
+    template === announcementKind
+      ? await renderAnnouncementEmail(withLink, opts.staffText ?? throwNoText())
+      : await renderReminderEmail(template, withLink, opts.staffText);
   // The organisation's sender name (its name when none is set) and reply-to (the settings page); its own address only
   // once proven, else the deployment's default sender with Reply-To the unproven address (domain/organisations/sender-identity.ts).
   const sender = senderFor(w.sendingTenant, opts.senderIdentity);
@@ -215,6 +221,10 @@ export async function composeMessage(
 /** `text` with the recipient's preferences link replaced by a placeholder (for anything stored or shown to staff). */
 export function redactLink(text: string, link: string | null | undefined): string {
   return link ? text.split(link).join('[preferences link]') : text;
+}
+
+function throwNoText(): never {
+  throw new Error('an announcement has no text to send');
 }
 
 /** A message cannot be composed because of the tenant's or worker's settings (a dead letter owned by configuration). */

@@ -6,7 +6,7 @@
  * audit entry (issue #12), all in the caller's transaction.
  */
 import type { EmailChannel, SmsChannel, WebhookChannel } from '@/channels/types';
-import type { Provider, RepairOwner, TemplateId } from '@/domain/vocabulary';
+import type { MessageKind, Provider, RepairOwner } from '@/domain/vocabulary';
 import { composeMessage, ConfigurationError, type ComposedMessage } from './compose-message';
 import { claimedText } from '@/server/messages/message-texts';
 import type { Tx } from '@/db/client';
@@ -26,12 +26,12 @@ import { auditsGuestMessage, guestMessageEntry, hostActorOf } from '@/domain/org
 import { messageTitle } from '@/domain/sending/message-labels';
 import { appendAudit } from '@/db/queries/dashboards/audit';
 import { describeSuppression } from '@/domain/suppressions/suppression';
-import { isTemplateId, parseTemplateData, type ReminderTemplateData } from '@/emails';
+import { parseMessageData, type ReminderTemplateData } from '@/emails';
 import { TASK } from '@/jobs/registry';
 import { envelopeFromFor } from './bounce-address';
 import { senderFor } from '@/server/organisations/sender-identity';
 import type { DeliverResult, SendDeps } from './send-reminder';
-import { messageData, optedOut, templateOf, type TemplateDataResult } from './send-checks';
+import { announcementWords, messageData, optedOut, templateOf, type TemplateDataResult } from './send-checks';
 
 /** Any channel adapter: what the outcome rules need to know of it. */
 export type AnyChannel = EmailChannel | SmsChannel | WebhookChannel;
@@ -157,20 +157,21 @@ export async function prepareAttempt(
   const template = templateOf(w);
   const parsed: TemplateDataResult =
     validated ??
-    (isTemplateId(template)
-      ? parseTemplateData(template, await messageData(deps, w, { locale: d.messageLocale, reason: d.localeReason }))
-      : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const));
+    parseMessageData(template, await messageData(deps, w, { locale: d.messageLocale, reason: d.localeReason }));
   // Valid at claim time, invalid now: the event changed since. A person fixes the event and replays.
   if (!parsed.ok) return dead('template', `template data invalid — ${parsed.message}`);
   // The organisation's own words when the claim fixed a version of them (issue #22 §2): the same on every attempt.
-  const staffText =
-    d.messageTextVersion !== null && d.messageLocale
+  // An announcement's words are its own, in the language fixed at the claim.
+  const staffText = w.announcement
+    ? announcementWords(w, d.messageLocale)
+    : d.messageTextVersion !== null && d.messageLocale
       ? await claimedText(tx, { tenantId: d.tenantId, kind: template, locale: d.messageLocale }, d.messageTextVersion)
       : null;
+  if (w.announcement && !staffText) return dead('template', `the announcement has no text in the language of this message (${d.messageLocale ?? 'none recorded'})`);
   if (d.messageTextVersion !== null && !staffText) return dead('template', `the organisation's text version ${d.messageTextVersion} (${template}, ${d.messageLocale}) was not found`);
   let rendered: ComposedMessage;
   try {
-    rendered = await composeMessage(w, d.channel, d.address, template as TemplateId, parsed.data as ReminderTemplateData, {
+    rendered = await composeMessage(w, d.channel, d.address, template as MessageKind, parsed.data as ReminderTemplateData, {
       staffText,
       now,
       smsFrom: deps.smsFrom,

@@ -10,7 +10,9 @@ import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-h
 import { essentialTypes, type Channel, type Provider } from '@/domain/vocabulary';
 import { notificationFields, preferencesLinkFor } from './compose-message';
 import type { BookingContext, ReminderWorld } from '@/db/queries/sending/delivery';
-import { parseTemplateData } from '@/emails';
+import { parseMessageData, type StaffText } from '@/emails';
+import type { AnnouncementRow } from '@/db/schema';
+import { announcementLocale, smsWordsOf, type AnnouncementTexts, type Audience } from '@/domain/messages/announcements';
 import { catalogLocales } from '@/emails/messages';
 import type { SendDeps } from './send-reminder';
 
@@ -26,8 +28,11 @@ export interface ClaimedLocale {
  * languages Punctual ships text for. For a delivery already claimed, the language recorded at the claim (`claimed`)
  * is kept when the choice now differs (the words of a message are fixed when its key is claimed).
  */
-export function messageLanguageOf(w: Pick<BookingContext, 'contact' | 'sendingTenant'>, claimed?: ClaimedLocale | null): MessageLocaleChoice {
-  const now = chooseMessageLocale({ contactLocale: w.contact.locale, organisationLocale: w.sendingTenant.locale, available: catalogLocales });
+export function messageLanguageOf(w: Pick<BookingContext, 'contact' | 'sendingTenant'> & { announcement?: AnnouncementRow | null }, claimed?: ClaimedLocale | null): MessageLocaleChoice {
+  // An announcement is written in the languages staff wrote it in (domain/messages/announcements.ts announcementLocale).
+  const now = w.announcement
+    ? announcementLocale(Object.keys(w.announcement.texts as AnnouncementTexts), w.contact.locale, w.sendingTenant.locale)
+    : chooseMessageLocale({ contactLocale: w.contact.locale, organisationLocale: w.sendingTenant.locale, available: catalogLocales });
   return claimed ? keepClaimedLocale(claimed, now) : now;
 }
 
@@ -37,7 +42,7 @@ export function messageLanguageOf(w: Pick<BookingContext, 'contact' | 'sendingTe
  * organisation's default or English), so the renderer writes the text and the dates in it. The result is
  * validated by the template's zod schema before any claim.
  */
-export function buildTemplateData(w: BookingContext, claimed?: ClaimedLocale | null): Record<string, unknown> {
+export function buildTemplateData(w: BookingContext & { announcement?: AnnouncementRow | null }, claimed?: ClaimedLocale | null): Record<string, unknown> {
   const lead = w.event.roomOpenLeadMinutes ?? w.tenant.roomOpenLeadMinutes;
   const language = messageLanguageOf(w, claimed);
   return {
@@ -61,6 +66,11 @@ export function buildTemplateData(w: BookingContext, claimed?: ClaimedLocale | n
     participantCount: w.booking.role === 'host' ? w.confirmedParticipants : null,
     preferencesUrl: null,
   };
+}
+
+/** The booking statuses an announcement's audience chose, for the last re-read (domain/sending/send-decision.ts); null for other messages. */
+export function audienceOf(w: ReminderWorld): { statuses: Audience['statuses'] } | null {
+  return w.announcement ? { statuses: (w.announcement.audience as Audience).statuses } : null;
 }
 
 /** The template a reminder renders: the nudge's or notification's own, else its rule's ('' when the rule is gone). */
@@ -121,5 +131,14 @@ export function unsubscribedByLink(w: ReminderWorld): boolean {
   return !!readUnsubscribed(w.contact.preferences)[categoryOf(w.reminder.kind, w.reminder.notificationType ?? null)];
 }
 
-/** What template-data validation says (emails/ `parseTemplateData`). */
-export type TemplateDataResult = ReturnType<typeof parseTemplateData>;
+/** What template-data validation says (emails/ `parseMessageData`). */
+export type TemplateDataResult = ReturnType<typeof parseMessageData>;
+
+/**
+ * The words of an announcement's message in `locale` (the language fixed at the claim) as the staff-text renderer takes
+ * them (version 1: an announcement's texts never change after it is created); null when it has no text in it.
+ */
+export function announcementWords(w: ReminderWorld, locale: string | null): StaffText | null {
+  const t = w.announcement && locale ? (w.announcement.texts as AnnouncementTexts)[locale] : undefined;
+  return t ? { version: 1, subject: t.subject, body: t.body, sms: smsWordsOf(t) } : null;
+}

@@ -47,11 +47,11 @@ import {
 import { messageKeyOf } from '@/domain/keys';
 import { decideSend } from '@/domain/sending/send-decision';
 import type { RetryPolicy } from '@/domain/sending/retry';
-import { isTemplateId, parseTemplateData } from '@/emails';
+import { parseMessageData } from '@/emails';
 import type { Clock } from '@/server/platform/clock';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import type { SendObservation } from '@/server/dashboards/metrics';
-import { messageData, messageLanguageOf, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type ClaimedLocale, type TemplateDataResult } from './send-checks';
+import { audienceOf, messageData, messageLanguageOf, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type ClaimedLocale, type TemplateDataResult } from './send-checks';
 import { prepareAttempt, type Prepared } from './prepare-attempt';
 import { attempt } from './send-attempt';
 
@@ -128,7 +128,7 @@ export async function sendReminder(
     if (!w) return { kind: 'skipped', reason: 'reminder not found' };
     const now = clock.now();
     const decision = decideSend(
-      { reminder: w.reminder, event: w.event, booking: w.booking, rule: w.rule },
+      { reminder: w.reminder, event: w.event, booking: w.booking, rule: w.rule, announcement: audienceOf(w) },
       now,
     );
     if (decision.action === 'skip') return { kind: 'skipped', reason: decision.reason };
@@ -147,7 +147,8 @@ export async function sendReminder(
     const optOut = w.reminder.channel === 'webhook' ? null : optedOut(w);
     // A one-click unsubscribe is kept like a suppression (issue #10 §5): the claim goes ahead and the send-time
     // check in deliver() ends the delivery `suppressed`, so staff see the message and why it did not go out.
-    if (optOut && !unsubscribedByLink(w)) {
+    // An announcement's message is claimed too: staff see it `suppressed` with the reason, per person (who did not hear it).
+    if (optOut && !unsubscribedByLink(w) && w.reminder.kind !== 'announcement') {
       await setReminderStatus(tx, reminderId, 'cancelled', optOut);
       return { kind: 'terminated', status: 'cancelled', reason: optOut };
     }
@@ -158,9 +159,7 @@ export async function sendReminder(
       return { kind: 'terminated', status: 'cancelled', reason };
     }
     const template = templateOf(w);
-    const parsed: TemplateDataResult = isTemplateId(template)
-      ? parseTemplateData(template, await messageData(deps, w))
-      : ({ ok: false, field: 'template', message: `template: unknown template "${template}"` } as const);
+    const parsed: TemplateDataResult = parseMessageData(template, await messageData(deps, w));
     if (!parsed.ok) {
       const reason = `template data invalid — ${parsed.message}`;
       await setReminderStatus(tx, reminderId, 'failed', reason);
@@ -224,7 +223,7 @@ export async function deliver(deps: SendDeps, deliveryId: string, slotAt?: Date)
     // The last re-read before the provider call (invariant 4). The reminder itself is `done` (it has this
     // delivery), so judge the world as if it were still dispatched.
     const decision = decideSend(
-      { reminder: { ...w.reminder, status: 'dispatched' }, event: w.event, booking: w.booking, rule: w.rule },
+      { reminder: { ...w.reminder, status: 'dispatched' }, event: w.event, booking: w.booking, rule: w.rule, announcement: audienceOf(w) },
       now,
     );
     if (decision.action === 'terminate') {

@@ -142,7 +142,7 @@ describe('seedDemo', () => {
       expect(c.phone && parsePhone(c.phone)).toEqual({ ok: true, e164: c.phone });
       expect([...(c.preferences as { reminders: string[] }).reminders, ...(c.preferences as { booking_updates: string[] }).booking_updates]).toContain('sms');
     }
-    expect(ada.preferences).toEqual({ reminders: ['email'], booking_updates: ['sms'] });
+    expect(ada.preferences).toEqual({ reminders: ['email'], booking_updates: ['sms'], announcements: ['sms'] });
     expect(lin.quietHours).toEqual({ start: '22:00', end: '07:00' });
     expect(people.get('sam@demo.punctual.local')?.phone).toBeNull();
     // Reminders are planned per channel at booking time: the host's heads-up goes out by SMS as well as email.

@@ -80,7 +80,8 @@ describe('contact preferences (staff)', () => {
       sentences: [
         'Reminders by email.',
         'Booking updates by email.',
-        'Quiet hours 21:00–08:00 (Europe/Amsterdam) — reminders and booking updates due then wait until they end, if they can (event cancellations do not wait).',
+        'Announcements by email.',
+        'Quiet hours 21:00–08:00 (Europe/Amsterdam) — reminders, booking updates and announcements due then wait until they end, if they can (event cancellations do not wait).',
       ],
     });
     const entries = (await audit(tenant.id)).filter((e) => e.action === 'preferences_update');
@@ -254,7 +255,7 @@ describe("the person's own page (signed link)", () => {
     f.append('quietStart', '21:00');
     f.append('quietEnd', '08:00');
     f.append('version', '3');
-    expect(preferencesInputFromForm(f)).toEqual({ preferences: { reminders: ['email', 'sms'], booking_updates: [] }, quietHours: { start: '21:00', end: '08:00' }, version: 3 });
+    expect(preferencesInputFromForm(f)).toEqual({ preferences: { reminders: ['email', 'sms'], booking_updates: [], announcements: [] }, quietHours: { start: '21:00', end: '08:00' }, version: 3 });
     const half = new FormData();
     half.append('quietStart', '');
     half.append('quietEnd', '08:00');

@@ -56,6 +56,7 @@ function plainFormError(field: string | undefined): string {
   const what: Record<string, string> = {
     'preferences.reminders': 'the channels for reminders',
     'preferences.booking_updates': 'the channels for booking updates',
+    'preferences.announcements': 'the channels for announcements',
     'quietHours.start': 'the start of your quiet hours (HH:MM)',
     'quietHours.end': 'the end of your quiet hours (HH:MM)',
     quietHours: 'your quiet hours (both times, different from each other)',

@@ -7,6 +7,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '@/db/client';
 import {
+  announcements,
   bookings,
   contacts,
   deliveries,
@@ -19,6 +20,7 @@ import {
   reminders,
   suppressions,
   tenants,
+  type AnnouncementRow,
   type Booking,
   type Contact,
   type Delivery,
@@ -59,6 +61,8 @@ export interface ReminderWorld {
   confirmedParticipants: number;
   /** For a notification: the domain event it tells of (old/new timing, reason); else null. */
   domainEvent: DomainEvent | null;
+  /** For an announcement's message: the announcement (its texts per language, its audience); else null. */
+  announcement: AnnouncementRow | null;
   /** The sending tenant's notification settings (SMS sender, webhook endpoint), or null when it has none. */
   settings: NotificationSettings | null;
 }
@@ -150,6 +154,7 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
       guest: guestTenants,
       rule: reminderRules,
       domainEvent: domainEvents,
+      announcement: announcements,
       settings: notificationSettings,
       guestSettings,
       confirmedParticipants: participantCountOfHost,
@@ -162,6 +167,7 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     .leftJoin(guestTenants, and(eq(bookings.role, 'external'), eq(guestTenants.id, bookings.guestTenantId)))
     .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, reminders.tenantId)))
     .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
+    .leftJoin(announcements, and(eq(announcements.id, reminders.announcementId), eq(announcements.tenantId, reminders.tenantId)))
     .leftJoin(notificationSettings, eq(notificationSettings.tenantId, tenants.id))
     .leftJoin(guestSettings, eq(guestSettings.tenantId, guestTenants.id))
     .where(eq(reminders.id, reminderId));
@@ -382,7 +388,7 @@ export async function lastAttemptOf(db: DbOrTx, deliveryId: string) {
 
 
 /** A booking with what its templates need: event, contact, tenant, sending tenant, participant count. */
-export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule' | 'domainEvent' | 'settings' | 'senderDecidedFor'>;
+export type BookingContext = Omit<ReminderWorld, 'reminder' | 'rule' | 'domainEvent' | 'announcement' | 'settings' | 'senderDecidedFor'>;
 
 /**
  * Reads a booking's template context (no locks), in one joined select. Used by the send path and by the nudge dialog's preview

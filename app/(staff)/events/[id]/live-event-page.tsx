@@ -102,6 +102,10 @@ export function LiveEventPage({
         <a className="btn btn-small" href={`/api/exports/participants/${encodeURIComponent(eventId)}`} download data-testid="export-participants">
           Export participants (CSV)
         </a>
+        {/* Writing to the people of this event (announcements): its own page, with a preview and the list of what was sent. */}
+        <Link className="btn btn-small" href={`/events/${eventId}/announcements`} data-testid="message-participants">
+          Message participants
+        </Link>
       </div>
       <ParticipantGroups
         selection={bulk ? { selected: new Set(selected.map((b) => b.id)), toggle } : null}
