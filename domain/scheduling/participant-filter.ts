@@ -70,3 +70,39 @@ export function participantFilterParams(f: ParticipantFilter, overrides: Partial
 export function isFiltered(f: ParticipantFilter): boolean {
   return !!(f.q || f.role || f.state || f.problem);
 }
+
+/** What {@link applyParticipantFilter} reads of a booking (BookingView has these fields). */
+export interface FilterableBooking {
+  role: BookingRole;
+  status: BookingStatus;
+  /** ISO-8601 UTC. */
+  bookedAt: string;
+  contact: { name: string; email: string; phone: string | null } | null;
+  summary: { problem: boolean };
+}
+
+/**
+ * Narrows `bookings` (already in the page's default order: role, then name) by `f`, orders them by `f.sort`
+ * (`booked`: newest booking first, ties in the given order) and cuts page `f.page` of `pageSize`.
+ * Search: the name, email or phone contains `q` (case-insensitive; for phones also ignoring spaces and dashes).
+ * @returns the page's items and how many matched in all. A page past the end is empty.
+ */
+export function applyParticipantFilter<T extends FilterableBooking>(bookings: readonly T[], f: ParticipantFilter, pageSize = PARTICIPANT_PAGE_SIZE): { items: T[]; matching: number } {
+  const q = f.q?.toLowerCase() ?? null;
+  const digits = q ? q.replace(/[\s\-().]/g, '') : null;
+  const matched = bookings.filter((b) => {
+    if (f.role && b.role !== f.role) return false;
+    if (f.state && b.status !== f.state) return false;
+    if (f.problem && !b.summary.problem) return false;
+    if (q) {
+      const c = b.contact;
+      if (!c) return false;
+      const hit = c.name.toLowerCase().includes(q) || c.email.toLowerCase().includes(q) || (!!c.phone && !!digits && c.phone.replace(/[\s\-().]/g, '').includes(digits));
+      if (!hit) return false;
+    }
+    return true;
+  });
+  const ordered = f.sort === 'booked' ? [...matched].sort((a, b) => b.bookedAt.localeCompare(a.bookedAt)) : matched;
+  const from = (f.page - 1) * pageSize;
+  return { items: ordered.slice(from, from + pageSize), matching: matched.length };
+}

@@ -10,6 +10,9 @@ import { messageTitle } from '@/domain/sending/message-labels';
 import type { DbOrTx } from '@/db/client';
 import { bookings, contacts, deliveries, deliveryAttempts, events, reminderRules, reminders, tenants } from '@/db/schema';
 import { reportsOfDeliveries, reportView, type ReportView } from '@/db/queries/reports/reports';
+import { participantSummary, type ParticipantSummary } from '@/domain/scheduling/participant-summary';
+import { applyParticipantFilter, isFiltered, PARTICIPANT_PAGE_SIZE, type ParticipantFilter } from '@/domain/scheduling/participant-filter';
+import { eventCoverage, type Coverage } from '@/domain/scheduling/coverage';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
@@ -104,6 +107,8 @@ export interface BookingView {
    */
   rebookedAs: string | null;
   reminders: ReminderView[];
+  /** One line about their messages (domain/scheduling/participant-summary.ts), over every message, not only this page's. */
+  summary: ParticipantSummary;
   /** Row version: cancelling the booking carries it (invariant 11). */
   version: number;
 }
@@ -134,7 +139,29 @@ export interface EventView {
 /** Everything the event page (and its live timeline) shows. */
 export interface EventPage {
   event: EventView;
+  /** Every booking when no filter was asked for; else the one page of matching bookings. */
   bookings: BookingView[];
+  /** How many people there are and how many the filter matched (the list's heading and pager). */
+  participants: ParticipantCounts;
+  /** Coverage of the current schedule over every booking (not only the page shown). */
+  coverage: Coverage;
+}
+
+/** Counts for the participants heading, the pager and the coverage line. */
+export interface ParticipantCounts {
+  /** People: bookings that are not an earlier booking of someone booked again. */
+  people: number;
+  /** Of those, with a confirmed booking. */
+  confirmed: number;
+  /** Messages of any kind the provider took (the sum of every booking's summary `sent`). */
+  sent: number;
+  /** Bookings the filter matched (all bookings without one). */
+  matching: number;
+  /** 1-based page shown and its size (without a filter: 1 and `matching`). */
+  page: number;
+  pageSize: number;
+  /** A search or filter narrows the list. */
+  filtered: boolean;
 }
 
 const roleOrder: Record<BookingRole, number> = { attendee: 0, external: 1, host: 2 };
@@ -142,9 +169,12 @@ const roleOrder: Record<BookingRole, number> = { attendee: 0, external: 1, host:
 /**
  * The event `eventId` of tenant `tenantId` with its bookings (contact, role, status) and, per booking,
  * all its reminders of every schedule version ordered by due instant, each with its rule and its delivery.
+ * With `filter` (domain/scheduling/participant-filter.ts) only one page of the matching bookings is returned
+ * and only their deliveries, attempts and reports are read; summaries, counts and coverage are always over every
+ * booking (from one light query of each reminder's newest delivery status).
  * @returns null when the id is malformed or the event does not belong to the tenant.
  */
-export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string): Promise<EventPage | null> {
+export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string, filter: ParticipantFilter | null = null, pageSize?: number): Promise<EventPage | null> {
   if (!isUuid(eventId)) return null;
   const [row] = await db
     .select({ event: events, tenantLead: tenants.roomOpenLeadMinutes, tenantZone: tenants.timeZone })
@@ -183,7 +213,98 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
     .where(and(eq(reminders.eventId, e.id), eq(reminders.tenantId, tenantId)))
     .orderBy(asc(reminders.dueAt), asc(reminders.scheduleVersion), asc(reminderRules.name), asc(reminders.channel), asc(reminders.id));
 
-  const reminderIds = reminderRows.map((r) => r.reminder.id);
+  // The newest delivery's status of every reminder of the event: summaries, the problem filter and coverage.
+  const statusRows = await db
+    .select({ reminderId: deliveries.reminderId, status: deliveries.status })
+    .from(deliveries)
+    .innerJoin(reminders, and(eq(reminders.id, deliveries.reminderId), eq(reminders.tenantId, tenantId)))
+    .where(and(eq(deliveries.tenantId, tenantId), eq(reminders.eventId, e.id)))
+    .orderBy(desc(deliveries.createdAt));
+  const statusOf = new Map<string, DeliveryStatus>();
+  for (const d of statusRows) if (d.reminderId && !statusOf.has(d.reminderId)) statusOf.set(d.reminderId, d.status);
+
+  const remindersByBooking = new Map<string, ReminderView[]>();
+  for (const r of reminderRows) {
+    const m = r.reminder;
+    const list = remindersByBooking.get(m.bookingId) ?? [];
+    list.push({
+      id: m.id,
+      kind: m.kind,
+      requestedBy: m.requestedBy,
+      ruleId: m.ruleId,
+      ruleName: messageTitle({ kind: m.kind, ruleName: r.ruleName, notificationType: m.notificationType }),
+      notificationType: m.notificationType,
+      deferredFrom: isoOrNull(m.deferredFrom),
+      template: m.template ?? r.template ?? '',
+      channel: m.channel,
+      scheduleVersion: m.scheduleVersion,
+      status: m.status,
+      statusReason: m.statusReason,
+      dueAt: iso(m.dueAt),
+      expiresAt: iso(m.expiresAt),
+      dispatchedAt: isoOrNull(m.dispatchedAt),
+      delivery: null,
+    });
+    remindersByBooking.set(m.bookingId, list);
+  }
+
+  // A person booked again after a cancellation has several bookings (one live at most, index
+  // bookings_event_contact_live_uq): each cancelled one points at the newest booking made after it.
+  const byContact = new Map<string, (typeof bookingRows)[number]['booking'][]>();
+  for (const { booking } of bookingRows) byContact.set(booking.contactId, [...(byContact.get(booking.contactId) ?? []), booking]);
+  const newerOf = (b: (typeof bookingRows)[number]['booking']) =>
+    (byContact.get(b.contactId) ?? [])
+      .filter((o) => o.id !== b.id && o.createdAt.getTime() >= b.createdAt.getTime())
+      .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
+  const summaryOf = (list: ReminderView[]) =>
+    participantSummary(list.map((r) => ({ ...r, deliveryStatus: statusOf.get(r.id) ?? null })), e.scheduleVersion, e.timeZone);
+  const allViews = bookingRows
+    .map(({ booking: b, contact, contactZone }): BookingView => {
+      const list = remindersByBooking.get(b.id) ?? [];
+      return {
+        id: b.id,
+        role: b.role,
+        status: b.status,
+        statusReason: b.statusReason,
+        guestTenantId: b.guestTenantId,
+        contact,
+        personZone: contactZone ?? row.tenantZone,
+        ownZone: contactZone ?? null,
+        bookedAt: iso(b.createdAt),
+        rebookedAs: b.status === 'cancelled' ? (newerOf(b)?.id ?? null) : null,
+        reminders: list,
+        summary: summaryOf(list),
+        version: b.version,
+      };
+    })
+    // By role, then name; one person's bookings together: the live one first, then history, newest first.
+    .sort(
+      (a, b) =>
+        roleOrder[a.role] - roleOrder[b.role] ||
+        (a.contact?.name ?? '').localeCompare(b.contact?.name ?? '') ||
+        (a.contact?.email ?? '').localeCompare(b.contact?.email ?? '') ||
+        Number(a.status === 'cancelled') - Number(b.status === 'cancelled') ||
+        b.bookedAt.localeCompare(a.bookedAt) ||
+        a.id.localeCompare(b.id),
+    );
+  const { items: bookingViews, matching } = filter ? applyParticipantFilter(allViews, filter, pageSize) : { items: allViews, matching: allViews.length };
+  const live = allViews.filter((b) => b.rebookedAs === null);
+  const participants: ParticipantCounts = {
+    people: live.length,
+    confirmed: live.filter((b) => b.status === 'confirmed').length,
+    sent: allViews.reduce((n, b) => n + b.summary.sent, 0),
+    matching,
+    page: filter?.page ?? 1,
+    pageSize: filter ? (pageSize ?? PARTICIPANT_PAGE_SIZE) : matching,
+    filtered: !!filter && isFiltered(filter),
+  };
+  const coverage = eventCoverage(
+    allViews.flatMap((b) => b.reminders.map((r) => ({ ...r, deliveryStatus: statusOf.get(r.id) ?? null, bookingCancelled: b.status === 'cancelled' }))),
+    e.scheduleVersion,
+  );
+
+  // Full deliveries (attempts, reports) only for the reminders shown.
+  const reminderIds = bookingViews.flatMap((b) => b.reminders.map((r) => r.id));
   const deliveryRows =
     reminderIds.length === 0
       ? []
@@ -242,65 +363,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
     });
   }
 
-  const remindersByBooking = new Map<string, ReminderView[]>();
-  for (const r of reminderRows) {
-    const m = r.reminder;
-    const list = remindersByBooking.get(m.bookingId) ?? [];
-    list.push({
-      id: m.id,
-      kind: m.kind,
-      requestedBy: m.requestedBy,
-      ruleId: m.ruleId,
-      ruleName: messageTitle({ kind: m.kind, ruleName: r.ruleName, notificationType: m.notificationType }),
-      notificationType: m.notificationType,
-      deferredFrom: isoOrNull(m.deferredFrom),
-      template: m.template ?? r.template ?? '',
-      channel: m.channel,
-      scheduleVersion: m.scheduleVersion,
-      status: m.status,
-      statusReason: m.statusReason,
-      dueAt: iso(m.dueAt),
-      expiresAt: iso(m.expiresAt),
-      dispatchedAt: isoOrNull(m.dispatchedAt),
-      delivery: deliveryByReminder.get(m.id) ?? null,
-    });
-    remindersByBooking.set(m.bookingId, list);
-  }
-
-  // A person booked again after a cancellation has several bookings (one live at most, index
-  // bookings_event_contact_live_uq): each cancelled one points at the newest booking made after it.
-  const newerOf = (b: (typeof bookingRows)[number]['booking']) =>
-    bookingRows
-      .map((r) => r.booking)
-      .filter((o) => o.contactId === b.contactId && o.id !== b.id && o.createdAt.getTime() >= b.createdAt.getTime())
-      .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())[0];
-  const bookingViews = bookingRows
-    .map(
-      ({ booking: b, contact, contactZone }): BookingView => ({
-        id: b.id,
-        role: b.role,
-        status: b.status,
-        statusReason: b.statusReason,
-        guestTenantId: b.guestTenantId,
-        contact,
-        personZone: contactZone ?? row.tenantZone,
-        ownZone: contactZone ?? null,
-        bookedAt: iso(b.createdAt),
-        rebookedAs: b.status === 'cancelled' ? (newerOf(b)?.id ?? null) : null,
-        reminders: remindersByBooking.get(b.id) ?? [],
-        version: b.version,
-      }),
-    )
-    // By role, then name; one person's bookings together: the live one first, then history, newest first.
-    .sort(
-      (a, b) =>
-        roleOrder[a.role] - roleOrder[b.role] ||
-        (a.contact?.name ?? '').localeCompare(b.contact?.name ?? '') ||
-        (a.contact?.email ?? '').localeCompare(b.contact?.email ?? '') ||
-        Number(a.status === 'cancelled') - Number(b.status === 'cancelled') ||
-        b.bookedAt.localeCompare(a.bookedAt) ||
-        a.id.localeCompare(b.id),
-    );
+  for (const b of bookingViews) for (const r of b.reminders) r.delivery = deliveryByReminder.get(r.id) ?? null;
 
   return {
     event: {
@@ -322,5 +385,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       updatedAt: iso(e.updatedAt),
     },
     bookings: bookingViews,
+    participants,
+    coverage,
   };
 }
