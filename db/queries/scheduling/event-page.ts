@@ -153,6 +153,8 @@ export interface ParticipantCounts {
   people: number;
   /** Of those, with a confirmed booking. */
   confirmed: number;
+  /** People per role. */
+  byRole: Record<BookingRole, number>;
   /** Messages of any kind the provider took (the sum of every booking's summary `sent`). */
   sent: number;
   /** Bookings the filter matched (all bookings without one). */
@@ -292,6 +294,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
   const participants: ParticipantCounts = {
     people: live.length,
     confirmed: live.filter((b) => b.status === 'confirmed').length,
+    byRole: { attendee: live.filter((b) => b.role === 'attendee').length, external: live.filter((b) => b.role === 'external').length, host: live.filter((b) => b.role === 'host').length },
     sent: allViews.reduce((n, b) => n + b.summary.sent, 0),
     matching,
     page: filter?.page ?? 1,
