@@ -3,7 +3,10 @@
  * guest, host) and see their timelines; reschedule (the confirmation says how many reminders are re-planned)
  * and see the superseded version greyed; cancel a booking (reason required); cancel the event.
  */
-import { expect, expectAccessible, screen, test, unique } from './support';
+import { expect, expectAccessible, keepTimelinesOpen, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 test('create → three participants → timelines → reschedule → cancel a booking → cancel the event', async ({ page }) => {
   const title = unique('Ceramics evening');

@@ -9,7 +9,10 @@
  * layout-event-375.png.
  */
 import { type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 const PAGES = ['/', '/audit', '/events', '/deliveries', '/attention', '/suppressions', '/rules', '/staff', '/templates', '/notifications', '/alerts', '/mailbox', '/mailbox?channel=sms', '/mailbox?channel=webhook'] as const;
 const VIEWPORTS = [

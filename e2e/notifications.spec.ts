@@ -23,7 +23,10 @@ import { emptyPolicy, type NotificationPolicy } from '@/domain/notifications/not
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
 import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
 import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, reEscape, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, reEscape, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 interface Settings {
   tenantId: string;

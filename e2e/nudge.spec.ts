@@ -7,7 +7,10 @@ import { eq, sql } from 'drizzle-orm';
 import { createDb } from '@/db/client';
 import { contacts } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, mailboxCount, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, mailboxCount, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 test('double click → exactly one email; a second nudge within a minute is refused', async ({ page }) => {
   const title = unique('Nudge workshop');

@@ -11,7 +11,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Locator, type Page } from '@playwright/test';
-import { createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
+import { createEventViaApi, expect, expectAccessible, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 async function book(page: Page, eventId: string, p: { name: string; email: string; timeZone?: string }): Promise<string> {
   const res = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { role: 'attendee', ...p } });

@@ -7,7 +7,10 @@
  */
 import { type Page } from '@playwright/test';
 import { templateIds } from '@/domain/vocabulary';
-import { expect, screen, test } from './support';
+import { expect, keepTimelinesOpen, screen, test } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 // About the demo data `npm start` seeds (dev/seed.ts): the demo tenant, which no other spec changes.
 test.use({ tenantKind: 'demo' });

@@ -7,7 +7,10 @@
  * audit-rebook-phone.
  */
 import { type Page, type Response } from '@playwright/test';
-import { expect, expectAccessible, screen, test, unique } from './support';
+import { expect, expectAccessible, keepTimelinesOpen, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 /** Collects the answers to POSTs whose path matches `path` while `action` runs. */
 async function postsDuring(page: Page, path: RegExp, action: () => Promise<void>): Promise<{ status: number; id: string; replayed: boolean; key: string | null }[]> {
