@@ -19,7 +19,7 @@ import { useLiveEventPage } from '@/components/events/useLiveEventPage';
 /**
  * The event page body, refreshed every 2 s (components/events/useLiveEventPage.ts). The participants section
  * starts with its actions (add, import, export), then search and filters, then one line per participant of the
- * page (domain/scheduling/participant-filter.ts: 25 a page), each expanding to its timeline.
+ * page (domain/scheduling/participant-filter.ts: 20 a page), each expanding to its timeline.
  */
 export function LiveEventPage({
   eventId,
