@@ -116,7 +116,7 @@ test('two submits of New event and Add participant create once; a cancelled part
   await expect(rita.first()).not.toHaveClass(/is-history/);
   await expect(page.locator('#group-attendee .count')).toHaveText('3');
   // Rita's live booking and the two Ottos: 3 × 2 (the cancelled booking expects nothing).
-  await expect(page.getByTestId('coverage')).toContainText('6 expected');
+  await expect(page.getByTestId('coverage')).toContainText('6 reminders planned');
   await expectAccessible(page, 'event rebooked');
   await screen(page, 'event-rebooked');
   await page.setViewportSize({ width: 375, height: 800 });
