@@ -65,12 +65,12 @@ test(`${N} participants: one line each, paged, searchable, expandable, at 1360 a
     await expect(page.getByRole('navigation', { name: 'Pagination' })).toContainText(`Showing 1–20 of ${N}`);
     const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
     console.log(`[size] ${width}px: page ${pageHeight} px tall (window ${height})`);
+    await screen(page, `event-scale-${width}`);
     expect(pageHeight).toBeLessThan(3 * height);
     // Add and import are at the top of the participants, above the list.
     const addBox = await page.locator('.add-participant-toggle > summary').boundingBox();
     const firstLine = await lines.first().boundingBox();
     expect(addBox!.y).toBeLessThan(firstLine!.y);
-    await screen(page, `event-scale-${width}`);
     await expectAccessible(page, `event page with ${N} participants at ${width} px`);
   }
 

@@ -50,9 +50,10 @@ export function ParticipantGroups({
       {roleGroups.map((g) => {
         const members = bookings.filter((b) => b.role === g.role);
         const people = counts ? counts.byRole[g.role] : members.filter((b) => b.rebookedAs === null).length;
-        if (counts?.filtered && members.length === 0) return null;
+        // A group with people who are all on other pages (or filtered out) is left out of this page.
+        if (members.length === 0 && (people > 0 || counts?.filtered)) return null;
         return (
-          <section key={g.role} className="role-group" data-role-group={g.role} aria-labelledby={`group-${g.role}`}>
+          <section key={g.role} className={`role-group${members.length === 0 ? ' is-empty' : ''}`} data-role-group={g.role} aria-labelledby={`group-${g.role}`}>
             <h3 id={`group-${g.role}`}>
               {g.title} <span className="count">{people}</span>
             </h3>
