@@ -93,6 +93,7 @@ test('the reschedule confirmation shows the old and the new time in the event’
   const ctx = await contextAs('staff', { timezoneId: 'Asia/Tokyo' });
   try {
     const page = await ctx.newPage();
+    await keepTimelinesOpen(page);
     const id = await createEventViaApi(page, unique('Moving day'));
     await page.goto(`/events/${id}/edit`);
     await page.getByLabel('Starts (local time)').fill('2030-06-16T14:00');
@@ -188,7 +189,9 @@ test('two staff edit one participant: the second gets the conflict panel, keeps 
   const b = await contextAs('admin'); // Ada Admin
   try {
     const pageA = await a.newPage();
+    await keepTimelinesOpen(pageA);
     const pageB = await b.newPage();
+    await keepTimelinesOpen(pageB);
     const id = await createEventViaApi(pageA, unique('Shared'));
     const bookingId = await book(pageA, id, { name: 'Ren Racer', email: `${unique('ren')}@example.test`, timeZone: 'Europe/Amsterdam' });
     const openEdit = async (page: Page) => {
