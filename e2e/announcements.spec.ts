@@ -5,7 +5,10 @@
  * axe-clean.
  */
 import type { Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, mailboxCount, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, mailboxCount, screen, test, unique } from './support';
+
+// The event page folds each person's timeline; these checks read it open.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 const noWiderThan = async (page: Page, px: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
 

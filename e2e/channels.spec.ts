@@ -16,7 +16,10 @@ import { type Page } from '@playwright/test';
 import { connectPostgres } from '@/db/url';
 import { templateIds } from '@/domain/vocabulary';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 const PHONE = '+31612345678';
 const PREFS = { reminders: ['email'], booking_updates: ['email', 'sms'] };

@@ -8,7 +8,10 @@
  * credential. Screenshots: reports-timeline-1360.png, reports-timeline-375.png, reports-delivery-375.png.
  */
 import { type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 interface Timeline {
   bookings: { contact: { id: string } | null; reminders: { channel: string; notificationType: string | null; delivery: { id: string; status: string } | null }[] }[];

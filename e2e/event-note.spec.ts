@@ -5,7 +5,10 @@
  * text, in Dutch, the person's language). Screens: event-note-form-375, event-note-event-375, event-note-delivery-375,
  * event-note-deliveries-1360, event-note-form-1360.
  */
-import { bookViaApi, createEventViaApi, expect, expectAccessible, firstHref, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, firstHref, screen, test, unique } from './support';
+
+// The event page folds each person's timeline; these checks read it open.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 test.use({ viewport: { width: 375, height: 812 } });
 

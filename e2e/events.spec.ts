@@ -3,7 +3,10 @@
  * guest, host) and see their timelines; reschedule (the confirmation says how many reminders are re-planned)
  * and see the superseded version greyed; cancel a booking (reason required); cancel the event.
  */
-import { expect, expectAccessible, screen, test, unique } from './support';
+import { expect, expectAccessible, keepTimelinesOpen, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 test('create → three participants → timelines → reschedule → cancel a booking → cancel the event', async ({ page }) => {
   const title = unique('Ceramics evening');
@@ -29,7 +32,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   // 18:00 in New York on 20 March 2030 is EDT (UTC−4).
   await expect(page.locator('.event-header')).toContainText('18:00 EDT');
   await expect(page.locator('.version-chip')).toHaveText('Schedule version 1');
-  await expect(page.getByTestId('coverage')).toContainText('0 expected');
+  await expect(page.getByTestId('coverage')).toContainText('0 reminders planned');
 
   const add = page.locator('form.add-participant');
   const people = [
@@ -52,7 +55,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   }
   // Demo rules: 3 for attendees and external guests, 1 for hosts → 3 + 3 + 1 planned. (Rule reminders only:
   // the demo tenant's booking notifications show in the timelines too.)
-  await expect(page.getByTestId('coverage')).toContainText('7 expected');
+  await expect(page.getByTestId('coverage')).toContainText('7 reminders planned');
   const attendeeRows = page.locator('[data-role-group="attendee"] .timeline-row[data-kind="rule"]');
   await expect(attendeeRows).toHaveCount(3);
   await expect(attendeeRows.first().locator('time').first()).toHaveText(/E[DS]T$/);
@@ -78,7 +81,8 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await expect(stale.first()).toContainText('superseded by version 2');
   await expect(stale.first()).toHaveAttribute('data-reminder-status', 'superseded');
   await expect(page.locator('[data-role-group="attendee"] .timeline-row:not(.is-stale)[data-kind="rule"]')).toHaveCount(3);
-  await expect(page.getByTestId('coverage')).toContainText('Coverage (v2): 7 expected');
+  await expect(page.getByTestId('coverage')).toContainText('7 reminders planned');
+  await expect(page.getByTestId('coverage')).toContainText('Reminders of schedule v2:');
   await screen(page, 'event-rescheduled');
 
   // Cancel the attendee's booking: a reason is required; its 3 waiting reminders are cancelled.
@@ -92,7 +96,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   const ana = page.locator('[data-role-group="attendee"] [data-booking-id]', { hasText: 'Ana Attendee' });
   await expect(ana.locator('[data-kind="booking"]')).toHaveAttribute('data-status', 'cancelled');
   await expect(ana.locator('.timeline-row:not(.is-stale)[data-kind="rule"][data-reminder-status="cancelled"]')).toHaveCount(3);
-  await expect(page.getByTestId('coverage')).toContainText('4 expected');
+  await expect(page.getByTestId('coverage')).toContainText('4 reminders planned');
 
   // Cancel the event.
   await page.getByRole('button', { name: 'Cancel event' }).click();
@@ -102,7 +106,7 @@ test('create → three participants → timelines → reschedule → cancel a bo
   await ce.getByRole('button', { name: 'Cancel event' }).click();
   await expect(page.locator('.event-title-row [data-kind="event"]')).toHaveAttribute('data-status', 'cancelled');
   await expect(page.getByRole('button', { name: 'Cancel event' })).toHaveCount(0);
-  await expect(page.getByTestId('coverage')).toContainText('0 expected');
+  await expect(page.getByTestId('coverage')).toContainText('0 reminders planned');
   // Gus and Hal still hold their bookings, but of an event that will not happen: a muted "event cancelled",
   // never a green "confirmed". Ana's own cancellation still reads "cancelled".
   for (const name of ['Gus Guest', 'Hal Host']) {

@@ -8,7 +8,10 @@
  * Screenshots: keyboard-skip-link, keyboard-required-staff, keyboard-nudge-notice, keyboard-replay-notice.
  */
 import { type Locator, type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, faultyCase, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, faultyCase, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 const notice = (page: Page) => page.getByTestId('live-notice').locator('[aria-live="polite"]');
 

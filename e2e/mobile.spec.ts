@@ -17,7 +17,10 @@ import { type Page } from '@playwright/test';
 import { createDb } from '@/db/client';
 import { caughtMessages } from '@/db/schema';
 import { resolveDatabaseUrl } from '@/scripts/lib';
-import { bookViaApi, createEventViaApi, expect, firstHref, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, firstHref, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 test.use({ role: 'admin', viewport: { width: 375, height: 812 } });
 

@@ -23,7 +23,10 @@ import { emptyPolicy, type NotificationPolicy } from '@/domain/notifications/not
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
 import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
 import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, reEscape, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, reEscape, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 interface Settings {
   tenantId: string;
@@ -83,6 +86,7 @@ test('an admin edits the policy matrix and reads the sentences change; staff rea
   const ctx = await contextAs('admin');
   try {
     const page = await ctx.newPage();
+    await keepTimelinesOpen(page);
     await resetSettings(page.request);
     await page.goto('/');
     // The navigation's link (exact: the dashboard's "due" tiles, links too, mention notifications in their captions).
@@ -129,6 +133,7 @@ test('an admin edits the policy matrix and reads the sentences change; staff rea
     const staff = await contextAs('staff');
     try {
       const sp = await staff.newPage();
+      await keepTimelinesOpen(sp);
       await sp.goto('/notifications');
       await expect(sp.getByText('only an admin can change them')).toBeVisible();
       await expect(sentence(sp, 'When a booking is confirmed, the attendee and the external guest get “Booking confirmed”.')).toBeVisible();
@@ -152,7 +157,9 @@ test('a second tab’s stale save gets the conflict panel, writes nothing, and c
   const b = await contextAs('admin');
   try {
     const pageA = await a.newPage();
+    await keepTimelinesOpen(pageA);
     const pageB = await b.newPage();
+    await keepTimelinesOpen(pageB);
     const start = await resetSettings(pageA.request);
     await pageA.goto('/notifications');
     await pageB.goto('/notifications');
@@ -193,6 +200,7 @@ test('the webhook endpoint: secret made once and rotated; switched off by a 410,
   const ctx = await contextAs('admin');
   try {
     const page = await ctx.newPage();
+    await keepTimelinesOpen(page);
     const start = await resetSettings(page.request);
     await page.goto('/notifications');
     // Nobody is notified (empty policy), so switching the endpoint on posts nothing during the test.
@@ -250,6 +258,7 @@ test('staff edit a participant’s preferences on the event page; the reminders 
   const ctx = await contextAs('staff');
   try {
     const page = await ctx.newPage();
+    await keepTimelinesOpen(page);
     const eventId = await createEventViaApi(page, unique('Glazing class'));
     const name = 'Noor Preferences';
     const bookingId = await bookViaApi(page, eventId, { name, email: `${unique('noor')}@example.test` });
@@ -310,6 +319,7 @@ test('after a one-click unsubscribe staff see who unsubscribed and when, and can
   const ctx = await contextAs('staff');
   try {
     const page = await ctx.newPage();
+    await keepTimelinesOpen(page);
     const eventId = await createEventViaApi(page, unique('Raku firing'));
     const name = 'Una Unsubscribed';
     const bookingId = await bookViaApi(page, eventId, { name, email: `${unique('una')}@example.test` });
@@ -389,6 +399,7 @@ test('the person’s own page through a signed link, at 375 px and without signi
   const person = await browser.newContext({ viewport: { width: 375, height: 812 } });
   try {
     const staff = await staffCtx.newPage();
+    await keepTimelinesOpen(staff);
     const eventId = await createEventViaApi(staff, unique('Life drawing'));
     const bookingId = await bookViaApi(staff, eventId, { name: 'Ines Link', email: `${unique('ines')}@example.test`, phone: '+31 6 12345678' } as never);
     const contactId = (await bookingOf(staff, eventId, bookingId)).contact!.id;
@@ -400,6 +411,8 @@ test('the person’s own page through a signed link, at 375 px and without signi
     expect(token).toContain('.');
 
     const page = await person.newPage();
+
+    await keepTimelinesOpen(page);
     await page.goto(`/preferences/${token}`);
     await expect(page.getByRole('heading', { name: 'Your message preferences' })).toBeVisible();
     await expect(page.getByText(`Ines Link, choose how ${tenant.name} reaches you`)).toBeVisible();

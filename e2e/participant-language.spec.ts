@@ -3,7 +3,10 @@
  * language "Deutsch" in the add-participant form, press Remind now, and the caught message reads the event's
  * time in German CLDR form — "Dienstag, 15. Juni 2027, 10:00–11:00 MESZ" for 08:00–09:00Z in Europe/Berlin.
  */
-import { createEventViaApi, expect, expectAccessible, mailboxCount, REMINDER_MAIL_ROWS, screen, test, unique } from './support';
+import { createEventViaApi, expect, expectAccessible, keepTimelinesOpen, mailboxCount, REMINDER_MAIL_ROWS, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 test('a participant booked with language Deutsch gets German dates in their email', async ({ page }) => {
   const title = unique('Kurs');

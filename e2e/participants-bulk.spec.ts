@@ -13,7 +13,10 @@
  */
 import fs from 'node:fs';
 import { type Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, reEscape, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, reEscape, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 async function setup(page: Page) {
   const eventId = await createEventViaApi(page, unique('Bulk Łódź'));

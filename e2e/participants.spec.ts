@@ -11,7 +11,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Locator, type Page } from '@playwright/test';
-import { createEventViaApi, expect, expectAccessible, sameOrigin, screen, test, unique } from './support';
+import { createEventViaApi, expect, expectAccessible, keepTimelinesOpen, sameOrigin, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 async function book(page: Page, eventId: string, p: { name: string; email: string; timeZone?: string }): Promise<string> {
   const res = await page.request.post(`/api/events/${eventId}/bookings`, { headers: sameOrigin(), data: { role: 'attendee', ...p } });
@@ -90,6 +93,7 @@ test('the reschedule confirmation shows the old and the new time in the event’
   const ctx = await contextAs('staff', { timezoneId: 'Asia/Tokyo' });
   try {
     const page = await ctx.newPage();
+    await keepTimelinesOpen(page);
     const id = await createEventViaApi(page, unique('Moving day'));
     await page.goto(`/events/${id}/edit`);
     await page.getByLabel('Starts (local time)').fill('2030-06-16T14:00');
@@ -185,7 +189,9 @@ test('two staff edit one participant: the second gets the conflict panel, keeps 
   const b = await contextAs('admin'); // Ada Admin
   try {
     const pageA = await a.newPage();
+    await keepTimelinesOpen(pageA);
     const pageB = await b.newPage();
+    await keepTimelinesOpen(pageB);
     const id = await createEventViaApi(pageA, unique('Shared'));
     const bookingId = await book(pageA, id, { name: 'Ren Racer', email: `${unique('ren')}@example.test`, timeZone: 'Europe/Amsterdam' });
     const openEdit = async (page: Page) => {

@@ -7,7 +7,10 @@
  * audit-rebook-phone.
  */
 import { type Page, type Response } from '@playwright/test';
-import { expect, expectAccessible, screen, test, unique } from './support';
+import { expect, expectAccessible, keepTimelinesOpen, screen, test, unique } from './support';
+
+// The event page folds each participant's timeline; these checks read the timelines.
+test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
 /** Collects the answers to POSTs whose path matches `path` while `action` runs. */
 async function postsDuring(page: Page, path: RegExp, action: () => Promise<void>): Promise<{ status: number; id: string; replayed: boolean; key: string | null }[]> {
@@ -113,7 +116,7 @@ test('two submits of New event and Add participant create once; a cancelled part
   await expect(rita.first()).not.toHaveClass(/is-history/);
   await expect(page.locator('#group-attendee .count')).toHaveText('3');
   // Rita's live booking and the two Ottos: 3 × 2 (the cancelled booking expects nothing).
-  await expect(page.getByTestId('coverage')).toContainText('6 expected');
+  await expect(page.getByTestId('coverage')).toContainText('6 reminders planned');
   await expectAccessible(page, 'event rebooked');
   await screen(page, 'event-rebooked');
   await page.setViewportSize({ width: 375, height: 800 });

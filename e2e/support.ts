@@ -305,3 +305,20 @@ export async function inviteAndAccept(page: Page, p: { name: string; email: stri
   const accepted = await page.request.post('/api/invitations/accept', { headers: sameOrigin(), data: { token, password: p.password } });
   expect(accepted.status(), await accepted.text()).toBe(200);
 }
+
+/**
+ * Keeps every participant line, "earlier schedule" fold and the add form of the event page open — on every page
+ * this `page` loads from now on, as they appear (the page refreshes every 2 s) — for specs whose subject is what a
+ * timeline shows, not the folding (that is e2e/event-page-scale.spec.ts). Call it before the first navigation.
+ */
+export async function keepTimelinesOpen(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const open = () =>
+      document
+        .querySelectorAll<HTMLDetailsElement>('details.participant-more:not([open]), details.timeline-earlier:not([open]), details.add-participant-toggle:not([open])')
+        .forEach((d) => {
+          d.open = true;
+        });
+    new MutationObserver(open).observe(document, { childList: true, subtree: true });
+  });
+}

@@ -4,6 +4,7 @@ import { ChannelBadge } from '@/components/ui/ChannelBadge';
 import { TimesInText } from '@/components/ui/TimesInText';
 import { ReportList } from '@/components/deliveries/ReportList';
 import { StatusBadge } from '@/components/ui/StatusBadge';
+import Link from 'next/link';
 import { ZonedTime } from '@/components/ui/ZonedTime';
 
 /** Reminder statuses that may still lead to a delivery ("none yet" rather than "none"). */
@@ -113,9 +114,10 @@ function DeliveryDetails({ d, zone }: { d: DeliveryView; zone: string }) {
  * One participant's messages — rule reminders, nudges and notifications, one row per channel — in due order.
  * Each row: due instant in the event's zone (UTC as tooltip), a channel badge, the title (rule name, "Manual
  * reminder", or the notification's type in plain words), the planned message's status and reason, the
- * delivery's status, reason and attempts, the message key; a quiet-hours note when the message was held; and
- * on expand what was sent (subject, SMS text, webhook target) with every attempt. Rule reminders of an older
- * schedule version are greyed and say which version superseded them.
+ * delivery's status, reason and attempts with a link to the delivery's page (message key, Message-ID); a
+ * quiet-hours note when the message was held; and on expand what was sent (subject, SMS text, webhook target)
+ * with every attempt. Rule reminders of an older schedule version are folded behind "Earlier schedule", greyed,
+ * each saying which version superseded it.
  * @param personZone the zone of the person's quiet hours (their own, else the tenant's).
  */
 export function ReminderTimeline({
@@ -132,10 +134,12 @@ export function ReminderTimeline({
   if (reminders.length === 0) {
     return <p className="timeline-empty muted">No reminders planned for this participant.</p>;
   }
-  return (
+  const rows = reminders.map((r) => ({ r, supersededBy: supersedingVersion(r, reminders, currentVersion) }));
+  const current = rows.filter((x) => x.supersededBy === null);
+  const earlier = rows.filter((x) => x.supersededBy !== null);
+  const list = (items: typeof rows) => (
     <ol className="timeline">
-      {reminders.map((r) => {
-        const supersededBy = supersedingVersion(r, reminders, currentVersion);
+      {items.map(({ r, supersededBy }) => {
         const d = r.delivery;
         const held = quietHoursNote({ deferredFrom: r.deferredFrom, dueAt: r.dueAt, personZone, pageZone: zone });
         return (
@@ -200,29 +204,36 @@ export function ReminderTimeline({
                         · next try <ZonedTime instant={d.nextAttemptAt} zone={zone} variant="clock" />
                       </>
                     ) : null}
+                    {' · '}
+                    {/* Message key and provider Message-ID are on the delivery's own page. */}
+                    <Link href={`/deliveries/${d.id}`} className="delivery-link">
+                      delivery details
+                    </Link>
                   </div>
                 </>
               ) : (
                 <span className="muted small">{waitingStatuses.has(r.status) ? 'none yet' : 'none'}</span>
               )}
             </div>
-            {d ? (
-              <div className="timeline-keys">
-                <code className="message-key" title="Message key">
-                  {d.messageKey}
-                </code>
-                {d.providerMessageId ? (
-                  <code className="message-key provider-id" title="Provider message id">
-                    {d.providerMessageId}
-                  </code>
-                ) : null}
-              </div>
-            ) : null}
             {d ? <DeliveryDetails d={d} zone={zone} /> : null}
           </li>
         );
       })}
     </ol>
+  );
+  return (
+    <>
+      {current.length > 0 ? list(current) : <p className="timeline-empty muted">Nothing planned from the current schedule.</p>}
+      {earlier.length > 0 ? (
+        // Messages planned from an older timing of the event, superseded by a reschedule: history, folded away.
+        <details className="timeline-earlier" data-testid="earlier-schedule">
+          <summary>
+            Earlier schedule <span className="muted">({earlier.length === 1 ? '1 message' : `${earlier.length} messages`})</span>
+          </summary>
+          {list(earlier)}
+        </details>
+      ) : null}
+    </>
   );
 }
 

@@ -1,33 +1,25 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { EventPage } from '@/db/queries/scheduling/event-views';
+import type { ParticipantFilter } from '@/domain/scheduling/participant-filter';
+import { participantFilterParams } from '@/domain/scheduling/participant-filter';
 import { EventHeader } from '@/components/events/EventHeader';
-import { isSelectable, ParticipantGroups } from '@/components/events/ParticipantGroups';
+import { ParticipantGroups } from '@/components/events/ParticipantGroups';
+import { ParticipantFilters } from '@/components/events/ParticipantFilters';
 import { BulkParticipantBar } from '@/components/events/BulkParticipantBar';
 import { formatClockInZone } from '@/components/ui/format';
+import { Pager } from '@/components/ui/Pager';
 import { AddParticipantForm } from '@/components/events/AddParticipantForm';
 import { CoverageLine } from '@/components/events/CoverageLine';
 import { EventActions } from '@/components/events/EventActions';
-import { eventCoverage } from '@/domain/scheduling/coverage';
-
-const REFRESH_MS = 2_000;
-
-/** The timeline endpoint answered 404: the event is gone or not in this tenant; polling stops. */
-class EventGoneError extends Error {}
-
-async function fetchTimeline(eventId: string, signal: AbortSignal): Promise<EventPage> {
-  const res = await fetch(`/api/events/${encodeURIComponent(eventId)}/timeline`, { cache: 'no-store', signal });
-  if (res.status === 404) throw new EventGoneError('event not found');
-  if (!res.ok) throw new Error(`timeline request failed (${res.status})`);
-  return (await res.json()) as EventPage;
-}
+import { useLiveEventPage } from '@/components/events/useLiveEventPage';
 
 /**
- * The event page body, refreshed every 2 s from /api/events/[id]/timeline. Starts from the server-rendered
- * data (marked stale, so the first refresh happens right after hydration).
+ * The event page body, refreshed every 2 s (components/events/useLiveEventPage.ts). The participants section
+ * starts with its actions (add, import, export), then search and filters, then one line per participant of the
+ * page (domain/scheduling/participant-filter.ts: 20 a page), each expanding to its timeline.
  */
 export function LiveEventPage({
   eventId,
@@ -35,6 +27,7 @@ export function LiveEventPage({
   canOperate,
   guestTenants,
   zones,
+  filter,
 }: {
   eventId: string;
   initialData: EventPage;
@@ -42,34 +35,15 @@ export function LiveEventPage({
   canOperate: boolean;
   guestTenants: { slug: string; name: string }[];
   zones: string[];
+  /** The list's search, filters, sort and page (from the URL). */
+  filter: ParticipantFilter;
 }) {
-  const query = useQuery({
-    queryKey: ['event-timeline', eventId],
-    queryFn: ({ signal }) => fetchTimeline(eventId, signal),
-    initialData,
-    initialDataUpdatedAt: 0,
-    refetchInterval: (q) => (q.state.error instanceof EventGoneError ? false : REFRESH_MS),
-    retry: (count, error) => !(error instanceof EventGoneError) && count < 1,
-  });
-  const { event, bookings } = query.data;
-  const gone = query.error instanceof EventGoneError;
-  const all = bookings.flatMap((b) => b.reminders.map((r) => ({ ...r, deliveryStatus: r.delivery?.status ?? null, bookingCancelled: b.status === 'cancelled' })));
-  const coverage = eventCoverage(all, event.scheduleVersion);
+  const { query, gone, selectable, selected, toggle, setAll } = useLiveEventPage(eventId, initialData, filter);
+  const { event, bookings, participants: counts, coverage } = query.data;
   const active = event.status === 'scheduled';
-  // Bulk selection (issue #13), by booking id; a booking that stopped being selectable (cancelled meanwhile,
-  // seen on the next refresh) silently drops out of it.
   const bulk = canOperate && active;
-  const selectable = bookings.filter(isSelectable);
-  const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set());
-  const selected = selectable.filter((b) => picked.has(b.id));
-  const toggle = useCallback((id: string, on: boolean) => {
-    setPicked((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  }, []);
+  // The add form starts open on an event nobody is booked on yet, folded otherwise; then it stays as the user left it.
+  const [addOpen] = useState(initialData.participants.people === 0);
 
   return (
     <>
@@ -78,7 +52,7 @@ export function LiveEventPage({
       </p>
       <EventHeader event={event} />
       {canOperate && active ? <EventActions eventId={eventId} title={event.title} pending={coverage.waiting} sent={coverage.sent} version={event.version} /> : null}
-      <CoverageLine coverage={coverage} version={event.scheduleVersion} />
+      <CoverageLine coverage={coverage} counts={counts} version={event.scheduleVersion} />
       <div className={`live-status${query.isError ? ' is-error' : ''}`} role="status" aria-live="polite">
         <span className={`live-dot${query.isError ? '' : ' is-live'}`} aria-hidden="true" />
         {gone
@@ -90,49 +64,61 @@ export function LiveEventPage({
           <span className="muted">· updated {formatClockInZone(new Date(query.dataUpdatedAt), event.timeZone)}</span>
         ) : null}
       </div>
-      <div className="participants-toolbar">
-        {bulk && selectable.length > 0 ? (
-          <SelectAll
-            count={selectable.length}
-            selected={selected.length}
-            onChange={(on) => setPicked(on ? new Set(selectable.map((b) => b.id)) : new Set())}
-          />
+      <section className="participants-section" aria-labelledby="participants-title">
+        <div className="participants-head">
+          <h2 id="participants-title">
+            Participants <span className="count">{counts.people}</span>
+          </h2>
+          <div className="participants-actions">
+            {canOperate && active ? (
+              // Many participants at once, from a CSV file (its own page: a preview before anything is written).
+              <Link className="btn btn-small" href={`/events/${eventId}/import`}>
+                Import from CSV
+              </Link>
+            ) : null}
+            {/* A plain link: the browser downloads the file (server/people/csv-exports.ts; Content-Disposition: attachment). */}
+            <a className="btn btn-small" href={`/api/exports/participants/${encodeURIComponent(eventId)}`} download data-testid="export-participants">
+              Export participants (CSV)
+            </a>
+            {/* Writing to the people of this event (announcements): its own page, with a preview and the list of what was sent. */}
+            <Link className="btn btn-small" href={`/events/${eventId}/announcements`} data-testid="message-participants">
+              Message participants
+            </Link>
+          </div>
+        </div>
+        {canOperate && active ? (
+          <details className="add-participant-toggle" open={addOpen}>
+            <summary className="btn btn-small btn-primary">Add participant</summary>
+            <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} />
+          </details>
         ) : null}
-        {/* A plain link: the browser downloads the file (server/people/csv-exports.ts; Content-Disposition: attachment). */}
-        <a className="btn btn-small" href={`/api/exports/participants/${encodeURIComponent(eventId)}`} download data-testid="export-participants">
-          Export participants (CSV)
-        </a>
-        {/* Writing to the people of this event (announcements): its own page, with a preview and the list of what was sent. */}
-        <Link className="btn btn-small" href={`/events/${eventId}/announcements`} data-testid="message-participants">
-          Message participants
-        </Link>
-      </div>
-      <ParticipantGroups
-        selection={bulk ? { selected: new Set(selected.map((b) => b.id)), toggle } : null}
-        bookings={bookings}
-        zone={event.timeZone}
-        currentVersion={event.scheduleVersion}
-        eventId={eventId}
-        canOperate={canOperate && active}
-        preferences={canOperate ? 'edit' : 'read'}
-        eventCancelled={event.status === 'cancelled'}
-        event={event}
-      />
-      {bulk ? <BulkParticipantBar eventId={eventId} selected={selected} onClear={() => setPicked(new Set())} /> : null}
-      {canOperate && active ? (
-        // Issue #13: many participants at once, from a CSV file (its own page: a preview before anything is written).
-        <p className="import-link">
-          <Link className="btn" href={`/events/${eventId}/import`}>
-            Import from CSV
-          </Link>
-        </p>
-      ) : null}
-      {canOperate && active ? <AddParticipantForm eventId={eventId} guestTenants={guestTenants} zones={zones} /> : null}
+        <ParticipantFilters eventId={eventId} filter={filter} matching={counts.matching} people={counts.people} />
+        {bulk && selectable.length > 0 ? (
+          <div className="participants-toolbar">
+            <SelectAll count={selectable.length} selected={selected.length} onChange={setAll} />
+          </div>
+        ) : null}
+        <ParticipantGroups
+          selection={bulk ? { selected: new Set(selected.map((b) => b.id)), toggle } : null}
+          bookings={bookings}
+          zone={event.timeZone}
+          currentVersion={event.scheduleVersion}
+          eventId={eventId}
+          canOperate={canOperate && active}
+          preferences={canOperate ? 'edit' : 'read'}
+          eventCancelled={event.status === 'cancelled'}
+          event={event}
+          counts={{ byRole: counts.byRole, filtered: counts.filtered }}
+        />
+        {counts.filtered && counts.matching === 0 ? <p className="muted group-empty">Nobody matches this search.</p> : null}
+        <Pager basePath={`/events/${eventId}`} page={counts.page} pageSize={counts.pageSize} total={counts.matching} params={participantFilterParams(filter, { page: 1 })} />
+      </section>
+      {bulk ? <BulkParticipantBar eventId={eventId} selected={selected} onClear={() => setAll(false)} /> : null}
     </>
   );
 }
 
-/** "Select all (N)": ticks every live participant; shows a dash (indeterminate) while only some are ticked. */
+/** "Select all on this page (N)": ticks every live participant shown; a dash (indeterminate) while only some are. */
 function SelectAll({ count, selected, onChange }: { count: number; selected: number; onChange: (on: boolean) => void }) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {

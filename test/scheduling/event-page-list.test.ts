@@ -1,0 +1,146 @@
+/**
+ * The event page's participant list over real PostgreSQL, with 210 people booked through the bulk path
+ * (`addBookingsBulk`): one page of 20, search by name and address, filters by role, booking state and "has a
+ * problem" (a dead letter, an unknown outcome), newest-booking sort, and counts and coverage over every booking
+ * whatever page is shown. The timeline JSON without list parameters still holds every booking.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addBookingsBulk, type BulkBookingInput } from '@/server/scheduling/bookings';
+import { createEvent } from '@/server/scheduling/events';
+import { getEventPage } from '@/db/queries/scheduling/event-views';
+import { noParticipantFilter, type ParticipantFilter } from '@/domain/scheduling/participant-filter';
+import { createTestDatabase, type TestDatabase } from '@/test/support/db';
+import { tenantWithRules } from '@/test/support/fixtures';
+
+let tdb: TestDatabase;
+let tenantId: string;
+let eventId: string;
+const NOW = new Date('2027-06-01T00:00:00Z');
+const N = 210;
+
+/** Adds a delivery in `status` for the first reminder of the person with `email` (what the sender would record). */
+async function deliveryFor(email: string, status: 'dead' | 'unknown' | 'accepted') {
+  await tdb.db.execute(sql`insert into deliveries (tenant_id, reminder_id, message_key, channel, address, template, status)
+    select r.tenant_id, r.id, 'test:' || r.id, r.channel, ${email}, coalesce(r.template, 'attendee-reminder'), ${status}::delivery_status
+    from reminders r join bookings b on b.id = r.booking_id join contacts c on c.id = b.contact_id
+    where c.email = ${email} and r.event_id = ${eventId} order by r.due_at limit 1`);
+}
+
+beforeAll(async () => {
+  tdb = await createTestDatabase();
+  await tdb.reset();
+  const { tenant } = await tenantWithRules(tdb.db, [
+    { name: 'day before', offset: '-P1D', window: 24 * 3600 },
+    { name: 'two hours', offset: '-PT2H', window: 3600, audience: ['attendee', 'host'] },
+  ]);
+  tenantId = tenant.id;
+  const event = await createEvent(tdb.db, tenantId, { title: 'Big class', startsAt: '2027-06-15T14:00:00Z', endsAt: '2027-06-15T16:00:00Z', timeZone: 'Europe/Amsterdam' });
+  eventId = event.id;
+  const people: BulkBookingInput[] = Array.from({ length: N }, (_, i) => ({
+    role: i % 42 === 0 ? 'host' : 'attendee',
+    contact: { email: `p${String(i).padStart(3, '0')}@x.test`, name: `Person ${String(i).padStart(3, '0')}`, ...(i === 7 ? { phone: '+31 6 5555 0007' } : {}) },
+  }));
+  const r = await addBookingsBulk(tdb.db, tenantId, eventId, people, NOW, { notify: false });
+  expect(r.bookings).toBe(N);
+  await deliveryFor('p010@x.test', 'dead');
+  await deliveryFor('p011@x.test', 'unknown');
+  await deliveryFor('p012@x.test', 'accepted');
+  await tdb.db.execute(sql`update bookings set status = 'cancelled', status_reason = 'test' where id = (select b.id from bookings b join contacts c on c.id = b.contact_id where c.email = 'p013@x.test')`);
+  // Bookings made one second apart in the order of the list, so "newest first" is well defined.
+  await tdb.db.execute(sql`update bookings b set created_at = ${NOW.toISOString()}::timestamptz + (substring(c.email from 2 for 3)::int * interval '1 second')
+    from contacts c where c.id = b.contact_id and b.event_id = ${eventId}`);
+}, 60_000);
+afterAll(async () => tdb?.close());
+
+const page = async (f: Partial<ParticipantFilter>) => (await getEventPage(tdb.db, tenantId, eventId, { ...noParticipantFilter, ...f }))!;
+const emails = (p: { bookings: { contact: { email: string } | null }[] }) => p.bookings.map((b) => b.contact!.email);
+
+describe('event page participant list', () => {
+  it('pages 20 at a time, counting every booking', async () => {
+    const p1 = await page({});
+    expect(p1.bookings).toHaveLength(20);
+    expect(p1.participants).toMatchObject({ people: N, confirmed: N - 1, matching: N, page: 1, pageSize: 20, filtered: false, byRole: { attendee: 205, host: 5, external: 0 } });
+    // Attendees first, by name; hosts (p000, p042 …) after them.
+    expect(emails(p1)[0]).toBe('p001@x.test');
+    const last = await page({ page: 11 });
+    expect(last.bookings).toHaveLength(N - 10 * 20);
+    expect(emails(last).slice(-5)).toEqual(['p000@x.test', 'p042@x.test', 'p084@x.test', 'p126@x.test', 'p168@x.test']);
+    expect((await page({ page: 12 })).bookings).toEqual([]);
+    // Coverage and sent over everyone, not the page: "day before" for the 204 live attendees (its default audience),
+    // "two hours" for them and the 5 hosts; the cancelled booking expects nothing.
+    expect(p1.coverage.expected).toBe(204 + 209);
+    expect(p1.participants.sent).toBe(1);
+    expect(last.coverage).toEqual(p1.coverage);
+  });
+
+  it('reads deliveries only for the people shown, and summarises each', async () => {
+    const p = await page({ q: 'p012@' });
+    expect(emails(p)).toEqual(['p012@x.test']);
+    const b = p.bookings[0]!;
+    expect(b.reminders.map((r) => r.delivery?.status ?? null)).toEqual(['accepted', null]);
+    expect(b.summary.text).toBe('1 sent · next: two hours, Tue 15 Jun 14:00');
+  });
+
+  it('searches name, email and phone', async () => {
+    expect(emails(await page({ q: 'person 123' }))).toEqual(['p123@x.test']);
+    expect(emails(await page({ q: 'P199@X' }))).toEqual(['p199@x.test']);
+    expect(emails(await page({ q: '+3165555' }))).toEqual(['p007@x.test']);
+    const none = await page({ q: 'nobody' });
+    expect(none.bookings).toEqual([]);
+    expect(none.participants).toMatchObject({ matching: 0, people: N, filtered: true });
+  });
+
+  it('filters by role, booking state and problem', async () => {
+    expect((await page({ role: 'host' })).participants.matching).toBe(5);
+    expect(emails(await page({ state: 'cancelled' }))).toEqual(['p013@x.test']);
+    const problems = await page({ problem: true });
+    expect(emails(problems)).toEqual(['p010@x.test', 'p011@x.test']);
+    expect(problems.bookings.map((b) => b.summary.text)).toEqual([
+      'next: two hours, Tue 15 Jun 14:00 · 1 needs a person',
+      'next: two hours, Tue 15 Jun 14:00 · 1 needs a person',
+    ]);
+    expect((await page({ problem: true, role: 'host' })).bookings).toEqual([]);
+  });
+
+  it('sorts by newest booking', async () => {
+    expect(emails(await page({ sort: 'booked' })).slice(0, 3)).toEqual(['p209@x.test', 'p208@x.test', 'p207@x.test']);
+  });
+
+  it('without a filter returns every booking with its whole timeline (the JSON the specs read)', async () => {
+    const all = (await getEventPage(tdb.db, tenantId, eventId))!;
+    expect(all.bookings).toHaveLength(N);
+    expect(all.participants).toMatchObject({ matching: N, pageSize: N, filtered: false });
+    expect(all.bookings.find((b) => b.contact?.email === 'p010@x.test')!.reminders[0]!.delivery?.status).toBe('dead');
+  });
+
+  it('never shows another tenant the event', async () => {
+    const { tenant: other } = await tenantWithRules(tdb.db, []);
+    expect(await getEventPage(tdb.db, other.id, eventId, noParticipantFilter)).toBeNull();
+  });
+});
+
+// Timings for the report (not asserted): EVENT_PAGE_BENCH=1 books 2,000 more people on a second event and prints the
+// median of five reads of one page and of every booking, at 210 and at 2,000 people.
+describe.runIf(process.env.EVENT_PAGE_BENCH === '1')('event page timings', () => {
+  const median = async (f: () => Promise<unknown>) => {
+    const t: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      await f();
+      t.push(performance.now() - t0);
+    }
+    return Math.round(t.sort((a, b) => a - b)[2]!);
+  };
+  it('prints the server time of the page query', async () => {
+    const big = await createEvent(tdb.db, tenantId, { title: 'Huge class', startsAt: '2027-06-20T14:00:00Z', endsAt: '2027-06-20T16:00:00Z', timeZone: 'Europe/Amsterdam' });
+    const many: BulkBookingInput[] = Array.from({ length: 2000 }, (_, i) => ({ role: 'attendee', contact: { email: `big${i}@x.test`, name: `Big ${i}` } }));
+    await addBookingsBulk(tdb.db, tenantId, big.id, many, NOW, { notify: false });
+    for (const [n, id] of [[N, eventId], [2000, big.id]] as const) {
+      const onePage = await median(() => getEventPage(tdb.db, tenantId, id, noParticipantFilter));
+      const search = await median(() => getEventPage(tdb.db, tenantId, id, { ...noParticipantFilter, q: 'nobody' }));
+      const all = await median(() => getEventPage(tdb.db, tenantId, id));
+      console.log(`[timing] getEventPage N=${n}: one page ${onePage} ms · a search ${search} ms · every booking ${all} ms`);
+    }
+  }, 300_000);
+});
