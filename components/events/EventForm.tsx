@@ -65,9 +65,10 @@ export function EventForm({
   // Moving the start moves the end with it, keeping the event's length (domain/scheduling/keep-length.ts).
   const startWas = useRef<string>('');
   const endInput = useRef<HTMLInputElement>(null);
-  function onStartChange(next: string) {
+  function onStartChange(next: string, initial: string) {
     const end = endInput.current;
-    const moved = end && startWas.current ? endKeepingLength(startWas.current, next, end.value) : null;
+    const was = startWas.current || initial;
+    const moved = end && was ? endKeepingLength(was, next, end.value) : null;
     if (end && moved) end.value = moved;
     startWas.current = next;
   }
@@ -189,8 +190,7 @@ export function EventForm({
               defaultValue={allDay ? defaults.start.slice(0, 10) : defaults.start.length === 10 ? `${defaults.start}T09:00` : defaults.start}
               required
               aria-invalid={invalid('start')}
-              onFocus={(e) => (startWas.current = e.currentTarget.value)}
-              onChange={(e) => onStartChange(e.currentTarget.value)}
+              onChange={(e) => onStartChange(e.currentTarget.value, e.currentTarget.defaultValue)}
             />
           </label>
           <label className="field">

@@ -13,7 +13,7 @@
 import { bookingRoles, bookingStatuses, type BookingRole, type BookingStatus } from '@/domain/vocabulary';
 
 /** People per page of the event page: 20 one-line rows keep the page under three screens on a phone (375 × 812). */
-export const PARTICIPANT_PAGE_SIZE = 20;
+export const PARTICIPANT_PAGE_SIZE = 18;
 
 export const participantSorts = ['name', 'booked'] as const;
 export type ParticipantSort = (typeof participantSorts)[number];

@@ -1,6 +1,6 @@
 /**
  * The event page's participant list over real PostgreSQL, with 210 people booked through the bulk path
- * (`addBookingsBulk`): one page of 20, search by name and address, filters by role, booking state and "has a
+ * (`addBookingsBulk`): one page of 18, search by name and address, filters by role, booking state and "has a
  * problem" (a dead letter, an unknown outcome), newest-booking sort, and counts and coverage over every booking
  * whatever page is shown. The timeline JSON without list parameters still holds every booking.
  */
@@ -57,16 +57,16 @@ const page = async (f: Partial<ParticipantFilter>) => (await getEventPage(tdb.db
 const emails = (p: { bookings: { contact: { email: string } | null }[] }) => p.bookings.map((b) => b.contact!.email);
 
 describe('event page participant list', () => {
-  it('pages 20 at a time, counting every booking', async () => {
+  it('pages 18 at a time, counting every booking', async () => {
     const p1 = await page({});
-    expect(p1.bookings).toHaveLength(20);
-    expect(p1.participants).toMatchObject({ people: N, confirmed: N - 1, matching: N, page: 1, pageSize: 20, filtered: false, byRole: { attendee: 205, host: 5, external: 0 } });
+    expect(p1.bookings).toHaveLength(18);
+    expect(p1.participants).toMatchObject({ people: N, confirmed: N - 1, matching: N, page: 1, pageSize: 18, filtered: false, byRole: { attendee: 205, host: 5, external: 0 } });
     // Attendees first, by name; hosts (p000, p042 …) after them.
     expect(emails(p1)[0]).toBe('p001@x.test');
-    const last = await page({ page: 11 });
-    expect(last.bookings).toHaveLength(N - 10 * 20);
+    const last = await page({ page: 12 });
+    expect(last.bookings).toHaveLength(N - 11 * 18);
     expect(emails(last).slice(-5)).toEqual(['p000@x.test', 'p042@x.test', 'p084@x.test', 'p126@x.test', 'p168@x.test']);
-    expect((await page({ page: 12 })).bookings).toEqual([]);
+    expect((await page({ page: 13 })).bookings).toEqual([]);
     // Coverage and sent over everyone, not the page: "day before" for the 204 live attendees (its default audience),
     // "two hours" for them and the 5 hosts; the cancelled booking expects nothing.
     expect(p1.coverage.expected).toBe(204 + 209);

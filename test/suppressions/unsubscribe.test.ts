@@ -87,7 +87,7 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     const r = await unsubscribeByToken(db(), token, keys, at);
     expect(r).toMatchObject({ status: 'unsubscribed', category: 'reminders', contactName: 'Bea Attendee', tenantName: 'Test Org', unsubscribedAt: '2027-08-03T12:00:00.000Z' });
     const after = await contactRow(booking.contactId);
-    expect(after.preferences).toEqual({ reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } });
+    expect(after.preferences).toEqual({ announcements: ['email'], reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } });
     expect(after.version).toBe(before.version + 1);
     expect(after.updatedBy).toBe('recipient attendee-b@example.test');
     const audit = await db().select().from(auditLog).where(and(eq(auditLog.tenantId, t.id), eq(auditLog.action, 'unsubscribe')));
@@ -206,11 +206,11 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     // Quiet hours changed, reminders still empty: the record of the unsubscribe stays.
     await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: [], booking_updates: ['email'] }, quietHours: { start: '22:00', end: '07:00' }, version: c.version }, { kind: 'participant' });
     c = await contactRow(booking.contactId);
-    expect(c.preferences).toEqual({ reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } });
+    expect(c.preferences).toEqual({ announcements: ['email'], reminders: [], booking_updates: ['email'], unsubscribed: { reminders: '2027-08-03T12:00:00.000Z' } });
     // Email ticked again for reminders: subscribed, no marker.
     await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email'], booking_updates: ['email'] }, quietHours: null, version: c.version }, { kind: 'participant' });
     c = await contactRow(booking.contactId);
-    expect(c.preferences).toEqual({ reminders: ['email'], booking_updates: ['email'] });
+    expect(c.preferences).toEqual({ announcements: ['email'], reminders: ['email'], booking_updates: ['email'] });
     // And the reminder goes out again.
     await h.tick('2027-08-04T08:00:30Z');
     expect((await h.caught()).filter((m) => /^Reminder:/.test(m.subject ?? ''))).toHaveLength(1);
@@ -246,14 +246,14 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     // A staff save that leaves booking updates empty goes through and keeps the marker.
     await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email'], booking_updates: [] }, quietHours: { start: '22:00', end: '07:00' }, version: before.version }, staff);
     c = await contactRow(booking.contactId);
-    expect(c.preferences).toEqual({ reminders: ['email'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } });
+    expect(c.preferences).toEqual({ announcements: ['email'], reminders: ['email'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } });
 
     // With the person's consent confirmed: saved, marker dropped, and the audit entry says whose consent and which unsubscribe it overrides.
     const r = await saveContactPreferences(db(), ctx, booking.contactId, { ...input, version: c.version, confirmRecipientConsent: true }, staff);
     expect(r.changed).toBe(true);
     expect(r.preferences.unsubscribed).toEqual({});
     c = await contactRow(booking.contactId);
-    expect(c.preferences).toEqual({ reminders: ['email'], booking_updates: ['email', 'sms'] });
+    expect(c.preferences).toEqual({ announcements: ['email'], reminders: ['email'], booking_updates: ['email', 'sms'] });
     const audits = await db().select().from(auditLog).where(eq(auditLog.action, 'preferences_update')).orderBy(asc(auditLog.createdAt));
     expect(audits).toHaveLength(2);
     const last = audits[1];
@@ -272,11 +272,11 @@ describe('one-click unsubscribe (issue #10 §5)', () => {
     // Staff change reminders only: no confirmation needed, the marker stays.
     await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email', 'sms'], booking_updates: [] }, quietHours: null, version: c.version }, { kind: 'staff', actor: 'sam@example.test' });
     c = await contactRow(booking.contactId);
-    expect(c.preferences).toEqual({ reminders: ['email', 'sms'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } });
+    expect(c.preferences).toEqual({ announcements: ['email'], reminders: ['email', 'sms'], booking_updates: [], unsubscribed: { booking_updates: '2027-08-03T12:00:00.000Z' } });
     // The person ticks booking updates again on their own page: saved, marker dropped.
     await saveContactPreferences(db(), ctx, booking.contactId, { preferences: { reminders: ['email', 'sms'], booking_updates: ['email'] }, quietHours: null, version: c.version }, { kind: 'participant' });
     c = await contactRow(booking.contactId);
-    expect(c.preferences).toEqual({ reminders: ['email', 'sms'], booking_updates: ['email'] });
+    expect(c.preferences).toEqual({ announcements: ['email'], reminders: ['email', 'sms'], booking_updates: ['email'] });
     expect((await readContactPreferences(db(), t.id, booking.contactId))!.sentences.join(' ')).not.toMatch(/Unsubscribed/);
     // The person's page may not send the staff-only confirmation.
     await expect(
