@@ -53,7 +53,7 @@ test('a demo reminder is accepted and its mail shows up in the mailbox', async (
   await page.goto(eventHref!);
   for (const g of ROLE_GROUPS) {
     const group = page.locator(`[data-role-group="${g.role}"]`);
-    await expect(group.getByRole('heading', { level: 2 })).toContainText(g.title);
+    await expect(group.getByRole('heading', { level: 3 })).toContainText(g.title);
     await expect(group.locator('[data-booking-id]').first()).toBeVisible();
   }
   await expect(page.locator('.timeline-row').first()).toBeVisible();
