@@ -64,6 +64,17 @@ export function staffTextSms(template: MessageKind, data: ReminderTemplateData, 
   return data.preferencesUrl ? `${sms} ${m.plain(m.text.common.smsManage, { url: data.preferencesUrl })}` : sms;
 }
 
+/**
+ * A preferences link of a real one's length (the deployment's PUNCTUAL_PUBLIC_URL, else https://punctual.example, then
+ * /preferences/ and a compact token of 108 characters — server/sending/preference-link.ts: a JWS of a fixed-size payload),
+ * for counting what an SMS costs before any real recipient exists.
+ */
+export function samplePreferencesLink(): string {
+  const base = (process.env.PUNCTUAL_PUBLIC_URL ?? 'https://punctual.example').replace(/\/+$/, '');
+  return `${base}/preferences/${'x'.repeat(108)}`;
+}
+
+
 const MARK = /\uE000(\d+)\uE001/g;
 const httpUrl = /^https?:\/\/\S+$/i;
 

@@ -5,6 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { describeChanges, mergeEdits, onTopNotice, type FieldChange } from '@/domain/platform/edit-conflict';
 import { messageLocales } from '@/domain/locales';
 import type { EmailProvider } from '@/domain/vocabulary';
+import { SMS_SEGMENT_LIMIT_RANGE } from '@/domain/organisations/org-settings';
 import type { OrgSettingsView } from '@/server/organisations/org-settings';
 import { ApiError, apiCall } from '@/components/ui/api';
 import { ConflictPanel, staleSave } from '@/components/events/ConflictPanel';
@@ -12,7 +13,7 @@ import { FormFeedback } from '@/components/ui/FormFeedback';
 import { ZoneInput } from '@/components/ui/ZoneInput';
 import { providerLabels, settingsLabels } from './settings-labels';
 
-type Fields = { name: string; timeZone: string; senderName: string; senderEmail: string; replyTo: string; locale: string; emailProvider: EmailProvider };
+type Fields = { name: string; timeZone: string; senderName: string; senderEmail: string; replyTo: string; locale: string; emailProvider: EmailProvider; smsSegmentLimit: string };
 const fieldsOf = (s: OrgSettingsView): Fields => ({
   name: s.name,
   timeZone: s.timeZone,
@@ -21,6 +22,7 @@ const fieldsOf = (s: OrgSettingsView): Fields => ({
   replyTo: s.replyTo ?? '',
   locale: s.locale,
   emailProvider: s.emailProvider,
+  smsSegmentLimit: String(s.smsSegmentLimit),
 });
 
 const changeFields: { key: keyof Fields & string; label: string; format?: (v: string) => string }[] = [
@@ -31,6 +33,7 @@ const changeFields: { key: keyof Fields & string; label: string; format?: (v: st
   { key: 'replyTo', label: settingsLabels.replyTo, format: (v) => v || '(none)' },
   { key: 'locale', label: settingsLabels.locale },
   { key: 'emailProvider', label: settingsLabels.emailProvider, format: (v) => providerLabels[v as EmailProvider] ?? v },
+  { key: 'smsSegmentLimit', label: settingsLabels.smsSegmentLimit },
 ];
 
 /**
@@ -165,6 +168,25 @@ export function OrgSettingsForm({ settings, zones }: { settings: OrgSettingsView
               </option>
             ))}
           </select>
+        </label>
+        <label className="field" id="smsSegmentLimit">
+          <span>{settingsLabels.smsSegmentLimit}</span>
+          <input
+            name="smsSegmentLimit"
+            type="number"
+            inputMode="numeric"
+            min={SMS_SEGMENT_LIMIT_RANGE.min}
+            max={SMS_SEGMENT_LIMIT_RANGE.max}
+            step={1}
+            value={fields.smsSegmentLimit}
+            onChange={(e) => set('smsSegmentLimit', e.target.value)}
+            aria-describedby={`${id}-sms-hint`}
+            {...mark('smsSegmentLimit')}
+          />
+          <span className="field-hint" id={`${id}-sms-hint`}>
+            Most parts one of your own text messages may take ({SMS_SEGMENT_LIMIT_RANGE.min}–{SMS_SEGMENT_LIMIT_RANGE.max}); each part is billed as one SMS (160
+            plain characters alone, 153 per part, 67 with emoji or non-Latin letters). Texts over it are refused when saved.
+          </span>
         </label>
       </div>
       <p className="small muted settings-from" data-testid="from-preview">

@@ -16,5 +16,6 @@ export const settingsLabels = {
   replyTo: 'Reply-to address',
   locale: 'Default language',
   emailProvider: 'Email provider',
+  smsSegmentLimit: 'SMS segments per text, at most',
   version: 'Version',
 } as const;

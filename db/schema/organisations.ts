@@ -4,7 +4,7 @@
  * Part of the Drizzle schema (db/schema/index.ts re-exports every file); relative imports only, drizzle-kit loads it.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgEnum, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { emailProviders } from '../../domain/vocabulary';
 import { guestLimits } from '../../domain/organisations/guest-sender';
 import { partnershipSides, partnershipStatuses } from '../../domain/organisations/partnership';
@@ -62,6 +62,12 @@ export const tenants = pgTable('tenants', {
    * until every item is done. The demo seed sets it: the demo organisation never shows the checklist.
    */
   firstDayDismissedAt: ts('first_day_dismissed_at'),
+  /**
+   * Most SMS segments one of this organisation's own SMS texts may take (templates editor, announcements), 1–10
+   * (domain/organisations/org-settings.ts SMS_SEGMENT_LIMIT_RANGE; check constraint `tenants_sms_segment_limit_ck`).
+   * Each segment is billed by the provider as one message (GSM-7: 160 characters alone, 153 per part).
+   */
+  smsSegmentLimit: integer('sms_segment_limit').notNull().default(3),
   /** Row version (trigger `punctual_bump_row_version`, migration 0016): the settings page sends the version it saw (invariant 11). */
   version: integer('version').notNull().default(1),
   updatedBy: text('updated_by'),
@@ -72,6 +78,7 @@ export const tenants = pgTable('tenants', {
   // (`sender_verified_via` is also checked to be link / operator / grandfathered there.)
   uniqueIndex('tenants_sender_verified_email_uq').on(t.senderVerifiedEmail),
   index('tenants_sender_email_lower_idx').on(sql`lower(btrim(${t.senderEmail}))`),
+  check('tenants_sms_segment_limit_ck', sql`${t.smsSegmentLimit} between 1 and 10`),
 ]);
 
 /**

@@ -12,7 +12,7 @@ function problem(over: Record<string, unknown>) {
 describe('checkOrgSettings', () => {
   it('accepts a complete form, trimmed, with the locale in canonical form', () => {
     const r = checkOrgSettings({ ...good, name: '  Demo Studio ', locale: 'EN-gb' });
-    expect(r).toEqual({ ok: true, value: { ...good, locale: 'en-GB' } });
+    expect(r).toEqual({ ok: true, value: { ...good, locale: 'en-GB', smsSegmentLimit: null } });
   });
   it('stores an empty sender name and reply-to as none', () => {
     const r = checkOrgSettings({ ...good, senderName: '  ', replyTo: '' });
@@ -42,6 +42,20 @@ describe('checkOrgSettings', () => {
     expect(problem({ emailProvider: 'carrier-pigeon' })).toMatchObject({ field: 'emailProvider', message: 'emailProvider: must be one of smtp, http_api' });
     expect(problem({ name: 42 })).toMatchObject({ field: 'name', message: 'name: must be text' });
   });
+  it('takes an SMS segment limit of 1–10 as a number or digits, absent = keep the current one; anything else names the field', () => {
+    const limit = (v: unknown) => {
+      const r = checkOrgSettings({ ...good, smsSegmentLimit: v });
+      return r.ok ? r.value.smsSegmentLimit : r;
+    };
+    expect(limit(1)).toBe(1);
+    expect(limit(10)).toBe(10);
+    expect(limit(' 4 ')).toBe(4);
+    expect(limit(undefined)).toBe(null);
+    expect(limit('')).toBe(null);
+    for (const bad of [0, 11, 2.5, -1, '3 segments', 'ten', true, [3]]) {
+      expect(limit(bad)).toMatchObject({ ok: false, field: 'smsSegmentLimit', message: 'smsSegmentLimit: must be a whole number of segments from 1 to 10' });
+    }
+  });
   it('refuses a body that is not an object', () => {
     expect(checkOrgSettings(null)).toMatchObject({ ok: false, field: 'body' });
   });
@@ -52,6 +66,7 @@ describe('changedSettings', () => {
     const before = good as OrgSettings;
     expect(changedSettings(before, { ...before, senderName: null, locale: 'de' })).toEqual({ senderName: { from: 'Demo Reminders', to: null }, locale: { from: 'nl', to: 'de' } });
     expect(changedSettings(before, { ...before })).toEqual({});
+    expect(changedSettings({ ...before, smsSegmentLimit: 3 }, { ...before, smsSegmentLimit: 1 })).toEqual({ smsSegmentLimit: { from: 3, to: 1 } });
   });
 });
 

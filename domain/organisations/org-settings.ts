@@ -10,6 +10,8 @@
  * - `locale` — BCP 47 tag (domain/locales.ts canonicalLocale), the default of contacts added without one, and the
  *   organisation's default language in the locale fallback of messages (domain/messages/locale-fallback.ts).
  * - `emailProvider` — `smtp` or `http_api` (credentials live in the worker's environment, never here).
+ * - `smsSegmentLimit` — most SMS segments one of the organisation's own SMS texts may take (templates, announcements),
+ *   a whole number 1–10 ({@link SMS_SEGMENT_LIMIT_RANGE}); absent = keep the current limit.
  */
 import { z } from 'zod';
 import { canonicalLocale } from '@/domain/locales';
@@ -29,12 +31,25 @@ export interface OrgSettings {
   replyTo: string | null;
   locale: string;
   emailProvider: EmailProvider;
+  /** Most SMS segments one of its own SMS texts may take (1–10). */
+  smsSegmentLimit: number;
 }
 
-const orgSettingsFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
+/**
+ * The range of `smsSegmentLimit`. One segment is 160 GSM-7 characters (153 per part of a longer text, 67 in UCS-2),
+ * each billed as one message; ten parts (1,530 characters) is far past what any provider advises for one text
+ * (Twilio recommends at most 10 segments; 3GPP TS 23.040 allows 255).
+ */
+export const SMS_SEGMENT_LIMIT_RANGE = { min: 1, max: 10 } as const;
+
+const textFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
+const orgSettingsFields = [...textFields, 'smsSegmentLimit'] as const;
 type OrgSettingsField = (typeof orgSettingsFields)[number];
 
-type OrgSettingsCheck = { ok: true; value: OrgSettings } | { ok: false; field: OrgSettingsField | 'body'; message: string };
+/** A checked save: `smsSegmentLimit` null when the body did not send one (keep the current limit). */
+export type OrgSettingsInput = Omit<OrgSettings, 'smsSegmentLimit'> & { smsSegmentLimit: number | null };
+
+type OrgSettingsCheck = { ok: true; value: OrgSettingsInput } | { ok: false; field: OrgSettingsField | 'body'; message: string };
 
 const MAX_NAME = 200;
 /** RFC 5321 §4.5.3.1.3: a path is at most 256 octets including the angle brackets. */
@@ -52,7 +67,7 @@ export function isEmailAddress(v: string): boolean {
   return v.length <= MAX_ADDRESS && z.email().safeParse(v).success;
 }
 
-function text(input: Record<string, unknown>, field: OrgSettingsField): string | undefined | { bad: string } {
+function text(input: Record<string, unknown>, field: (typeof textFields)[number]): string | undefined | { bad: string } {
   const v = input[field];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') return { bad: `${field}: must be text` };
@@ -68,8 +83,8 @@ function text(input: Record<string, unknown>, field: OrgSettingsField): string |
 export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return { ok: false, field: 'body', message: 'request body: must be a JSON object' };
   const b = input as Record<string, unknown>;
-  const got: Partial<Record<OrgSettingsField, string | undefined>> = {};
-  for (const f of orgSettingsFields) {
+  const got: Partial<Record<(typeof textFields)[number], string | undefined>> = {};
+  for (const f of textFields) {
     const t = text(b, f);
     if (t && typeof t === 'object') return { ok: false, field: f, message: t.bad };
     got[f] = t;
@@ -115,12 +130,24 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   const provider = got.emailProvider ?? '';
   if (!(emailProviders as readonly string[]).includes(provider)) return fail('emailProvider', `must be one of ${emailProviders.join(', ')}`);
 
-  return { ok: true, value: { name, timeZone: zone, senderName, senderEmail, replyTo, locale, emailProvider: provider as EmailProvider } };
+  const limit = smsSegmentLimitOf(b.smsSegmentLimit);
+  if (typeof limit === 'string') return fail('smsSegmentLimit', limit);
+
+  return { ok: true, value: { name, timeZone: zone, senderName, senderEmail, replyTo, locale, emailProvider: provider as EmailProvider, smsSegmentLimit: limit } };
+}
+
+/** `smsSegmentLimit` as sent (a number, or digits from a plain form): the number, null when absent, or what is wrong. */
+function smsSegmentLimitOf(v: unknown): number | null | string {
+  if (v === undefined || v === null || v === '') return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  const { min, max } = SMS_SEGMENT_LIMIT_RANGE;
+  if (!Number.isInteger(n) || n < min || n > max) return `must be a whole number of segments from ${min} to ${max}`;
+  return n;
 }
 
 /** The fields that differ, each `{ from, to }` (the audit entry's details); empty when nothing changed. */
-export function changedSettings(before: OrgSettings, after: OrgSettings): Partial<Record<OrgSettingsField, { from: string | null; to: string | null }>> {
-  const out: Partial<Record<OrgSettingsField, { from: string | null; to: string | null }>> = {};
+export function changedSettings(before: OrgSettings, after: OrgSettings): Partial<Record<OrgSettingsField, { from: string | number | null; to: string | number | null }>> {
+  const out: Partial<Record<OrgSettingsField, { from: string | number | null; to: string | number | null }>> = {};
   for (const f of orgSettingsFields) if (before[f] !== after[f]) out[f] = { from: before[f], to: after[f] };
   return out;
 }

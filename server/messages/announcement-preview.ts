@@ -13,7 +13,7 @@ import { announcementRecipients, audienceSchema, checkAnnouncementTexts, countAu
 import { parseMessageData, renderAnnouncementEmail } from '@/emails';
 import { catalogLocales } from '@/emails/messages';
 import { staffTextSms } from '@/emails/staff-text';
-import { DEFAULT_SMS_SEGMENT_LIMIT } from '@/server/messages/message-texts';
+import { smsSegmentLimitOf } from '@/server/messages/message-texts';
 import { AppError, assertId, fromZodError } from '@/server/platform/errors';
 import { buildTemplateData, messageLanguageOf } from '@/server/sending/send-checks';
 
@@ -54,7 +54,7 @@ export async function previewAnnouncement(db: DbOrTx, ctx: { tenantId: string },
   const chosen = announcementRecipients(people, a.data);
   const recipients = chosen.recipients.slice(0, MAX_LISTED).map((r) => ({ bookingId: r.bookingId, name: r.name, channels: r.channels, optedOut: r.optedOut }));
   const base = { count: countAudience(chosen), recipients };
-  const t = checkAnnouncementTexts(body.texts, catalogLocales, DEFAULT_SMS_SEGMENT_LIMIT);
+  const t = checkAnnouncementTexts(body.texts, catalogLocales, await smsSegmentLimitOf(db, ctx.tenantId));
   if (!t.ok) return { ...base, textProblem: { field: t.field, message: t.message }, preview: null };
   const wanted = typeof body.bookingId === 'string' ? body.bookingId : chosen.recipients[0]?.bookingId;
   if (!wanted) return { ...base, textProblem: null, preview: null };

@@ -23,7 +23,6 @@ import { audienceSchema, checkAnnouncementTexts, resolveSendAt, type Audience, t
 import type { AnnouncementStatus } from '@/domain/vocabulary';
 import { catalogLocales } from '@/emails/messages';
 import { TASK } from '@/jobs/registry';
-import { DEFAULT_SMS_SEGMENT_LIMIT } from '@/server/messages/message-texts';
 import { AppError, assertId, fromZodError } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 
@@ -83,7 +82,7 @@ const keySchema = z.string({ error: 'required: the key the dialog made when it o
 async function eventOf(db: DbOrTx, tenantId: string, eventId: string) {
   assertId(eventId, 'eventId', 'event');
   const [row] = await db
-    .select({ event: events, zone: tenants.timeZone, locale: tenants.locale })
+    .select({ event: events, zone: tenants.timeZone, locale: tenants.locale, smsSegmentLimit: tenants.smsSegmentLimit })
     .from(events)
     .innerJoin(tenants, eq(tenants.id, events.tenantId))
     .where(and(eq(events.id, eventId), eq(events.tenantId, tenantId)));
@@ -93,17 +92,18 @@ async function eventOf(db: DbOrTx, tenantId: string, eventId: string) {
 
 /**
  * Checks an announcement's input: `{ audience, texts, sendAt? }` (domain/messages/announcements.ts). `zone`: the
- * organisation's, for a local send time.
+ * organisation's, for a local send time; `smsSegmentLimit`:
+ * the organisation's most SMS segments per text (tenants.sms_segment_limit).
  * @throws AppError validation naming the field (`audience.roles`, `texts.en.subject`, `sendAt`, …).
  */
-export function parseAnnouncementInput(input: Record<string, unknown>, now: Date, zone: string): { audience: Audience; texts: AnnouncementTexts; sendAt: Date; sendNow: boolean } {
+export function parseAnnouncementInput(input: Record<string, unknown>, now: Date, zone: string, smsSegmentLimit: number): { audience: Audience; texts: AnnouncementTexts; sendAt: Date; sendNow: boolean } {
   const a = audienceSchema.safeParse(input.audience);
   if (!a.success) {
     const e = fromZodError(a.error);
     const field = e.field ? `audience.${e.field}` : 'audience';
     throw new AppError('validation', `${field}: ${e.message.replace(/^[^:]*: /, '')}`, field);
   }
-  const t = checkAnnouncementTexts(input.texts, catalogLocalesList, DEFAULT_SMS_SEGMENT_LIMIT);
+  const t = checkAnnouncementTexts(input.texts, catalogLocalesList, smsSegmentLimit);
   if (!t.ok) throw new AppError('validation', t.message, t.field);
   const s = resolveSendAt(input.sendAt, now, zone);
   if (!s.ok) throw new AppError('validation', s.message, s.field);
@@ -124,14 +124,14 @@ export async function createAnnouncement(db: Db, ctx: AnnouncementContext, event
   if (!key.success) throw new AppError('validation', `idempotencyKey: ${key.error.issues[0]?.message}`, 'idempotencyKey');
   return db.transaction(async (tx) => {
     await recheckActor(tx, ctx, 'operate');
-    const { event, zone } = await eventOf(tx, ctx.tenantId, eventId);
+    const { event, zone, smsSegmentLimit } = await eventOf(tx, ctx.tenantId, eventId);
     const replay = async (r: AnnouncementRow) => {
       if (r.eventId !== event.id) throw new AppError('conflict', 'idempotencyKey: already used for an announcement to another event', 'idempotencyKey');
       return { announcement: viewOf(r), replayed: true };
     };
     const earlier = await announcementByKey(tx, ctx.tenantId, key.data);
     if (earlier) return replay(earlier);
-    const v = parseAnnouncementInput(body, ctx.now, zone);
+    const v = parseAnnouncementInput(body, ctx.now, zone, smsSegmentLimit);
     const row = await insertAnnouncement(tx, { tenantId: ctx.tenantId, eventId: event.id, audience: v.audience, texts: v.texts, sendAt: v.sendAt, idempotencyKey: key.data, createdBy: ctx.actor });
     if (!row) return replay((await announcementByKey(tx, ctx.tenantId, key.data))!);
     // Due at the send instant on the database's clock; "now" is runnable at once.

@@ -31,6 +31,7 @@ import {
   type TextKey,
 } from '@/db/queries/messages/message-texts';
 import { actorDisplayName, setActor } from '@/db/queries/platform/actor';
+import { getTenant } from '@/db/queries/scheduling/scheduling';
 import type { MessageTextRow } from '@/db/schema';
 import { catalogLocales } from '@/emails/messages';
 import { messageVariables, type MessageVariable } from '@/domain/messages/message-variables';
@@ -40,8 +41,16 @@ import { templateIds, type AuditAction, type TemplateId } from '@/domain/vocabul
 import { AppError, parseInput } from '@/server/platform/errors';
 import { assertVersion, assertVersionIssued, recheckActor } from '@/server/platform/versions';
 
-/** Most SMS segments an organisation's SMS text may take (with the kind's sample values) unless the caller sets another. */
+/** Most SMS segments an organisation's SMS text may take (with the kind's sample values) when it set no other (the column's default). */
 export const DEFAULT_SMS_SEGMENT_LIMIT = 3;
+
+/**
+ * The organisation's own limit on SMS segments per text (settings page, tenants.sms_segment_limit, 1–10), or
+ * {@link DEFAULT_SMS_SEGMENT_LIMIT} when the organisation is gone (the caller's own lookup then answers 404).
+ */
+export async function smsSegmentLimitOf(db: DbOrTx, tenantId: string): Promise<number> {
+  return (await getTenant(db, tenantId))?.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT;
+}
 
 /** Who acts, when (route handlers: app/_http/session.ts actionContext). */
 export interface MessageTextContext {
@@ -108,7 +117,9 @@ function keyOf(ctx: { tenantId: string }, k: { kind: TemplateId; locale: string 
 
 /**
  * Checks a draft as a save does (domain/messages/staff-text.ts checkStaffText): the preview and "send a test to me"
- * use it too, so they refuse exactly what a save refuses.
+ * use it too, so they refuse exactly what a save refuses. `smsSegmentLimit` (the organisation's, {@link smsSegmentLimitOf})
+ * is on the organisation's own words with example values; the preferences link the sender appends to every SMS is not
+ * counted against it (the templates overview shows the cost with it).
  * @throws AppError('validation') with every error of the check in `errors`, `field` the first one's.
  */
 export function assertValidText(kind: TemplateId, locale: string, t: TextBody, smsSegmentLimit: number): void {
@@ -187,7 +198,7 @@ export async function saveDraft(db: Db, ctx: MessageTextContext, input: unknown,
   const v = parseInput(draftSchema, input);
   const k = keyOf(ctx, v);
   const t: TextBody = { subject: v.subject, body: v.body, sms: v.sms };
-  assertValidText(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
+  assertValidText(k.kind, k.locale, t, opts.smsSegmentLimit ?? (await smsSegmentLimitOf(db, ctx.tenantId)));
   return db.transaction(async (tx) => {
     const { rows, rowVersion } = await lockAndCompare(tx, ctx, k, v.rowVersion);
     const draft = rows.find((r) => r.status === 'draft');
@@ -210,7 +221,7 @@ export async function publishText(db: Db, ctx: MessageTextContext, input: unknow
     const { rows, rowVersion } = await lockAndCompare(tx, ctx, k, v.rowVersion);
     const draft = rows.find((r) => r.status === 'draft');
     if (!draft) throw new AppError('invalid_state', `There is no draft of this ${k.kind} text (${k.locale}) to publish.`, 'rowVersion');
-    assertValidText(k.kind, k.locale, { subject: draft.subject ?? '', body: draft.body ?? '', sms: draft.sms ?? '' }, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
+    assertValidText(k.kind, k.locale, { subject: draft.subject ?? '', body: draft.body ?? '', sms: draft.sms ?? '' }, opts.smsSegmentLimit ?? (await smsSegmentLimitOf(tx, ctx.tenantId)));
     const version = nextVersion(rows);
     await publishDraft(tx, k, draft.id, { version, by: ctx.actor, at: ctx.now, rowVersion: rowVersion + 1 });
     await audit(tx, ctx, 'message_text_publish', k, { version });
@@ -233,7 +244,7 @@ export async function rollbackText(db: Db, ctx: MessageTextContext, input: unkno
     if (!from) throw new AppError('not_found', `This ${k.kind} text (${k.locale}) has no version ${v.toVersion}.`, 'toVersion');
     if (from.status !== 'published') throw new AppError('invalid_state', `Version ${v.toVersion} is a reset to Punctual's text: reset instead.`, 'toVersion');
     const t: TextBody = { subject: from.subject ?? '', body: from.body ?? '', sms: from.sms ?? '' };
-    assertValidText(k.kind, k.locale, t, opts.smsSegmentLimit ?? DEFAULT_SMS_SEGMENT_LIMIT);
+    assertValidText(k.kind, k.locale, t, opts.smsSegmentLimit ?? (await smsSegmentLimitOf(tx, ctx.tenantId)));
     const version = nextVersion(rows);
     await insertVersion(tx, k, { text: t, copiedFrom: v.toVersion, version, by: ctx.actor, at: ctx.now, rowVersion: rowVersion + 1 });
     await audit(tx, ctx, 'message_text_rollback', k, { version, copiedFrom: v.toVersion });

@@ -22,7 +22,7 @@ import { isUuid } from '@/domain/ids';
 import type { BookingRole, TemplateId } from '@/domain/vocabulary';
 import { parseTemplateData, previewData, renderReminderEmail } from '@/emails';
 import { staffTextSms } from '@/emails/staff-text';
-import { assertValidText, DEFAULT_SMS_SEGMENT_LIMIT, draftTextShape, textKeySchema } from '@/server/messages/message-texts';
+import { assertValidText, smsSegmentLimitOf, draftTextShape, textKeySchema } from '@/server/messages/message-texts';
 import { requestTestMessage, type TestMessageView } from '@/server/organisations/org-settings';
 import { AppError, parseInput } from '@/server/platform/errors';
 import { preferencesUrl, signPreferenceToken } from '@/server/sending/preference-link';
@@ -88,7 +88,7 @@ export async function previewText(db: DbOrTx, tenantId: string, input: unknown):
   const v = parseInput(previewSchema, input);
   const kind = v.kind as TemplateId;
   const draft = { subject: v.subject, body: v.body, sms: v.sms };
-  assertValidText(kind, v.locale, draft, DEFAULT_SMS_SEGMENT_LIMIT);
+  assertValidText(kind, v.locale, draft, await smsSegmentLimitOf(db, tenantId));
   const { data, participant } = await dataFor(db, tenantId, kind, v.locale, v.bookingId);
   const text = { version: 0, ...draft };
   const email = await renderReminderEmail(kind, data, text);

@@ -72,6 +72,7 @@ function settingsView(t: Tenant): OrgSettingsView {
     replyTo: t.replyTo,
     locale: t.locale,
     emailProvider: t.emailProvider,
+    smsSegmentLimit: t.smsSegmentLimit,
     effectiveSenderName: senderNameOf(t),
     version: t.version,
     updatedBy: t.updatedBy,
@@ -92,7 +93,7 @@ export async function readOrgSettings(db: DbOrTx, tenantId: string, cfg?: Sender
 }
 
 /**
- * An admin saves the settings: `{ name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider, version }`
+ * An admin saves the settings: `{ name, timeZone, senderName, senderEmail, replyTo, locale, emailProvider, smsSegmentLimit?, version }`
  * (domain/organisations/org-settings.ts checkOrgSettings). An unchanged form writes nothing and is not audited.
  * @returns the settings as stored now.
  * @throws AppError validation naming the field, forbidden (no longer an admin, checked under lock), conflict (stale
@@ -107,7 +108,6 @@ export async function saveOrgSettings(
   const seen = parseVersion(input);
   const check = checkOrgSettings(input);
   if (!check.ok) throw new AppError('validation', check.message, check.field);
-  const next = check.value;
   return db.transaction(async (tx) => {
     await setActor(tx, ctx.actor);
     await recheckActor(tx, ctx, 'configure');
@@ -116,6 +116,8 @@ export async function saveOrgSettings(
     assertVersionIssued(t, seen);
     await assertVersion(tx, ctx, t, seen, { what: 'The organisation settings', zone: t.timeZone, current: settingsView(t) });
     const before = settingsView(t);
+    // A body without `smsSegmentLimit` (an older client) keeps the limit as it is.
+    const next: OrgSettings = { ...check.value, smsSegmentLimit: check.value.smsSegmentLimit ?? t.smsSegmentLimit };
     const changes = changedSettings(before, next);
     if (Object.keys(changes).length === 0) return fullView(tx, t, cfg);
     // A new sender address: refused when another organisation holds it proven (409 naming senderEmail, under the

@@ -7,7 +7,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertStaffUser } from '@/db/queries/accounts/staff';
-import { auditLog, messageTexts } from '@/db/schema';
+import { auditLog, messageTexts, tenants } from '@/db/schema';
+import { textOverview } from '@/server/messages/text-overview';
 import { effectiveText, publishText, readMessageText, resetToBuiltIn, rollbackText, saveDraft, textHistory } from '@/server/messages/message-texts';
 import { createTenant } from '@/server/organisations/tenants';
 import { AppError } from '@/server/platform/errors';
@@ -170,5 +171,45 @@ describe('message texts', () => {
     expect(await effectiveText(db(), { tenantId: t.id, ...key })).toMatchObject({ version: 5, subject: 'Version zwei: {eventTitle}' });
     const actions = (await db().select().from(auditLog).where(eq(auditLog.tenantId, t.id))).map((x) => x.action).sort();
     expect(actions).toEqual(['message_text_publish', 'message_text_publish', 'message_text_reset', 'message_text_rollback', 'message_text_rollback']);
+  });
+
+  it('an SMS text is checked against the organisation’s own segment limit (settings), not a fixed one', async () => {
+    const t = await tenant();
+    const a = await staff(t.id);
+    // Two GSM-7 segments with the sample values: over a limit of 1, within the default of 3.
+    const long = { ...german, sms: `{tenantName}: Erinnerung - {eventTitle}, {when}. ${'Bitte eine Schürze mitbringen und rechtzeitig da sein. '.repeat(2)}` };
+    await db().update(tenants).set({ smsSegmentLimit: 1 }).where(eq(tenants.id, t.id));
+    const e = await refusal(saveDraft(db(), a, { ...key, ...long, rowVersion: 0 }));
+    expect([e.httpStatus, e.field]).toEqual([400, 'sms']);
+    expect(e.message).toMatch(/\b1\b/);
+    expect(await rowsOf(t.id)).toHaveLength(0);
+    await db().update(tenants).set({ smsSegmentLimit: 3 }).where(eq(tenants.id, t.id));
+    const v = await saveDraft(db(), a, { ...key, ...long, rowVersion: 0 });
+    expect(v.draft?.sms).toBe(long.sms);
+    // Lowered again before publishing: the publish re-checks against the limit as it is then.
+    await db().update(tenants).set({ smsSegmentLimit: 1 }).where(eq(tenants.id, t.id));
+    expect((await refusal(publishText(db(), a, { ...key, rowVersion: v.rowVersion }))).field).toBe('sms');
+  });
+});
+
+describe('the templates overview', () => {
+  it('counts the SMS segments of the text in effect per language: Punctual’s, then the organisation’s own once published', async () => {
+    const t = await tenant();
+    const a = await staff(t.id);
+    const before = (await textOverview(db(), t.id, 'Keramik Studio')).find((s) => s.kind === key.kind && s.locale === key.locale)!;
+    expect(before.published).toBeNull();
+    expect(before.sms).toMatchObject({ segments: 1, encoding: 'GSM-7' });
+    // The preferences link (~145 characters) every SMS ends with is a segment of its own.
+    expect(before.sms!.withLink).toBe(2);
+    const long = { ...german, sms: `{tenantName}: ${'Bitte eine Schürze mitbringen und rechtzeitig da sein. '.repeat(6)}{eventTitle}, {when}.` };
+    let v = await saveDraft(db(), a, { ...key, ...long, rowVersion: 0 });
+    v = await publishText(db(), a, { ...key, rowVersion: v.rowVersion });
+    const after = (await textOverview(db(), t.id, 'Keramik Studio')).find((s) => s.kind === key.kind && s.locale === key.locale)!;
+    expect(after.published).toBe(1);
+    expect(after.sms!.segments).toBeGreaterThan(before.sms!.segments);
+    expect(after.sms!.segments).toBeLessThanOrEqual(3);
+    expect(after.sms!.withLink).toBeGreaterThan(after.sms!.segments);
+    // Other languages still count Punctual's text.
+    expect((await textOverview(db(), t.id)).find((s) => s.kind === key.kind && s.locale === 'nl')!.published).toBeNull();
   });
 });

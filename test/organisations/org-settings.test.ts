@@ -111,6 +111,22 @@ describe('saving the settings', () => {
     expect((await readOrgSettings(db(), tenant.id)).name).toBe('Test Org');
   });
 
+  it('the SMS segment limit: saved and audited, kept when a save leaves it out, and a refused value changes nothing', async () => {
+    const { tenant } = await tenantWithRules(db(), []);
+    const a = await admin(tenant.id);
+    const s = await readOrgSettings(db(), tenant.id);
+    expect(s.smsSegmentLimit).toBe(3);
+    const bad = await refusal(saveOrgSettings(db(), a, form(s, { smsSegmentLimit: 11 })));
+    expect([bad.httpStatus, bad.field]).toEqual([400, 'smsSegmentLimit']);
+    const saved = await saveOrgSettings(db(), a, form(s, { smsSegmentLimit: '1' }));
+    expect(saved).toMatchObject({ smsSegmentLimit: 1, version: 2 });
+    // A client that does not know the field (no smsSegmentLimit in the body) keeps it.
+    const renamed = await saveOrgSettings(db(), a, form(saved, { name: 'Renamed Org' }));
+    expect(renamed).toMatchObject({ smsSegmentLimit: 1, name: 'Renamed Org' });
+    const entries = (await auditOf(tenant.id)).filter((e) => e.action === 'settings_update').map((e) => e.details);
+    expect(entries[0]).toEqual({ from: { smsSegmentLimit: 3 }, to: { smsSegmentLimit: 1 } });
+  });
+
   it('contacts added without a locale get the organisation’s default locale', async () => {
     const { tenant } = await tenantWithRules(db(), []);
     await saveOrgSettings(db(), await admin(tenant.id), form(await readOrgSettings(db(), tenant.id), { locale: 'de' }));

@@ -70,6 +70,8 @@ export default async function SettingsPage() {
             <dd>{settings.replyTo ?? <span className="muted">none</span>}</dd>
             <dt>{settingsLabels.emailProvider}</dt>
             <dd>{providerLabels[settings.emailProvider]}</dd>
+            <dt>{settingsLabels.smsSegmentLimit}</dt>
+            <dd>{settings.smsSegmentLimit}</dd>
           </dl>
         </section>
       )}

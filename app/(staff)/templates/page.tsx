@@ -18,6 +18,14 @@ function stateText(s: TextState): string {
   return s.draft ? `${now} · draft waiting` : now;
 }
 
+const segments = (n: number) => (n === 1 ? '1 segment' : `${n} segments`);
+
+/** "SMS: 1 segment · 2 with the preferences link (GSM-7)"; words over the organisation's limit say so. */
+function smsCostText(sms: NonNullable<TextState['sms']>, limit: number): string {
+  const over = sms.segments > limit ? ` — over your limit of ${limit}` : '';
+  return `SMS: ${segments(sms.segments)}${over} · ${sms.withLink} with the preferences link (${sms.encoding})`;
+}
+
 /**
  * The message texts of the organisation: per message kind, every language Punctual ships text for, each saying
  * whether the organisation's own published text (which version), a draft, or Punctual's text is in use, and linking
@@ -25,7 +33,8 @@ function stateText(s: TextState): string {
  */
 export default async function TemplatesPage() {
   const { tenant } = await requireStaff();
-  const states = await textOverview(getDb(), tenant.id);
+  const states = await textOverview(getDb(), tenant.id, tenant.name);
+  const limit = tenant.smsSegmentLimit;
   const base = tenant.locale.split('-')[0].toLowerCase();
   const defaultBuiltIn = (catalogLocales as string[]).includes(base);
   return (
@@ -35,6 +44,11 @@ export default async function TemplatesPage() {
         <p className="muted">
           The words of every message people get, per language. Open one to change its words, preview it for a real participant and publish it; Punctual’s own
           text is used wherever your organisation has not published one.
+        </p>
+        <p className="small muted" data-testid="sms-limit-note">
+          Each language shows how many segments one text message of that kind takes with a sample event — its words, which your limit of {segments(limit)} is on (
+          <Link href="/settings#smsSegmentLimit">Settings</Link>), and the whole message with the preferences link every text message ends with, which is what
+          your provider bills.
         </p>
         {defaultBuiltIn ? null : (
           <p className="small muted" data-testid="default-language-note">
@@ -57,6 +71,11 @@ export default async function TemplatesPage() {
                   </Link>
                   {s.locale === base ? <span className="tag">your default</span> : null}
                   <span className={`small ${s.published === null ? 'muted' : 'text-own'}`}>{stateText(s)}</span>
+                  {s.sms ? (
+                    <span className={`small text-sms${s.sms.segments > limit ? ' text-sms-over' : ''}`} data-testid="sms-cost" data-segments={s.sms.segments}>
+                      {smsCostText(s.sms, limit)}
+                    </span>
+                  ) : null}
                 </li>
               ))}
           </ul>

@@ -127,12 +127,14 @@ export interface TextSummaryRow {
   locale: string;
   status: MessageTextRow['status'];
   version: number | null;
+  /** The row's SMS text (null for a reset). */
+  sms: string | null;
 }
 
-/** Every row of every text of `tenantId` (kind, language, status, version): the /templates overview. */
+/** Every row of every text of `tenantId` (kind, language, status, version, SMS text): the /templates overview. */
 export async function tenantTextSummary(db: DbOrTx, tenantId: string): Promise<TextSummaryRow[]> {
   return db
-    .select({ kind: messageTexts.kind, locale: messageTexts.locale, status: messageTexts.status, version: messageTexts.version })
+    .select({ kind: messageTexts.kind, locale: messageTexts.locale, status: messageTexts.status, version: messageTexts.version, sms: messageTexts.sms })
     .from(messageTexts)
     .where(eq(messageTexts.tenantId, tenantId));
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "tenants" ADD COLUMN "sms_segment_limit" integer DEFAULT 3 NOT NULL;--> statement-breakpoint
+ALTER TABLE "tenants" ADD CONSTRAINT "tenants_sms_segment_limit_ck" CHECK ("tenants"."sms_segment_limit" between 1 and 10);
