@@ -394,6 +394,51 @@ test('after a one-click unsubscribe staff see who unsubscribed and when, and can
   }
 });
 
+test('the person’s own page speaks their language: a Dutch participant (nl-BE) reads and saves in Dutch, at 375 px', async ({ browser, contextAs }) => {
+  const staffCtx = await contextAs('staff');
+  const person = await browser.newContext({ viewport: { width: 375, height: 812 } });
+  try {
+    const staff = await staffCtx.newPage();
+    const eventId = await createEventViaApi(staff, unique('Boetseren'));
+    const bookingId = await bookViaApi(staff, eventId, { name: 'Daan de Vries', email: `${unique('daan')}@example.test`, locale: 'nl-BE' } as never);
+    const contactId = (await bookingOf(staff, eventId, bookingId)).contact!.id;
+    const key = preferencesSecret({ BETTER_AUTH_SECRET: authSecret(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data')) });
+    const token = await signPreferenceToken({ tenantId: demoTenantId, contactId }, key);
+
+    const page = await person.newPage();
+    await page.goto(`/preferences/${token}`);
+    await expect(page).toHaveTitle(/Jouw berichtvoorkeuren/);
+    await expect(page.getByRole('heading', { name: 'Jouw berichtvoorkeuren' })).toBeVisible();
+    await expect(page.locator('main')).toHaveAttribute('lang', 'nl-BE');
+    await expect(page.getByText(/^Daan de Vries, kies hoe .+ je bereikt over je boekingen\./)).toBeVisible();
+    await expect(page.getByTestId('phone-on-file')).toContainText('We hebben geen mobiel nummer van je');
+    const reminders = page.getByRole('group', { name: 'Herinneringen vóór je evenementen' });
+    await reminders.getByLabel('Sms').check();
+    await expect(page.getByTestId('preference-sentences').locator('li')).toHaveText([
+      'Herinneringen per e-mail en sms.',
+      'Updates over je boekingen per e-mail.',
+      'Mededelingen per e-mail.',
+      'Geen rustige uren.',
+      'Er staat geen mobiel nummer van je genoteerd, dus er gaat niets per sms.',
+    ]);
+    // Only one of two quiet-hour times: refused on the page, in Dutch, naming what to check.
+    await page.getByLabel('Van').fill('22:00');
+    await page.getByRole('button', { name: 'Voorkeuren opslaan' }).click();
+    await expect(page.getByRole('alert')).toContainText('Dat is niet opgeslagen: controleer');
+    await page.getByLabel('Tot').fill('07:00');
+    await page.getByRole('button', { name: 'Voorkeuren opslaan' }).click();
+    await expect(page.getByRole('status')).toHaveText('Opgeslagen. Je voorkeuren gelden vanaf nu.');
+    await noWiderThan(page, 375);
+    // No English sentence left on the page.
+    await expect(page.locator('main')).not.toContainText(/Save my preferences|Your message preferences|Quiet hours|In short|reaches you/);
+    await screen(page, 'preferences-public-nl-375');
+    const saved = (await (await staff.request.get(`/api/contacts/${contactId}/preferences`)).json()) as { preferences: unknown; quietHours: unknown };
+    expect(saved).toMatchObject({ preferences: { reminders: ['email', 'sms'] }, quietHours: { start: '22:00', end: '07:00' } });
+  } finally {
+    await person.close();
+  }
+});
+
 test('the person’s own page through a signed link, at 375 px and without signing in; a stale save says so', async ({ browser, contextAs, tenant }) => {
   const staffCtx = await contextAs('staff');
   const person = await browser.newContext({ viewport: { width: 375, height: 812 } });

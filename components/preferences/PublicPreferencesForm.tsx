@@ -1,37 +1,39 @@
 'use client';
 
 import { useId, useState, type FormEvent } from 'react';
-import { describeContactPreferences, quietHoursFromForm, quietHoursZoneText } from '@/domain/notifications/preference-form';
+import { describeOwnPreferences, quietHoursFromForm } from '@/domain/notifications/preference-form';
 import type { ChannelPreferences } from '@/domain/notifications/preferences';
-import { personalChannels, preferenceCategories, type PersonalChannel, type PreferenceCategory } from '@/domain/vocabulary';
+import { personalChannels, preferenceCategories } from '@/domain/vocabulary';
+import { pageText, type PageLanguage } from '@/emails/messages/page-text';
 import type { ContactPreferencesView } from '@/server/notifications/contact-preferences';
 import { FormFeedback } from '@/components/ui/FormFeedback';
 
-const categoryLabels: Record<PreferenceCategory, string> = {
-  reminders: 'Reminders before your events',
-  booking_updates: 'Updates about your bookings',
-  announcements: 'Announcements from the organiser about your events',
-};
-const channelLabels: Record<PersonalChannel, string> = { email: 'Email', sms: 'Text message (SMS)' };
-const fieldLabels: Record<string, string> = {
-  'preferences.reminders': 'Reminders',
-  'preferences.booking_updates': 'Booking updates',
-  'preferences.announcements': 'Announcements',
-  'quietHours.start': 'Quiet hours from',
-  'quietHours.end': 'Quiet hours to',
-  quietHours: 'Quiet hours',
-};
+/** A refused save's field (server names such as `quietHours.start`) as the page message's `field` option. */
+function pageField(field: string | undefined): string {
+  const map: Record<string, string> = {
+    'preferences.reminders': 'reminders',
+    'preferences.booking_updates': 'booking_updates',
+    'preferences.announcements': 'announcements',
+    'quietHours.start': 'quietStart',
+    'quietHours.end': 'quietEnd',
+    quietHours: 'quietHours',
+  };
+  return (field && map[field]) || 'other';
+}
 
 type Status = { kind: 'saved' | 'stale' | 'error'; message: string; field?: string } | null;
 
 /**
- * The person's own preference form (no sign-in): per category the channels they take, quiet hours in their zone
- * (else the organisation's — it says which), the number on file masked, and the version in a hidden field. It is
- * a plain HTML form posting to /api/preferences/<token>; with script it posts JSON instead and shows the answer
- * in place — a stale save shows "These preferences were changed since you opened this page — here is what they
- * are now." with the current values in the form.
+ * The person's own preference form (no sign-in), every word in their language (`page`: emails/messages/page-language.ts,
+ * the catalog's `pages` messages): per category the channels they take, quiet hours in their zone (else the
+ * organisation's — it says which), the number on file masked, and the version in a hidden field. It is a plain HTML
+ * form posting to /api/preferences/<token>; with script it posts JSON instead and shows the answer in place — a stale
+ * save shows `pages.stale` ("These preferences were changed since you opened this page — here is what they are now.")
+ * with the current values in the form. A refusal names the field in the page's words (`pages.notSaved`), never the
+ * server's English message.
  */
-export function PublicPreferencesForm({ token, view: initialView, initial }: { token: string; view: ContactPreferencesView; initial: Status }) {
+export function PublicPreferencesForm({ token, view: initialView, initial, page }: { token: string; view: ContactPreferencesView; initial: Status; page: PageLanguage }) {
+  const t = (key: Parameters<typeof pageText>[1], values?: Record<string, string | number>) => pageText(page, key, values);
   const id = useId();
   const [view, setView] = useState(initialView);
   const [prefs, setPrefs] = useState<ChannelPreferences>(initialView.preferences);
@@ -52,7 +54,7 @@ export function PublicPreferencesForm({ token, view: initialView, initial }: { t
     e.preventDefault();
     const q = quietHoursFromForm(quietStart, quietEnd);
     if (!q.ok) {
-      setStatus({ kind: 'error', message: q.message, field: q.field });
+      setStatus({ kind: 'error', message: t('notSaved', { field: pageField(q.field) }), field: q.field });
       return;
     }
     setBusy(true);
@@ -67,27 +69,29 @@ export function PublicPreferencesForm({ token, view: initialView, initial }: { t
       const data = (await res.json().catch(() => null)) as { error?: string; field?: string; current?: ContactPreferencesView; preferences?: ContactPreferencesView; changed?: boolean } | null;
       if (res.ok && data?.preferences) {
         show(data.preferences);
-        setStatus({ kind: 'saved', message: data.changed ? 'Saved. Your preferences apply from now on.' : 'Saved — nothing had changed.' });
+        setStatus({ kind: 'saved', message: t(data.changed ? 'saved' : 'savedUnchanged') });
       } else if (res.status === 409 && data?.current) {
         show(data.current);
-        setStatus({ kind: 'stale', message: data.error ?? 'These preferences were changed since you opened this page — here is what they are now.' });
+        setStatus({ kind: 'stale', message: t('stale') });
+      } else if (res.status >= 400 && res.status < 500) {
+        setStatus({ kind: 'error', message: t('notSaved', { field: pageField(data?.field) }), field: data?.field });
       } else {
-        setStatus({ kind: 'error', message: data?.error ?? `The server answered ${res.status}. Please try again.`, field: data?.field });
+        setStatus({ kind: 'error', message: t('serverError') });
       }
     } catch {
-      setStatus({ kind: 'error', message: 'Could not reach the server — check your connection and try again.' });
+      setStatus({ kind: 'error', message: t('offline') });
     } finally {
       setBusy(false);
     }
   }
 
   const q = quietHoursFromForm(quietStart, quietEnd);
-  const sentences = describeContactPreferences({ prefs, quietHours: q.ok ? q.quietHours : null, zone: view.zone, hasPhone: view.hasPhone });
+  const sentences = describeOwnPreferences((key, values) => t(key, values), { prefs, quietHours: q.ok ? q.quietHours : null, zone: view.zone, hasPhone: view.hasPhone });
   const errorId = `${id}-error`;
   const invalid = (...f: string[]) => (status?.kind === 'error' && status.field && f.includes(status.field) ? { 'aria-invalid': true as const, 'aria-describedby': errorId } : {});
 
   return (
-    <form className="form" method="post" action={action} onSubmit={onSubmit} noValidate aria-label="Your message preferences">
+    <form className="form" method="post" action={action} onSubmit={onSubmit} noValidate aria-label={t('preferencesTitle')}>
       <input type="hidden" name="version" value={view.version} />
       {status?.kind === 'stale' ? (
         <p className="conflict-panel" role="alert" data-testid="stale-message">
@@ -97,7 +101,7 @@ export function PublicPreferencesForm({ token, view: initialView, initial }: { t
       <div className="prefs-grid">
         {preferenceCategories.map((cat) => (
           <fieldset key={cat} className="prefs-category">
-            <legend>{categoryLabels[cat]}</legend>
+            <legend>{t('categoryTitle', { category: cat })}</legend>
             {personalChannels.map((c) => (
               <label key={c} className="prefs-check">
                 <input
@@ -108,52 +112,41 @@ export function PublicPreferencesForm({ token, view: initialView, initial }: { t
                   onChange={(e) => setPrefs((p) => ({ ...p, [cat]: personalChannels.filter((x) => (x === c ? e.target.checked : p[cat].includes(x))) }))}
                   {...invalid(`preferences.${cat}`)}
                 />{' '}
-                {channelLabels[c]}
+                {t('channel', { channel: c })}
               </label>
             ))}
           </fieldset>
         ))}
       </div>
       <p className="small" data-testid="phone-on-file">
-        {view.phoneMasked
-          ? `Text messages go to the number we have for you: ${view.phoneMasked}.`
-          : `We have no mobile number for you, so nothing can go by text message; ask ${view.tenantName} to add one.`}
+        {view.phoneMasked ? t('phoneOnFile', { phone: view.phoneMasked }) : t('noPhone', { tenantName: view.tenantName })}
       </p>
       <fieldset className="prefs-category">
-        <legend>Quiet hours</legend>
+        <legend>{t('quietHours')}</legend>
         <div className="prefs-quiet">
           <label className="field">
-            <span>From</span>
+            <span>{t('quietFrom')}</span>
             <input name="quietStart" type="time" value={quietStart} onChange={(e) => setQuietStart(e.target.value)} {...invalid('quietHours.start', 'quietHours')} />
           </label>
           <label className="field">
-            <span>To</span>
+            <span>{t('quietTo')}</span>
             <input name="quietEnd" type="time" value={quietEnd} onChange={(e) => setQuietEnd(e.target.value)} {...invalid('quietHours.end', 'quietHours')} />
           </label>
         </div>
-        <p className="field-hint">
-          Times {quietHoursZoneText({ zone: view.zone, source: view.zoneSource }, 'you')}. Reminders and updates due then wait until they end, when they still can.
-          Leave both empty for none.
-        </p>
+        <p className="field-hint">{t('quietHint', { zone: view.zone, source: view.zoneSource })}</p>
       </fieldset>
       <div className="prefs-readback" aria-live="polite">
-        <span className="prefs-readback-label">In short</span>
+        <span className="prefs-readback-label">{t('inShort')}</span>
         <ul data-testid="preference-sentences">
           {sentences.map((s) => (
             <li key={s}>{s}</li>
           ))}
         </ul>
       </div>
-      <FormFeedback
-        error={status?.kind === 'error' ? status : null}
-        notice={status?.kind === 'saved' ? status.message : null}
-        labels={fieldLabels}
-        unlabelled="plain"
-        errorId={errorId}
-      />
+      <FormFeedback error={status?.kind === 'error' ? { message: status.message } : null} notice={status?.kind === 'saved' ? status.message : null} errorId={errorId} />
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save my preferences'}
+          {busy ? t('saving') : t('save')}
         </button>
       </div>
     </form>

@@ -110,3 +110,28 @@ export function maskPhone(e164: string): string {
   if (s.length < 8) return `${'•'.repeat(Math.max(0, s.length - 2))}${s.slice(-2)}`;
   return `${s.slice(0, 3)}${'•'.repeat(s.length - 6)}${s.slice(-3)}`;
 }
+
+/** The page messages {@link describeOwnPreferences} writes with (emails/messages/en.ts `pages.summary*`). */
+export type OwnPreferenceSentence = 'summaryChannels' | 'summaryNone' | 'summaryQuiet' | 'summaryNoQuiet' | 'summaryNoPhone';
+
+/**
+ * The person's own preferences read back on their page, in their language: one sentence per category ("Reminders by
+ * email and SMS." / "No announcements."), then quiet hours, then "no mobile number" when a category wants SMS and
+ * none is on file — the same facts as {@link describeContactPreferences}, written by `format` (the page's catalog
+ * messages, emails/messages/page-text.ts pageText) so this stays pure. `zone`: IANA zone quiet hours are read in.
+ */
+export function describeOwnPreferences(
+  format: (key: OwnPreferenceSentence, values?: Record<string, string>) => string,
+  input: { prefs: ChannelPreferences; quietHours: QuietHours | null; zone: string; hasPhone: boolean },
+): string[] {
+  const out = preferenceCategories.map((category) => {
+    const list = input.prefs[category] ?? [];
+    if (list.length === 0) return format('summaryNone', { category });
+    const channels = list.includes('email') && list.includes('sms') ? 'both' : list.includes('sms') ? 'sms' : 'email';
+    return format('summaryChannels', { category, channels });
+  });
+  out.push(input.quietHours ? format('summaryQuiet', { start: input.quietHours.start, end: input.quietHours.end, zone: input.zone }) : format('summaryNoQuiet'));
+  const wantsSms = Object.values(input.prefs).some((list) => list.includes('sms'));
+  if (wantsSms && !input.hasPhone) out.push(format('summaryNoPhone'));
+  return out;
+}

@@ -111,6 +111,49 @@ const de: Catalog = {
       '{allDay, select, yes {Sie wurden als Leitung für {eventTitle} eingetragen. Die Veranstaltung findet am {when} statt.} other {Sie wurden als Leitung für {eventTitle} eingetragen. Beginn ist am {when}.}}',
     sms: '{tenantName}: Sie leiten {eventTitle}, {when}.',
   },
+  pages: {
+    preferencesTitle: 'Ihre Benachrichtigungseinstellungen',
+    preferencesIntro: '{hasName, select, yes {{name}, legen Sie fest, wie {tenantName} Sie zu Ihren Buchungen erreicht.} other {Legen Sie fest, wie {tenantName} Sie zu Ihren Buchungen erreicht.}}',
+    essentialNote: 'Nachrichten über die Absage einer Veranstaltung erhalten Sie immer.',
+    categoryTitle:
+      '{category, select, reminders {Erinnerungen vor Ihren Veranstaltungen} booking_updates {Neuigkeiten zu Ihren Buchungen} announcements {Mitteilungen der Veranstalter zu Ihren Veranstaltungen} other {Nachrichten}}',
+    categoryName: '{category, select, reminders {Erinnerungen} booking_updates {Neuigkeiten zu Ihren Buchungen} announcements {Mitteilungen} other {diese Nachrichten}}',
+    channel: '{channel, select, sms {SMS} other {E-Mail}}',
+    phoneOnFile: 'SMS gehen an die Nummer, die wir von Ihnen haben: {phone}.',
+    noPhone: 'Wir haben keine Mobilnummer von Ihnen, daher kann nichts per SMS kommen; bitten Sie {tenantName}, eine einzutragen.',
+    quietHours: 'Ruhezeiten',
+    quietFrom: 'Von',
+    quietTo: 'Bis',
+    quietHint:
+      '{source, select, contact {Uhrzeiten in {zone}, Ihrer Zeitzone.} other {Uhrzeiten in {zone}, der Zeitzone der Veranstalter (Ihre kennen wir nicht).}} Erinnerungen und Neuigkeiten, die in diese Zeit fallen, warten bis zu ihrem Ende, sofern sie dann noch sinnvoll sind. Lassen Sie beide Felder leer, wenn Sie keine Ruhezeiten möchten.',
+    inShort: 'Kurz gesagt',
+    summaryChannels:
+      '{category, select, reminders {Erinnerungen} booking_updates {Neuigkeiten zu Ihren Buchungen} announcements {Mitteilungen} other {Nachrichten}} per {channels, select, sms {SMS} both {E-Mail und SMS} other {E-Mail}}.',
+    summaryNone:
+      '{category, select, reminders {Keine Erinnerungen.} booking_updates {Keine Neuigkeiten zu Ihren Buchungen (außer wichtigen wie der Absage einer Veranstaltung).} announcements {Keine Mitteilungen.} other {Keine Nachrichten.}}',
+    summaryQuiet: 'Ruhezeiten {start}–{end} ({zone}): Erinnerungen, Neuigkeiten und Mitteilungen, die in diese Zeit fallen, warten bis zu ihrem Ende, sofern möglich (Absagen warten nicht).',
+    summaryNoQuiet: 'Keine Ruhezeiten.',
+    summaryNoPhone: 'Es ist keine Mobilnummer hinterlegt, daher geht nichts per SMS.',
+    save: 'Einstellungen speichern',
+    saving: 'Wird gespeichert…',
+    saved: 'Gespeichert. Ihre Einstellungen gelten ab sofort.',
+    savedUnchanged: 'Gespeichert — es hatte sich nichts geändert.',
+    stale: 'Diese Einstellungen wurden geändert, seit Sie die Seite geöffnet haben — so sind sie jetzt.',
+    notSaved:
+      'Das wurde nicht gespeichert: Bitte prüfen Sie {field, select, reminders {die Kanäle für Erinnerungen} booking_updates {die Kanäle für Neuigkeiten zu Ihren Buchungen} announcements {die Kanäle für Mitteilungen} quietStart {den Beginn Ihrer Ruhezeiten (HH:MM)} quietEnd {das Ende Ihrer Ruhezeiten (HH:MM)} quietHours {Ihre Ruhezeiten (beide Uhrzeiten, voneinander verschieden)} other {Ihre Auswahl}} und versuchen Sie es erneut.',
+    serverError: 'Bei uns ist etwas schiefgegangen. Bitte versuchen Sie es gleich noch einmal.',
+    offline: 'Der Server ist nicht erreichbar — bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
+    unsubscribeTitle: '{what} abbestellen',
+    unsubscribeQuestion: '{hasName, select, yes {{what} von {tenantName} für {name} abbestellen?} other {{what} von {tenantName} abbestellen?}}',
+    unsubscribeEffect: 'Sie erhalten dann keine {what} mehr von {tenantName}, weder per E-Mail noch per SMS.',
+    unsubscribeButton: 'Abbestellen',
+    unsubscribeOr: 'Oder legen Sie auf {link} fest, welche Nachrichten Sie wann und auf welchem Weg erhalten.',
+    preferencesPageLink: 'Ihrer Einstellungsseite',
+    unsubscribedTitle: '{already, select, yes {{what} sind bereits abbestellt} other {{what} abbestellt}}',
+    unsubscribedBody: '{hasName, select, yes {{name} erhält keine {what} mehr von {tenantName}.} other {Sie erhalten keine {what} mehr von {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} erhält seit {date} keine {what} mehr von {tenantName}.} other {Sie erhalten seit {date} keine {what} mehr von {tenantName}.}}',
+    changedMind: 'Doch anders entschieden oder möchten Sie weniger Nachrichten einer anderen Art? Wählen Sie neu auf {link}.',
+  },
 };
 
 export default de;

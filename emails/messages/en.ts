@@ -142,6 +142,56 @@ const en = {
       '{allDay, select, yes {You have been added as a host of {eventTitle}, which is on {when}.} other {You have been added as a host of {eventTitle}, which starts {when}.}}',
     sms: "{tenantName}: you're hosting {eventTitle}, {when}.",
   },
+  /**
+   * The pages a person opens from a message (no sign-in): their preferences page and the one-click unsubscribe pages.
+   * `{tenantName}` the organisation; `{name}` the person's name with `{hasName}` yes | no; `{category}` reminders |
+   * booking_updates | announcements (a preference category; `other`: messages in general); `{what}` a category's name
+   * as formatted by `categoryName`; `{channels}` email | sms | both; `{link}` a link whose words are
+   * `preferencesPageLink`; `{zone}` an IANA time zone; `{start}`/`{end}` HH:MM; `{date}` a date already formatted.
+   */
+  pages: {
+    preferencesTitle: 'Your message preferences',
+    preferencesIntro: '{hasName, select, yes {{name}, choose how {tenantName} reaches you about your bookings.} other {Choose how {tenantName} reaches you about your bookings.}}',
+    essentialNote: 'Messages that an event is cancelled always reach you.',
+    categoryTitle:
+      '{category, select, reminders {Reminders before your events} booking_updates {Updates about your bookings} announcements {Announcements from the organiser about your events} other {Messages}}',
+    categoryName: '{category, select, reminders {reminders} booking_updates {booking updates} announcements {announcements} other {these messages}}',
+    channel: '{channel, select, sms {Text message (SMS)} other {Email}}',
+    phoneOnFile: 'Text messages go to the number we have for you: {phone}.',
+    noPhone: 'We have no mobile number for you, so nothing can go by text message; ask {tenantName} to add one.',
+    quietHours: 'Quiet hours',
+    quietFrom: 'From',
+    quietTo: 'To',
+    quietHint:
+      '{source, select, contact {Times in {zone}, your time zone.} other {Times in {zone}, the organiser’s time zone (we do not know yours).}} Reminders and updates due then wait until they end, when they still can. Leave both empty for none.',
+    inShort: 'In short',
+    summaryChannels:
+      '{category, select, reminders {Reminders} booking_updates {Booking updates} announcements {Announcements} other {Messages}} by {channels, select, sms {SMS} both {SMS and email} other {email}}.',
+    summaryNone:
+      '{category, select, reminders {No reminders.} booking_updates {No booking updates (except essential ones such as event cancellations).} announcements {No announcements.} other {No messages.}}',
+    summaryQuiet: 'Quiet hours {start}–{end} ({zone}) — reminders, booking updates and announcements due then wait until they end, if they can (event cancellations do not wait).',
+    summaryNoQuiet: 'No quiet hours.',
+    summaryNoPhone: 'No mobile number is on file, so nothing goes by SMS.',
+    save: 'Save my preferences',
+    saving: 'Saving…',
+    saved: 'Saved. Your preferences apply from now on.',
+    savedUnchanged: 'Saved — nothing had changed.',
+    stale: 'These preferences were changed since you opened this page — here is what they are now.',
+    notSaved:
+      'That was not saved: please check {field, select, reminders {the channels for reminders} booking_updates {the channels for booking updates} announcements {the channels for announcements} quietStart {the start of your quiet hours (HH:MM)} quietEnd {the end of your quiet hours (HH:MM)} quietHours {your quiet hours (both times, different from each other)} other {your choices}} and try again.',
+    serverError: 'Something went wrong on our side. Please try again in a moment.',
+    offline: 'Could not reach the server — check your connection and try again.',
+    unsubscribeTitle: 'Unsubscribe from {what}',
+    unsubscribeQuestion: '{hasName, select, yes {Unsubscribe {name} from {what} from {tenantName}?} other {Unsubscribe from {what} from {tenantName}?}}',
+    unsubscribeEffect: 'You will no longer get {what} from {tenantName} by email or text message.',
+    unsubscribeButton: 'Unsubscribe',
+    unsubscribeOr: 'Or choose which messages you get, on which channel and when, on {link}.',
+    preferencesPageLink: 'your preferences page',
+    unsubscribedTitle: '{already, select, yes {You are unsubscribed from {what}} other {Unsubscribed from {what}}}',
+    unsubscribedBody: '{hasName, select, yes {{name} will no longer get {what} from {tenantName}.} other {You will no longer get {what} from {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} has not been getting {what} from {tenantName} since {date}.} other {You have not been getting {what} from {tenantName} since {date}.}}',
+    changedMind: 'Changed your mind, or want fewer messages of another kind? Choose again on {link}.',
+  },
 };
 
 export default en;

@@ -112,6 +112,49 @@ const es: Catalog = {
       '{allDay, select, yes {Te han añadido como responsable de {eventTitle}, que es el {when}.} other {Te han añadido como responsable de {eventTitle}, que empieza el {when}.}}',
     sms: '{tenantName}: diriges {eventTitle}, {when}.',
   },
+  pages: {
+    preferencesTitle: 'Tus preferencias de mensajes',
+    preferencesIntro: '{hasName, select, yes {{name}, elige cómo quieres que {tenantName} se comunique contigo sobre tus reservas.} other {Elige cómo quieres que {tenantName} se comunique contigo sobre tus reservas.}}',
+    essentialNote: 'Los avisos de que un evento se cancela te llegan siempre.',
+    categoryTitle:
+      '{category, select, reminders {Recordatorios antes de tus eventos} booking_updates {Avisos sobre tus reservas} announcements {Comunicados del organizador sobre tus eventos} other {Mensajes}}',
+    categoryName: '{category, select, reminders {recordatorios} booking_updates {avisos sobre tus reservas} announcements {comunicados} other {mensajes}}',
+    channel: '{channel, select, sms {SMS} other {Correo electrónico}}',
+    phoneOnFile: 'Los SMS van al número que tenemos tuyo: {phone}.',
+    noPhone: 'No tenemos ningún móvil tuyo, así que no podemos enviarte nada por SMS; pide a {tenantName} que lo añada.',
+    quietHours: 'Horas de silencio',
+    quietFrom: 'Desde',
+    quietTo: 'Hasta',
+    quietHint:
+      '{source, select, contact {Horas en {zone}, tu zona horaria.} other {Horas en {zone}, la zona horaria del organizador (no conocemos la tuya).}} Los recordatorios y avisos previstos en ese horario esperan a que termine, si aún tienen sentido. Deja ambos campos vacíos si no quieres horas de silencio.',
+    inShort: 'En resumen',
+    summaryChannels:
+      '{category, select, reminders {Recordatorios} booking_updates {Avisos sobre tus reservas} announcements {Comunicados} other {Mensajes}} por {channels, select, sms {SMS} both {correo electrónico y SMS} other {correo electrónico}}.',
+    summaryNone:
+      '{category, select, reminders {Sin recordatorios.} booking_updates {Sin avisos sobre tus reservas (salvo los esenciales, como la cancelación de un evento).} announcements {Sin comunicados.} other {Sin mensajes.}}',
+    summaryQuiet: 'Horas de silencio de {start} a {end} ({zone}): los recordatorios, avisos y comunicados previstos en ese horario esperan a que termine, si es posible (una cancelación no espera).',
+    summaryNoQuiet: 'Sin horas de silencio.',
+    summaryNoPhone: 'No hay ningún móvil registrado, así que no se envía nada por SMS.',
+    save: 'Guardar mis preferencias',
+    saving: 'Guardando…',
+    saved: 'Guardado. Tus preferencias se aplican desde ahora.',
+    savedUnchanged: 'Guardado: no había ningún cambio.',
+    stale: 'Estas preferencias han cambiado desde que abriste esta página; así están ahora.',
+    notSaved:
+      'No se ha guardado: revisa {field, select, reminders {los canales de los recordatorios} booking_updates {los canales de los avisos sobre tus reservas} announcements {los canales de los comunicados} quietStart {el inicio de tus horas de silencio (HH:MM)} quietEnd {el final de tus horas de silencio (HH:MM)} quietHours {tus horas de silencio (las dos horas, distintas entre sí)} other {lo que has elegido}} y vuelve a intentarlo.',
+    serverError: 'Algo ha fallado por nuestra parte. Vuelve a intentarlo en un momento.',
+    offline: 'No se ha podido conectar con el servidor: revisa tu conexión y vuelve a intentarlo.',
+    unsubscribeTitle: 'Darse de baja de {what}',
+    unsubscribeQuestion: '{hasName, select, yes {¿Dar de baja a {name} de los {what} de {tenantName}?} other {¿Darte de baja de los {what} de {tenantName}?}}',
+    unsubscribeEffect: 'Dejarás de recibir {what} de {tenantName}, por correo electrónico y por SMS.',
+    unsubscribeButton: 'Darme de baja',
+    unsubscribeOr: 'O elige en {link} qué mensajes recibes, por qué canal y cuándo.',
+    preferencesPageLink: 'tu página de preferencias',
+    unsubscribedTitle: '{already, select, yes {Ya te has dado de baja de {what}} other {Te has dado de baja de {what}}}',
+    unsubscribedBody: '{hasName, select, yes {{name} dejará de recibir {what} de {tenantName}.} other {Dejarás de recibir {what} de {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} no recibe {what} de {tenantName} desde el {date}.} other {No recibes {what} de {tenantName} desde el {date}.}}',
+    changedMind: '¿Has cambiado de idea o quieres menos mensajes de otro tipo? Vuelve a elegir en {link}.',
+  },
 };
 
 export default es;

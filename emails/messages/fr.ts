@@ -116,6 +116,49 @@ const fr: Catalog = {
       '{allDay, select, yes {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement a lieu le {when}.} other {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement commence le {when}.}}',
     sms: '{tenantName}\u00a0: vous animez {eventTitle}, {when}.',
   },
+  pages: {
+    preferencesTitle: 'Vos préférences de messages',
+    preferencesIntro: '{hasName, select, yes {{name}, choisissez comment {tenantName} vous contacte au sujet de vos réservations.} other {Choisissez comment {tenantName} vous contacte au sujet de vos réservations.}}',
+    essentialNote: 'Les messages annonçant l’annulation d’un événement vous parviennent toujours.',
+    categoryTitle:
+      '{category, select, reminders {Rappels avant vos événements} booking_updates {Nouvelles de vos réservations} announcements {Annonces de l’organisateur sur vos événements} other {Messages}}',
+    categoryName: '{category, select, reminders {rappels} booking_updates {nouvelles de vos réservations} announcements {annonces} other {messages}}',
+    channel: '{channel, select, sms {SMS} other {E-mail}}',
+    phoneOnFile: 'Les SMS sont envoyés au numéro que nous avons pour vous\u00a0: {phone}.',
+    noPhone: 'Nous n’avons pas de numéro de mobile pour vous, aucun SMS ne peut donc vous être envoyé\u00a0; demandez à {tenantName} de l’ajouter.',
+    quietHours: 'Heures calmes',
+    quietFrom: 'De',
+    quietTo: 'À',
+    quietHint:
+      '{source, select, contact {Heures exprimées dans le fuseau {zone}, le vôtre.} other {Heures exprimées dans le fuseau {zone}, celui de l’organisateur (nous ne connaissons pas le vôtre).}} Les rappels et nouvelles prévus pendant ces heures attendent leur fin, s’ils sont encore utiles. Laissez les deux champs vides pour ne pas en avoir.',
+    inShort: 'En résumé',
+    summaryChannels:
+      '{category, select, reminders {Rappels} booking_updates {Nouvelles de vos réservations} announcements {Annonces} other {Messages}} par {channels, select, sms {SMS} both {e-mail et SMS} other {e-mail}}.',
+    summaryNone:
+      '{category, select, reminders {Aucun rappel.} booking_updates {Aucune nouvelle de vos réservations (sauf les messages essentiels, comme l’annulation d’un événement).} announcements {Aucune annonce.} other {Aucun message.}}',
+    summaryQuiet: 'Heures calmes de {start} à {end} ({zone})\u00a0: les rappels, nouvelles et annonces prévus pendant ces heures attendent leur fin, si possible (une annulation n’attend pas).',
+    summaryNoQuiet: 'Pas d’heures calmes.',
+    summaryNoPhone: 'Aucun numéro de mobile n’est enregistré, donc rien n’est envoyé par SMS.',
+    save: 'Enregistrer mes préférences',
+    saving: 'Enregistrement…',
+    saved: 'Enregistré. Vos préférences s’appliquent dès maintenant.',
+    savedUnchanged: 'Enregistré — rien n’avait changé.',
+    stale: 'Ces préférences ont été modifiées depuis que vous avez ouvert cette page — les voici telles qu’elles sont maintenant.',
+    notSaved:
+      'Rien n’a été enregistré\u00a0: vérifiez {field, select, reminders {les canaux des rappels} booking_updates {les canaux des nouvelles de vos réservations} announcements {les canaux des annonces} quietStart {le début de vos heures calmes (HH:MM)} quietEnd {la fin de vos heures calmes (HH:MM)} quietHours {vos heures calmes (deux heures différentes)} other {vos choix}} et réessayez.',
+    serverError: 'Un problème est survenu de notre côté. Veuillez réessayer dans un instant.',
+    offline: 'Impossible de joindre le serveur — vérifiez votre connexion et réessayez.',
+    unsubscribeTitle: 'Désabonnement des {what}',
+    unsubscribeQuestion: '{hasName, select, yes {Désabonner {name} des {what} de {tenantName}\u00a0?} other {Vous désabonner des {what} de {tenantName}\u00a0?}}',
+    unsubscribeEffect: 'Vous ne recevrez plus de {what} de {tenantName}, ni par e-mail ni par SMS.',
+    unsubscribeButton: 'Me désabonner',
+    unsubscribeOr: 'Ou choisissez sur {link} quels messages vous recevez, par quel canal et quand.',
+    preferencesPageLink: 'votre page de préférences',
+    unsubscribedTitle: '{already, select, yes {Vous êtes déjà désabonné(e) des {what}} other {Vous êtes désabonné(e) des {what}}}',
+    unsubscribedBody: '{hasName, select, yes {{name} ne recevra plus de {what} de {tenantName}.} other {Vous ne recevrez plus de {what} de {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} ne reçoit plus de {what} de {tenantName} depuis le {date}.} other {Vous ne recevez plus de {what} de {tenantName} depuis le {date}.}}',
+    changedMind: 'Vous avez changé d’avis, ou souhaitez moins de messages d’un autre type\u00a0? Faites un nouveau choix sur {link}.',
+  },
 };
 
 export default fr;

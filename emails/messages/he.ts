@@ -113,6 +113,49 @@ const he: Catalog = {
     intro: '{allDay, select, yes {נוספת כמנחה של {eventTitle}. האירוע מתקיים ב־{when}.} other {נוספת כמנחה של {eventTitle}. האירוע מתחיל ב־{when}.}}',
     sms: '{tenantName}: {eventTitle} בהנחייתך, {when}.',
   },
+  pages: {
+    preferencesTitle: 'העדפות ההודעות שלך',
+    preferencesIntro: '{hasName, select, yes {{name}, כאן בוחרים איך {tenantName} יוצרים איתך קשר לגבי ההרשמות שלך.} other {כאן בוחרים איך {tenantName} יוצרים איתך קשר לגבי ההרשמות שלך.}}',
+    essentialNote: 'הודעות על ביטול אירוע יגיעו אליך תמיד.',
+    categoryTitle:
+      '{category, select, reminders {תזכורות לפני האירועים שלך} booking_updates {עדכונים על ההרשמות שלך} announcements {הודעות מהמארגנים על האירועים שלך} other {הודעות}}',
+    categoryName: '{category, select, reminders {תזכורות} booking_updates {עדכונים על ההרשמות} announcements {הודעות מהמארגנים} other {הודעות}}',
+    channel: '{channel, select, sms {הודעת טקסט (SMS)} other {דוא״ל}}',
+    phoneOnFile: 'הודעות טקסט נשלחות למספר שיש לנו: {phone}.',
+    noPhone: 'אין לנו מספר נייד שלך, ולכן אי אפשר לשלוח הודעות טקסט; אפשר לבקש מ{tenantName} להוסיף אותו.',
+    quietHours: 'שעות שקטות',
+    quietFrom: 'מ־',
+    quietTo: 'עד',
+    quietHint:
+      '{source, select, contact {השעות לפי {zone}, אזור הזמן שלך.} other {השעות לפי {zone}, אזור הזמן של המארגנים (אזור הזמן שלך לא ידוע לנו).}} תזכורות ועדכונים שמועדם בשעות האלה ימתינו עד סופן, אם עדיין יהיה בהם טעם. להשארת שני השדות ריקים אין שעות שקטות.',
+    inShort: 'בקצרה',
+    summaryChannels:
+      '{category, select, reminders {תזכורות} booking_updates {עדכונים על ההרשמות} announcements {הודעות מהמארגנים} other {הודעות}} ב{channels, select, sms {SMS} both {דוא״ל וב־SMS} other {דוא״ל}}.',
+    summaryNone:
+      '{category, select, reminders {ללא תזכורות.} booking_updates {ללא עדכונים על ההרשמות (מלבד החיוניים, כמו ביטול אירוע).} announcements {ללא הודעות מהמארגנים.} other {ללא הודעות.}}',
+    summaryQuiet: 'שעות שקטות {start}–{end} ({zone}): תזכורות, עדכונים והודעות שמועדם בשעות האלה ימתינו עד סופן, אם אפשר (ביטול אירוע לא ממתין).',
+    summaryNoQuiet: 'ללא שעות שקטות.',
+    summaryNoPhone: 'לא רשום מספר נייד, ולכן שום דבר לא נשלח ב־SMS.',
+    save: 'שמירת ההעדפות',
+    saving: 'שומרים…',
+    saved: 'נשמר. ההעדפות שלך חלות מעכשיו.',
+    savedUnchanged: 'נשמר — לא היה שום שינוי.',
+    stale: 'ההעדפות האלה השתנו מאז שהדף נפתח — כך הן נראות עכשיו.',
+    notSaved:
+      'הנתונים לא נשמרו: כדאי לבדוק את {field, select, reminders {הערוצים של התזכורות} booking_updates {הערוצים של העדכונים על ההרשמות} announcements {הערוצים של ההודעות מהמארגנים} quietStart {תחילת השעות השקטות (HH:MM)} quietEnd {סוף השעות השקטות (HH:MM)} quietHours {השעות השקטות (שתי שעות, שונות זו מזו)} other {הבחירות שלך}} ולנסות שוב.',
+    serverError: 'משהו השתבש אצלנו. אפשר לנסות שוב בעוד רגע.',
+    offline: 'אין חיבור לשרת — כדאי לבדוק את החיבור ולנסות שוב.',
+    unsubscribeTitle: 'הסרה מרשימת התפוצה: {what}',
+    unsubscribeQuestion: '{hasName, select, yes {להסיר את {name} מקבלת {what} מ{tenantName}?} other {להפסיק לקבל {what} מ{tenantName}?}}',
+    unsubscribeEffect: 'לא יישלחו אליך עוד {what} מ{tenantName}, לא בדוא״ל ולא בהודעת טקסט.',
+    unsubscribeButton: 'הסרה',
+    unsubscribeOr: 'אפשר גם לבחור ב{link} אילו הודעות לקבל, באיזה ערוץ ומתי.',
+    preferencesPageLink: 'דף ההעדפות שלך',
+    unsubscribedTitle: '{already, select, yes {כבר הוסרת מקבלת {what}} other {הוסרת מקבלת {what}}}',
+    unsubscribedBody: '{hasName, select, yes {{name} לא יקבלו עוד {what} מ{tenantName}.} other {לא יישלחו אליך עוד {what} מ{tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} לא מקבלים {what} מ{tenantName} מאז {date}.} other {לא נשלחו אליך {what} מ{tenantName} מאז {date}.}}',
+    changedMind: 'שינית את דעתך, או שצריך פחות הודעות מסוג אחר? אפשר לבחור מחדש ב{link}.',
+  },
 };
 
 export default he;

@@ -112,6 +112,49 @@ const it: Catalog = {
       '{allDay, select, yes {Ti è stata affidata la conduzione di {eventTitle}, che si tiene {when}.} other {Ti è stata affidata la conduzione di {eventTitle}, che inizia {when}.}}',
     sms: '{tenantName}: conduci {eventTitle}, {when}.',
   },
+  pages: {
+    preferencesTitle: 'Le tue preferenze sui messaggi',
+    preferencesIntro: '{hasName, select, yes {{name}, scegli come {tenantName} può contattarti per le tue prenotazioni.} other {Scegli come {tenantName} può contattarti per le tue prenotazioni.}}',
+    essentialNote: 'I messaggi che annunciano l’annullamento di un evento ti arrivano sempre.',
+    categoryTitle:
+      '{category, select, reminders {Promemoria prima dei tuoi eventi} booking_updates {Aggiornamenti sulle tue prenotazioni} announcements {Comunicazioni dell’organizzatore sui tuoi eventi} other {Messaggi}}',
+    categoryName: '{category, select, reminders {promemoria} booking_updates {aggiornamenti sulle tue prenotazioni} announcements {comunicazioni} other {messaggi}}',
+    channel: '{channel, select, sms {SMS} other {Email}}',
+    phoneOnFile: 'Gli SMS arrivano al numero che abbiamo per te: {phone}.',
+    noPhone: 'Non abbiamo un tuo numero di cellulare, quindi non possiamo inviarti SMS; chiedi a {tenantName} di aggiungerlo.',
+    quietHours: 'Fascia di silenzio',
+    quietFrom: 'Dalle',
+    quietTo: 'Alle',
+    quietHint:
+      '{source, select, contact {Orari nel fuso {zone}, il tuo.} other {Orari nel fuso {zone}, quello dell’organizzatore (non conosciamo il tuo).}} Promemoria e aggiornamenti previsti in quella fascia aspettano che finisca, se sono ancora utili. Lascia vuoti entrambi i campi se non ne vuoi una.',
+    inShort: 'In breve',
+    summaryChannels:
+      '{category, select, reminders {Promemoria} booking_updates {Aggiornamenti sulle tue prenotazioni} announcements {Comunicazioni} other {Messaggi}} via {channels, select, sms {SMS} both {email e SMS} other {email}}.',
+    summaryNone:
+      '{category, select, reminders {Nessun promemoria.} booking_updates {Nessun aggiornamento sulle tue prenotazioni (tranne quelli essenziali, come l’annullamento di un evento).} announcements {Nessuna comunicazione.} other {Nessun messaggio.}}',
+    summaryQuiet: 'Fascia di silenzio dalle {start} alle {end} ({zone}): promemoria, aggiornamenti e comunicazioni previsti in quella fascia aspettano che finisca, se possibile (un annullamento non aspetta).',
+    summaryNoQuiet: 'Nessuna fascia di silenzio.',
+    summaryNoPhone: 'Non è registrato nessun numero di cellulare, quindi non viene inviato nulla via SMS.',
+    save: 'Salva le mie preferenze',
+    saving: 'Salvataggio…',
+    saved: 'Salvato. Le tue preferenze valgono da subito.',
+    savedUnchanged: 'Salvato: non era cambiato nulla.',
+    stale: 'Queste preferenze sono cambiate da quando hai aperto la pagina: ecco come sono adesso.',
+    notSaved:
+      'Non è stato salvato: controlla {field, select, reminders {i canali per i promemoria} booking_updates {i canali per gli aggiornamenti sulle tue prenotazioni} announcements {i canali per le comunicazioni} quietStart {l’inizio della tua fascia di silenzio (HH:MM)} quietEnd {la fine della tua fascia di silenzio (HH:MM)} quietHours {la tua fascia di silenzio (entrambi gli orari, diversi tra loro)} other {le tue scelte}} e riprova.',
+    serverError: 'Qualcosa è andato storto da parte nostra. Riprova tra un momento.',
+    offline: 'Impossibile raggiungere il server: controlla la connessione e riprova.',
+    unsubscribeTitle: 'Disiscrizione: {what}',
+    unsubscribeQuestion: '{hasName, select, yes {Vuoi disiscrivere {name} da: {what} di {tenantName}?} other {Vuoi disiscriverti da: {what} di {tenantName}?}}',
+    unsubscribeEffect: 'Non riceverai più {what} da {tenantName}, né via email né via SMS.',
+    unsubscribeButton: 'Disiscrivimi',
+    unsubscribeOr: 'Oppure scegli su {link} quali messaggi ricevere, su quale canale e quando.',
+    preferencesPageLink: 'la tua pagina delle preferenze',
+    unsubscribedTitle: '{already, select, yes {Sei già disiscritto/a: {what}} other {Disiscrizione confermata: {what}}}',
+    unsubscribedBody: '{hasName, select, yes {{name} non riceverà più {what} da {tenantName}.} other {Non riceverai più {what} da {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} non riceve {what} da {tenantName} dal {date}.} other {Non ricevi {what} da {tenantName} dal {date}.}}',
+    changedMind: 'Hai cambiato idea o vuoi meno messaggi di un altro tipo? Scegli di nuovo su {link}.',
+  },
 };
 
 export default it;

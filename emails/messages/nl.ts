@@ -110,6 +110,49 @@ const nl: Catalog = {
       '{allDay, select, yes {Je bent toegevoegd als host van {eventTitle}. Het is op {when}.} other {Je bent toegevoegd als host van {eventTitle}. Het begint op {when}.}}',
     sms: '{tenantName}: je bent host van {eventTitle}, {when}.',
   },
+  pages: {
+    preferencesTitle: 'Jouw berichtvoorkeuren',
+    preferencesIntro: '{hasName, select, yes {{name}, kies hoe {tenantName} je bereikt over je boekingen.} other {Kies hoe {tenantName} je bereikt over je boekingen.}}',
+    essentialNote: 'Berichten dat een evenement niet doorgaat, krijg je altijd.',
+    categoryTitle:
+      '{category, select, reminders {Herinneringen vóór je evenementen} booking_updates {Updates over je boekingen} announcements {Mededelingen van de organisator over je evenementen} other {Berichten}}',
+    categoryName: '{category, select, reminders {herinneringen} booking_updates {updates over je boekingen} announcements {mededelingen} other {deze berichten}}',
+    channel: '{channel, select, sms {Sms} other {E-mail}}',
+    phoneOnFile: 'Sms’jes gaan naar het nummer dat we van je hebben: {phone}.',
+    noPhone: 'We hebben geen mobiel nummer van je, dus er kan niets per sms; vraag {tenantName} om het toe te voegen.',
+    quietHours: 'Rustige uren',
+    quietFrom: 'Van',
+    quietTo: 'Tot',
+    quietHint:
+      '{source, select, contact {Tijden in {zone}, jouw tijdzone.} other {Tijden in {zone}, de tijdzone van de organisator (de jouwe kennen we niet).}} Herinneringen en updates die dan vallen, wachten tot de rustige uren voorbij zijn, als dat nog kan. Laat beide leeg als je geen rustige uren wilt.',
+    inShort: 'Kort gezegd',
+    summaryChannels:
+      '{category, select, reminders {Herinneringen} booking_updates {Updates over je boekingen} announcements {Mededelingen} other {Berichten}} per {channels, select, sms {sms} both {e-mail en sms} other {e-mail}}.',
+    summaryNone:
+      '{category, select, reminders {Geen herinneringen.} booking_updates {Geen updates over je boekingen (behalve de belangrijke, zoals het afgelasten van een evenement).} announcements {Geen mededelingen.} other {Geen berichten.}}',
+    summaryQuiet: 'Rustige uren {start}–{end} ({zone}): herinneringen, updates en mededelingen die dan vallen, wachten tot ze voorbij zijn, als dat kan (een afgelast evenement wacht niet).',
+    summaryNoQuiet: 'Geen rustige uren.',
+    summaryNoPhone: 'Er staat geen mobiel nummer van je genoteerd, dus er gaat niets per sms.',
+    save: 'Voorkeuren opslaan',
+    saving: 'Bezig met opslaan…',
+    saved: 'Opgeslagen. Je voorkeuren gelden vanaf nu.',
+    savedUnchanged: 'Opgeslagen — er was niets veranderd.',
+    stale: 'Deze voorkeuren zijn gewijzigd sinds je deze pagina opende — zo staan ze er nu voor.',
+    notSaved:
+      'Dat is niet opgeslagen: controleer {field, select, reminders {de kanalen voor herinneringen} booking_updates {de kanalen voor updates over je boekingen} announcements {de kanalen voor mededelingen} quietStart {het begin van je rustige uren (UU:MM)} quietEnd {het einde van je rustige uren (UU:MM)} quietHours {je rustige uren (beide tijden, en niet gelijk aan elkaar)} other {je keuzes}} en probeer het opnieuw.',
+    serverError: 'Er ging bij ons iets mis. Probeer het zo nog eens.',
+    offline: 'De server is niet bereikbaar — controleer je verbinding en probeer het opnieuw.',
+    unsubscribeTitle: 'Afmelden voor {what}',
+    unsubscribeQuestion: '{hasName, select, yes {{name} afmelden voor {what} van {tenantName}?} other {Afmelden voor {what} van {tenantName}?}}',
+    unsubscribeEffect: 'Je krijgt dan geen {what} meer van {tenantName}, niet per e-mail en niet per sms.',
+    unsubscribeButton: 'Afmelden',
+    unsubscribeOr: 'Of kies op {link} welke berichten je krijgt, hoe en wanneer.',
+    preferencesPageLink: 'je voorkeurenpagina',
+    unsubscribedTitle: '{already, select, yes {Je bent al afgemeld voor {what}} other {Afgemeld voor {what}}}',
+    unsubscribedBody: '{hasName, select, yes {{name} krijgt geen {what} meer van {tenantName}.} other {Je krijgt geen {what} meer van {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} krijgt sinds {date} geen {what} meer van {tenantName}.} other {Je krijgt sinds {date} geen {what} meer van {tenantName}.}}',
+    changedMind: 'Toch van gedachten veranderd, of wil je minder berichten van een ander soort? Kies opnieuw op {link}.',
+  },
 };
 
 export default nl;

@@ -114,6 +114,49 @@ const pt: Catalog = {
       '{allDay, select, yes {Você agora faz parte da equipe que conduz {eventTitle}, que acontece em {when}.} other {Você agora faz parte da equipe que conduz {eventTitle}, que começa em {when}.}}',
     sms: '{tenantName}: você conduz {eventTitle}, {when}.',
   },
+  pages: {
+    preferencesTitle: 'Suas preferências de mensagens',
+    preferencesIntro: '{hasName, select, yes {{name}, escolha como {tenantName} entra em contato com você sobre suas reservas.} other {Escolha como {tenantName} entra em contato com você sobre suas reservas.}}',
+    essentialNote: 'Avisos de que um evento foi cancelado sempre chegam até você.',
+    categoryTitle:
+      '{category, select, reminders {Lembretes antes dos seus eventos} booking_updates {Atualizações sobre suas reservas} announcements {Comunicados do organizador sobre seus eventos} other {Mensagens}}',
+    categoryName: '{category, select, reminders {lembretes} booking_updates {atualizações sobre suas reservas} announcements {comunicados} other {mensagens}}',
+    channel: '{channel, select, sms {SMS} other {E-mail}}',
+    phoneOnFile: 'Os SMS vão para o número que temos de você: {phone}.',
+    noPhone: 'Não temos um número de celular seu, então nada pode ser enviado por SMS; peça a {tenantName} para incluí-lo.',
+    quietHours: 'Horário de silêncio',
+    quietFrom: 'De',
+    quietTo: 'Até',
+    quietHint:
+      '{source, select, contact {Horários no fuso {zone}, o seu.} other {Horários no fuso {zone}, o do organizador (não sabemos o seu).}} Lembretes e atualizações previstos nesse horário esperam até ele terminar, se ainda fizerem sentido. Deixe os dois campos vazios se não quiser horário de silêncio.',
+    inShort: 'Em resumo',
+    summaryChannels:
+      '{category, select, reminders {Lembretes} booking_updates {Atualizações sobre suas reservas} announcements {Comunicados} other {Mensagens}} por {channels, select, sms {SMS} both {e-mail e SMS} other {e-mail}}.',
+    summaryNone:
+      '{category, select, reminders {Nenhum lembrete.} booking_updates {Nenhuma atualização sobre suas reservas (exceto as essenciais, como o cancelamento de um evento).} announcements {Nenhum comunicado.} other {Nenhuma mensagem.}}',
+    summaryQuiet: 'Horário de silêncio das {start} às {end} ({zone}): lembretes, atualizações e comunicados previstos nesse horário esperam até ele terminar, se possível (um cancelamento não espera).',
+    summaryNoQuiet: 'Sem horário de silêncio.',
+    summaryNoPhone: 'Não há número de celular cadastrado, então nada é enviado por SMS.',
+    save: 'Salvar minhas preferências',
+    saving: 'Salvando…',
+    saved: 'Salvo. Suas preferências valem a partir de agora.',
+    savedUnchanged: 'Salvo — nada tinha mudado.',
+    stale: 'Estas preferências foram alteradas depois que você abriu esta página — veja como estão agora.',
+    notSaved:
+      'Não foi salvo: confira {field, select, reminders {os canais dos lembretes} booking_updates {os canais das atualizações sobre suas reservas} announcements {os canais dos comunicados} quietStart {o início do seu horário de silêncio (HH:MM)} quietEnd {o fim do seu horário de silêncio (HH:MM)} quietHours {seu horário de silêncio (os dois horários, diferentes entre si)} other {suas escolhas}} e tente de novo.',
+    serverError: 'Algo deu errado do nosso lado. Tente de novo em instantes.',
+    offline: 'Não foi possível acessar o servidor — confira sua conexão e tente de novo.',
+    unsubscribeTitle: 'Cancelar inscrição: {what}',
+    unsubscribeQuestion: '{hasName, select, yes {Cancelar a inscrição de {name} em {what} de {tenantName}?} other {Cancelar sua inscrição em {what} de {tenantName}?}}',
+    unsubscribeEffect: 'Você não vai mais receber {what} de {tenantName}, nem por e-mail nem por SMS.',
+    unsubscribeButton: 'Cancelar inscrição',
+    unsubscribeOr: 'Ou escolha em {link} quais mensagens você recebe, por qual canal e quando.',
+    preferencesPageLink: 'sua página de preferências',
+    unsubscribedTitle: '{already, select, yes {Sua inscrição em {what} já estava cancelada} other {Inscrição em {what} cancelada}}',
+    unsubscribedBody: '{hasName, select, yes {{name} não vai mais receber {what} de {tenantName}.} other {Você não vai mais receber {what} de {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} não recebe {what} de {tenantName} desde {date}.} other {Você não recebe {what} de {tenantName} desde {date}.}}',
+    changedMind: 'Mudou de ideia ou quer menos mensagens de outro tipo? Escolha de novo em {link}.',
+  },
 };
 
 export default pt;

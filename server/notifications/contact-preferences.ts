@@ -74,6 +74,12 @@ export interface ContactPreferencesView {
   zoneSource: 'contact' | 'tenant';
   tenantName: string;
   /**
+   * The person's own pages (preferences, unsubscribe) are written in their language by the messages' fallback:
+   * the contact's language tag and the organisation's default (emails/messages/page-language.ts pageLanguageFor).
+   */
+  contactLocale: string | null;
+  tenantLocale: string;
+  /**
    * The preferences read back (domain/notifications/preference-form.ts `describeContactPreferences`); the staff view adds
    * "Unsubscribed from booking updates by the recipient on Tue 3 Aug 2027 (one-click link)." after an emptied
    * category (the person's own page reads as before).
@@ -84,7 +90,7 @@ export interface ContactPreferencesView {
   updatedAt: string;
 }
 
-function view(contact: Contact, tenant: Pick<Tenant, 'name' | 'timeZone'>, opts: { fullPhone: boolean }): ContactPreferencesView {
+function view(contact: Contact, tenant: Pick<Tenant, 'name' | 'timeZone' | 'locale'>, opts: { fullPhone: boolean }): ContactPreferencesView {
   const preferences = readPreferences(contact.preferences);
   const quietHours = parseQuietHours(contact.quietHours);
   const z = quietHoursZone(contact.timeZone, tenant.timeZone);
@@ -102,6 +108,8 @@ function view(contact: Contact, tenant: Pick<Tenant, 'name' | 'timeZone'>, opts:
     zone: z.zone,
     zoneSource: z.source,
     tenantName: tenant.name,
+    contactLocale: contact.locale,
+    tenantLocale: tenant.locale,
     sentences: describeContactPreferences({ prefs: preferences, quietHours, zone: z.zone, hasPhone: !!contact.phone, unsubscribed: opts.fullPhone ? unsubscribed : undefined }),
     version: contact.version,
     updatedAt: contact.updatedAt.toISOString(),

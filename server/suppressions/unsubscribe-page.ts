@@ -4,9 +4,16 @@
  * preferences page, app/styles/preferences.css `.public-card`) and no script at all: it must work with
  * JavaScript off, in any mail client's browser, at 375 px. Pure: strings in, a string out. Every value that
  * comes from a database row or the address bar is HTML-escaped ({@link escapeHtml}).
+ *
+ * The question and the answer are written in the person's language (`subject.page`: the catalog's `pages` messages,
+ * emails/messages/page-language.ts — their language, its base, the organisation's default, English), with the page's
+ * `lang` and `dir`. The problem pages (a bad, expired or foreign link; a malformed POST, which only mail providers
+ * send) cannot know whose link it was and stay English.
  */
 
 import { UNSUBSCRIBE_PAGE_CSP } from '@/domain/platform/security-headers';
+import type { PreferenceCategory } from '@/domain/vocabulary';
+import { pageText, type PageLanguage } from '@/emails/messages/page-text';
 
 /** `s` safe as HTML text and inside a double-quoted attribute. */
 export function escapeHtml(s: string): string {
@@ -43,9 +50,9 @@ a{color:#2f5bd3}
 @media (max-width:480px){main{padding:12px 8px}.card{padding:16px}button{width:100%}}
 `;
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, language: { lang: string; dir: 'ltr' | 'rtl' } = { lang: 'en', dir: 'ltr' }): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(language.lang)}" dir="${language.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -65,57 +72,73 @@ ${body}
 `;
 }
 
-/** What the pages name: the person, their organisation, the category in words ("reminders"). */
+/** What the pages name: the person, their organisation, the category, and the language the page is written in. */
 export interface UnsubscribePageSubject {
   contactName: string;
   tenantName: string;
-  categoryWords: string;
+  category: PreferenceCategory;
   /** Path (or URL) of the person's preferences page, or null when it cannot be offered. */
   preferencesHref: string | null;
+  page: PageLanguage;
 }
 
-const who = (name: string) => (name.trim() ? escapeHtml(name.trim()) : 'you');
-
-function preferencesLine(s: UnsubscribePageSubject, lead: string): string {
-  if (!s.preferencesHref) return '';
-  return `<p>${lead} <a href="${escapeHtml(s.preferencesHref)}">your preferences page</a>.</p>`;
+/** The page message `key` with the subject's values, HTML-escaped; `{link}` becomes the preferences link. */
+function text(s: UnsubscribePageSubject, key: Parameters<typeof pageText>[1], values: Record<string, string> = {}): string {
+  const name = s.contactName.trim();
+  const what = pageText(s.page, 'categoryName', { category: s.category });
+  const LINK = '\uE000';
+  const out = escapeHtml(pageText(s.page, key, { hasName: name ? 'yes' : 'no', name, tenantName: s.tenantName, what, link: LINK, ...values }));
+  return s.preferencesHref ? out.replace(LINK, `<a href="${escapeHtml(s.preferencesHref)}">${escapeHtml(pageText(s.page, 'preferencesPageLink'))}</a>`) : out.replace(LINK, '');
 }
 
-const essentialNote = '<p class="note">Messages that an event is cancelled always reach you.</p>';
+/** `key` as a line with the preferences link, or nothing when there is no link to offer. */
+function preferencesLine(s: UnsubscribePageSubject, key: 'unsubscribeOr' | 'changedMind'): string {
+  return s.preferencesHref ? `<p>${text(s, key)}</p>` : '';
+}
+
+const essentialNote = (s: UnsubscribePageSubject) => `<p class="note">${text(s, 'essentialNote')}</p>`;
 
 /**
- * GET: "Unsubscribe Ana from reminders from Studio Noord?" with a plain form button that POSTs
- * `List-Unsubscribe=One-Click` to `action` (the same URL), and the preferences link. Changes nothing by itself.
+ * GET: "Unsubscribe Ana from reminders from Studio Noord?" (in the person's language) with a plain form button that
+ * POSTs `List-Unsubscribe=One-Click` to `action` (the same URL), and the preferences link. Changes nothing by itself.
  */
 export function confirmPage(s: UnsubscribePageSubject, action: string): string {
-  const question = `Unsubscribe ${who(s.contactName)} from ${escapeHtml(s.categoryWords)} from ${escapeHtml(s.tenantName)}?`;
   return page(
-    `Unsubscribe from ${s.categoryWords}`,
-    `<h1>${question}</h1>
-<p>You will no longer get ${escapeHtml(s.categoryWords)} from ${escapeHtml(s.tenantName)} by email or text message.</p>
+    pageText(s.page, 'unsubscribeTitle', { what: pageText(s.page, 'categoryName', { category: s.category }) }),
+    `<h1>${text(s, 'unsubscribeQuestion')}</h1>
+<p>${text(s, 'unsubscribeEffect')}</p>
 <form method="post" action="${escapeHtml(action)}">
 <input type="hidden" name="List-Unsubscribe" value="One-Click">
-<button type="submit">Unsubscribe</button>
+<button type="submit">${text(s, 'unsubscribeButton')}</button>
 </form>
-${preferencesLine(s, 'Or choose which messages you get, on which channel and when, on')}
-${essentialNote}`,
+${preferencesLine(s, 'unsubscribeOr')}
+${essentialNote(s)}`,
+    s.page,
   );
 }
 
 /**
- * After a POST (200), and for a GET when the category is already empty: the confirmation.
- * @param since when the person was unsubscribed (ISO-8601 UTC), shown as a date, or null.
+ * After a POST (200), and for a GET when the category is already empty: the confirmation, in the person's language.
+ * @param since when the person was unsubscribed (ISO-8601 UTC), shown as a date in the page's language, or null.
  */
 export function donePage(s: UnsubscribePageSubject, opts: { already: boolean; since: string | null }): string {
-  const since = opts.already && opts.since ? ` since ${escapeHtml(opts.since.slice(0, 10))}` : '';
-  const heading = opts.already ? `You are unsubscribed from ${s.categoryWords}` : `Unsubscribed from ${s.categoryWords}`;
+  const heading = text(s, 'unsubscribedTitle', { already: opts.already ? 'yes' : 'no' });
+  const date = opts.already && opts.since ? sinceDate(opts.since, s.page.lang) : null;
   return page(
-    heading,
-    `<h1>${escapeHtml(heading)}</h1>
-<p class="done" role="status">${s.contactName.trim() ? escapeHtml(s.contactName.trim()) : 'You'} will no longer get ${escapeHtml(s.categoryWords)} from ${escapeHtml(s.tenantName)}${since}.</p>
-${preferencesLine(s, 'Changed your mind, or want fewer messages of another kind? Choose again on')}
-${essentialNote}`,
+    pageText(s.page, 'unsubscribedTitle', { already: opts.already ? 'yes' : 'no', what: pageText(s.page, 'categoryName', { category: s.category }) }),
+    `<h1>${heading}</h1>
+<p class="done" role="status">${date ? text(s, 'unsubscribedSince', { date }) : text(s, 'unsubscribedBody')}</p>
+${preferencesLine(s, 'changedMind')}
+${essentialNote(s)}`,
+    s.page,
   );
+}
+
+/** The UTC calendar date of `iso` in `lang`'s long form ("3 August 2027", "3. August 2027"); the ISO date when unreadable. */
+function sinceDate(iso: string, lang: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso.slice(0, 10);
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(d);
 }
 
 /**

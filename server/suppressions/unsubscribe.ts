@@ -29,6 +29,9 @@ export interface UnsubscribeView {
   contactName: string;
   email: string;
   tenantName: string;
+  /** The contact's language tag and the organisation's default: the pages' language (emails/messages/page-language.ts). */
+  contactLocale: string | null;
+  tenantLocale: string;
   /** True when the category has no channel left (unsubscribed before, by a link or on the preferences page). */
   alreadyUnsubscribed: boolean;
   /** When a one-click link emptied the category (ISO-8601 UTC), or null. */
@@ -62,14 +65,16 @@ async function subjectOf(token: string, secrets: string | readonly string[], now
   return v;
 }
 
-function viewOf(subject: UnsubscribeSubject, contact: { name: string; email: string; preferences: unknown }, tenantName: string): UnsubscribeView {
+function viewOf(subject: UnsubscribeSubject, contact: { name: string; email: string; locale: string | null; preferences: unknown }, tenant: { name: string; locale: string }): UnsubscribeView {
   return {
     tenantId: subject.tenantId,
     contactId: subject.contactId,
     category: subject.category,
     contactName: contact.name,
     email: contact.email,
-    tenantName,
+    tenantName: tenant.name,
+    contactLocale: contact.locale,
+    tenantLocale: tenant.locale,
     alreadyUnsubscribed: readPreferences(contact.preferences)[subject.category].length === 0,
     unsubscribedAt: readUnsubscribed(contact.preferences)[subject.category] ?? null,
   };
@@ -83,7 +88,7 @@ export async function readUnsubscribeView(db: Db, token: string, secrets: string
   const subject = await subjectOf(token, secrets, now);
   const row = await readContactWithTenant(db, subject.tenantId, subject.contactId);
   if (!row) throw new AppError('not_found', 'There is nobody to unsubscribe: this person is no longer on file.', 'token');
-  return viewOf(subject, row.contact, row.tenant.name);
+  return viewOf(subject, row.contact, row.tenant);
 }
 
 /**
@@ -99,7 +104,7 @@ export async function unsubscribeByToken(db: Db, token: string, secrets: string 
     if (!contact) throw new AppError('not_found', 'There is nobody to unsubscribe: this person is no longer on file.', 'token');
     const tenant = (await readContactWithTenant(tx, subject.tenantId, subject.contactId))!.tenant;
     const change = unsubscribeFrom(contact.preferences, subject.category, now);
-    if (!change.changed) return { ...viewOf(subject, contact, tenant.name), status: 'already_unsubscribed' as const };
+    if (!change.changed) return { ...viewOf(subject, contact, tenant), status: 'already_unsubscribed' as const };
     const actor = recipientActor(contact.email);
     await setActor(tx, actor);
     const row = await updateContactPreferences(tx, subject.tenantId, subject.contactId, { preferences: change.stored }, now);
@@ -116,6 +121,6 @@ export async function unsubscribeByToken(db: Db, token: string, secrets: string 
         changes: { [`preferences.${subject.category}`]: { from: change.removed, to: [] } },
       },
     });
-    return { ...viewOf(subject, row, tenant.name), status: 'unsubscribed' as const };
+    return { ...viewOf(subject, row, tenant), status: 'unsubscribed' as const };
   });
 }

@@ -70,6 +70,19 @@ const sample: Record<string, MessageValue> = {
   address: 'hello@studio.example',
   role: 'staff',
   eventNote: { typed: 'Bring an apron' },
+  // The pages a person opens from a message (preferences, unsubscribe).
+  hasName: 'yes',
+  what: 'reminders',
+  channel: 'email',
+  channels: 'both',
+  phone: '+31••••••678',
+  zone: 'Europe/Amsterdam',
+  source: 'contact',
+  start: '22:00',
+  end: '07:00',
+  date: '3 Aug 2027',
+  field: 'quietStart',
+  already: 'yes',
 };
 
 describe('every message formats in its language', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { previewData, renderReminderEmail } from '@/emails';
+import { pageLanguageFor } from '@/emails/messages/page-language';
 import { confirmPage, donePage, escapeHtml, problemPage } from '@/server/suppressions/unsubscribe-page';
 
-const subject = { contactName: 'Ana <script>alert(1)</script>', tenantName: 'Studio "Noord" & Co', categoryWords: 'reminders', preferencesHref: '/preferences/a.b.c' };
+const subject = { contactName: 'Ana <script>alert(1)</script>', tenantName: 'Studio "Noord" & Co', category: 'reminders' as const, preferencesHref: '/preferences/a.b.c', page: pageLanguageFor('en', 'en') };
 
 describe('unsubscribe pages (no script, everything escaped)', () => {
   it('the question and a plain form that POSTs List-Unsubscribe=One-Click to the same URL, plus the preferences link', () => {
@@ -19,7 +20,22 @@ describe('unsubscribe pages (no script, everything escaped)', () => {
     expect(donePage(subject, { already: false, since: null })).toContain('<h1>Unsubscribed from reminders</h1>');
     const already = donePage({ ...subject, contactName: '' }, { already: true, since: '2027-08-03T12:00:00.000Z' });
     expect(already).toContain('<h1>You are unsubscribed from reminders</h1>');
-    expect(already).toContain('You will no longer get reminders from Studio &quot;Noord&quot; &amp; Co since 2027-08-03.');
+    expect(already).toContain('You have not been getting reminders from Studio &quot;Noord&quot; &amp; Co since August 3, 2027.');
+  });
+  it('in the person’s language, by the messages’ fallback: nl-BE reads Dutch, an unknown language the organisation’s default, Hebrew right to left', () => {
+    const dutch = confirmPage({ ...subject, page: pageLanguageFor('nl-BE', 'en') }, '/u/x.y.z');
+    expect(dutch).toContain('<html lang="nl-BE" dir="ltr">');
+    expect(dutch).toContain('<h1>Ana &lt;script&gt;alert(1)&lt;/script&gt; afmelden voor herinneringen van Studio &quot;Noord&quot; &amp; Co?</h1>');
+    expect(dutch).toContain('<button type="submit">Afmelden</button>');
+    expect(dutch).toContain('<a href="/preferences/a.b.c">je voorkeurenpagina</a>');
+    expect(dutch).not.toMatch(/(?<!List-)Unsubscribe|preferences page|always reach you/);
+    const german = donePage({ ...subject, contactName: '', page: pageLanguageFor('xx', 'de') }, { already: true, since: '2027-08-03T12:00:00.000Z' });
+    expect(german).toContain('Sie erhalten seit 3. August 2027 keine Erinnerungen mehr von Studio &quot;Noord&quot; &amp; Co.');
+    const hebrew = donePage({ ...subject, page: pageLanguageFor('he', 'en') }, { already: false, since: null });
+    expect(hebrew).toContain('<html lang="he" dir="rtl">');
+    expect(hebrew).toContain('הוסרת מקבלת תזכורות');
+    // Without a preferences link the line that would carry it is left out, in every language.
+    expect(donePage({ ...subject, preferencesHref: null, page: pageLanguageFor('fr', 'en') }, { already: false, since: null })).not.toMatch(/<a |\uE000/);
   });
   it('problems say nothing was changed', () => {
     const html = problemPage('This unsubscribe link does not work', 'It <b>was</b> cut off.');

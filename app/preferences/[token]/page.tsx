@@ -2,13 +2,14 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { PublicPreferencesForm } from '@/components/preferences/PublicPreferencesForm';
-import { participantStaleMessage, readPreferencesByToken } from '@/server/notifications/contact-preferences';
+import { readPreferencesByToken } from '@/server/notifications/contact-preferences';
+import { pageLanguageFor } from '@/emails/messages/page-language';
+import { pageText, type PageLanguage } from '@/emails/messages/page-text';
 import { preferencesSecret } from '@/server/sending/preference-link';
 import '@/app/styles/preferences.css';
 
 export const dynamic = 'force-dynamic';
 // The token in the address is the credential: never send it on as a Referer, and keep the page out of indexes.
-export const metadata: Metadata = { title: 'Your message preferences', referrer: 'no-referrer', robots: { index: false, follow: false } };
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -18,6 +19,17 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
  * not a valid link is a plain 404. The form saves to POST /api/preferences/<token> (by script, or as a plain form
  * without one: then the answer comes back here as `saved=1`, `stale=1` or `error=…`).
  */
+/** The page's title in the person's language (the token is read again: metadata cannot share the page's props). */
+export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
+  const base: Metadata = { referrer: 'no-referrer', robots: { index: false, follow: false } };
+  try {
+    const view = await readPreferencesByToken(getDb(), (await params).token, preferencesSecret());
+    return { ...base, title: pageText(pageLanguageFor(view?.contactLocale, view?.tenantLocale), 'preferencesTitle') };
+  } catch {
+    return base;
+  }
+}
+
 export default async function PreferencesPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await params;
   const sp = await searchParams;
@@ -29,38 +41,43 @@ export default async function PreferencesPage({ params, searchParams }: { params
   }
   const view = await readPreferencesByToken(getDb(), token, secret);
   if (!view) notFound();
+  const page = pageLanguageFor(view.contactLocale, view.tenantLocale);
+  const t = (key: Parameters<typeof pageText>[1], values?: Record<string, string | number>) => pageText(page, key, values);
   const error = first(sp.error);
   const initial = first(sp.stale)
-    ? { kind: 'stale' as const, message: participantStaleMessage }
+    ? { kind: 'stale' as const, message: t('stale') }
     : first(sp.saved)
-      ? { kind: 'saved' as const, message: 'Saved. Your preferences apply from now on.' }
+      ? { kind: 'saved' as const, message: t('saved') }
       : error
-        ? { kind: 'error' as const, message: plainFormError(first(sp.field)), field: first(sp.field)?.slice(0, 40) }
+        ? { kind: 'error' as const, message: plainFormError(page, first(sp.field)), field: first(sp.field)?.slice(0, 40) }
         : null;
+  const name = view.name.trim();
   return (
-    <main className="public-page">
+    <main className="public-page" lang={page.lang} dir={page.dir}>
       <div className="public-card">
-        <h1>Your message preferences</h1>
+        <h1>{t('preferencesTitle')}</h1>
         <p>
-          {view.name ? `${view.name}, choose` : 'Choose'} how {view.tenantName} reaches you about your bookings. Messages that an event is cancelled always
-          reach you.
+          {t('preferencesIntro', { hasName: name ? 'yes' : 'no', name, tenantName: view.tenantName })} {t('essentialNote')}
         </p>
-        <PublicPreferencesForm token={token} view={view} initial={initial} />
+        <PublicPreferencesForm token={token} view={view} initial={initial} page={page} />
       </div>
     </main>
   );
 }
 
-/** What a plain form post that was refused says, by field: never text taken from the address bar (no one can put words on this page with a crafted link). */
-function plainFormError(field: string | undefined): string {
-  const what: Record<string, string> = {
-    'preferences.reminders': 'the channels for reminders',
-    'preferences.booking_updates': 'the channels for booking updates',
-    'preferences.announcements': 'the channels for announcements',
-    'quietHours.start': 'the start of your quiet hours (HH:MM)',
-    'quietHours.end': 'the end of your quiet hours (HH:MM)',
-    quietHours: 'your quiet hours (both times, different from each other)',
+/**
+ * What a plain form post that was refused says, by field, in the page's language: never text taken from the address
+ * bar (no one can put words on this page with a crafted link) — only the field's name picks one of the catalog's options.
+ */
+function plainFormError(page: PageLanguage, field: string | undefined): string {
+  const option: Record<string, string> = {
+    'preferences.reminders': 'reminders',
+    'preferences.booking_updates': 'booking_updates',
+    'preferences.announcements': 'announcements',
+    'quietHours.start': 'quietStart',
+    'quietHours.end': 'quietEnd',
+    quietHours: 'quietHours',
   };
-  return `That was not saved: please check ${(field && what[field]) || 'your choices'} and try again.`;
+  return pageText(page, 'notSaved', { field: (field && option[field]) || 'other' });
 }
 

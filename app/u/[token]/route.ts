@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { categoryPhrase } from '@/domain/notifications/preferences';
+import { pageLanguageFor } from '@/emails/messages/page-language';
 import { appClock } from '@/server/platform/clock';
 import { AppError, retryOnTransactionConflict } from '@/server/platform/errors';
 import { BodyError, readFormBody } from '@/server/platform/request-body';
@@ -78,7 +78,7 @@ async function pageSubject(view: UnsubscribeView): Promise<UnsubscribePageSubjec
   } catch {
     preferencesHref = null;
   }
-  return { contactName: view.contactName, tenantName: view.tenantName, categoryWords: categoryPhrase(view.category), preferencesHref };
+  return { contactName: view.contactName, tenantName: view.tenantName, category: view.category, preferencesHref, page: pageLanguageFor(view.contactLocale, view.tenantLocale) };
 }
 
 function html(status: number, body: string): Response {
