@@ -5,7 +5,7 @@
  * plain-text part and its SMS text.
  */
 import { templateIds } from '@/domain/vocabulary';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, firstHref, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, firstHref, noWiderThan, screen, test, unique } from './support';
 
 test.use({ role: 'admin' });
 
@@ -42,4 +42,15 @@ test('templates: every message kind’s editor previews it at desktop and phone 
   await expectAccessible(page, 'template editor');
   await page.setViewportSize({ width: 1360, height: 2400 });
   await screen(page, 'templates-with-text');
+
+  // The overview: each language's SMS segments, of the words (the organisation's limit, 3 unless set) and with the link.
+  await page.goto('/templates');
+  await expect(page.getByTestId('sms-limit-note')).toContainText('your limit of 3 segments');
+  const cost = page.locator('[data-kind="booking-confirmed"] li[data-locale="he"] [data-testid="sms-cost"]');
+  await expect(cost).toHaveText(/^SMS: \d segments? · \d with the preferences link \(UCS-2\)$/);
+  await expect(page.locator('[data-kind="booking-confirmed"] li[data-locale="en"] [data-testid="sms-cost"]')).toHaveText('SMS: 1 segment · 2 with the preferences link (GSM-7)');
+  await screen(page, 'templates-overview');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await noWiderThan(page, 375);
+  await screen(page, 'templates-overview-375');
 });

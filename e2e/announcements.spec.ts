@@ -4,13 +4,11 @@
  * arrives in the mailbox once, even after a double click; a scheduled one can be cancelled. At 1360 and 375 px,
  * axe-clean.
  */
-import type { Page } from '@playwright/test';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, mailboxCount, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, mailboxCount, screen, test, unique, noWiderThan } from './support';
 
 // The event page folds each person's timeline; these checks read it open.
 test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
 
-const noWiderThan = async (page: Page, px: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
 
 test.setTimeout(120_000);
 

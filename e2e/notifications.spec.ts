@@ -23,7 +23,7 @@ import { emptyPolicy, type NotificationPolicy } from '@/domain/notifications/not
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
 import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
 import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
-import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, reEscape, sameOrigin, screen, test, unique } from './support';
+import { bookViaApi, createEventViaApi, expect, expectAccessible, keepTimelinesOpen, reEscape, sameOrigin, screen, test, unique, noWiderThan } from './support';
 
 // The event page folds each participant's timeline; these checks read the timelines.
 test.beforeEach(async ({ page }) => keepTimelinesOpen(page));
@@ -80,7 +80,6 @@ test.afterAll(async () => {
 });
 
 const sentence = (page: Page, text: string | RegExp) => page.getByTestId('policy-sentences').getByText(text);
-const noWiderThan = async (page: Page, px: number) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
 
 test('an admin edits the policy matrix and reads the sentences change; staff read it without controls', async ({ browser, contextAs }) => {
   const ctx = await contextAs('admin');
@@ -424,7 +423,7 @@ test('the person’s own page speaks their language: a Dutch participant (nl-BE)
     // Only one of two quiet-hour times: refused on the page, in Dutch, naming what to check.
     await page.getByLabel('Van').fill('22:00');
     await page.getByRole('button', { name: 'Voorkeuren opslaan' }).click();
-    await expect(page.getByRole('alert')).toContainText('Dat is niet opgeslagen: controleer');
+    await expect(page.locator('.form-error')).toHaveText('Dat is niet opgeslagen: controleer het einde van je rustige uren (UU:MM) en probeer het opnieuw.');
     await page.getByLabel('Tot').fill('07:00');
     await page.getByRole('button', { name: 'Voorkeuren opslaan' }).click();
     await expect(page.getByRole('status')).toHaveText('Opgeslagen. Je voorkeuren gelden vanaf nu.');

@@ -159,6 +159,11 @@ export const test = base.extend<TenantFixtures, WorkerFixtures>({
 const outDir = () => path.join(path.dirname(test.info().config.configFile ?? path.resolve('playwright.config.ts')), 'test-results');
 
 /** Full-page screenshot as test-results/screens/<name>.png (outside Playwright's emptied outputDir). */
+/** Fails when the page scrolls sideways: its document is wider than `px` (a phone's 375 px viewport, say). */
+export async function noWiderThan(page: Page, px: number): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(px);
+}
+
 export async function screen(page: Page, name: string): Promise<void> {
   const file = path.join(outDir(), 'screens', `${name}.png`);
   fs.mkdirSync(path.dirname(file), { recursive: true });

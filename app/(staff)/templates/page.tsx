@@ -21,8 +21,9 @@ function stateText(s: TextState): string {
 const segments = (n: number) => (n === 1 ? '1 segment' : `${n} segments`);
 
 /** "SMS: 1 segment · 2 with the preferences link (GSM-7)"; words over the organisation's limit say so. */
-function smsCostText(sms: NonNullable<TextState['sms']>, limit: number): string {
-  const over = sms.segments > limit ? ` — over your limit of ${limit}` : '';
+function smsCostText(sms: NonNullable<TextState['sms']>, limit: number, builtIn: boolean): string {
+  // Punctual's own text is sent as it is (the limit checks what the organisation saves): it says what to do about it.
+  const over = sms.segments > limit ? ` — over your limit of ${limit}${builtIn ? ': write a shorter one' : ''}` : '';
   return `SMS: ${segments(sms.segments)}${over} · ${sms.withLink} with the preferences link (${sms.encoding})`;
 }
 
@@ -46,9 +47,9 @@ export default async function TemplatesPage() {
           text is used wherever your organisation has not published one.
         </p>
         <p className="small muted" data-testid="sms-limit-note">
-          Each language shows how many segments one text message of that kind takes with a sample event — its words, which your limit of {segments(limit)} is on (
-          <Link href="/settings#smsSegmentLimit">Settings</Link>), and the whole message with the preferences link every text message ends with, which is what
-          your provider bills.
+          Each language shows how many segments one text message of that kind takes with a sample event: its words, which your limit of {segments(limit)} is on
+          (<Link href="/settings#smsSegmentLimit">Settings</Link>), and the whole message with the preferences link every text message ends with, which is what your
+          provider bills.
         </p>
         {defaultBuiltIn ? null : (
           <p className="small muted" data-testid="default-language-note">
@@ -73,7 +74,7 @@ export default async function TemplatesPage() {
                   <span className={`small ${s.published === null ? 'muted' : 'text-own'}`}>{stateText(s)}</span>
                   {s.sms ? (
                     <span className={`small text-sms${s.sms.segments > limit ? ' text-sms-over' : ''}`} data-testid="sms-cost" data-segments={s.sms.segments}>
-                      {smsCostText(s.sms, limit)}
+                      {smsCostText(s.sms, limit, s.published === null)}
                     </span>
                   ) : null}
                 </li>
