@@ -173,6 +173,13 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
             Columns used: {preview.columns.map((c) => `${c.header} → ${FIELD_NAME[c.field]}`).join(', ')}.
             {preview.ignored.length > 0 ? ` Ignored: ${preview.ignored.join(', ')}.` : ''} Row numbers are the spreadsheet&apos;s: the header is row 1.
           </p>
+          {preview.cancelledRows.length > 0 ? (
+            <p className="muted small" data-testid="import-cancelled-rows">
+              {plural(preview.cancelledRows.length, 'cancelled booking is', 'cancelled bookings are')} left out (the file&apos;s booking status says
+              cancelled): {preview.cancelledRows.length === 1 ? 'row' : 'rows'} {preview.cancelledRows.slice(0, 20).join(', ')}
+              {preview.cancelledRows.length > 20 ? ', …' : ''}.
+            </p>
+          ) : null}
           {preview.known > 0 ? (
             <p className="muted small">
               {plural(preview.known, 'person is', 'people are')} already in your contacts: they are booked with their stored details

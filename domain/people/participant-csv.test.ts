@@ -279,7 +279,28 @@ describe('what Punctual exports, Punctual imports', () => {
     ]);
     expect(r.rows[0]!.problems).toEqual([]);
     expect(r.rows[0]!.person).toEqual({ role: 'host', contact: { email: 'zoe@example.com', name: 'Zoë Nowak', phone: '+48601234567', timeZone: 'Europe/Warsaw', locale: 'pl' } });
-    expect(r.ignored).toEqual(['Booking status', 'Status reason', 'Guest of organisation', 'Booked at (UTC)', 'Booked at (Europe/Amsterdam)', 'Booking id']);
+    expect(r.ignored).toEqual(['Status reason', 'Guest of organisation', 'Booked at (UTC)', 'Booked at (Europe/Amsterdam)', 'Booking id']);
+  });
+  it('an export’s cancelled bookings are left out, not booked again: listed by row, and their address is no duplicate of a live row', () => {
+    const file =
+      'Name,Email,Booking status\r\n' +
+      'Ana,ana@example.com,confirmed\r\n' +
+      'Ben,ben@example.com,cancelled\r\n' +
+      'Ana again,ana@example.com,Cancelled\r\n' +
+      'Cas,cas@example.com,\r\n';
+    const r = read(file);
+    expect(r.rows.map((x) => [x.row, !!x.cancelled])).toEqual([
+      [2, false],
+      [3, true],
+      [4, true],
+      [5, false],
+    ]);
+    const p = previewParticipantCsv(r.rows, { booked: new Set(), known: new Map() });
+    expect(p.cancelledRows).toEqual([3, 4]);
+    expect([p.ready, p.withProblems]).toEqual([2, 0]);
+    expect(p.people.map((x) => x.contact.email)).toEqual(['ana@example.com', 'cas@example.com']);
+    // Without a status column nothing is left out.
+    expect(previewParticipantCsv(read('email\r\nben@example.com\r\n').rows, { booked: new Set(), known: new Map() }).cancelledRows).toEqual([]);
   });
   it('a neutralised formula keeps its apostrophe (and is refused as a phone), only phone numbers and dates lose it', () => {
     expect(unguardCsvCell("'+31 6 1234 5678")).toBe('+31 6 1234 5678');

@@ -19,7 +19,9 @@
  * the preview shows when it differs from the row (after a value over several lines).
  *
  * Punctual's own exports read back unchanged (server/people/csv-exports.ts): their headings are aliases here ("Their
- * time zone", "Locale"), their other columns (booking status, booked at, ids) are listed as ignored, and the
+ * time zone", "Locale"), a row whose "Booking status" (or "Status") is `cancelled` is left out — a cancelled booking
+ * in an export is not someone to book again ({@link ImportPreview} `cancelledRows`) —, their other columns (booked
+ * at, ids) are listed as ignored, and the
  * CSV-injection guard's leading apostrophe (domain/people/csv-export.ts) is removed again from a cell that is
  * plainly a phone number or a date ({@link unguardCsvCell}).
  *
@@ -103,7 +105,12 @@ interface ParticipantCsvRow {
   problems: RowProblem[];
   /** The participant, when the row's own values are all acceptable (cross-row checks may still add problems). */
   person: ImportPerson | null;
+  /** True when the file's booking status column says `cancelled` (an export's cancelled booking): the row is left out. */
+  cancelled?: boolean;
 }
+
+/** Headers (as {@link headerKey} reads them) of a booking status column: Punctual's export writes "Booking status". */
+const STATUS_HEADERS: ReadonlySet<string> = new Set(['bookingstatus', 'status']);
 
 type CsvRead =
   | { ok: false; error: string }
@@ -298,11 +305,13 @@ export function readParticipantCsv(input: string): CsvRead {
 
   const columns: { field: CsvField; header: string; index: number }[] = [];
   const ignored: string[] = [];
+  let statusIndex = -1;
   head.record.forEach((raw, index) => {
     const header = raw.trim();
     const field = FIELD_OF.get(headerKey(header));
     if (!field) {
-      if (header !== '') ignored.push(header);
+      if (statusIndex < 0 && STATUS_HEADERS.has(headerKey(header))) statusIndex = index;
+      else if (header !== '') ignored.push(header);
       return;
     }
     columns.push({ field, header, index });
@@ -341,7 +350,9 @@ export function readParticipantCsv(input: string): CsvRead {
     const line = lineOfEnd(info.bytes) - breaks;
     const row = line - innerBreaks;
     innerBreaks += breaks;
-    return { row, line, values, problems, person: problems.length === 0 ? own.person : null };
+    const status = statusIndex >= 0 ? unguardCsvCell((record[statusIndex] ?? '').trim()).toLowerCase() : '';
+    const cancelled = status === 'cancelled' || status === 'canceled';
+    return { row, line, values, problems, person: problems.length === 0 ? own.person : null, ...(cancelled ? { cancelled } : {}) };
   });
   return { ok: true, delimiter, columns: columns.map(({ field, header }) => ({ field, header })), ignored, rows };
 }
@@ -369,18 +380,22 @@ export interface ImportPreview {
   keptDiffering: number;
   /** The participants to book, in file order — only when there is no problem (else empty). */
   people: ImportPerson[];
+  /** Rows left out because the file marks their booking `cancelled` (spreadsheet row numbers); not in `rows`. */
+  cancelledRows: number[];
 }
 
 /**
- * The preview of a read file against the tenant's state: adds to each row the cross-row problems — the same
+ * The preview of a read file against the tenant's state: rows the file marks cancelled are left out (listed in
+ * `cancelledRows`, checked no further); to each other row it adds the cross-row problems — the same
  * address (case-insensitive) as an earlier row ("duplicate", naming both rows; the earlier row stays as it is)
  * and a person already booked on this event — and whether the address is a known contact and which of the
  * file's details differ from the stored ones (domain/scheduling/contact-kept.ts keptDetails: they are kept, not applied).
  */
-export function previewParticipantCsv(rows: readonly ParticipantCsvRow[], ctx: ImportContext): ImportPreview {
+export function previewParticipantCsv(allRows: readonly ParticipantCsvRow[], ctx: ImportContext): ImportPreview {
   const firstRow = new Map<string, number>();
   let known = 0;
   let keptDiffering = 0;
+  const rows = allRows.filter((r) => !r.cancelled);
   const out = rows.map((r): PreviewRow => {
     const problems = [...r.problems];
     const key = r.values.email.toLowerCase();
@@ -408,5 +423,6 @@ export function previewParticipantCsv(rows: readonly ParticipantCsvRow[], ctx: I
     known,
     keptDiffering,
     people: withProblems === 0 ? out.map((r) => r.person!) : [],
+    cancelledRows: allRows.filter((r) => r.cancelled).map((r) => r.row),
   };
 }

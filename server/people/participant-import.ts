@@ -61,6 +61,8 @@ export interface ImportAnswer {
   known: number;
   /** Of those, how many the file gives other details for. */
   keptDiffering: number;
+  /** Rows left out because the file marks their booking cancelled (an export's cancelled bookings), spreadsheet row numbers. */
+  cancelledRows: number[];
   /** Every row with a problem, in file order. */
   problemRows: ImportAnswerRow[];
   /** The first few ready rows. */
@@ -97,6 +99,7 @@ async function check(db: DbOrTx, tenantId: string, eventId: string, text: string
     withProblems: preview.withProblems,
     known: preview.known,
     keptDiffering: preview.keptDiffering,
+    cancelledRows: preview.cancelledRows,
     problemRows: preview.rows.filter((r) => r.problems.length > 0).map(row),
     sample: preview.rows.filter((r) => r.problems.length === 0).slice(0, SAMPLE_ROWS).map(row),
   };
