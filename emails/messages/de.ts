@@ -151,8 +151,17 @@ const de: Catalog = {
     preferencesPageLink: 'Ihrer Einstellungsseite',
     unsubscribedTitle: '{already, select, yes {{what} sind bereits abbestellt} other {{what} abbestellt}}',
     unsubscribedBody: '{hasName, select, yes {{name} erhält keine {what} mehr von {tenantName}.} other {Sie erhalten keine {what} mehr von {tenantName}.}}',
-    unsubscribedSince: '{hasName, select, yes {{name} erhält seit {date} keine {what} mehr von {tenantName}.} other {Sie erhalten seit {date} keine {what} mehr von {tenantName}.}}',
+    unsubscribedSince: '{hasName, select, yes {{name} erhält seit dem {date} keine {what} mehr von {tenantName}.} other {Sie erhalten seit dem {date} keine {what} mehr von {tenantName}.}}',
     changedMind: 'Doch anders entschieden oder möchten Sie weniger Nachrichten einer anderen Art? Wählen Sie neu auf {link}.',
+    problemExpiredTitle: 'Dieser Abmeldelink ist abgelaufen',
+    problemExpired: 'Er gilt seit dem {date} nicht mehr. Um zu ändern, was Sie erhalten, nutzen Sie den Link zu Ihren Einstellungen am Ende einer aktuellen Nachricht der Veranstalter.',
+    problemInvalidTitle: 'Dieser Abmeldelink funktioniert nicht',
+    problemInvalid: 'Vielleicht wurde er abgeschnitten oder verändert. Nutzen Sie den Link in Ihrer neuesten Nachricht oder den Link zu Ihren Einstellungen an deren Ende.',
+    problemGoneTitle: 'Nichts abzubestellen',
+    problemGone: 'Diese Person ist nicht mehr gespeichert, daher gibt es nichts abzubestellen.',
+    nothingChanged: 'Es wurde nichts geändert.',
+    linkBrokenTitle: 'Dieser Link funktioniert nicht',
+    linkBroken: 'Wir konnten die Einstellungen, auf die dieser Link verweist, nicht finden. Bitte nutzen Sie den Link in Ihrer neuesten Nachricht und achten Sie darauf, dass er vollständig kopiert wurde.',
   },
 };
 

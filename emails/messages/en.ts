@@ -191,6 +191,15 @@ const en = {
     unsubscribedBody: '{hasName, select, yes {{name} will no longer get {what} from {tenantName}.} other {You will no longer get {what} from {tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} has not been getting {what} from {tenantName} since {date}.} other {You have not been getting {what} from {tenantName} since {date}.}}',
     changedMind: 'Changed your mind, or want fewer messages of another kind? Choose again on {link}.',
+    problemExpiredTitle: 'This unsubscribe link has expired',
+    problemExpired: 'It stopped working on {date}. To change what you receive, use the preferences link at the end of a recent message from the organiser.',
+    problemInvalidTitle: 'This unsubscribe link does not work',
+    problemInvalid: 'It may have been cut off or changed. Use the link in your most recent message, or the preferences link at its end.',
+    problemGoneTitle: 'Nothing to unsubscribe',
+    problemGone: 'This person is no longer on file, so there is nothing to unsubscribe.',
+    nothingChanged: 'Nothing was changed.',
+    linkBrokenTitle: 'This link does not work',
+    linkBroken: 'We could not find the preferences this link points to. Please use the link in your most recent message, and make sure it was copied whole.',
   },
 };
 

@@ -154,6 +154,15 @@ const es: Catalog = {
     unsubscribedBody: '{hasName, select, yes {{name} dejará de recibir {what} de {tenantName}.} other {Dejarás de recibir {what} de {tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} no recibe {what} de {tenantName} desde el {date}.} other {No recibes {what} de {tenantName} desde el {date}.}}',
     changedMind: '¿Has cambiado de idea o quieres menos mensajes de otro tipo? Vuelve a elegir en {link}.',
+    problemExpiredTitle: 'Este enlace para darte de baja ha caducado',
+    problemExpired: 'Dejó de funcionar el {date}. Para cambiar lo que recibes, usa el enlace a tus preferencias que aparece al final de un mensaje reciente del organizador.',
+    problemInvalidTitle: 'Este enlace para darte de baja no funciona',
+    problemInvalid: 'Puede que se haya cortado o modificado. Usa el enlace de tu mensaje más reciente o el enlace a tus preferencias que aparece al final.',
+    problemGoneTitle: 'No hay nada que dar de baja',
+    problemGone: 'Esta persona ya no figura en nuestros registros, así que no hay nada que dar de baja.',
+    nothingChanged: 'No se ha cambiado nada.',
+    linkBrokenTitle: 'Este enlace no funciona',
+    linkBroken: 'No hemos encontrado las preferencias a las que lleva este enlace. Usa el enlace de tu mensaje más reciente y comprueba que lo has copiado entero.',
   },
 };
 

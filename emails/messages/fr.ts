@@ -158,6 +158,15 @@ const fr: Catalog = {
     unsubscribedBody: '{hasName, select, yes {{name} ne recevra plus de {what} de {tenantName}.} other {Vous ne recevrez plus de {what} de {tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} ne reçoit plus de {what} de {tenantName} depuis le {date}.} other {Vous ne recevez plus de {what} de {tenantName} depuis le {date}.}}',
     changedMind: 'Vous avez changé d’avis, ou souhaitez moins de messages d’un autre type\u00a0? Faites un nouveau choix sur {link}.',
+    problemExpiredTitle: 'Ce lien de désabonnement a expiré',
+    problemExpired: 'Il ne fonctionne plus depuis le {date}. Pour changer ce que vous recevez, utilisez le lien vers vos préférences à la fin d’un message récent de l’organisateur.',
+    problemInvalidTitle: 'Ce lien de désabonnement ne fonctionne pas',
+    problemInvalid: 'Il a peut-être été coupé ou modifié. Utilisez le lien de votre message le plus récent, ou le lien vers vos préférences à la fin de celui-ci.',
+    problemGoneTitle: 'Rien à désabonner',
+    problemGone: 'Cette personne n’est plus enregistrée\u00a0: il n’y a rien à désabonner.',
+    nothingChanged: 'Rien n’a été modifié.',
+    linkBrokenTitle: 'Ce lien ne fonctionne pas',
+    linkBroken: 'Nous n’avons pas trouvé les préférences vers lesquelles pointe ce lien. Utilisez le lien de votre message le plus récent et vérifiez qu’il a été copié en entier.',
   },
 };
 

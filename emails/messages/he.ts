@@ -155,6 +155,15 @@ const he: Catalog = {
     unsubscribedBody: '{hasName, select, yes {{name} לא יקבלו עוד {what} מ{tenantName}.} other {לא יישלחו אליך עוד {what} מ{tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} לא מקבלים {what} מ{tenantName} מאז {date}.} other {לא נשלחו אליך {what} מ{tenantName} מאז {date}.}}',
     changedMind: 'שינית את דעתך, או שצריך פחות הודעות מסוג אחר? אפשר לבחור מחדש ב{link}.',
+    problemExpiredTitle: 'תוקף קישור ההסרה פג',
+    problemExpired: 'הקישור הפסיק לעבוד ב־{date}. כדי לשנות אילו הודעות מגיעות אליך, אפשר להשתמש בקישור להעדפות שבסוף הודעה אחרונה מהמארגנים.',
+    problemInvalidTitle: 'קישור ההסרה לא עובד',
+    problemInvalid: 'ייתכן שהקישור נקטע או שונה. אפשר להשתמש בקישור שבהודעה האחרונה, או בקישור להעדפות שבסופה.',
+    problemGoneTitle: 'אין ממה להסיר',
+    problemGone: 'האדם הזה כבר לא רשום אצלנו, ולכן אין ממה להסיר.',
+    nothingChanged: 'לא שונה דבר.',
+    linkBrokenTitle: 'הקישור לא עובד',
+    linkBroken: 'לא מצאנו את ההעדפות שהקישור הזה מפנה אליהן. אפשר להשתמש בקישור שבהודעה האחרונה ולוודא שהוא הועתק במלואו.',
   },
 };
 

@@ -154,6 +154,15 @@ const it: Catalog = {
     unsubscribedBody: '{hasName, select, yes {{name} non riceverà più {what} da {tenantName}.} other {Non riceverai più {what} da {tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} non riceve {what} da {tenantName} dal {date}.} other {Non ricevi {what} da {tenantName} dal {date}.}}',
     changedMind: 'Hai cambiato idea o vuoi meno messaggi di un altro tipo? Scegli di nuovo su {link}.',
+    problemExpiredTitle: 'Questo link di disiscrizione è scaduto',
+    problemExpired: 'Non funziona più dal {date}. Per cambiare cosa ricevi, usa il link alle preferenze in fondo a un messaggio recente dell’organizzatore.',
+    problemInvalidTitle: 'Questo link di disiscrizione non funziona',
+    problemInvalid: 'Forse è stato troncato o modificato. Usa il link del tuo messaggio più recente, oppure il link alle preferenze in fondo al messaggio.',
+    problemGoneTitle: 'Niente da disiscrivere',
+    problemGone: 'Questa persona non è più registrata, quindi non c’è niente da disiscrivere.',
+    nothingChanged: 'Non è stato cambiato nulla.',
+    linkBrokenTitle: 'Questo link non funziona',
+    linkBroken: 'Non abbiamo trovato le preferenze a cui rimanda questo link. Usa il link del tuo messaggio più recente e controlla di averlo copiato per intero.',
   },
 };
 

@@ -152,6 +152,15 @@ const nl: Catalog = {
     unsubscribedBody: '{hasName, select, yes {{name} krijgt geen {what} meer van {tenantName}.} other {Je krijgt geen {what} meer van {tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} krijgt sinds {date} geen {what} meer van {tenantName}.} other {Je krijgt sinds {date} geen {what} meer van {tenantName}.}}',
     changedMind: 'Toch van gedachten veranderd, of wil je minder berichten van een ander soort? Kies opnieuw op {link}.',
+    problemExpiredTitle: 'Deze afmeldlink is verlopen',
+    problemExpired: 'Hij werkt sinds {date} niet meer. Wil je aanpassen wat je ontvangt, gebruik dan de voorkeurenlink onderaan een recent bericht van de organisator.',
+    problemInvalidTitle: 'Deze afmeldlink werkt niet',
+    problemInvalid: 'Misschien is hij afgebroken of aangepast. Gebruik de link in je meest recente bericht, of de voorkeurenlink onderaan dat bericht.',
+    problemGoneTitle: 'Niets om af te melden',
+    problemGone: 'Deze persoon staat niet meer in het bestand, dus er valt niets af te melden.',
+    nothingChanged: 'Er is niets veranderd.',
+    linkBrokenTitle: 'Deze link werkt niet',
+    linkBroken: 'We konden de voorkeuren waar deze link naar verwijst niet vinden. Gebruik de link in je meest recente bericht en controleer of hij helemaal is gekopieerd.',
   },
 };
 

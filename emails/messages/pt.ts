@@ -156,6 +156,15 @@ const pt: Catalog = {
     unsubscribedBody: '{hasName, select, yes {{name} não vai mais receber {what} de {tenantName}.} other {Você não vai mais receber {what} de {tenantName}.}}',
     unsubscribedSince: '{hasName, select, yes {{name} não recebe {what} de {tenantName} desde {date}.} other {Você não recebe {what} de {tenantName} desde {date}.}}',
     changedMind: 'Mudou de ideia ou quer menos mensagens de outro tipo? Escolha de novo em {link}.',
+    problemExpiredTitle: 'Este link para cancelar a inscrição expirou',
+    problemExpired: 'Ele deixou de funcionar em {date}. Para mudar o que você recebe, use o link das suas preferências no fim de uma mensagem recente do organizador.',
+    problemInvalidTitle: 'Este link para cancelar a inscrição não funciona',
+    problemInvalid: 'Talvez ele tenha sido cortado ou alterado. Use o link da sua mensagem mais recente ou o link das suas preferências no fim dela.',
+    problemGoneTitle: 'Nada para cancelar',
+    problemGone: 'Esta pessoa não está mais cadastrada, então não há nada para cancelar.',
+    nothingChanged: 'Nada foi alterado.',
+    linkBrokenTitle: 'Este link não funciona',
+    linkBroken: 'Não encontramos as preferências para as quais este link aponta. Use o link da sua mensagem mais recente e confira se ele foi copiado por inteiro.',
   },
 };
 

@@ -7,8 +7,9 @@
  *
  * The question and the answer are written in the person's language (`subject.page`: the catalog's `pages` messages,
  * emails/messages/page-language.ts — their language, its base, the organisation's default, English), with the page's
- * `lang` and `dir`. The problem pages (a bad, expired or foreign link; a malformed POST, which only mail providers
- * send) cannot know whose link it was and stay English.
+ * `lang` and `dir`. A link that leads to nobody (bad, expired, foreign, the person gone) is answered in the browser's
+ * language ({@link linkProblemPage}; emails/messages/page-language.ts pageLanguageForRequest); a malformed POST, which
+ * only mail providers send, is answered in English ({@link problemPage}).
  */
 
 import { UNSUBSCRIBE_PAGE_CSP } from '@/domain/platform/security-headers';
@@ -50,7 +51,7 @@ a{color:#2f5bd3}
 @media (max-width:480px){main{padding:12px 8px}.card{padding:16px}button{width:100%}}
 `;
 
-function page(title: string, body: string, language: { lang: string; dir: 'ltr' | 'rtl' } = { lang: 'en', dir: 'ltr' }): string {
+function htmlDocument(title: string, body: string, language: { lang: string; dir: 'ltr' | 'rtl' } = { lang: 'en', dir: 'ltr' }): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language.lang)}" dir="${language.dir}">
 <head>
@@ -103,7 +104,7 @@ const essentialNote = (s: UnsubscribePageSubject) => `<p class="note">${text(s, 
  * POSTs `List-Unsubscribe=One-Click` to `action` (the same URL), and the preferences link. Changes nothing by itself.
  */
 export function confirmPage(s: UnsubscribePageSubject, action: string): string {
-  return page(
+  return htmlDocument(
     pageText(s.page, 'unsubscribeTitle', { what: pageText(s.page, 'categoryName', { category: s.category }) }),
     `<h1>${text(s, 'unsubscribeQuestion')}</h1>
 <p>${text(s, 'unsubscribeEffect')}</p>
@@ -124,7 +125,7 @@ ${essentialNote(s)}`,
 export function donePage(s: UnsubscribePageSubject, opts: { already: boolean; since: string | null }): string {
   const heading = text(s, 'unsubscribedTitle', { already: opts.already ? 'yes' : 'no' });
   const date = opts.already && opts.since ? sinceDate(opts.since, s.page.lang) : null;
-  return page(
+  return htmlDocument(
     pageText(s.page, 'unsubscribedTitle', { already: opts.already ? 'yes' : 'no', what: pageText(s.page, 'categoryName', { category: s.category }) }),
     `<h1>${heading}</h1>
 <p class="done" role="status">${date ? text(s, 'unsubscribedSince', { date }) : text(s, 'unsubscribedBody')}</p>
@@ -142,12 +143,32 @@ function sinceDate(iso: string, lang: string): string {
 }
 
 /**
- * A 400/404 page: `message` (our own words, escaped), "Nothing was changed." and — unless `message` already says
+ * A link that leads to nobody, in `page`'s language: `expired` (on `expiredAt`, ISO-8601 UTC, shown as a date),
+ * `invalid` (tampered, cut off, another deployment's) or `gone` (the person is no longer on file); each says nothing
+ * was changed and where to choose messages instead.
+ */
+export function linkProblemPage(kind: 'expired' | 'invalid' | 'gone', page: PageLanguage, expiredAt?: string | null): string {
+  const keys = { expired: ['problemExpiredTitle', 'problemExpired'], invalid: ['problemInvalidTitle', 'problemInvalid'], gone: ['problemGoneTitle', 'problemGone'] } as const;
+  const [titleKey, messageKey] = keys[kind];
+  const title = pageText(page, titleKey);
+  const date = expiredAt ? sinceDate(expiredAt, page.lang) : '';
+  return htmlDocument(
+    title,
+    `<h1>${escapeHtml(title)}</h1>
+<p class="problem" role="alert">${escapeHtml(pageText(page, messageKey, { date }))}</p>
+<p>${escapeHtml(pageText(page, 'nothingChanged'))}</p>`,
+    page,
+  );
+}
+
+/**
+ * A 400 page for a malformed request (only mail providers POST here by hand): `message` (our own words, escaped),
+ * "Nothing was changed." and — unless `message` already says
  * it (`hint: false`) — where to choose messages instead.
  */
 export function problemPage(title: string, message: string, opts: { hint?: boolean } = {}): string {
   const hint = opts.hint === false ? '' : ' To choose which messages you get, use the “Choose how … reaches you” link at the end of a recent message from the organiser.';
-  return page(
+  return htmlDocument(
     title,
     `<h1>${escapeHtml(title)}</h1>
 <p class="problem" role="alert">${escapeHtml(message)}</p>

@@ -58,7 +58,7 @@ async function subjectOf(token: string, secrets: string | readonly string[], now
       'validation',
       `token: this unsubscribe link expired on ${v.expiredAt.toISOString().slice(0, 10)} — to change what you receive, use the "Choose how … reaches you" preferences link in a recent message`,
       'token',
-      { expired: true },
+      { expired: true, expiredAt: v.expiredAt.toISOString() },
     );
   }
   if (!v) throw new AppError('validation', 'token: this unsubscribe link is not valid — it may have been cut off or changed; use the link in your most recent message', 'token');

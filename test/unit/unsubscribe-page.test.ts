@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { previewData, renderReminderEmail } from '@/emails';
-import { pageLanguageFor } from '@/emails/messages/page-language';
-import { confirmPage, donePage, escapeHtml, problemPage } from '@/server/suppressions/unsubscribe-page';
+import { pageLanguageFor, pageLanguageForRequest } from '@/emails/messages/page-language';
+import { confirmPage, donePage, escapeHtml, linkProblemPage, problemPage } from '@/server/suppressions/unsubscribe-page';
 
 const subject = { contactName: 'Ana <script>alert(1)</script>', tenantName: 'Studio "Noord" & Co', category: 'reminders' as const, preferencesHref: '/preferences/a.b.c', page: pageLanguageFor('en', 'en') };
 
@@ -30,12 +30,25 @@ describe('unsubscribe pages (no script, everything escaped)', () => {
     expect(dutch).toContain('<a href="/preferences/a.b.c">je voorkeurenpagina</a>');
     expect(dutch).not.toMatch(/(?<!List-)Unsubscribe|preferences page|always reach you/);
     const german = donePage({ ...subject, contactName: '', page: pageLanguageFor('xx', 'de') }, { already: true, since: '2027-08-03T12:00:00.000Z' });
-    expect(german).toContain('Sie erhalten seit 3. August 2027 keine Erinnerungen mehr von Studio &quot;Noord&quot; &amp; Co.');
+    expect(german).toContain('Sie erhalten seit dem 3. August 2027 keine Erinnerungen mehr von Studio &quot;Noord&quot; &amp; Co.');
     const hebrew = donePage({ ...subject, page: pageLanguageFor('he', 'en') }, { already: false, since: null });
     expect(hebrew).toContain('<html lang="he" dir="rtl">');
     expect(hebrew).toContain('הוסרת מקבלת תזכורות');
     // Without a preferences link the line that would carry it is left out, in every language.
     expect(donePage({ ...subject, preferencesHref: null, page: pageLanguageFor('fr', 'en') }, { already: false, since: null })).not.toMatch(/<a |\uE000/);
+  });
+  it('a link that leads to nobody is answered in the browser’s language (Accept-Language), else English', () => {
+    expect(pageLanguageForRequest('fr-CH, fr;q=0.9, en;q=0.8').language).toBe('fr');
+    expect(pageLanguageForRequest('da, nl-BE;q=0.7, en;q=0.3').language).toBe('nl');
+    expect(pageLanguageForRequest('ja').language).toBe('en');
+    expect(pageLanguageForRequest(null).language).toBe('en');
+    const expired = linkProblemPage('expired', pageLanguageForRequest('de-AT'), '2027-08-02T00:00:00.000Z');
+    expect(expired).toContain('<html lang="de" dir="ltr">');
+    expect(expired).toContain('<h1>Dieser Abmeldelink ist abgelaufen</h1>');
+    expect(expired).toContain('Er gilt seit dem 2. August 2027 nicht mehr.');
+    expect(expired).toContain('Es wurde nichts geändert.');
+    expect(linkProblemPage('invalid', pageLanguageForRequest(null))).toContain('<h1>This unsubscribe link does not work</h1>');
+    expect(linkProblemPage('gone', pageLanguageForRequest('he-IL'))).toContain('dir="rtl"');
   });
   it('problems say nothing was changed', () => {
     const html = problemPage('This unsubscribe link does not work', 'It <b>was</b> cut off.');

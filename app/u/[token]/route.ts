@@ -1,12 +1,12 @@
 import { getDb } from '@/db/client';
-import { pageLanguageFor } from '@/emails/messages/page-language';
+import { pageLanguageFor, pageLanguageForRequest } from '@/emails/messages/page-language';
 import { appClock } from '@/server/platform/clock';
 import { AppError, retryOnTransactionConflict } from '@/server/platform/errors';
 import { BodyError, readFormBody } from '@/server/platform/request-body';
 import { preferencesSecret, signPreferenceToken } from '@/server/sending/preference-link';
 import { readUnsubscribeView, unsubscribeByToken, type UnsubscribeView } from '@/server/suppressions/unsubscribe';
 import { unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
-import { confirmPage, donePage, problemPage, unsubscribePageHeaders, type UnsubscribePageSubject } from '@/server/suppressions/unsubscribe-page';
+import { confirmPage, donePage, linkProblemPage, problemPage, unsubscribePageHeaders, type UnsubscribePageSubject } from '@/server/suppressions/unsubscribe-page';
 
 export const dynamic = 'force-dynamic';
 
@@ -30,7 +30,7 @@ const UNSUBSCRIBE_MAX_BODY_BYTES = 16 * 1024;
  *   tampered token → 400; an expired one → 400 saying so and pointing at the preferences link. Nothing changes
  *   on any 4xx.
  */
-export async function GET(_request: Request, context: { params: Promise<{ token: string }> }) {
+export async function GET(request: Request, context: { params: Promise<{ token: string }> }) {
   const { token } = await context.params;
   try {
     await appClock().ready;
@@ -39,7 +39,7 @@ export async function GET(_request: Request, context: { params: Promise<{ token:
     if (view.alreadyUnsubscribed) return html(200, donePage(subject, { already: true, since: view.unsubscribedAt }));
     return html(200, confirmPage(subject, `/u/${encodeURIComponent(token)}`));
   } catch (e) {
-    return problem(e);
+    return problem(e, request);
   }
 }
 
@@ -66,7 +66,7 @@ export async function POST(request: Request, context: { params: Promise<{ token:
     const r = await retryOnTransactionConflict(() => unsubscribeByToken(getDb(), token, unsubscribeSecrets(), appClock().now()));
     return html(200, donePage(await pageSubject(r), { already: r.status === 'already_unsubscribed', since: r.unsubscribedAt }));
   } catch (e) {
-    return problem(e);
+    return problem(e, request);
   }
 }
 
@@ -85,15 +85,14 @@ function html(status: number, body: string): Response {
   return new Response(body, { status, headers: unsubscribePageHeaders });
 }
 
-/** An AppError as its page (400 bad or expired link, 404 person gone); anything else is thrown on (500). */
-function problem(e: unknown): Response {
+/**
+ * An AppError as its page, in the browser's language (Accept-Language: the link led to nobody whose language we know):
+ * 400 bad or expired link, 404 person gone; anything else is thrown on (500).
+ */
+function problem(e: unknown, request: Request): Response {
   if (!(e instanceof AppError)) throw e;
-  if (e.code === 'not_found') return html(404, problemPage('Nothing to unsubscribe', e.message));
+  const page = pageLanguageForRequest(request.headers.get('accept-language'));
+  if (e.code === 'not_found') return html(404, linkProblemPage('gone', page));
   const expired = e.details?.expired === true;
-  const text = e.message.replace(/^token: /, '');
-  const message = /[.!?]$/.test(text) ? text : `${text}.`;
-  return html(
-    e.httpStatus,
-    problemPage(expired ? 'This unsubscribe link has expired' : 'This unsubscribe link does not work', message.charAt(0).toUpperCase() + message.slice(1), { hint: !expired }),
-  );
+  return html(e.httpStatus, linkProblemPage(expired ? 'expired' : 'invalid', page, expired ? String(e.details?.expiredAt ?? '') || null : null));
 }
