@@ -411,7 +411,7 @@ test('the person’s own page speaks their language: a Dutch participant (nl-BE)
     await expect(page.locator('main')).toHaveAttribute('lang', 'nl-BE');
     await expect(page.getByText(/^Daan de Vries, kies hoe .+ je bereikt over je boekingen\./)).toBeVisible();
     await expect(page.getByTestId('phone-on-file')).toContainText('We hebben geen mobiel nummer van je');
-    const reminders = page.getByRole('group', { name: 'Herinneringen vóór je evenementen' });
+    const reminders = page.getByRole('group', { name: 'Herinneringen vóór je activiteiten' });
     await reminders.getByLabel('Sms').check();
     await expect(page.getByTestId('preference-sentences').locator('li')).toHaveText([
       'Herinneringen per e-mail en sms.',

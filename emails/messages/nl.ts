@@ -113,13 +113,12 @@ const nl: Catalog = {
   pages: {
     preferencesTitle: 'Jouw berichtvoorkeuren',
     preferencesIntro: '{hasName, select, yes {{name}, kies hoe {tenantName} je bereikt over je boekingen.} other {Kies hoe {tenantName} je bereikt over je boekingen.}}',
-    essentialNote: 'Berichten dat een evenement niet doorgaat, krijg je altijd.',
-    categoryTitle:
-      '{category, select, reminders {Herinneringen vóór je evenementen} booking_updates {Updates over je boekingen} announcements {Mededelingen van de organisator over je evenementen} other {Berichten}}',
+    essentialNote: 'Berichten dat een activiteit niet doorgaat, krijg je altijd.',
+    categoryTitle: '{category, select, reminders {Herinneringen vóór je activiteiten} booking_updates {Updates over je boekingen} announcements {Mededelingen van de organisator over je activiteiten} other {Berichten}}',
     categoryName: '{category, select, reminders {herinneringen} booking_updates {updates over je boekingen} announcements {mededelingen} other {deze berichten}}',
     channel: '{channel, select, sms {Sms} other {E-mail}}',
     phoneOnFile: 'Sms’jes gaan naar het nummer dat we van je hebben: {phone}.',
-    noPhone: 'We hebben geen mobiel nummer van je, dus er kan niets per sms; vraag {tenantName} om het toe te voegen.',
+    noPhone: 'We hebben geen mobiel nummer van je, dus we kunnen je geen sms sturen; vraag {tenantName} om het toe te voegen.',
     quietHours: 'Rustige uren',
     quietFrom: 'Van',
     quietTo: 'Tot',
@@ -128,9 +127,8 @@ const nl: Catalog = {
     inShort: 'Kort gezegd',
     summaryChannels:
       '{category, select, reminders {Herinneringen} booking_updates {Updates over je boekingen} announcements {Mededelingen} other {Berichten}} per {channels, select, sms {sms} both {e-mail en sms} other {e-mail}}.',
-    summaryNone:
-      '{category, select, reminders {Geen herinneringen.} booking_updates {Geen updates over je boekingen (behalve de belangrijke, zoals het afgelasten van een evenement).} announcements {Geen mededelingen.} other {Geen berichten.}}',
-    summaryQuiet: 'Rustige uren {start}–{end} ({zone}): herinneringen, updates en mededelingen die dan vallen, wachten tot ze voorbij zijn, als dat kan (een afgelast evenement wacht niet).',
+    summaryNone: '{category, select, reminders {Geen herinneringen.} booking_updates {Geen updates over je boekingen (behalve de belangrijke, zoals berichten dat een activiteit niet doorgaat).} announcements {Geen mededelingen.} other {Geen berichten.}}',
+    summaryQuiet: 'Rustige uren {start}–{end} ({zone}): herinneringen, updates en mededelingen die dan vallen, wachten tot ze voorbij zijn, als dat kan (berichten dat een activiteit niet doorgaat, wachten niet).',
     summaryNoQuiet: 'Geen rustige uren.',
     summaryNoPhone: 'Er staat geen mobiel nummer van je genoteerd, dus er gaat niets per sms.',
     save: 'Voorkeuren opslaan',

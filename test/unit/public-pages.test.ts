@@ -57,9 +57,9 @@ describe('the pages a person opens from a message', () => {
     });
     expect(sentences).toEqual([
       'Erinnerungen per E-Mail und SMS.',
-      'Keine Neuigkeiten zu Ihren Buchungen (außer wichtigen wie der Absage einer Veranstaltung).',
+      'Keine Nachrichten zu Ihren Buchungen (außer wichtigen wie der Absage einer Veranstaltung).',
       'Mitteilungen per SMS.',
-      'Ruhezeiten 22:00–07:00 (Europe/Berlin): Erinnerungen, Neuigkeiten und Mitteilungen, die in diese Zeit fallen, warten bis zu ihrem Ende, sofern möglich (Absagen warten nicht).',
+      'Ruhezeiten 22:00–07:00 (Europe/Berlin): Erinnerungen, Buchungsnachrichten und Mitteilungen, die in diese Zeit fallen, werden bis zum Ende der Ruhezeit zurückgehalten, sofern möglich (Absagen nie).',
       'Es ist keine Mobilnummer hinterlegt, daher geht nichts per SMS.',
     ]);
     const en = describeOwnPreferences((key, v) => pageText(pageLanguageFor('en', null), key, v), {
