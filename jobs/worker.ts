@@ -143,7 +143,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => log.error({ err: e }, 'database clock sample failed') });
   const clock: Clock = opts.clock ?? ownClock!;
   await ownClock?.ready;
-  const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs, sendBatchMax: config.sendBatchMax };
+  const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs, sendBatchMax: config.sendBatchMax, sendBatchSpread: config.concurrency };
   const ctx: WorkerContext = {
     db: handle.db,
     channel,

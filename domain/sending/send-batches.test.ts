@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formSendBatches } from './send-batches';
+import { batchCountFor, formSendBatches } from './send-batches';
 
 const r = (id: string, tenantId = 't1', channel = 'email') => ({ id, tenantId, channel });
 
@@ -25,5 +25,19 @@ describe('formSendBatches', () => {
 
   it('a maximum below one sends one by one', () => {
     expect(formSendBatches([r('a'), r('b')], 0)).toEqual([[r('a')], [r('b')]]);
+  });
+
+  it('spreads a group over up to `spread` batches while each keeps `minSize` members', () => {
+    const sizing = { max: 50, spread: 10, minSize: 4 };
+    expect(batchCountFor(200, sizing)).toBe(10);
+    expect(batchCountFor(20, sizing)).toBe(5);
+    expect(batchCountFor(3, sizing)).toBe(1);
+    expect(batchCountFor(1, sizing)).toBe(1);
+    expect(batchCountFor(400, sizing)).toBe(10);
+    expect(batchCountFor(1000, sizing)).toBe(20);
+    const claimed = Array.from({ length: 200 }, (_, i) => r(`m${i}`));
+    const batches = formSendBatches(claimed, sizing);
+    expect(batches.map((b) => b.length)).toEqual(Array(10).fill(20));
+    expect(batches.flat()).toEqual(claimed);
   });
 });

@@ -27,6 +27,9 @@ const LOST_NOTIFY_MS = 60_000;
 /** A run that finds nothing due re-arms for reminders due (by the database) within this many ms of `now`. */
 const REARM_HORIZON_MS = 60_000;
 
+/** The smallest send batch a claim is cut into for the sake of spreading it over task slots. */
+const MIN_SPREAD_BATCH = 4;
+
 /** Timing policy of dispatch and recovery (ms). */
 export interface DispatchPolicy {
   /** Reminders claimed per transaction. */
@@ -43,6 +46,12 @@ export interface DispatchPolicy {
    * job. Unset or 1: one `send_reminder` job per reminder.
    */
   sendBatchMax?: number;
+  /**
+   * Send batches the reminders of one tenant and channel in one claim may be spread over (each keeping at least
+   * {@link MIN_SPREAD_BATCH} members; domain/sending/send-batches.ts): about the task slots that should share them
+   * (the worker sets its concurrency). Default 10.
+   */
+  sendBatchSpread?: number;
   /** Told the duration (s, monotonic clock) and size of each claim batch (metrics, server/dashboards/metrics.ts). */
   onClaimBatch?: (seconds: number, claimed: number) => void;
 }
@@ -87,7 +96,7 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
       if (!policy.sendBatchMax || policy.sendBatchMax <= 1) return claimDueReminders(tx, now, policy.batchSize, cursor);
       // Batches of one tenant and channel (the batch send path); the claim and its jobs commit together.
       const rows = await claimDueReminderRows(tx, now, policy.batchSize, cursor);
-      await enqueueSendBatches(tx, formSendBatches(rows, policy.sendBatchMax));
+      await enqueueSendBatches(tx, formSendBatches(rows, { max: policy.sendBatchMax, spread: policy.sendBatchSpread ?? 10, minSize: MIN_SPREAD_BATCH }));
       const last = rows.at(-1);
       return { claimed: rows.length, last: last ? { dueAt: last.dueAt, id: last.id } : null };
     });
