@@ -10,7 +10,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmtpChannel, type SmtpChannel } from '@/channels/smtp';
 import { deliveries, deliveryAttempts, events, reminders } from '@/db/schema';
-import { dispatchDue } from '@/server/sending/dispatch';
+import { defaultDispatchPolicy, dispatchDue } from '@/server/sending/dispatch';
 import { cancelEvent } from '@/server/scheduling/events';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { sendReminderBatch } from '@/server/sending/send-batch';
@@ -72,8 +72,8 @@ describe('a batch is a unit of work, never of fate', () => {
     const STALE_ROW = 'stale@batch.test';
     const { tenant, reminders: set } = await reminderSet([...ok, SLOW, SUPPRESSED, CANCELLED, STALE_ROW]);
     h.clock.set(DUE);
-    // The dispatcher claims the eight and adds ONE batch job for them (one tenant, one channel).
-    const r = await dispatchDue(db(), h.clock.now());
+    // The dispatcher claims the eight and adds ONE batch job for them (one tenant, one channel; not spread over slots).
+    const r = await dispatchDue(db(), h.clock.now(), { ...defaultDispatchPolicy, sendBatchSpread: 1 });
     expect(r.dispatched).toBe(8);
     const batches = await jobsOf('send_reminders');
     expect(batches).toHaveLength(1);
@@ -198,5 +198,25 @@ describe('a batch is a unit of work, never of fate', () => {
     const ds = await db().select().from(deliveries);
     expect(ds).toHaveLength(6);
     expect(ds.every((d) => d.status === 'accepted')).toBe(true);
+  }, 30_000);
+
+  it('recovery leaves reminders to their waiting batch job, and re-adds them one by one once that batch failed', async () => {
+    const emails = Array.from({ length: 5 }, (_, i) => `stale${i}@batch.test`);
+    await reminderSet(emails);
+    h.clock.set(DUE);
+    await dispatchDue(db(), h.clock.now());
+    expect(await jobsOf('send_reminders')).toHaveLength(1);
+    // A long backlog: the batch has not run 2 minutes later (past the 90 s stale-dispatch threshold).
+    h.clock.set('2027-06-15T07:02:00Z');
+    expect((await dispatchDue(db(), h.clock.now())).redispatched).toBe(0);
+    expect(await jobsOf('send_reminder')).toHaveLength(0);
+    // The batch ran once and failed (graphile-worker will retry it later): its reminders come back as single sends.
+    await h.tdb.sql`update graphile_worker._private_jobs set attempts = 1, run_at = now() + interval '1 hour'`;
+    h.clock.set('2027-06-15T07:04:00Z');
+    expect((await dispatchDue(db(), h.clock.now())).redispatched).toBe(5);
+    expect(await jobsOf('send_reminder')).toHaveLength(5);
+    await h.drain();
+    expect(peer.received).toHaveLength(5);
+    for (const e of emails) expect(received(e), e).toBe(1);
   }, 30_000);
 });

@@ -168,16 +168,24 @@ export async function enqueueSendBatches(db: DbOrTx, batches: readonly (readonly
 
 /**
  * Reminders left `dispatched` for longer than `staleMs` without a delivery (the worker holding their job
- * died): re-adds their send jobs (one `add_jobs` call), run_at = due instant (capped at now) like a claim, so a
+ * died; not those a waiting, never-run `send_reminders` batch job holds): re-adds their send jobs, one
+ * `send_reminder` each (one `add_jobs` call), run_at = due instant (capped at now) like a claim, so a
  * re-added job keeps its place among waiting sends instead of going to the back of a backlog. The message-key
  * claim keeps this duplicate-free.
  * Returns the count.
  */
 export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number): Promise<number> {
   const rows = await db.execute(sql`
-    with stale as (
+    with batched as (
+      -- Reminders whose send batch still waits its first run (a long backlog): that job sends them; a batch that
+      -- failed, or whose worker died holding it, does not count, so its reminders come back one by one.
+      select (json_array_elements_text(j.payload -> 'reminderIds'))::uuid as id
+      from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+      where t.identifier = ${TASK.sendReminders} and j.locked_at is null and j.attempts = 0
+    ), stale as (
       select r.id from reminders r
       where r.status = 'dispatched' and r.dispatched_at < ${at(new Date(now.getTime() - staleMs))}
+        and r.id not in (select id from batched)
       order by r.due_at
       limit 500
       for update skip locked
