@@ -13,7 +13,9 @@
  *     suppression, preferences, webhook endpoint, guest sender, rate slot, template, render, lease, attempt start).
  *  2. The provider calls of the prepared messages, all at once (the adapters bound them: the SMTP channel's pool
  *     queues what exceeds its connections, and a wait that outlasts the provider timeout ends `retrying`, never
- *     `unknown`, because nothing was sent), each outcome recorded in its own transaction (server/sending/send-attempt.ts).
+ *     `unknown`, because nothing was sent); each outcome is recorded as soon as it is known, those that arrive
+ *     together in one transaction (group commit: {@link outcomeRecorder}), each with the single path's own code
+ *     (server/sending/send-attempt.ts `recordOutcomeIn`).
  *
  * A batch is a unit of work, never of fate: every message keeps its own delivery, attempt, lease and state, and one
  * message's failure, timeout or `unknown` changes no other's. A crash leaves each message where its own state says:
@@ -27,10 +29,10 @@
  * duplicate-free).
  */
 import { claimMessageKeys, loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
-import type { Prepared } from './prepare-attempt';
+import type { Outcome } from '@/channels/types';
 import { prepareAttempt } from './prepare-attempt';
-import { attempt } from './send-attempt';
-import { judgeReminder, sendReminder, type Judged, type SendDeps, type SendReminderResult } from './send-reminder';
+import { callProvider, recordOutcome, recordOutcomeIn, type ReadyAttempt } from './send-attempt';
+import { judgeReminder, sendReminder, type DeliverResult, type Judged, type SendDeps, type SendReminderResult } from './send-reminder';
 
 /** What became of each reminder of a batch, by reminder id (the single path's result for it). */
 export type BatchResult = Map<string, SendReminderResult>;
@@ -45,7 +47,7 @@ export type BatchResult = Map<string, SendReminderResult>;
 export async function sendReminderBatch(deps: SendDeps, reminderIds: readonly string[]): Promise<BatchResult> {
   const ids = [...new Set(reminderIds)].sort();
   const results: BatchResult = new Map();
-  let ready: { id: string; deliveryId: string; prep: Exclude<Prepared, { stop: unknown }> }[];
+  let ready: { id: string; deliveryId: string; prep: ReadyAttempt }[];
   try {
     ready = await deps.db.transaction(async (tx) => {
       const worlds = await loadReminderWorldsForUpdate(tx, ids);
@@ -94,7 +96,8 @@ export async function sendReminderBatch(deps: SendDeps, reminderIds: readonly st
     if (errors.length) throw new AggregateError([batchError, ...errors], `send batch: ${errors.length} of ${ids.length} reminder(s) failed`);
     return results;
   }
-  const settled = await Promise.allSettled(ready.map((r) => attempt(deps, r.prep)));
+  const record = outcomeRecorder(deps);
+  const settled = await Promise.allSettled(ready.map(async (r) => record(r.prep, await callProvider(deps, r.prep))));
   const errors: unknown[] = [];
   settled.forEach((s, i) => {
     const r = ready[i];
@@ -104,4 +107,50 @@ export async function sendReminderBatch(deps: SendDeps, reminderIds: readonly st
   });
   if (errors.length) throw new AggregateError(errors, `send batch: ${errors.length} of ${ready.length} outcome(s) could not be recorded`);
   return results;
+}
+
+/**
+ * Records the outcomes of a batch's provider calls as they arrive (group commit): the first waits for nobody; those
+ * that arrive while a transaction is recording go together in the next one, in delivery id order (one lock order), each
+ * with the single path's `recordOutcomeIn`. When a shared transaction fails (one delivery's record cannot be written,
+ * a deadlock, the database), nothing of it committed and each of its outcomes is recorded again in its own transaction,
+ * so one message's record never decides another's.
+ * @returns a function that records one outcome and resolves with what the single path returns for it (rejects only when
+ *   that message's own transaction failed too: its delivery stays `sending` under its lease, as after a crash).
+ */
+function outcomeRecorder(deps: SendDeps): (prep: ReadyAttempt, outcome: Outcome) => Promise<DeliverResult> {
+  type Item = { prep: ReadyAttempt; outcome: Outcome; resolve: (r: DeliverResult) => void; reject: (e: unknown) => void };
+  let pending: Item[] = [];
+  let running = false;
+  const kick = () => {
+    if (running || pending.length === 0) return;
+    running = true;
+    void run();
+  };
+  const run = async () => {
+    try {
+      while (pending.length) {
+        const group = pending.sort((a, b) => (a.prep.d.id < b.prep.d.id ? -1 : a.prep.d.id > b.prep.d.id ? 1 : 0));
+        pending = [];
+        try {
+          const results = await deps.db.transaction(async (tx) => {
+            const out: DeliverResult[] = [];
+            for (const it of group) out.push(await recordOutcomeIn(deps, tx, it.prep, it.outcome));
+            return out;
+          });
+          group.forEach((it, i) => it.resolve(results[i]));
+        } catch {
+          await Promise.all(group.map((it) => recordOutcome(deps, it.prep, it.outcome).then(it.resolve, it.reject)));
+        }
+      }
+    } finally {
+      running = false;
+      kick();
+    }
+  };
+  return (prep, outcome) =>
+    new Promise<DeliverResult>((resolve, reject) => {
+      pending.push({ prep, outcome, resolve, reject });
+      kick();
+    });
 }
