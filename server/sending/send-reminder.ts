@@ -24,6 +24,10 @@
  * first looks the key up; rejected → `failed` (bad address, suppressed) or `dead` with a repair owner.
  * A provider's send rate is shared by all workers through PostgreSQL (db/queries/platform/rate-limit.ts).
  *
+ * The batch send path (server/sending/send-batch.ts: due reminders of one tenant and channel in one job) runs the same
+ * two steps for many reminders with fewer statements — step 1's decisions through {@link judgeReminder} and step 2's
+ * through prepareAttempt, the very code below — so the rules exist once.
+ *
  * This module is the entry (step 1, `sendReminder`; the `deliver` job's lock and re-read). Its parts:
  * server/sending/send-checks.ts (what is read off the world: template data, provider, quiet hours, preferences),
  * prepare-attempt.ts (step 2's send-time checks and the move to `sending`) and send-attempt.ts (the provider call and
