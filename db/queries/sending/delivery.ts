@@ -209,7 +209,7 @@ const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[
 
 /**
  * The batch send path's locked read (server/sending/send-batch.ts): the worlds of many reminders with the SAME
- * joined select and the same per-row work as {@link loadReminderWorld} with `'update'`, in three statements for the
+ * joined select and the same per-row work as {@link loadReminderWorld} with `'update'`, in two statements for the
  * batch instead of two per reminder (plus the per-row partnership and webhook-endpoint reads of an external guest or a
  * webhook, as in the single read).
  *
@@ -324,8 +324,9 @@ export type ClaimInput = Parameters<typeof claimMessageKey>[1];
  * organisation's own text version in effect now fixed with it, status `claimed`) — and, in the same statement, every
  * one of those reminders moved to `done` where the transition table allows it (whether or not its key was free, as
  * the single claim with `reminderDone`). One statement text whatever the batch size (the rows travel as one JSON
- * parameter). A key already claimed (another worker, a redelivered job, an earlier run, another batch) gets no row;
- * two rows of one key in the same call: the first one claims it.
+ * parameter), then one select of the new rows (as the typed {@link Delivery}). A key already claimed (another worker,
+ * a redelivered job, an earlier run, another batch) gets no row; two rows of one key in the same call: the first one
+ * claims it.
  * @returns the new deliveries by message key (a key absent from the map was already claimed).
  */
 export async function claimMessageKeys(db: DbOrTx, claims: readonly ClaimInput[]): Promise<Map<string, Delivery>> {
