@@ -17,6 +17,8 @@ export const TASK = {
   dispatchDue: 'dispatch_due',
   /** The send path of one reminder (jobs/tasks/send-reminder.ts). */
   sendReminder: 'send_reminder',
+  /** The batch send path: due reminders of one tenant and channel in one job (jobs/tasks/send-reminders.ts). */
+  sendReminders: 'send_reminders',
   /** A retry or a resumed claim of one delivery (jobs/tasks/deliver.ts). */
   deliver: 'deliver',
   /** Plans the notifications of one domain event (jobs/tasks/notify.ts). */
@@ -51,6 +53,8 @@ export const taskPayloadSchemas = {
    */
   dispatch_due: z.object({ reason: z.string().optional(), _cron: z.unknown().optional() }).loose(),
   send_reminder: z.object({ reminderId: z.uuid() }),
+  /** The reminders of one send batch (domain/sending/send-batches.ts): one tenant, one channel, at most a few dozen. */
+  send_reminders: z.object({ reminderIds: z.array(z.uuid()).min(1).max(500) }),
   /** `slotAt`: a send slot already reserved under the provider's rate limit (ISO instant). */
   deliver: z.object({ deliveryId: z.uuid(), slotAt: z.iso.datetime().optional() }),
   notify: z.object({ domainEventId: z.uuid() }),

@@ -47,6 +47,7 @@ import type { WorkerContext } from './context';
 import { deliverTask } from '@/jobs/tasks/deliver';
 import { dispatchDueTask } from '@/jobs/tasks/dispatch-due';
 import { sendReminderTask } from '@/jobs/tasks/send-reminder';
+import { sendRemindersTask } from '@/jobs/tasks/send-reminders';
 import { notifyTask } from '@/jobs/tasks/notify';
 import { createSlackPoster } from '@/channels/slack';
 import { workerAlertSweep } from '@/server/alerts/evaluation';
@@ -102,6 +103,7 @@ function queryPoolSize(concurrency: number): number {
 export const taskHandlers = {
   [TASK.dispatchDue]: dispatchDueTask,
   [TASK.sendReminder]: sendReminderTask,
+  [TASK.sendReminders]: sendRemindersTask,
   [TASK.deliver]: deliverTask,
   [TASK.notify]: notifyTask,
   [TASK.sendAlert]: sendAlertTask,
@@ -141,7 +143,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   const ownClock = opts.clock ? undefined : databaseClock(handle.db, { onError: (e) => log.error({ err: e }, 'database clock sample failed') });
   const clock: Clock = opts.clock ?? ownClock!;
   await ownClock?.ready;
-  const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs };
+  const policy: DispatchPolicy = { ...defaultDispatchPolicy, claimLeaseMs: config.claimLeaseMs, staleDispatchMs: config.staleDispatchMs, sendBatchMax: config.sendBatchMax, sendBatchSpread: config.concurrency };
   const ctx: WorkerContext = {
     db: handle.db,
     channel,

@@ -14,6 +14,8 @@
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
  *   WORKER_POLL_INTERVAL_MS (100) how often an idle worker looks for jobs whose run_at has come (wake-ups at due
  *                                 instants, retries); jobs added for now are announced by NOTIFY and start at once
+ *   PUNCTUAL_SEND_BATCH_MAX (50)  largest send batch: due reminders of one tenant and channel sent by one job with one
+ *                                 transaction before the provider calls (server/sending/send-batch.ts); 1 = one job each
  *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 1: off, one fetch
  *                                 per job — graphile-worker 0.18 fails to return a non-empty local queue on a
  *                                 graceful stop, jobs/worker.ts)
@@ -76,6 +78,7 @@ const envSchema = z.object({
   PUNCTUAL_CLAIM_LEASE_MS: ms.default(60_000),
   PUNCTUAL_SEND_LEASE_MS: ms.default(120_000),
   PUNCTUAL_STALE_DISPATCH_MS: ms.default(90_000),
+  PUNCTUAL_SEND_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(50),
   PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
@@ -134,6 +137,8 @@ export interface WorkerConfig {
   claimLeaseMs: number;
   sendLeaseMs: number;
   staleDispatchMs: number;
+  /** Largest send batch (PUNCTUAL_SEND_BATCH_MAX; server/sending/dispatch.ts `sendBatchMax`); 1 = one job per reminder. */
+  sendBatchMax: number;
   sweepIntervalMs?: number;
   concurrency: number;
   /** ms between polls for jobs whose run_at has come (WORKER_POLL_INTERVAL_MS). */
@@ -187,6 +192,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     claimLeaseMs: e.PUNCTUAL_CLAIM_LEASE_MS,
     sendLeaseMs: e.PUNCTUAL_SEND_LEASE_MS,
     staleDispatchMs: e.PUNCTUAL_STALE_DISPATCH_MS,
+    sendBatchMax: e.PUNCTUAL_SEND_BATCH_MAX,
     sweepIntervalMs: e.PUNCTUAL_SWEEP_INTERVAL_MS,
     concurrency: e.WORKER_CONCURRENCY,
     pollIntervalMs: e.WORKER_POLL_INTERVAL_MS,

@@ -1,11 +1,13 @@
 /**
  * The dispatcher: runs on every wake-up (a job at each due instant) and every minute (crontab sweep).
- * It expires what is past its window, claims what is due in bounded batches and hands each reminder to a
- * `send_reminder` job, then recovers work whose worker died (stale dispatches, expired delivery leases).
+ * It expires what is past its window, claims what is due in bounded batches and hands the reminders to send jobs —
+ * batches of one tenant and channel (`send_reminders`, server/sending/send-batch.ts) or one `send_reminder` job each —, then recovers work whose worker died (stale dispatches, expired delivery leases).
  */
 import type { Db } from '@/db/client';
 import {
+  claimDueReminderRows,
   claimDueReminders,
+  enqueueSendBatches,
   type ClaimCursor,
   expireOverdueReminders,
   recoverExpiredLeases,
@@ -17,12 +19,16 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { lockDelivery } from '@/db/queries/sending/delivery';
 import { adoptUnmatchedReports } from '@/server/reports/reports';
 import { TASK } from '@/jobs/registry';
+import { formSendBatches } from '@/domain/sending/send-batches';
 
 /** A domain event still unprocessed this long after it was recorded lost its notify job: the sweep re-adds it (ms). */
 const LOST_NOTIFY_MS = 60_000;
 
 /** A run that finds nothing due re-arms for reminders due (by the database) within this many ms of `now`. */
 const REARM_HORIZON_MS = 60_000;
+
+/** The smallest send batch a claim is cut into for the sake of spreading it over task slots. */
+const MIN_SPREAD_BATCH = 4;
 
 /** Timing policy of dispatch and recovery (ms). */
 export interface DispatchPolicy {
@@ -34,6 +40,18 @@ export interface DispatchPolicy {
   staleDispatchMs: number;
   /** Lease of a `claimed` delivery before recovery resumes it. */
   claimLeaseMs: number;
+  /**
+   * Largest send batch (domain/sending/send-batches.ts): the reminders of one claim go out as `send_reminders` jobs of
+   * one tenant and channel, up to this many each (server/sending/send-batch.ts); a batch of one is a `send_reminder`
+   * job. Unset or 1: one `send_reminder` job per reminder.
+   */
+  sendBatchMax?: number;
+  /**
+   * Send batches the reminders of one tenant and channel in one claim may be spread over (each keeping at least
+   * {@link MIN_SPREAD_BATCH} members; domain/sending/send-batches.ts): about the task slots that should share them
+   * (the worker sets its concurrency). Default 10.
+   */
+  sendBatchSpread?: number;
   /** Told the duration (s, monotonic clock) and size of each claim batch (metrics, server/dashboards/metrics.ts). */
   onClaimBatch?: (seconds: number, claimed: number) => void;
 }
@@ -43,6 +61,7 @@ export const defaultDispatchPolicy: DispatchPolicy = {
   maxBatches: 50,
   staleDispatchMs: 90_000,
   claimLeaseMs: 60_000,
+  sendBatchMax: 50,
 };
 
 interface DispatchResult {
@@ -73,7 +92,14 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
   let cursor: ClaimCursor | null = null;
   for (let i = 0; i < policy.maxBatches; i++) {
     const t0 = performance.now();
-    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction((tx) => claimDueReminders(tx, now, policy.batchSize, cursor));
+    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction(async (tx) => {
+      if (!policy.sendBatchMax || policy.sendBatchMax <= 1) return claimDueReminders(tx, now, policy.batchSize, cursor);
+      // Batches of one tenant and channel (the batch send path); the claim and its jobs commit together.
+      const rows = await claimDueReminderRows(tx, now, policy.batchSize, cursor);
+      await enqueueSendBatches(tx, formSendBatches(rows, { max: policy.sendBatchMax, spread: policy.sendBatchSpread ?? 10, minSize: MIN_SPREAD_BATCH }));
+      const last = rows.at(-1);
+      return { claimed: rows.length, last: last ? { dueAt: last.dueAt, id: last.id } : null };
+    });
     const n = batch.claimed;
     cursor = batch.last ?? cursor;
     policy.onClaimBatch?.((performance.now() - t0) / 1000, n);

@@ -10,8 +10,8 @@ import { disableWebhook } from '@/db/queries/scheduling/domain-events';
 import { redactLink } from './compose-message';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { pushBackSendSlots } from '@/db/queries/platform/rate-limit';
-import type { Delivery } from '@/db/schema';
-import { transitionDelivery, type AttemptEnd, type ReminderWorld } from '@/db/queries/sending/delivery';
+import type { Tx } from '@/db/client';
+import { transitionDelivery, type AttemptEnd } from '@/db/queries/sending/delivery';
 import { messageIdFor } from '@/domain/keys';
 import { decideAfterOutcome } from '@/domain/sending/outcome';
 import { defaultRetryPolicy } from '@/domain/sending/retry';
@@ -21,11 +21,23 @@ import { addSuppression } from '@/server/suppressions/suppressions';
 import { isAuthRejection } from '@/domain/alerts/provider-auth';
 import { maskCredentials } from '@/domain/sending/credential-mask';
 import type { DeliverResult, SendDeps } from './send-reminder';
-import type { AnyChannel, Prepared } from './prepare-attempt';
+import type { Prepared } from './prepare-attempt';
+
+/** A delivery prepared in `sending`, ready for its provider call. */
+export type ReadyAttempt = Exclude<Prepared, { stop: DeliverResult }>;
 
 /** The provider call of a prepared attempt, then its outcome recorded (see {@link recordOutcome}). */
-export async function attempt(deps: SendDeps, prep: Exclude<Prepared, { stop: DeliverResult }>): Promise<DeliverResult> {
-  const { w, d, rendered, envelope, attemptId, channel, reconcileFirst, now, link } = prep;
+export async function attempt(deps: SendDeps, prep: ReadyAttempt): Promise<DeliverResult> {
+  return recordOutcome(deps, prep, await callProvider(deps, prep));
+}
+
+/**
+ * The provider call of a prepared attempt (an idempotent provider asked first when the last attempt was ambiguous):
+ * its classified outcome, with links and credentials hidden in what the provider answered. Never throws for the
+ * provider: an adapter that throws is an `ambiguous` outcome.
+ */
+export async function callProvider(deps: SendDeps, prep: ReadyAttempt): Promise<Outcome> {
+  const { w, d, rendered, envelope, channel, reconcileFirst, now, link } = prep;
   deps.observe?.({ phase: 'call', delivery: d, reminder: w.reminder, at: deps.clock.now() });
 
   const signal = AbortSignal.timeout(deps.providerTimeoutMs ?? 30_000);
@@ -56,89 +68,86 @@ export async function attempt(deps: SendDeps, prep: Exclude<Prepared, { stop: De
     ...('message' in outcome && typeof outcome.message === 'string' ? { message: hide(outcome.message) } : {}),
   } as Outcome;
   deps.observe?.({ phase: 'outcome', delivery: d, reminder: w.reminder, outcome: stored, at: deps.clock.now() });
-  return recordOutcome(deps, w, d, attemptId, stored, channel);
+  return stored;
+}
+
+/** Records one attempt's outcome in its own transaction (see {@link recordOutcomeIn}). */
+export async function recordOutcome(deps: SendDeps, prep: ReadyAttempt, outcome: Outcome): Promise<DeliverResult> {
+  return deps.db.transaction((tx) => recordOutcomeIn(deps, tx, prep, outcome));
 }
 
 /**
- * Records one attempt's outcome in one transaction (the attempt's end and the delivery's move in the same statement):
- * `accepted` (adopting reports that came first), `retrying` with a `deliver` job at the next attempt, `unknown`,
- * `failed` (suppressing the address when the provider says so) or `dead` (switching a 410 Gone webhook off); a
- * provider refusing our credentials queues an alerts check.
+ * Records one attempt's outcome in the caller's transaction `tx` (the attempt's end and the delivery's move in the
+ * same statement): `accepted` (adopting reports that came first), `retrying` with a `deliver` job at the next attempt,
+ * `unknown`, `failed` (suppressing the address when the provider says so) or `dead` (switching a 410 Gone webhook off);
+ * a provider refusing our credentials queues an alerts check. Everything it writes is about this one delivery (and
+ * its address, endpoint or provider), so several outcomes may share a transaction (server/sending/send-batch.ts).
  */
-async function recordOutcome(
-  deps: SendDeps,
-  w: ReminderWorld,
-  d: Delivery,
-  attemptId: string,
-  outcome: Outcome,
-  channel: AnyChannel,
-): Promise<DeliverResult> {
-  const { db, clock } = deps;
-  const now = clock.now();
+export async function recordOutcomeIn(deps: SendDeps, tx: Tx, prep: ReadyAttempt, outcome: Outcome): Promise<DeliverResult> {
+  const { w, d, attemptId, channel } = prep;
+  const now = deps.clock.now();
   const deliveryId = d.id;
-  return db.transaction(async (tx) => {
-    const err = outcome.class === 'accepted' ? null : outcome;
-    // Recorded in the same statement as the delivery's move below.
-    const ended: AttemptEnd = {
-      attemptId,
-      endedAt: now,
-      outcome: outcome.class,
-      errorCode: err?.code ?? null,
-      errorMessage: err?.message ?? null,
-      // The provider's own words, success or failure (e.g. `421 4.3.2 Service shutting down`).
-      providerResponse: outcome.response ?? null,
-    };
-    const next = decideAfterOutcome({
-      outcome,
-      idempotentProvider: channel.idempotent === true,
-      failuresSoFar: d.failureCount,
-      // Every earlier attempt that did not end the delivery was either a budgeted failure or a deferral.
-      deferredSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
-      now,
-      expiresAt: w.reminder.expiresAt,
-      policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
-      random: (deps.random ?? Math.random)(),
-    });
-    if (next.status === 'accepted') {
-      const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null }, { end: ended });
-      // A fast provider may have reported on the message before this transaction committed its id (issue #10).
-      const adopted = accepted ? await adoptUnmatchedReports(tx, accepted, now) : null;
-      return { status: adopted?.status ?? 'accepted' };
-    }
-    if (outcome.class === 'rate_limited' && outcome.retryAfterMs && deps.rateLimits?.[d.provider]) {
-      // The provider asked everyone to wait: push the shared schedule so other workers wait too.
-      await pushBackSendSlots(tx, `provider:${d.provider}`, new Date(now.getTime() + outcome.retryAfterMs));
-    }
-    const moved = await transitionDelivery(tx, deliveryId, next.status, {
-      statusReason: next.reason,
-      lastError: err ? `${err.code}: ${err.message}` : null,
-      leaseExpiresAt: null,
-      nextAttemptAt: next.status === 'retrying' ? next.nextAttemptAt : null,
-      repairOwner: next.status === 'dead' ? next.repairOwner : null,
-      incrementFailures: next.countsAsFailure,
-    }, { end: ended });
-    // A DSN that named the delivery while this attempt was under way waited for its outcome (issue #10).
-    const settled = moved ? await adoptUnmatchedReports(tx, moved, now) : null;
-    if (next.status === 'failed' && next.suppress) {
-      await addSuppression(tx, w.sendingTenant.id, {
-        address: d.address,
-        reason: next.suppressAs ?? 'bounced',
-        channel: d.channel,
-        source: `provider rejected the ${d.channel === 'sms' ? 'number' : 'address'} (${err?.code}) on ${now.toISOString()}`,
-      });
-    }
-    if (next.status === 'dead' && next.disableEndpoint) {
-      // The receiver said 410 Gone: no more deliveries to it until an admin sets it up again.
-      await disableWebhook(tx, w.sendingTenant.id, `the receiver at ${d.address} answered ${err?.code ?? '410'} on ${now.toISOString()}`, now, d.address);
-    }
-    if (next.status === 'retrying') {
-      // Same delivery, same message key: the retry never re-claims.
-      await enqueueJob(tx, TASK.deliver, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
-    }
-    // Alerts (issue #10 §6): a provider refusing our credentials is evaluated now, not at the next minute sweep.
-    if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
-      await enqueueJob(tx, TASK.alertsCheck, {}, { jobKey: TASK.alertsCheck });
-    }
-    return { status: settled?.status ?? next.status, reason: next.reason };
+  const err = outcome.class === 'accepted' ? null : outcome;
+  // Recorded in the same statement as the delivery's move below.
+  const ended: AttemptEnd = {
+    attemptId,
+    endedAt: now,
+    outcome: outcome.class,
+    errorCode: err?.code ?? null,
+    errorMessage: err?.message ?? null,
+    // The provider's own words, success or failure (e.g. `421 4.3.2 Service shutting down`).
+    providerResponse: outcome.response ?? null,
+  };
+  const next = decideAfterOutcome({
+    outcome,
+    idempotentProvider: channel.idempotent === true,
+    failuresSoFar: d.failureCount,
+    // Every earlier attempt that did not end the delivery was either a budgeted failure or a deferral.
+    deferredSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
+    now,
+    expiresAt: w.reminder.expiresAt,
+    policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
+    random: (deps.random ?? Math.random)(),
   });
+  if (next.status === 'accepted') {
+    const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null }, { end: ended });
+    // A fast provider may have reported on the message before this transaction committed its id (issue #10).
+    const adopted = accepted ? await adoptUnmatchedReports(tx, accepted, now) : null;
+    return { status: adopted?.status ?? 'accepted' };
+  }
+  if (outcome.class === 'rate_limited' && outcome.retryAfterMs && deps.rateLimits?.[d.provider]) {
+    // The provider asked everyone to wait: push the shared schedule so other workers wait too.
+    await pushBackSendSlots(tx, `provider:${d.provider}`, new Date(now.getTime() + outcome.retryAfterMs));
+  }
+  const moved = await transitionDelivery(tx, deliveryId, next.status, {
+    statusReason: next.reason,
+    lastError: err ? `${err.code}: ${err.message}` : null,
+    leaseExpiresAt: null,
+    nextAttemptAt: next.status === 'retrying' ? next.nextAttemptAt : null,
+    repairOwner: next.status === 'dead' ? next.repairOwner : null,
+    incrementFailures: next.countsAsFailure,
+  }, { end: ended });
+  // A DSN that named the delivery while this attempt was under way waited for its outcome (issue #10).
+  const settled = moved ? await adoptUnmatchedReports(tx, moved, now) : null;
+  if (next.status === 'failed' && next.suppress) {
+    await addSuppression(tx, w.sendingTenant.id, {
+      address: d.address,
+      reason: next.suppressAs ?? 'bounced',
+      channel: d.channel,
+      source: `provider rejected the ${d.channel === 'sms' ? 'number' : 'address'} (${err?.code}) on ${now.toISOString()}`,
+    });
+  }
+  if (next.status === 'dead' && next.disableEndpoint) {
+    // The receiver said 410 Gone: no more deliveries to it until an admin sets it up again.
+    await disableWebhook(tx, w.sendingTenant.id, `the receiver at ${d.address} answered ${err?.code ?? '410'} on ${now.toISOString()}`, now, d.address);
+  }
+  if (next.status === 'retrying') {
+    // Same delivery, same message key: the retry never re-claims.
+    await enqueueJob(tx, TASK.deliver, { deliveryId }, { runAt: next.nextAttemptAt, jobKey: `deliver:${deliveryId}`, jobKeyMode: 'replace' });
+  }
+  // Alerts (issue #10 §6): a provider refusing our credentials is evaluated now, not at the next minute sweep.
+  if (err && isAuthRejection({ provider: d.provider, outcome: err.class, errorCode: err.code, errorMessage: err.message, providerResponse: err.response })) {
+    await enqueueJob(tx, TASK.alertsCheck, {}, { jobKey: TASK.alertsCheck });
+  }
+  return { status: settled?.status ?? next.status, reason: next.reason };
 }

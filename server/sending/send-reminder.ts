@@ -24,6 +24,10 @@
  * first looks the key up; rejected → `failed` (bad address, suppressed) or `dead` with a repair owner.
  * A provider's send rate is shared by all workers through PostgreSQL (db/queries/platform/rate-limit.ts).
  *
+ * The batch send path (server/sending/send-batch.ts: due reminders of one tenant and channel in one job) runs the same
+ * two steps for many reminders with fewer statements — step 1's decisions through {@link judgeReminder} and step 2's
+ * through prepareAttempt, the very code below — so the rules exist once.
+ *
  * This module is the entry (step 1, `sendReminder`; the `deliver` job's lock and re-read). Its parts:
  * server/sending/send-checks.ts (what is read off the world: template data, provider, quiet hours, preferences),
  * prepare-attempt.ts (step 2's send-time checks and the move to `sending`) and send-attempt.ts (the provider call and
@@ -33,7 +37,7 @@ import type { EmailChannel, SmsChannel, WebhookChannel } from '@/channels/types'
 import type { EmailProvider, Provider } from '@/domain/vocabulary';
 import { TASK } from '@/jobs/registry';
 import { addressFor, type LinkSettings } from './compose-message';
-import type { Db } from '@/db/client';
+import type { Db, Tx } from '@/db/client';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import {
   claimMessageKey,
@@ -42,6 +46,7 @@ import {
   lockDelivery,
   setReminderStatus,
   transitionDelivery,
+  type ClaimInput,
   type ReminderWorld,
 } from '@/db/queries/sending/delivery';
 import { messageKeyOf } from '@/domain/keys';
@@ -103,7 +108,7 @@ export interface SendDeps {
   observe?: (e: SendObservation) => void;
 }
 
-type SendReminderResult =
+export type SendReminderResult =
   | { kind: 'skipped'; reason: string }
   | { kind: 'terminated'; status: 'cancelled' | 'superseded' | 'expired' | 'failed'; reason: string }
   | { kind: 'already_claimed'; messageKey: string }
@@ -127,79 +132,98 @@ export async function sendReminder(
     const w = await loadReminderWorld(tx, reminderId, 'update');
     if (!w) return { kind: 'skipped', reason: 'reminder not found' };
     const now = clock.now();
-    const decision = decideSend(
-      { reminder: w.reminder, event: w.event, booking: w.booking, rule: w.rule, announcement: audienceOf(w) },
-      now,
-    );
-    if (decision.action === 'skip') return { kind: 'skipped', reason: decision.reason };
-    if (decision.action === 'terminate') {
-      await setReminderStatus(tx, reminderId, decision.status, decision.reason);
-      return { kind: 'terminated', status: decision.status, reason: decision.reason };
-    }
-    const hold = quietHoursHold(w, now);
-    if (hold) {
-      await holdReminder(tx, reminderId, hold.until, hold.reason);
-      await enqueueJob(tx, TASK.dispatchDue, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
-      return { kind: 'skipped', reason: hold.reason };
-    }
-    // The person's preferences, re-read when the message falls due: a channel they no longer take ends here
-    // (ticking it again before this instant would have kept it).
-    const optOut = w.reminder.channel === 'webhook' ? null : optedOut(w);
-    // A one-click unsubscribe is kept like a suppression (issue #10 §5): the claim goes ahead and the send-time
-    // check in deliver() ends the delivery `suppressed`, so staff see the message and why it did not go out.
-    // An announcement's message is claimed too: staff see it `suppressed` with the reason, per person (who did not hear it).
-    if (optOut && !unsubscribedByLink(w) && w.reminder.kind !== 'announcement') {
-      await setReminderStatus(tx, reminderId, 'cancelled', optOut);
-      return { kind: 'terminated', status: 'cancelled', reason: optOut };
-    }
-    const address = addressFor(w, w.reminder.channel);
-    if (!address) {
-      const reason = w.reminder.channel === 'sms' ? 'no mobile number on file for this participant' : w.reminder.channel === 'webhook' ? 'the webhook endpoint is switched off or not set' : 'no email address on file';
-      await setReminderStatus(tx, reminderId, 'cancelled', reason);
-      return { kind: 'terminated', status: 'cancelled', reason };
-    }
-    const template = templateOf(w);
-    const parsed: TemplateDataResult = parseMessageData(template, await messageData(deps, w));
-    if (!parsed.ok) {
-      const reason = `template data invalid — ${parsed.message}`;
-      await setReminderStatus(tx, reminderId, 'failed', reason);
-      return { kind: 'terminated', status: 'failed', reason };
-    }
-    const messageKey = messageKeyOf(w.reminder);
-    // The language its words are written in is fixed here, with the claim (a webhook carries no text).
-    const language = w.reminder.channel === 'webhook' ? null : messageLanguageOf(w);
+    const judged = await judgeReminder(deps, tx, w, now);
+    if ('stop' in judged) return judged.stop;
     // The claim, and the reminder `done`, in one statement; the claim also fixes which of the organisation's own texts
     // (if any) its words come from (db/queries/sending/delivery.ts claimMessageKey).
-    const delivery = await claimMessageKey(
-      tx,
-      {
-        tenantId: w.reminder.tenantId,
-        reminderId,
-        messageKey,
-        channel: w.reminder.channel,
-        address,
-        template,
-        messageLocale: language?.locale ?? null,
-        localeReason: language?.reason ?? null,
-        provider: providerFor(w, w.reminder.channel),
-        leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
-        // Whose name it goes out in (issue #12); re-decided before every attempt (prepareAttempt).
-        sendingTenantId: w.sendingTenant.id,
-      },
-      { reminderDone: true },
-    );
-    if (!delivery) return { kind: 'already_claimed', messageKey };
+    const delivery = await claimMessageKey(tx, judged.claim, { reminderDone: true });
+    if (!delivery) return { kind: 'already_claimed', messageKey: judged.claim.messageKey };
     if (opts.deliverInline === false) {
       await enqueueJob(tx, TASK.deliver, { deliveryId: delivery.id }, { jobKey: `deliver:${delivery.id}` });
       return { kind: 'delivered', deliveryId: delivery.id, result: { status: 'claimed' } };
     }
     // Step 2's checks and the move to `sending` in THIS transaction, on the world just read under the locks
     // (event → booking → reminder; the send decision above is the re-read of invariant 4).
-    return { kind: 'prepared', deliveryId: delivery.id, prep: await prepareAttempt(deps, tx, w, delivery, undefined, now, parsed) };
+    return { kind: 'prepared', deliveryId: delivery.id, prep: await prepareAttempt(deps, tx, w, delivery, undefined, now, judged.parsed) };
   });
   if (step1.kind !== 'prepared') return step1;
   const { prep } = step1;
   return { kind: 'delivered', deliveryId: step1.deliveryId, result: 'stop' in prep ? prep.stop : await attempt(deps, prep) };
+}
+
+/** What {@link judgeReminder} decided: the reminder stopped (its state already written), or the claim to make. */
+export type Judged = { stop: SendReminderResult } | { claim: ClaimInput; parsed: TemplateDataResult };
+
+/**
+ * Step 1's decisions for one reminder whose world `w` was read under the send path's locks in `tx` (the single path,
+ * {@link sendReminder}, and the batch path, server/sending/send-batch.ts, both call this: one copy of the rules):
+ * the re-read of invariant 4 (domain/sending/send-decision.ts: not dispatched → skip; stale → `cancelled` /
+ * `superseded`; past its expiry instant → `expired`), quiet hours at send time (→ held: the reminder waits, a
+ * wake-up is queued), the person's preferences (→ `cancelled`; a one-click unsubscribe and an announcement are
+ * claimed and end `suppressed` at send time instead), an address on the channel (none → `cancelled`), the template
+ * data validated (invalid → `failed`, naming the field, nothing claimed) and the message's language. Every stop is
+ * written to the reminder in `tx` before returning; otherwise returns what the claim records and the validated data.
+ * @param now the database's clock (server/platform/clock.ts), read once for the whole decision.
+ */
+export async function judgeReminder(deps: SendDeps, tx: Tx, w: ReminderWorld, now: Date): Promise<Judged> {
+  const reminderId = w.reminder.id;
+  const decision = decideSend(
+    { reminder: w.reminder, event: w.event, booking: w.booking, rule: w.rule, announcement: audienceOf(w) },
+    now,
+  );
+  if (decision.action === 'skip') return { stop: { kind: 'skipped', reason: decision.reason } };
+  if (decision.action === 'terminate') {
+    await setReminderStatus(tx, reminderId, decision.status, decision.reason);
+    return { stop: { kind: 'terminated', status: decision.status, reason: decision.reason } };
+  }
+  const hold = quietHoursHold(w, now);
+  if (hold) {
+    await holdReminder(tx, reminderId, hold.until, hold.reason);
+    await enqueueJob(tx, TASK.dispatchDue, { reason: 'wake' }, { runAt: hold.until, jobKey: `wake:quiet:${reminderId}` });
+    return { stop: { kind: 'skipped', reason: hold.reason } };
+  }
+  // The person's preferences, re-read when the message falls due: a channel they no longer take ends here
+  // (ticking it again before this instant would have kept it).
+  const optOut = w.reminder.channel === 'webhook' ? null : optedOut(w);
+  // A one-click unsubscribe is kept like a suppression (issue #10 §5): the claim goes ahead and the send-time
+  // check in deliver() ends the delivery `suppressed`, so staff see the message and why it did not go out.
+  // An announcement's message is claimed too: staff see it `suppressed` with the reason, per person (who did not hear it).
+  if (optOut && !unsubscribedByLink(w) && w.reminder.kind !== 'announcement') {
+    await setReminderStatus(tx, reminderId, 'cancelled', optOut);
+    return { stop: { kind: 'terminated', status: 'cancelled', reason: optOut } };
+  }
+  const address = addressFor(w, w.reminder.channel);
+  if (!address) {
+    const reason = w.reminder.channel === 'sms' ? 'no mobile number on file for this participant' : w.reminder.channel === 'webhook' ? 'the webhook endpoint is switched off or not set' : 'no email address on file';
+    await setReminderStatus(tx, reminderId, 'cancelled', reason);
+    return { stop: { kind: 'terminated', status: 'cancelled', reason } };
+  }
+  const template = templateOf(w);
+  const parsed: TemplateDataResult = parseMessageData(template, await messageData(deps, w));
+  if (!parsed.ok) {
+    const reason = `template data invalid — ${parsed.message}`;
+    await setReminderStatus(tx, reminderId, 'failed', reason);
+    return { stop: { kind: 'terminated', status: 'failed', reason } };
+  }
+  // The language its words are written in is fixed here, with the claim (a webhook carries no text).
+  const language = w.reminder.channel === 'webhook' ? null : messageLanguageOf(w);
+  return {
+    parsed,
+    claim: {
+      tenantId: w.reminder.tenantId,
+      reminderId,
+      messageKey: messageKeyOf(w.reminder),
+      channel: w.reminder.channel,
+      address,
+      template,
+      messageLocale: language?.locale ?? null,
+      localeReason: language?.reason ?? null,
+      provider: providerFor(w, w.reminder.channel),
+      leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
+      // Whose name it goes out in (issue #12); re-decided before every attempt (prepareAttempt).
+      sendingTenantId: w.sendingTenant.id,
+    },
+  };
 }
 
 /**

@@ -45,6 +45,8 @@ export interface SmtpPeer {
 interface SmtpPeerOptions {
   /** Addresses always answered 550 at RCPT TO. */
   invalidRecipients?: string[];
+  /** A fixed behaviour per recipient address (case-insensitive), whatever the script says: concurrent sends in one test. */
+  byRecipient?: Record<string, PeerBehaviour>;
   /** Random faults per message (chaos runs): drop after DATA, 451 at RCPT. */
   chaos?: { dropAfterData: number; tempfail: number; random?: () => number };
 }
@@ -75,6 +77,8 @@ export async function startSmtpPeer(initial: PeerBehaviour[] = ['accept'], opts:
         if (r < opts.chaos.dropAfterData) b = 'drop-after-data';
         else if (r < opts.chaos.dropAfterData + opts.chaos.tempfail) b = 'tempfail-rcpt';
       }
+      const fixed = Object.entries(opts.byRecipient ?? {}).find(([a]) => a.toLowerCase() === addr.address.toLowerCase());
+      if (fixed) b = fixed[1];
       if (invalid.has(addr.address.toLowerCase())) b = 'reject-rcpt';
       bySession.set(session.id, b);
       if (b === 'reject-rcpt') return cb(Object.assign(new Error('5.1.1 no such user'), { responseCode: 550 }));

@@ -144,7 +144,17 @@ async function lockEventAndBooking(db: DbOrTx, reminderId: string): Promise<void
  */
 export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: false | 'share' | 'update', opts: { address?: string } = {}): Promise<ReminderWorld | null> {
   if (lock === 'update') await lockEventAndBooking(db, reminderId);
-  const q = db
+  const q = worldSelect(db).where(eq(reminders.id, reminderId));
+  const [row] = lock === 'update' ? await q.for('update', { of: reminders }) : lock === 'share' ? await q.for('share', { of: [events, bookings, reminders] }) : await q;
+  return row ? worldOfRow(db, row, lock !== false, opts) : null;
+}
+
+/**
+ * The joined select behind {@link loadReminderWorld} and {@link loadReminderWorldsForUpdate} (one definition, so the
+ * single and the batch send path read exactly the same world), without its WHERE and lock clauses.
+ */
+function worldSelect(db: DbOrTx) {
+  return db
     .select({
       reminder: reminders,
       event: events,
@@ -169,23 +179,63 @@ export async function loadReminderWorld(db: DbOrTx, reminderId: string, lock: fa
     .leftJoin(domainEvents, eq(domainEvents.id, reminders.domainEventId))
     .leftJoin(announcements, and(eq(announcements.id, reminders.announcementId), eq(announcements.tenantId, reminders.tenantId)))
     .leftJoin(notificationSettings, eq(notificationSettings.tenantId, tenants.id))
-    .leftJoin(guestSettings, eq(guestSettings.tenantId, guestTenants.id))
-    .where(eq(reminders.id, reminderId));
-  const [row] = lock === 'update' ? await q.for('update', { of: reminders }) : lock === 'share' ? await q.for('share', { of: [events, bookings, reminders] }) : await q;
-  if (!row) return null;
+    .leftJoin(guestSettings, eq(guestSettings.tenantId, guestTenants.id));
+}
+
+/** One row of {@link worldSelect}. */
+type WorldRow = Awaited<ReturnType<ReturnType<typeof worldSelect>['execute']>>[number];
+
+/**
+ * A {@link ReminderWorld} from one row of {@link worldSelect}: whose name the message goes out in (re-decided on every
+ * read, issue #12: a partnership narrowed since the booking or the claim applies now; the partnership is read FOR
+ * SHARE when `locked`, after the event → booking → reminder locks — its edit locks only that row), and for a locked
+ * webhook send the endpoint settings read FOR SHARE (an admin disabling it waits for, or is seen by, the send).
+ */
+async function worldOfRow(db: DbOrTx, row: WorldRow, locked: boolean, opts: { address?: string }): Promise<ReminderWorld> {
   const { guest, guestSettings: ofGuest, ...rest } = row;
-  // Re-decided on every read (issue #12): a partnership narrowed since the booking or the claim applies now. The
-  // partnership is read FOR SHARE after the event → booking → reminder locks (its edit locks only that row).
   const channel = row.reminder.channel;
   const senderDecidedFor = channel === 'webhook' ? null : (opts.address ?? personalAddress(row.contact, channel));
-  const sender = await senderOf(db, row.booking, { channel, address: senderDecidedFor }, lock !== false);
+  const sender = await senderOf(db, row.booking, { channel, address: senderDecidedFor }, locked);
   const sendingTenant = sender.sender === 'guest' && guest ? guest : row.tenant;
   let settings = sender.sender === 'guest' && guest ? ofGuest : row.settings;
-  // The webhook endpoint is read FOR SHARE on a webhook send: an admin disabling it waits for, or is seen by, the send.
-  if (lock && row.reminder.channel === 'webhook') {
+  if (locked && row.reminder.channel === 'webhook') {
     [settings = null] = await db.select().from(notificationSettings).where(eq(notificationSettings.tenantId, sendingTenant.id)).for('share');
   }
   return { ...rest, guestTenant: guest, sender, senderDecidedFor, sendingTenant, settings: row.reminder.channel === 'email' ? null : settings };
+}
+
+/** A PostgreSQL `uuid[]` literal of ids (uuids need no quoting), for one array parameter: one statement text whatever the count. */
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+/**
+ * The batch send path's locked read (server/sending/send-batch.ts): the worlds of many reminders with the SAME
+ * joined select and the same per-row work as {@link loadReminderWorld} with `'update'`, in two statements for the
+ * batch instead of two per reminder (plus the per-row partnership and webhook-endpoint reads of an external guest or a
+ * webhook, as in the single read).
+ *
+ * Lock order, the same as the single path's for every reminder (event → booking → reminder, the order cancellation
+ * and rescheduling use) and, across the batch, one consistent order so two batches (or a batch and a single send)
+ * can never wait on each other in a circle: first FOR SHARE on every event and booking of the batch in one statement
+ * ordered by (event id, booking id) — PostgreSQL locks a locking select's rows in its ORDER BY order —, then FOR
+ * UPDATE on the reminders in reminder id order with the world read (rows locked after a wait are re-read:
+ * a reminder another batch just sent is seen `done`).
+ * @returns the worlds by reminder id; a reminder that does not exist (or whose booking is not in its tenant) is absent.
+ */
+export async function loadReminderWorldsForUpdate(db: DbOrTx, reminderIds: readonly string[]): Promise<Map<string, ReminderWorld>> {
+  const worlds = new Map<string, ReminderWorld>();
+  if (reminderIds.length === 0) return worlds;
+  const ids = uuidArray(reminderIds);
+  await db.execute(sql`
+    select 1 from events e join bookings b on b.event_id = e.id
+    where b.id in (select booking_id from reminders where id = any(${ids}))
+    order by e.id, b.id
+    for share of e, b`);
+  const rows = await worldSelect(db)
+    .where(sql`${reminders.id} = any(${ids})`)
+    .orderBy(reminders.id)
+    .for('update', { of: reminders });
+  for (const row of rows) worlds.set(row.reminder.id, await worldOfRow(db, row, true, {}));
+  return worlds;
 }
 
 /**
@@ -263,6 +313,68 @@ export async function claimMessageKey(
     .onConflictDoNothing({ target: deliveries.messageKey })
     .returning();
   return row ?? null;
+}
+
+/** What one claim records (the fields of {@link claimMessageKey}'s `d`). */
+export type ClaimInput = Parameters<typeof claimMessageKey>[1];
+
+/**
+ * The batch claim (invariant 3): the message keys of many reminders in ONE `INSERT … SELECT … ON CONFLICT
+ * (message_key) DO NOTHING RETURNING` — each row exactly what {@link claimMessageKey} would insert for it (the
+ * organisation's own text version in effect now fixed with it, status `claimed`) — and, in the same statement, every
+ * one of those reminders moved to `done` where the transition table allows it (whether or not its key was free, as
+ * the single claim with `reminderDone`). One statement text whatever the batch size (the rows travel as one JSON
+ * parameter), then one select of the new rows (as the typed {@link Delivery}). A key already claimed (another worker,
+ * a redelivered job, an earlier run, another batch) gets no row; two rows of one key in the same call: the first one
+ * claims it.
+ * @returns the new deliveries by message key (a key absent from the map was already claimed).
+ */
+export async function claimMessageKeys(db: DbOrTx, claims: readonly ClaimInput[]): Promise<Map<string, Delivery>> {
+  const out = new Map<string, Delivery>();
+  if (claims.length === 0) return out;
+  const rows = claims.map((c, ord) => ({
+    ord,
+    tenant_id: c.tenantId,
+    reminder_id: c.reminderId,
+    message_key: c.messageKey,
+    channel: c.channel,
+    address: c.address,
+    template: c.template,
+    message_locale: c.messageLocale,
+    locale_reason: c.localeReason,
+    provider: c.provider,
+    lease_expires_at: c.leaseExpiresAt.toISOString(),
+    sending_tenant_id: c.sendingTenantId,
+  }));
+  const inserted = await db.execute<{ id: string }>(sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
+        ord int, tenant_id uuid, reminder_id uuid, message_key text, channel text, address text, template text, message_locale text,
+        locale_reason text, provider text, lease_expires_at timestamptz, sending_tenant_id uuid)
+    ), reminder_done as (
+      update reminders set status = 'done', status_reason = null, updated_at = now()
+      where id = any(array(select reminder_id from input)) and status in ${oneOf(reminderFromStates('done'))}
+      returning id
+    )
+    insert into deliveries (tenant_id, reminder_id, message_key, channel, address, template, message_locale, locale_reason,
+      message_text_version, provider, lease_expires_at, sending_tenant_id, status)
+    select i.tenant_id, i.reminder_id, i.message_key, i.channel::channel, i.address, i.template, i.message_locale, i.locale_reason,
+      case when i.message_locale is null then null else (
+        select case when mt.status = 'published' then mt.version end from message_texts mt
+        where mt.tenant_id = i.tenant_id and mt.kind = i.template and mt.locale = i.message_locale and mt.version is not null
+        order by mt.version desc limit 1) end,
+      i.provider::provider, i.lease_expires_at, i.sending_tenant_id, 'claimed'
+    from input i
+    order by i.ord
+    on conflict (message_key) do nothing
+    returning id`);
+  if (inserted.length === 0) return out;
+  const created = await db
+    .select()
+    .from(deliveries)
+    .where(sql`${deliveries.id} = any(${uuidArray(inserted.map((r) => r.id))})`);
+  for (const d of created) out.set(d.messageKey, d);
+  return out;
 }
 
 /**

@@ -111,18 +111,81 @@ export async function claimDueReminders(
   return row ? { claimed: Number(row.n), last: { dueAt: row.last_due, id: row.last_id } } : { claimed: 0, last: null };
 }
 
+/** One reminder a batch claim took (due_at as PostgreSQL text, µs). */
+export interface ClaimedReminder {
+  id: string;
+  tenantId: string;
+  channel: string;
+  dueAt: string;
+}
+
+/**
+ * The batch send path's claim: like {@link claimDueReminders} (same selection, order, keyset cursor, SKIP LOCKED and
+ * move to `dispatched`), but it adds no jobs: the caller groups the claimed reminders into send batches
+ * (domain/sending/send-batches.ts) and adds them with {@link enqueueSendBatches} in the same transaction.
+ * @returns the claimed reminders in due order (due_at, id).
+ */
+export async function claimDueReminderRows(db: DbOrTx, now: Date, limit: number, after: ClaimCursor | null = null): Promise<ClaimedReminder[]> {
+  const rows = await db.execute<{ id: string; tenant_id: string; channel: string; due_at: string }>(sql`
+    with due as (
+      select id, due_at from reminders
+      where status = 'scheduled' and due_at <= ${at(now)} and expires_at > ${at(now)}
+        ${after ? sql`and (due_at, id) > (${after.dueAt}::timestamptz, ${after.id}::uuid)` : sql``}
+      order by due_at, id
+      limit ${limit}
+      for update skip locked
+    ), claimed as (
+      update reminders r
+      set status = 'dispatched', dispatched_at = ${at(now)}, updated_at = now()
+      where r.id = any(array(select id from due))
+      returning r.id, r.tenant_id, r.channel, r.due_at
+    )
+    select id, tenant_id, channel::text as channel, due_at::text as due_at from claimed order by claimed.due_at, claimed.id`);
+  return rows.map((r) => ({ id: r.id, tenantId: r.tenant_id, channel: r.channel, dueAt: r.due_at }));
+}
+
+/**
+ * Adds the jobs of send batches (each a list of claimed reminders, earliest due first) with ONE
+ * `graphile_worker.add_jobs` call, in the given order (job ids follow it): a batch of one is today's `send_reminder`
+ * job (job key `send:<id>`, as {@link claimDueReminders} adds), a larger one a `send_reminders` job with the ids
+ * (no job key: each reminder's own state and message key keep a second run harmless). run_at is the batch's earliest
+ * due instant capped at the database's now(), 25 attempts. Returns how many jobs were added.
+ */
+export async function enqueueSendBatches(db: DbOrTx, batches: readonly (readonly ClaimedReminder[])[]): Promise<number> {
+  if (batches.length === 0) return 0;
+  const specs = batches.map((b, ord) =>
+    b.length === 1
+      ? { ord, task: TASK.sendReminder, payload: { reminderId: b[0].id }, due_at: b[0].dueAt, job_key: `send:${b[0].id}` }
+      : { ord, task: TASK.sendReminders, payload: { reminderIds: b.map((m) => m.id) }, due_at: b[0].dueAt, job_key: null },
+  );
+  const rows = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from graphile_worker.add_jobs(array(
+      select row(x.task, x.payload, null::text, least(x.due_at, now()), 25, x.job_key, null::int, null::text[])::graphile_worker.job_spec
+      from jsonb_to_recordset(${JSON.stringify(specs)}::jsonb) as x(ord int, task text, payload json, due_at timestamptz, job_key text)
+      order by x.ord))`);
+  return rows[0]?.n ?? 0;
+}
+
 /**
  * Reminders left `dispatched` for longer than `staleMs` without a delivery (the worker holding their job
- * died): re-adds their send jobs (one `add_jobs` call), run_at = due instant (capped at now) like a claim, so a
+ * died; not those a waiting, never-run `send_reminders` batch job holds): re-adds their send jobs, one
+ * `send_reminder` each (one `add_jobs` call), run_at = due instant (capped at now) like a claim, so a
  * re-added job keeps its place among waiting sends instead of going to the back of a backlog. The message-key
  * claim keeps this duplicate-free.
  * Returns the count.
  */
 export async function redispatchStale(db: DbOrTx, now: Date, staleMs: number): Promise<number> {
   const rows = await db.execute(sql`
-    with stale as (
+    with batched as (
+      -- Reminders whose send batch still waits its first run (a long backlog): that job sends them; a batch that
+      -- failed, or whose worker died holding it, does not count, so its reminders come back one by one.
+      select (json_array_elements_text(j.payload -> 'reminderIds'))::uuid as id
+      from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+      where t.identifier = ${TASK.sendReminders} and j.locked_at is null and j.attempts = 0
+    ), stale as (
       select r.id from reminders r
       where r.status = 'dispatched' and r.dispatched_at < ${at(new Date(now.getTime() - staleMs))}
+        and r.id not in (select id from batched)
       order by r.due_at
       limit 500
       for update skip locked
