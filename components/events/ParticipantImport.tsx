@@ -167,6 +167,7 @@ export function ParticipantImport({ eventId, eventTitle }: { eventId: string; ev
                 , <strong className="import-bad">{preview.withProblems.toLocaleString('en')} with problems</strong>
               </>
             ) : null}
+            {preview.cancelledRows.length > 0 ? `, and ${plural(preview.cancelledRows.length, 'cancelled booking')} left out` : ''}
             .
           </p>
           <p className="muted small">

@@ -42,7 +42,7 @@ describe('checkOrgSettings', () => {
     expect(problem({ emailProvider: 'carrier-pigeon' })).toMatchObject({ field: 'emailProvider', message: 'emailProvider: must be one of smtp, http_api' });
     expect(problem({ name: 42 })).toMatchObject({ field: 'name', message: 'name: must be text' });
   });
-  it('takes an SMS segment limit of 1–10 as a number or digits, absent = keep the current one; anything else names the field', () => {
+  it('takes an SMS segment limit of 1–10 as a number or digits, absent or null = keep the current one; anything else (an empty field too) names the field', () => {
     const limit = (v: unknown) => {
       const r = checkOrgSettings({ ...good, smsSegmentLimit: v });
       return r.ok ? r.value.smsSegmentLimit : r;
@@ -51,8 +51,9 @@ describe('checkOrgSettings', () => {
     expect(limit(10)).toBe(10);
     expect(limit(' 4 ')).toBe(4);
     expect(limit(undefined)).toBe(null);
-    expect(limit('')).toBe(null);
-    for (const bad of [0, 11, 2.5, -1, '3 segments', 'ten', true, [3]]) {
+    expect(limit(null)).toBe(null);
+    // An emptied field is named, not taken as "keep".
+    for (const bad of ['', ' ', 0, 11, 2.5, -1, '3 segments', 'ten', true, [3]]) {
       expect(limit(bad)).toMatchObject({ ok: false, field: 'smsSegmentLimit', message: 'smsSegmentLimit: must be a whole number of segments from 1 to 10' });
     }
   });

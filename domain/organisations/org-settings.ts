@@ -11,7 +11,7 @@
  *   organisation's default language in the locale fallback of messages (domain/messages/locale-fallback.ts).
  * - `emailProvider` — `smtp` or `http_api` (credentials live in the worker's environment, never here).
  * - `smsSegmentLimit` — most SMS segments one of the organisation's own SMS texts may take (templates, announcements),
- *   a whole number 1–10 ({@link SMS_SEGMENT_LIMIT_RANGE}); absent = keep the current limit.
+ *   a whole number 1–10 ({@link SMS_SEGMENT_LIMIT_RANGE}); absent or null = keep the current limit ("" is refused).
  */
 import { z } from 'zod';
 import { canonicalLocale } from '@/domain/locales';
@@ -136,9 +136,12 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   return { ok: true, value: { name, timeZone: zone, senderName, senderEmail, replyTo, locale, emailProvider: provider as EmailProvider, smsSegmentLimit: limit } };
 }
 
-/** `smsSegmentLimit` as sent (a number, or digits from a plain form): the number, null when absent, or what is wrong. */
+/**
+ * `smsSegmentLimit` as sent (a number, or digits from a plain form): the number, null when absent (a client that does
+ * not know the field: keep the limit), or what is wrong — an emptied field ("") is a mistake to name, not "keep".
+ */
 function smsSegmentLimitOf(v: unknown): number | null | string {
-  if (v === undefined || v === null || v === '') return null;
+  if (v === undefined || v === null) return null;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
   const { min, max } = SMS_SEGMENT_LIMIT_RANGE;
   if (!Number.isInteger(n) || n < min || n > max) return `must be a whole number of segments from ${min} to ${max}`;

@@ -299,6 +299,21 @@ describe('what Punctual exports, Punctual imports', () => {
     expect(p.cancelledRows).toEqual([3, 4]);
     expect([p.ready, p.withProblems]).toEqual([2, 0]);
     expect(p.people.map((x) => x.contact.email)).toEqual(['ana@example.com', 'cas@example.com']);
+    // Another value is a problem of its row (not guessed either way); two status columns refuse the file; a plain
+    // "Status" column may mean anything and is ignored.
+    const odd = read('Name,Email,Booking status\r\nA,a@example.com,void\r\nB,b@example.com, CANCELED \r\nC,c@example.com,=cancelled\r\n');
+    expect(odd.rows.map((x) => [x.row, !!x.cancelled, x.problems.map((q) => q.kind)])).toEqual([
+      [2, false, ['unknown_status']],
+      [3, true, []],
+      [4, false, ['unknown_status']],
+    ]);
+    expect(odd.rows[0]!.problems[0]!.message).toBe('booking status "void": not a booking status — use confirmed, cancelled (left out) or leave it empty');
+    expect(readParticipantCsv('Name,Email,Booking status,booking_status\r\nA,a@example.com,confirmed,cancelled\r\n')).toEqual({
+      ok: false,
+      error: 'Two columns mean booking status: "Booking status" and "booking_status". Keep one of them.',
+    });
+    const plain = read('Name,Email,Status\r\nA,a@example.com,cancelled\r\n');
+    expect([plain.ignored, !!plain.rows[0]!.cancelled]).toEqual([['Status'], false]);
     // Without a status column nothing is left out.
     expect(previewParticipantCsv(read('email\r\nben@example.com\r\n').rows, { booked: new Set(), known: new Map() }).cancelledRows).toEqual([]);
   });

@@ -19,9 +19,10 @@
  * the preview shows when it differs from the row (after a value over several lines).
  *
  * Punctual's own exports read back unchanged (server/people/csv-exports.ts): their headings are aliases here ("Their
- * time zone", "Locale"), a row whose "Booking status" (or "Status") is `cancelled` is left out — a cancelled booking
- * in an export is not someone to book again ({@link ImportPreview} `cancelledRows`) —, their other columns (booked
- * at, ids) are listed as ignored, and the
+ * time zone", "Locale"), a row whose "Booking status" is `cancelled` is left out — a cancelled booking in an export
+ * is not someone to book again ({@link ImportPreview} `cancelledRows`); another value than confirmed, cancelled or
+ * empty is a problem of its row; two such columns refuse the file —, their other columns (booked at, ids, a plain
+ * "Status") are listed as ignored, and the
  * CSV-injection guard's leading apostrophe (domain/people/csv-export.ts) is removed again from a cell that is
  * plainly a phone number or a date ({@link unguardCsvCell}).
  *
@@ -79,7 +80,8 @@ type RowProblemKind =
   | 'unknown_locale'
   | 'extra_fields'
   | 'duplicate'
-  | 'already_booked';
+  | 'already_booked'
+  | 'unknown_status';
 
 export interface RowProblem {
   kind: RowProblemKind;
@@ -109,8 +111,13 @@ interface ParticipantCsvRow {
   cancelled?: boolean;
 }
 
-/** Headers (as {@link headerKey} reads them) of a booking status column: Punctual's export writes "Booking status". */
-const STATUS_HEADERS: ReadonlySet<string> = new Set(['bookingstatus', 'status']);
+/**
+ * The header (as {@link headerKey} reads it) of a booking status column: Punctual's export writes "Booking status". A
+ * plain "Status" column is not read as one (it may mean anything in someone's spreadsheet) and is listed as ignored.
+ */
+const STATUS_HEADER = 'bookingstatus';
+/** The booking statuses a status cell may hold (Punctual's own, as its export writes them); empty = not said. */
+const BOOKING_STATUS_VALUES = ['confirmed', 'cancelled'] as const;
 
 type CsvRead =
   | { ok: false; error: string }
@@ -305,12 +312,12 @@ export function readParticipantCsv(input: string): CsvRead {
 
   const columns: { field: CsvField; header: string; index: number }[] = [];
   const ignored: string[] = [];
-  let statusIndex = -1;
+  const statusColumns: { header: string; index: number }[] = [];
   head.record.forEach((raw, index) => {
     const header = raw.trim();
     const field = FIELD_OF.get(headerKey(header));
     if (!field) {
-      if (statusIndex < 0 && STATUS_HEADERS.has(headerKey(header))) statusIndex = index;
+      if (headerKey(header) === STATUS_HEADER) statusColumns.push({ header, index });
       else if (header !== '') ignored.push(header);
       return;
     }
@@ -320,6 +327,8 @@ export function readParticipantCsv(input: string): CsvRead {
     const twice = columns.filter((c) => c.field === f);
     if (twice.length > 1) return { ok: false, error: `Two columns mean ${FIELD_LABEL[f]}: ${twice.map((c) => `"${c.header}"`).join(' and ')}. Keep one of them.` };
   }
+  if (statusColumns.length > 1) return { ok: false, error: `Two columns mean booking status: ${statusColumns.map((c) => `"${c.header}"`).join(' and ')}. Keep one of them.` };
+  const statusIndex = statusColumns[0]?.index ?? -1;
   if (!columns.some((c) => c.field === 'email')) {
     const found = head.record.map((h) => h.trim()).filter(Boolean);
     return {
@@ -345,13 +354,18 @@ export function readParticipantCsv(input: string): CsvRead {
     const extra = record.slice(width).some((v) => v.trim() !== '');
     const problems = extra
       ? [{ kind: 'extra_fields' as const, field: null, message: `has ${record.length} fields but the header has ${width} — a value holding "${delimiter === '\t' ? 'tab' : delimiter}" must be in double quotes` }, ...own.problems]
-      : own.problems;
+      : [...own.problems];
+    const rawStatus = statusIndex >= 0 ? (record[statusIndex] ?? '').trim() : '';
+    const status = rawStatus.toLowerCase() === 'canceled' ? 'cancelled' : rawStatus.toLowerCase();
+    // Anything but Punctual's own statuses is said, not guessed: "void" or "cancelled by organiser" could mean either.
+    if (status !== '' && !(BOOKING_STATUS_VALUES as readonly string[]).includes(status)) {
+      problems.push({ kind: 'unknown_status', field: null, message: `booking status ${shown(rawStatus)}: not a booking status — use confirmed, cancelled (left out) or leave it empty` });
+    }
     const breaks = record.reduce((n, v) => n + lineBreaks(v), 0);
     const line = lineOfEnd(info.bytes) - breaks;
     const row = line - innerBreaks;
     innerBreaks += breaks;
-    const status = statusIndex >= 0 ? unguardCsvCell((record[statusIndex] ?? '').trim()).toLowerCase() : '';
-    const cancelled = status === 'cancelled' || status === 'canceled';
+    const cancelled = status === 'cancelled';
     return { row, line, values, problems, person: problems.length === 0 ? own.person : null, ...(cancelled ? { cancelled } : {}) };
   });
   return { ok: true, delimiter, columns: columns.map(({ field, header }) => ({ field, header })), ignored, rows };

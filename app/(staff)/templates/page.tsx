@@ -20,11 +20,11 @@ function stateText(s: TextState): string {
 
 const segments = (n: number) => (n === 1 ? '1 segment' : `${n} segments`);
 
-/** "SMS: 1 segment · 2 with the preferences link (GSM-7)"; words over the organisation's limit say so. */
+/** "SMS: 1 segment · 2 segments with the preferences link (GSM-7)"; words over the organisation's limit say so. */
 function smsCostText(sms: NonNullable<TextState['sms']>, limit: number, builtIn: boolean): string {
   // Punctual's own text is sent as it is (the limit checks what the organisation saves): it says what to do about it.
   const over = sms.segments > limit ? ` — over your limit of ${limit}${builtIn ? ': write a shorter one' : ''}` : '';
-  return `SMS: ${segments(sms.segments)}${over} · ${sms.withLink} with the preferences link (${sms.encoding})`;
+  return `SMS: ${segments(sms.segments)}${over} · ${segments(sms.withLink)} with the preferences link (${sms.encoding})`;
 }
 
 /**

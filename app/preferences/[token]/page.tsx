@@ -3,7 +3,8 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { PublicPreferencesForm } from '@/components/preferences/PublicPreferencesForm';
 import { readPreferencesByToken } from '@/server/notifications/contact-preferences';
-import { pageLanguageFor } from '@/emails/messages/page-language';
+import { headers } from 'next/headers';
+import { pageLanguageFor, pageLanguageForRequest } from '@/emails/messages/page-language';
 import { pageText, type PageLanguage } from '@/emails/messages/page-text';
 import { preferencesSecret } from '@/server/sending/preference-link';
 import '@/app/styles/preferences.css';
@@ -19,15 +20,20 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
  * not a valid link is a plain 404. The form saves to POST /api/preferences/<token> (by script, or as a plain form
  * without one: then the answer comes back here as `saved=1`, `stale=1` or `error=…`).
  */
-/** The page's title in the person's language (the token is read again: metadata cannot share the page's props). */
+/**
+ * The page's title in the person's language (the token is read again: metadata cannot share the page's props); for a
+ * link that leads to nobody, the broken-link title in the browser's language.
+ */
 export async function generateMetadata({ params }: { params: Promise<{ token: string }> }): Promise<Metadata> {
   const base: Metadata = { referrer: 'no-referrer', robots: { index: false, follow: false } };
+  let view: Awaited<ReturnType<typeof readPreferencesByToken>> = null;
   try {
-    const view = await readPreferencesByToken(getDb(), (await params).token, preferencesSecret());
-    return { ...base, title: pageText(pageLanguageFor(view?.contactLocale, view?.tenantLocale), 'preferencesTitle') };
+    view = await readPreferencesByToken(getDb(), (await params).token, preferencesSecret());
   } catch {
-    return base;
+    view = null;
   }
+  if (view) return { ...base, title: pageText(pageLanguageFor(view.contactLocale, view.tenantLocale), 'preferencesTitle') };
+  return { ...base, title: pageText(pageLanguageForRequest((await headers()).get('accept-language')), 'linkBrokenTitle') };
 }
 
 export default async function PreferencesPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
