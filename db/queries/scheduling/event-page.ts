@@ -184,44 +184,67 @@ const ms = (col: SQL) => sql`date_trunc('milliseconds', ${col})`;
  * the contact visible to this tenant (a guest's contact may live in the guest's own tenant: visible here only
  * through this tenant's booking) — c_id, name, email, phone, null without one — and `rebooked_as`: for a cancelled
  * booking of a person booked again on this event (several bookings, one live at most, index
- * bookings_event_contact_live_uq), the newest of their other bookings made at or after it; null otherwise.
+ * bookings_event_contact_live_uq), the newest of their other bookings made at or after it (to the millisecond);
+ * null otherwise. Window functions over each person's bookings, newest first, give it in one pass (a correlated
+ * subquery per booking made PostgreSQL's cost estimate large enough to switch on JIT compilation: +0.7 s).
  */
 function listedBookings(tenantId: string, eventId: string): SQL {
-  return sql`select b.id, b.role, b.status, b.created_at, c.id as c_id, c.name, c.email, c.phone,
-      case when b.status = 'cancelled' then (
-        select o.id from bookings o
-        where o.tenant_id = b.tenant_id and o.event_id = b.event_id and o.contact_id = b.contact_id and o.id <> b.id
-          and ${ms(sql`o.created_at`)} >= ${ms(sql`b.created_at`)}
-        order by o.created_at desc, o.id limit 1
-      ) end as rebooked_as
-    from bookings b
-    left join contacts c on c.id = b.contact_id and (c.tenant_id = ${tenantId} or c.tenant_id = b.guest_tenant_id)
-    where b.event_id = ${eventId} and b.tenant_id = ${tenantId}`;
+  return sql`select y.id, y.role, y.status, y.created_at, y.c_id, y.name, y.email, y.phone,
+      case when y.status <> 'cancelled' then null
+        when y.newest <> y.id then y.newest
+        when y.second_ms = ${ms(sql`y.created_at`)} then y.second
+      end as rebooked_as
+    from (
+      select b.id, b.role, b.status, b.created_at, c.id as c_id, c.name, c.email, c.phone,
+        first_value(b.id) over person as newest,
+        nth_value(b.id, 2) over person as second,
+        nth_value(${ms(sql`b.created_at`)}, 2) over person as second_ms
+      from bookings b
+      left join contacts c on c.id = b.contact_id and (c.tenant_id = ${tenantId} or c.tenant_id = b.guest_tenant_id)
+      where b.event_id = ${eventId} and b.tenant_id = ${tenantId}
+      window person as (partition by b.contact_id order by b.created_at desc, b.id rows between unbounded preceding and unbounded following)
+    ) y`;
 }
 
-/** Each reminder's newest delivery status (null without one), for a lateral join on reminders `r`. */
-function newestDeliveryStatus(tenantId: string): SQL {
-  return sql`select d.status from deliveries d where d.reminder_id = r.id and d.tenant_id = ${tenantId} order by d.created_at desc, d.id desc limit 1`;
+/**
+ * Every message `m` of the event (tenant-scoped) with its booking, kind, schedule version, status and newest
+ * delivery's status (null without one). Materialized: computed once, driven from the event's reminders, whatever
+ * the statistics say (right after a bulk import they still count the tables as empty, and the planner would
+ * otherwise probe reminders per booking through the wrong index).
+ */
+function eventMessages(tenantId: string, eventId: string): SQL {
+  return sql`select r.id, r.booking_id, r.kind, r.schedule_version, r.status,
+      (select d.status from deliveries d where d.reminder_id = r.id and d.tenant_id = ${tenantId} order by d.created_at desc, d.id desc limit 1) as delivery_status
+    from reminders r where r.tenant_id = ${tenantId} and r.event_id = ${eventId}`;
 }
 
 const sqlList = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 
 /**
- * Ids of the event's bookings with a problem: the "has a problem" rule of domain/scheduling/participant-summary.ts
- * (`problemDeliveryStatuses`, `problemReminderStatusesWithoutDelivery`) over each of their messages' newest delivery.
+ * The "has a problem" rule of domain/scheduling/participant-summary.ts (`problemDeliveryStatuses`,
+ * `problemReminderStatusesWithoutDelivery`) over rows `m` of {@link eventMessages}.
  */
-function problemBookingIds(tenantId: string, eventId: string): SQL {
-  return sql`select r.booking_id from reminders r left join lateral (${newestDeliveryStatus(tenantId)}) nd on true
-    where r.tenant_id = ${tenantId} and r.event_id = ${eventId}
-      and (nd.status in (${sqlList(problemDeliveryStatuses)}) or (nd.status is null and r.status in (${sqlList(problemReminderStatusesWithoutDelivery)})))`;
+const isProblem = sql`(m.delivery_status in (${sqlList(problemDeliveryStatuses)}) or (m.delivery_status is null and m.status in (${sqlList(problemReminderStatusesWithoutDelivery)})))`;
+
+/**
+ * `with x as (<the bookings>)[, p as materialized (<ids of bookings with a problem>)]`: what the list's queries
+ * read. `p` is small (problems are the exception), so testing each booking against it stays cheap even when the
+ * planner, on stale statistics, tests row by row.
+ */
+function listSources(tenantId: string, eventId: string, f: ParticipantFilter | null): SQL {
+  const problems = f?.problem ? sql`, p as materialized (select distinct m.booking_id from (${eventMessages(tenantId, eventId)}) m where ${isProblem})` : sql``;
+  return sql`with x as (${listedBookings(tenantId, eventId)})${problems}`;
 }
 
-/** The condition of `f` over the rows `x` of {@link listedBookings} (the in-memory rule: applyParticipantFilter). */
-function filterCondition(f: ParticipantFilter, tenantId: string, eventId: string): SQL {
+/**
+ * The condition of `f` over the rows `x` of {@link listedBookings}, with `p` ({@link listSources}) when it asks for
+ * problems (the in-memory rule: applyParticipantFilter).
+ */
+function filterCondition(f: ParticipantFilter): SQL {
   const parts: SQL[] = [sql`true`];
   if (f.role) parts.push(sql`x.role = ${f.role}`);
   if (f.state) parts.push(sql`x.status = ${f.state}`);
-  if (f.problem) parts.push(sql`x.id in (${problemBookingIds(tenantId, eventId)})`);
+  if (f.problem) parts.push(sql`x.id in (select p.booking_id from p)`);
   const search = participantSearchTerms(f.q);
   if (search) {
     const phone = search.digits
@@ -240,6 +263,19 @@ function listOrder(sort: ParticipantFilter['sort']): SQL {
   const role = sql.raw(`case x.role ${Object.entries(roleOrder).map(([r, n]) => `when '${r}' then ${n}`).join(' ')} end`);
   const byName = sql`${role}, coalesce(x.name, '') collate ${ICU}, coalesce(x.email, '') collate ${ICU}, (x.status = 'cancelled'), ${ms(sql`x.created_at`)} desc, x.id`;
   return sort === 'booked' ? sql`${ms(sql`x.created_at`)} desc, ${byName}` : byName;
+}
+
+/**
+ * Runs `read` in a transaction (a savepoint inside the caller's) with JIT compilation off. The list's aggregates
+ * cost about 8 per message of the event in PostgreSQL's estimate, so an event of 2,000 people with a reschedule
+ * behind it passes `jit_above_cost` (100,000), and compiling then takes longer (0.5–1 s) than running the query
+ * (20–30 ms). `SET LOCAL` ends with the transaction (inside a caller's transaction: with the caller's).
+ */
+async function withoutJit<T>(db: DbOrTx, read: (tx: DbOrTx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local jit = off`);
+    return read(tx);
+  });
 }
 
 /**
@@ -264,12 +300,12 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
   if (!row) return null;
   const e = row.event;
   const size = filter ? (pageSize ?? PARTICIPANT_PAGE_SIZE) : null;
-  const where = filter ? filterCondition(filter, tenantId, e.id) : sql`true`;
-  const listed = listedBookings(tenantId, e.id);
+  const where = filter ? filterCondition(filter) : sql`true`;
+  const sources = listSources(tenantId, e.id, filter);
 
-  const [countRows, pageRows, coverageRows] = await Promise.all([
+  const [countRows, pageRows, coverageRows] = await withoutJit(db, (db) => Promise.all([
     db.execute<{ people: number; confirmed: number; attendee: number; external: number; host: number; matching: number }>(sql`
-      with x as (${listed})
+      ${sources}
       select count(*) filter (where x.rebooked_as is null)::int as people,
         count(*) filter (where x.rebooked_as is null and x.status = 'confirmed')::int as confirmed,
         count(*) filter (where x.rebooked_as is null and x.role = 'attendee')::int as attendee,
@@ -278,18 +314,16 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
         count(*) filter (where ${where})::int as matching
       from x`),
     db.execute<{ id: string; rebooked_as: string | null }>(sql`
-      with x as (${listed})
+      ${sources}
       select x.id, x.rebooked_as from x where ${where} order by ${listOrder(filter?.sort ?? 'name')}
       ${size === null ? sql`` : sql`limit ${size} offset ${(filter!.page - 1) * size}`}`),
     // Every reminder of every booking, counted by what coverage and "messages sent" read.
     db.execute<{ kind: ReminderKind; schedule_version: number; status: ReminderStatus; delivery_status: DeliveryStatus | null; booking_cancelled: boolean; n: number }>(sql`
-      select r.kind, r.schedule_version, r.status, nd.status as delivery_status, (b.status = 'cancelled') as booking_cancelled, count(*)::int as n
-      from reminders r
-      join bookings b on b.id = r.booking_id and b.tenant_id = ${tenantId} and b.event_id = ${e.id}
-      left join lateral (${newestDeliveryStatus(tenantId)}) nd on true
-      where r.tenant_id = ${tenantId} and r.event_id = ${e.id}
+      with m as materialized (${eventMessages(tenantId, e.id)})
+      select m.kind, m.schedule_version, m.status, m.delivery_status, (b.status = 'cancelled') as booking_cancelled, count(*)::int as n
+      from m join bookings b on b.id = m.booking_id and b.tenant_id = ${tenantId} and b.event_id = ${e.id}
       group by 1, 2, 3, 4, 5`),
-  ]);
+  ]));
   const counts = countRows[0]!;
   const groups = coverageRows.map((g) => ({
     kind: g.kind,
@@ -314,13 +348,9 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
   // The page's bookings, their messages and those messages' deliveries (newest first), attempts and reports.
   const pageIds = pageRows.map((p) => p.id);
   const onPage = (col: typeof bookings.id | typeof reminders.bookingId) => (size === null ? undefined : inArray(col, pageIds));
-  const pageReminderIds = db
-    .select({ id: reminders.id })
-    .from(reminders)
-    .where(and(eq(reminders.tenantId, tenantId), eq(reminders.eventId, e.id), onPage(reminders.bookingId)));
-  const [bookingRows, reminderRows, deliveryRows] =
+  const [bookingRows, reminderRows] =
     pageIds.length === 0
-      ? [[], [], []]
+      ? [[], []]
       : await Promise.all([
           db
             .select({
@@ -337,12 +367,17 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
             .leftJoin(reminderRules, and(eq(reminderRules.id, reminders.ruleId), eq(reminderRules.tenantId, tenantId)))
             .where(and(eq(reminders.eventId, e.id), eq(reminders.tenantId, tenantId), onPage(reminders.bookingId)))
             .orderBy(asc(reminders.dueAt), asc(reminders.scheduleVersion), asc(reminderRules.name), asc(reminders.channel), asc(reminders.id)),
-          db
-            .select()
-            .from(deliveries)
-            .where(and(eq(deliveries.tenantId, tenantId), inArray(deliveries.reminderId, pageReminderIds)))
-            .orderBy(desc(deliveries.createdAt), desc(deliveries.id)),
         ]);
+  // By the ids read (an index lookup each), not a subquery the planner may turn into a scan of the tenant's deliveries.
+  const reminderIds = reminderRows.map((r) => r.reminder.id);
+  const deliveryRows =
+    reminderIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(deliveries)
+          .where(and(eq(deliveries.tenantId, tenantId), inArray(deliveries.reminderId, reminderIds)))
+          .orderBy(desc(deliveries.createdAt), desc(deliveries.id));
   const statusOf = new Map<string, DeliveryStatus>();
   for (const d of deliveryRows) if (d.reminderId && !statusOf.has(d.reminderId)) statusOf.set(d.reminderId, d.status);
 
