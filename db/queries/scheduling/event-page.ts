@@ -319,9 +319,13 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
       ${size === null ? sql`` : sql`limit ${size} offset ${(filter!.page - 1) * size}`}`),
     // Every reminder of every booking, counted by what coverage and "messages sent" read.
     db.execute<{ kind: ReminderKind; schedule_version: number; status: ReminderStatus; delivery_status: DeliveryStatus | null; booking_cancelled: boolean; n: number }>(sql`
-      with m as materialized (${eventMessages(tenantId, e.id)})
-      select m.kind, m.schedule_version, m.status, m.delivery_status, (b.status = 'cancelled') as booking_cancelled, count(*)::int as n
-      from m join bookings b on b.id = m.booking_id and b.tenant_id = ${tenantId} and b.event_id = ${e.id}
+      -- The booking's status by its primary key, one lookup per message (a join may scan the event's bookings per message on stale statistics).
+      with m as materialized (
+        select m.*, (select b.status from bookings b where b.id = m.booking_id and b.tenant_id = ${tenantId} and b.event_id = ${e.id}) as booking_status
+        from (${eventMessages(tenantId, e.id)}) m
+      )
+      select m.kind, m.schedule_version, m.status, m.delivery_status, (m.booking_status = 'cancelled') as booking_cancelled, count(*)::int as n
+      from m where m.booking_status is not null
       group by 1, 2, 3, 4, 5`),
   ]));
   const counts = countRows[0]!;
