@@ -34,4 +34,10 @@ describe('event coverage', () => {
   it('an event with no bookings expects nothing', () => {
     expect(eventCoverage([], 1).expected).toBe(0);
   });
+  it('counts grouped entries as many times as their count (the database groups them), and a count of 0 not at all', () => {
+    const one = [r('done', 'accepted'), r('done', 'accepted'), r('done', 'accepted'), r('scheduled'), r('done', 'accepted', 2, 'nudge'), r('done', 'accepted', 2, 'nudge')];
+    const grouped = [{ ...r('done', 'accepted'), count: 3 }, { ...r('scheduled'), count: 1 }, { ...r('done', 'accepted', 2, 'nudge'), count: 2 }, { ...r('failed'), count: 0 }];
+    expect(eventCoverage(grouped, 2)).toEqual(eventCoverage(one, 2));
+    expect(eventCoverage(grouped, 2)).toMatchObject({ expected: 4, sent: 3, waiting: 1, nudges: 2, failed: 0 });
+  });
 });

@@ -13,6 +13,11 @@ export interface CoverageReminder {
   deliveryStatus: DeliveryStatus | null;
   /** The reminder's booking was cancelled: it expects nothing, whatever its reminders ended as before. */
   bookingCancelled?: boolean;
+  /**
+   * How many reminders this entry stands for (default 1): the database may hand over reminders already grouped by
+   * the fields above (db/queries/scheduling/event-page.ts counts them with GROUP BY) instead of one entry each.
+   */
+  count?: number;
 }
 
 export interface Coverage {
@@ -42,34 +47,39 @@ export interface Coverage {
 const SENT: ReadonlySet<string> = new Set(['accepted', 'delivered', 'soft_bounced']);
 const FAILED: ReadonlySet<string> = new Set(['failed', 'dead', 'bounced', 'complained', 'discarded']);
 
-/** Computes the coverage of `reminders` (all versions, all bookings of one event) for `currentVersion`. */
+/**
+ * Computes the coverage of `reminders` (all versions, all bookings of one event) for `currentVersion`; an entry
+ * with `count` counts that many times (a count of 0 or less counts nothing).
+ */
 export function eventCoverage(reminders: readonly CoverageReminder[], currentVersion: number): Coverage {
   const c: Coverage = { expected: 0, sent: 0, delivered: 0, expired: 0, failed: 0, unknown: 0, suppressed: 0, waiting: 0, nudges: 0, notifications: 0, announcements: 0 };
   for (const r of reminders) {
+    const n = r.count ?? 1;
+    if (n <= 0) continue;
     if (r.kind === 'nudge') {
-      c.nudges++;
+      c.nudges += n;
       continue;
     }
     if (r.kind === 'notification') {
-      c.notifications++;
+      c.notifications += n;
       continue;
     }
     if (r.kind === 'announcement') {
-      c.announcements++;
+      c.announcements += n;
       continue;
     }
     if (r.bookingCancelled || r.scheduleVersion !== currentVersion || r.status === 'cancelled' || r.status === 'superseded') continue;
-    c.expected++;
+    c.expected += n;
     const d = r.deliveryStatus;
-    if (d && SENT.has(d)) c.sent++;
-    if (d === 'delivered') c.delivered++;
-    if (r.status === 'expired' || d === 'expired') c.expired++;
-    else if (r.status === 'failed' || (d && FAILED.has(d))) c.failed++;
-    else if (d === 'unknown') c.unknown++;
-    else if (d === 'suppressed') c.suppressed++;
+    if (d && SENT.has(d)) c.sent += n;
+    if (d === 'delivered') c.delivered += n;
+    if (r.status === 'expired' || d === 'expired') c.expired += n;
+    else if (r.status === 'failed' || (d && FAILED.has(d))) c.failed += n;
+    else if (d === 'unknown') c.unknown += n;
+    else if (d === 'suppressed') c.suppressed += n;
     else if (!d || !SENT.has(d)) {
       // scheduled/dispatched, or a delivery claimed/sending/retrying, or cancelled/superseded at the last re-read
-      if (d !== 'cancelled' && d !== 'superseded') c.waiting++;
+      if (d !== 'cancelled' && d !== 'superseded') c.waiting += n;
     }
   }
   return c;

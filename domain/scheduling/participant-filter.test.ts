@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyParticipantFilter, noParticipantFilter, parseParticipantFilter, participantFilterParams } from './participant-filter';
+import { applyParticipantFilter, noParticipantFilter, parseParticipantFilter, participantFilterParams, participantSearchTerms } from './participant-filter';
 
 describe('participant filter', () => {
   it.each<[Record<string, string>, unknown]>([
@@ -56,5 +56,15 @@ describe('applying the participant filter', () => {
     const r = applyParticipantFilter(all, { ...noParticipantFilter, ...f }, 2 + (f.page ? 0 : 10));
     expect(names(r)).toEqual(expected);
     expect(r.matching).toBe(matching);
+  });
+});
+
+describe('search terms', () => {
+  it('lower-cases the text and strips phone separators for the digits', () => {
+    expect(participantSearchTerms(null)).toBeNull();
+    expect(participantSearchTerms('')).toBeNull();
+    expect(participantSearchTerms('Ann B')).toEqual({ text: 'ann b', digits: 'annb' });
+    expect(participantSearchTerms('+31 (6) 12-34.56')).toEqual({ text: '+31 (6) 12-34.56', digits: '+316123456' });
+    expect(participantSearchTerms('()')).toEqual({ text: '()', digits: '' });
   });
 });

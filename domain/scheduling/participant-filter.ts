@@ -82,22 +82,43 @@ export interface FilterableBooking {
 }
 
 /**
+ * Characters a phone search ignores on both sides (white space, dashes, parentheses, dots). The SQL side
+ * (db/queries/scheduling/event-page.ts) strips the same set from stored numbers with `PHONE_SEPARATORS_SQL`.
+ */
+const PHONE_SEPARATORS = /[\s\-().]/g;
+/** {@link PHONE_SEPARATORS} as a PostgreSQL regular expression (for `regexp_replace(phone, …, '', 'g')`). */
+export const PHONE_SEPARATORS_SQL = '[[:space:]().-]';
+
+/**
+ * What a search `q` looks for: `text`, the lower-cased query, is searched in the lower-cased name and email;
+ * `digits`, the query without phone separators, in the phone without them ("" when nothing is left: then phones
+ * never match). Null when `q` is null or empty (no search).
+ */
+export function participantSearchTerms(q: string | null): { text: string; digits: string } | null {
+  if (!q) return null;
+  const text = q.toLowerCase();
+  return { text, digits: text.replace(PHONE_SEPARATORS, '') };
+}
+
+/**
  * Narrows `bookings` (already in the page's default order: role, then name) by `f`, orders them by `f.sort`
  * (`booked`: newest booking first, ties in the given order) and cuts page `f.page` of `pageSize`.
  * Search: the name, email or phone contains `q` (case-insensitive; for phones also ignoring spaces and dashes).
+ * This is the rule in memory; the event page applies it in SQL (db/queries/scheduling/event-page.ts), and
+ * test/scheduling/event-page-list.test.ts checks that both give the same people in the same order.
  * @returns the page's items and how many matched in all. A page past the end is empty.
  */
 export function applyParticipantFilter<T extends FilterableBooking>(bookings: readonly T[], f: ParticipantFilter, pageSize = PARTICIPANT_PAGE_SIZE): { items: T[]; matching: number } {
-  const q = f.q?.toLowerCase() ?? null;
-  const digits = q ? q.replace(/[\s\-().]/g, '') : null;
+  const search = participantSearchTerms(f.q);
   const matched = bookings.filter((b) => {
     if (f.role && b.role !== f.role) return false;
     if (f.state && b.status !== f.state) return false;
     if (f.problem && !b.summary.problem) return false;
-    if (q) {
+    if (search) {
       const c = b.contact;
       if (!c) return false;
-      const hit = c.name.toLowerCase().includes(q) || c.email.toLowerCase().includes(q) || (!!c.phone && !!digits && c.phone.replace(/[\s\-().]/g, '').includes(digits));
+      const { text, digits } = search;
+      const hit = c.name.toLowerCase().includes(text) || c.email.toLowerCase().includes(text) || (!!c.phone && !!digits && c.phone.replace(PHONE_SEPARATORS, '').includes(digits));
       if (!hit) return false;
     }
     return true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { participantSummary, type SummaryReminder } from './participant-summary';
+import { participantSummary, problemDeliveryStatuses, problemReminderStatusesWithoutDelivery, sentMessageCount, type SummaryReminder } from './participant-summary';
 
 const r = (
   status: SummaryReminder['status'],
@@ -63,5 +63,19 @@ describe('participant summary', () => {
   it('returns the counts and the next one', () => {
     const s = participantSummary([r('done', 'accepted'), r('done', 'dead'), r('scheduled', null, '2026-12-09T08:00:00Z', 'Room opens')], 2, Z);
     expect(s).toMatchObject({ sent: 1, needsPerson: 1, failed: 0, next: { label: 'Room opens', dueAt: '2026-12-09T08:00:00Z' } });
+  });
+});
+
+describe('the summary rules as data (for the SQL side)', () => {
+  it('sentMessageCount adds the counts of sent statuses only', () => {
+    expect(sentMessageCount([{ deliveryStatus: 'accepted', count: 3 }, { deliveryStatus: 'delivered', count: 2 }, { deliveryStatus: 'soft_bounced', count: 1 }, { deliveryStatus: 'bounced', count: 5 }, { deliveryStatus: null, count: 7 }])).toBe(6);
+  });
+  it('the problem lists say what participantSummary calls a problem', () => {
+    const one = (status: SummaryReminder['status'], deliveryStatus: SummaryReminder['deliveryStatus']): SummaryReminder => ({ kind: 'rule', status, scheduleVersion: 1, dueAt: '2027-01-01T00:00:00.000Z', ruleName: 'x', deliveryStatus });
+    for (const d of problemDeliveryStatuses) expect(participantSummary([one('done', d)], 1, 'UTC').problem).toBe(true);
+    for (const s of problemReminderStatusesWithoutDelivery) expect(participantSummary([one(s, null)], 1, 'UTC').problem).toBe(true);
+    for (const d of ['accepted', 'delivered', 'soft_bounced', 'claimed', 'sending', 'retrying', 'suppressed', 'expired', 'cancelled', 'superseded'] as const)
+      expect(participantSummary([one('done', d)], 1, 'UTC').problem).toBe(false);
+    expect(participantSummary([one('failed', 'accepted')], 1, 'UTC').problem).toBe(false); // a delivery decides once there is one
   });
 });

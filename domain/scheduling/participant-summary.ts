@@ -42,8 +42,25 @@ const NEEDS_PERSON: ReadonlySet<DeliveryStatus> = new Set<DeliveryStatus>(['unkn
 const FAILED: ReadonlySet<DeliveryStatus> = new Set<DeliveryStatus>(['failed', 'bounced', 'complained']);
 const IN_FLIGHT: ReadonlySet<DeliveryStatus> = new Set<DeliveryStatus>(['claimed', 'sending', 'retrying']);
 
-/** Delivery statuses the "has a problem" filter looks for (the SQL side uses the same list). */
+/**
+ * The "has a problem" rule as data, for the SQL side (db/queries/scheduling/event-page.ts filters and counts with
+ * it): a person has a problem when one of their messages' newest delivery is in one of `problemDeliveryStatuses`,
+ * or a message without any delivery is in `problemReminderStatusesWithoutDelivery` — the same as
+ * `participantSummary(...).problem`.
+ */
 export const problemDeliveryStatuses: readonly DeliveryStatus[] = [...NEEDS_PERSON, ...FAILED];
+export const problemReminderStatusesWithoutDelivery: readonly ReminderStatus[] = ['failed'];
+
+/**
+ * How many messages the provider took, over messages already counted by newest delivery status (any kind, any
+ * schedule version): the sum of `count` where the status is one the summary counts as sent. The event's
+ * "N messages sent" (the sum of every participant's summary `sent`).
+ */
+export function sentMessageCount(groups: readonly { deliveryStatus: DeliveryStatus | null; count: number }[]): number {
+  let n = 0;
+  for (const g of groups) if (g.deliveryStatus && SENT.has(g.deliveryStatus)) n += g.count;
+  return n;
+}
 
 function waiting(r: SummaryReminder, currentVersion: number): boolean {
   if (r.kind === 'rule' && r.scheduleVersion !== currentVersion) return false;
@@ -72,7 +89,7 @@ export function participantSummary(reminders: readonly SummaryReminder[], curren
     const d = r.deliveryStatus;
     if (d && SENT.has(d)) sent++;
     else if (d && NEEDS_PERSON.has(d)) needsPerson++;
-    else if ((d && FAILED.has(d)) || (!d && r.status === 'failed')) failed++;
+    else if ((d && FAILED.has(d)) || (!d && problemReminderStatusesWithoutDelivery.includes(r.status))) failed++;
     if (waiting(r, currentVersion) && (!next || r.dueAt < next.dueAt)) next = r;
   }
   const parts: string[] = [];
