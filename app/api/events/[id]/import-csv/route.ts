@@ -1,9 +1,13 @@
 import { getDb } from '@/db/client';
 import { handleCreate } from '@/server/platform/idempotency';
+import { refreshPlannerStatistics } from '@/db/queries/scheduling/bulk-planning';
 import { commitParticipantImport, previewParticipantImport } from '@/server/people/participant-import';
 import { AppError } from '@/server/platform/errors';
 import { CSV_IMPORT_MAX_BODY_BYTES, maxBodyBytesFromEnv } from '@/server/platform/request-body';
 import { actionContext, staffRoute } from '@/app/_http/session';
+
+/** Imports of at least this many bookings refresh the planner's statistics after they commit. */
+const ANALYZE_AFTER_BOOKINGS = 200;
 
 export const dynamic = 'force-dynamic';
 
@@ -45,6 +49,10 @@ export async function POST(request: Request, context: { params: Promise<{ id: st
         { tenantId: s.tenant.id, actorId: s.user.id, route: `POST ${url.pathname}?mode=commit`, body: { digest, fileName, skipProblems }, keyHeader: request.headers.get('idempotency-key') },
         (db) => commitParticipantImport(db, ctx, id, { text, digest, fileName, skipProblems }),
       );
+      // A large import leaves the planner's statistics behind until autovacuum's next analyze: refresh them now, after
+      // the commit (the event page's filters were planned on empty statistics — seconds instead of milliseconds).
+      const booked = (r.body as { bookings?: number }).bookings ?? 0;
+      if (!r.replayed && booked >= ANALYZE_AFTER_BOOKINGS) await refreshPlannerStatistics(getDb()).catch(() => {});
       return Response.json(r.body, { status: r.status, headers: { 'cache-control': 'no-store', ...(r.replayed ? { 'idempotent-replayed': 'true' } : {}) } });
     },
     { textBody: { maxBytes } },
