@@ -191,9 +191,9 @@ export async function runSteadySearch(server: BenchServer, cfg: BenchConfig, o: 
  * Then the idle cost: after the samples (and 1 s to settle), nothing is due for `cpuWindowMs`; the bench does not
  * query during the window. Figures in % of one core (CPU ms / window ms × 100):
  *  - `workerPercentOfCore`: each worker process (utime + stime, /proc) — its polls, timers, metrics, clock samples;
- *  - `postgresPercentOfCore`: PostgreSQL during the window minus `postgresBaselinePercentOfCore`, the same server
- *    measured with no worker connected before the workers start (embedded server: its whole process tree;
- *    DATABASE_URL's server: the section database's backends only, so the baseline is ~0);
+ *  - `postgresPercentOfCore`: the PostgreSQL backends connected to the section's database (the workers' connections;
+ *    an autovacuum worker that visits it too), sampled every second from pg_stat_activity and /proc — on the
+ *    embedded server too: its background processes (checkpointer, WAL writer…) are not the workers' cost;
  *  - `perWorkerPercentOfCore`: max worker + PostgreSQL's share (÷ W): what one idle worker costs the machine.
  * The minute cron's dispatcher pass falls into a window now and then; it is part of the idle cost.
  */
@@ -207,12 +207,6 @@ export async function runIdle(server: BenchServer, cfg: BenchConfig, samples: nu
     await sql`
       select graphile_worker.add_jobs(array_agg(row('dispatch_due', json_build_object('reason', 'wake'), null, now() + interval '1 day' + g * interval '1 second', null, 'bench-future:' || g, null, null)::graphile_worker.job_spec))
       from generate_series(1, ${futureJobs}::int) g`;
-    // PostgreSQL's own idle cost with no worker connected (background processes), to subtract below.
-    const baselineMs = Math.min(cpuWindowMs, 3000);
-    const pgBase = new PgCpuMeter(server, d.name);
-    await pgBase.start();
-    await sleep(baselineMs);
-    const pgBaseMs = await pgBase.stop();
     const sink = startSink('null', d.url, await freePort());
     children.push(sink);
     const workers = await startPunctualWorkers(cfg, d.url, sink.url);
@@ -231,7 +225,7 @@ export async function runIdle(server: BenchServer, cfg: BenchConfig, samples: nu
     // Idle cost: nothing due, nobody querying but the workers.
     await sleep(1000);
     const w0 = workers.map((w) => cpuMs(w.pid));
-    const pg = new PgCpuMeter(server, d.name);
+    const pg = new PgCpuMeter(server, d.name, { backendsOnly: true });
     await pg.start();
     const c0 = performance.now();
     await sleep(cpuWindowMs);
@@ -240,8 +234,7 @@ export async function runIdle(server: BenchServer, cfg: BenchConfig, samples: nu
     const pgMs = await pg.stop();
     const pct100 = (ms: number | null, over: number) => (ms === null ? null : r2((ms / over) * 100));
     const workerPercent = workers.map((_, i) => (w0[i] === null || w1[i] === null ? null : pct100(w1[i]! - w0[i]!, windowMs)));
-    const pgBasePercent = pct100(pgBaseMs, baselineMs);
-    const pgPercent = pgMs === null ? null : Math.max(0, (pgMs / windowMs) * 100 - (pgBasePercent ?? 0));
+    const pgPercent = pgMs === null ? null : (pgMs / windowMs) * 100;
     const maxWorker = workerPercent.some((x) => x === null) ? null : Math.max(...(workerPercent as number[]));
     const out = {
       samples,
@@ -254,12 +247,11 @@ export async function runIdle(server: BenchServer, cfg: BenchConfig, samples: nu
         windowSeconds: r2(windowMs / 1000),
         workerPercentOfCore: workerPercent,
         postgresPercentOfCore: r2(pgPercent),
-        postgresBaselinePercentOfCore: pgBasePercent,
         perWorkerPercentOfCore: maxWorker === null || pgPercent === null ? null : r2(maxWorker + pgPercent / cfg.workers),
       },
     };
     cfg.log(
-      `idle: ${samples} single reminders ${gapMs} ms apart: due → provider call p50 ${out.lagMs.dueToProviderCall.p50} p99 ${out.lagMs.dueToProviderCall.p99} ms; due → accepted p50 ${out.lagMs.dueToAccepted.p50} p99 ${out.lagMs.dueToAccepted.p99} ms; idle CPU per worker ${out.cpu.perWorkerPercentOfCore} % of a core (workers ${workerPercent.join(', ')} %, PostgreSQL ${out.cpu.postgresPercentOfCore} % over its baseline ${pgBasePercent} %)`,
+      `idle: ${samples} single reminders ${gapMs} ms apart: due → provider call p50 ${out.lagMs.dueToProviderCall.p50} p99 ${out.lagMs.dueToProviderCall.p99} ms; due → accepted p50 ${out.lagMs.dueToAccepted.p50} p99 ${out.lagMs.dueToAccepted.p99} ms; idle CPU per worker ${out.cpu.perWorkerPercentOfCore} % of a core (workers ${workerPercent.join(', ')} %, PostgreSQL backends ${out.cpu.postgresPercentOfCore} %)`,
     );
     return out;
   } finally {

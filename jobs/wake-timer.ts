@@ -1,6 +1,6 @@
 /**
  * The idle worker's alarm clock: ONE in-process timer armed at the next job's run_at, so graphile-worker's own
- * polling can be slow (WORKER_POLL_INTERVAL_MS, default 2 s) without making wake-ups at due instants late.
+ * per-slot polling can be slow (jobs/worker.ts `slotPollIntervalMs`) without making wake-ups at due instants late.
  *
  * Why: graphile-worker 0.18 without a local queue polls per task slot — every idle slot runs one `get_jobs` every
  * `pollInterval` (worker.js `doNextTimer`), so a worker at concurrency 10 and 100 ms made ~100 fetches a second
@@ -16,10 +16,11 @@
  *    future jobs too, and so does replacing a keyed job's run_at),
  *  - a job of this process failed (graphile-worker moved its run_at to the retry instant, without a NOTIFY),
  *  - the LISTEN connection (re)connected (notifications may have been missed while it was down),
- *  - and at the latest every `maxSleepMs` (the poll interval): a retry scheduled by ANOTHER process announces
- *    nothing, so it is learned within one poll interval and then run on time.
- * Whatever the timer misses, graphile-worker's own poll still finds within `pollInterval`: the timer only makes
- * things earlier, never decides whether a job runs. With several worker processes each one's timer fires; SKIP
+ *  - and at the latest every `maxSleepMs` (WORKER_POLL_INTERVAL_MS): a retry scheduled by ANOTHER process announces
+ *    nothing, so it is learned within one interval and then run on time; a job that is runnable but was missed
+ *    (a NOTIFY lost while LISTEN reconnected, a lock released) is nudged then.
+ * Whatever the timer misses, graphile-worker's own slow poll still finds: the timer only makes things earlier, never
+ * decides whether a job runs. With several worker processes each one's timer fires; SKIP
  * LOCKED gives each job to one of them and the others' fetches come back empty.
  */
 import { performance } from 'node:perf_hooks';

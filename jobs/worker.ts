@@ -6,13 +6,15 @@
  * Timeliness without busy polling: jobs added for now are announced by NOTIFY (`jobs:insert`) and start at once;
  * jobs whose run_at lies ahead (a wake-up at each due instant, retries) are started by ONE in-process timer armed
  * at the next run_at (jobs/wake-timer.ts: it reads the queue when a NOTIFY arrives, when a job of ours fails, and at
- * least every poll interval, and nudges idle task slots when the run_at comes), so an idle worker meets due →
- * provider call p50 ≤ 100 ms / p99 ≤ 300 ms while graphile-worker's own poll is slow. That poll
- * (`pollInterval`, WORKER_POLL_INTERVAL_MS, default 2 s) is the safety net only — and it runs PER TASK SLOT
- * (graphile-worker 0.18 without a local queue: every idle slot runs one `get_jobs` per interval), so an idle
- * worker makes concurrency ÷ interval fetches a second: 10 ÷ 2 s = 5 (with the former 100 ms: 100, not the 10 this
- * comment used to claim). The crontab sweep (every minute) catches whatever a wake-up missed, e.g. after downtime,
- * and recovers expired leases; `sweepIntervalMs` adds a faster in-process sweep.
+ * least every WORKER_POLL_INTERVAL_MS — default 2 s —, and nudges idle task slots whenever it finds jobs runnable),
+ * so an idle worker meets due → provider call p50 ≤ 100 ms / p99 ≤ 300 ms without polling for it. graphile-worker's
+ * own poll is only the last safety net, and it runs PER TASK SLOT (0.18 without a local queue: every idle slot runs
+ * one `get_jobs` per `pollInterval`): with the former 100 ms an idle worker at concurrency 10 made 100 fetches a
+ * second (not the 10 this comment used to claim). Its `pollInterval` is now the timer's interval × concurrency
+ * ({@link slotPollIntervalMs}, 2 s × 10 = 20 s, at most 60 s), so the slots together fetch about once per
+ * interval, like the timer: an idle worker makes ≈ 1 query a second. The crontab sweep (every minute) catches
+ * whatever a wake-up missed, e.g. after downtime, and recovers expired leases; `sweepIntervalMs` adds a faster
+ * in-process sweep.
  *
  * Queue throughput (issue #11): batched job completion and failure (`completeJobBatchDelay`/`failJobBatchDelay` {@link JOB_BATCH_DELAY_MS}: the
  * completions of one short window go in one statement). graphile-worker's local queue (one `get_jobs` locks up
@@ -77,9 +79,9 @@ interface WorkerOptions {
   /** Default: the database's clock (server/platform/clock.ts `databaseClock`, invariant 10); tests pass their own. */
   clock?: Clock;
   /**
-   * ms between graphile-worker's polls per idle task slot, and the longest the wake timer sleeps without re-reading
-   * the queue (default: config `pollIntervalMs`, WORKER_POLL_INTERVAL_MS, 2000). Jobs due in the future start at
-   * their run_at by the wake timer whatever this is (module doc).
+   * The longest the wake timer sleeps without re-reading the queue (ms; default: config `pollIntervalMs`,
+   * WORKER_POLL_INTERVAL_MS, 2000); graphile-worker's per-slot poll is derived from it ({@link slotPollIntervalMs}).
+   * Jobs due in the future start at their run_at by the wake timer whatever this is (module doc).
    */
   pollIntervalMs?: number;
   /** Whether graphile-worker installs its own SIGINT/SIGTERM handlers (default false: callers own shutdown). */
@@ -100,6 +102,16 @@ export interface RunningWorker {
 const QUEUE_POOL_SIZE = 12;
 /** Window (ms) over which job completions (and failures) are gathered into one statement. */
 const JOB_BATCH_DELAY_MS = 10;
+
+/**
+ * graphile-worker's poll interval per task slot (ms) for a worker whose wake timer re-reads the queue every
+ * `intervalMs` with `concurrency` slots: intervalMs × concurrency, within [intervalMs, 60 000], so the idle slots
+ * together fetch about once per `intervalMs` (module doc). A slot whose fetch failed also waits this long — unless
+ * the wake timer finds work and nudges it first.
+ */
+export function slotPollIntervalMs(intervalMs: number, concurrency: number): number {
+  return Math.max(intervalMs, Math.min(60_000, intervalMs * concurrency));
+}
 
 /** The postgres.js pool size of a worker with `concurrency` tasks (see the module doc). */
 function queryPoolSize(concurrency: number): number {
@@ -217,7 +229,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     pgPool,
     events,
     concurrency: config.concurrency,
-    pollInterval,
+    pollInterval: slotPollIntervalMs(pollInterval, config.concurrency),
     noHandleSignals: !opts.handleSignals,
     taskList: taskList(ctx),
     crontab: `* * * * * ${TASK.dispatchDue} ?max=1`,

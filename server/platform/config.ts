@@ -12,10 +12,10 @@
  *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (90 000)
  *   PUNCTUAL_SWEEP_INTERVAL_MS    dispatcher/recovery sweep in each worker besides the minute cron (default off)
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
- *   WORKER_POLL_INTERVAL_MS (2000) how often each idle task slot polls graphile-worker's queue — a safety net only:
- *                                 jobs added for now start by NOTIFY, jobs whose run_at lies ahead (wake-ups at due
- *                                 instants, retries) by the worker's wake timer at their run_at (jobs/wake-timer.ts),
- *                                 which also re-reads the queue at least this often
+ *   WORKER_POLL_INTERVAL_MS (2000) how often an idle worker reads the job queue by itself — a safety net only: jobs
+ *                                 added for now start by NOTIFY, jobs whose run_at lies ahead (wake-ups at due instants,
+ *                                 retries) by the worker's wake timer at their run_at (jobs/wake-timer.ts), which re-reads
+ *                                 at least this often; graphile-worker's own per-slot poll is this × concurrency (≤ 60 s)
  *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 1: off, one fetch
  *                                 per job — graphile-worker 0.18 fails to return a non-empty local queue on a
  *                                 graceful stop, jobs/worker.ts)
@@ -138,7 +138,7 @@ export interface WorkerConfig {
   staleDispatchMs: number;
   sweepIntervalMs?: number;
   concurrency: number;
-  /** ms between one idle task slot's polls for jobs, and the wake timer's longest sleep (WORKER_POLL_INTERVAL_MS; module doc). */
+  /** The wake timer's longest sleep between reads of the job queue, ms (WORKER_POLL_INTERVAL_MS; module doc, jobs/worker.ts). */
   pollIntervalMs: number;
   /** Jobs locked per fetch into this worker's local queue; 1 = no local queue (WORKER_LOCAL_QUEUE_SIZE). */
   localQueueSize: number;
