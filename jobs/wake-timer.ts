@@ -32,7 +32,7 @@ import { readQueueWake } from '@/db/queries/platform/job-wake';
  * Least ms between two reads asked for by events (NOTIFYs arrive by the hundred during a burst; the ready-now jobs
  * they announce are graphile-worker's own business, the timer only needs to learn a new earliest run_at).
  */
-export const MIN_GAP_MS = 50;
+export const MIN_GAP_MS = 200;
 
 /** ms the timer fires after the run_at it was armed for: graphile-worker's fetch compares run_at ≤ now(). */
 export const LATE_MS = 2;
