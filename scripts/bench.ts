@@ -1,15 +1,17 @@
 /**
- * `npm run bench [-- --quick] [--only s1,s2] [--workers W] [--concurrency C]`: prints figures, asserts nothing,
- * and writes them to bench/results.json by section name. Sections (BENCHMARKS.md explains each figure):
+ * `npm run bench [-- --quick] [--only s1,s2] [--sinks null,catcher] [--workers W] [--concurrency C]`: prints figures
+ * and writes them to bench/results.json by section name; exits 1 (one stderr line per section) when a section sent
+ * nothing, otherwise checks no target. Sections (BENCHMARKS.md explains each figure):
  *   bare, bare+render   the bare pipeline (bench/bare-worker.ts), W processes × C, null sink and catcher
  *   drain               N reminders due at once through the full Punctual path (scripts/worker.ts × W), both sinks,
- *                       with ratioToBare, CPU ms per send (worker / PostgreSQL / sink) and worker peak RSS
- *   steady              reminders falling due at 200, 500, 1,000 per second → lag percentiles, keptUp
- *   idle                single reminders due one at a time → lag p50/p99
+ *                       run to completion, with ratioToBare, CPU ms per send (worker / PostgreSQL / sink; none when
+ *                       capped) and worker peak RSS
+ *   steady              step search for the highest rate whose warm p99 due → accepted ≤ 1 s (cold = first 10 s)
+ *   idle                single reminders due one at a time → lag p50/p99; idle CPU per worker (% of a core)
  *   plan                planning bookings through the bulk path → bookings/s
  *   scale               due query, 100-row claim and an empty dispatcher pass with 1,000,000 reminders; EXPLAIN
  * Uses DATABASE_URL's server (throwaway databases, dropped afterwards) or an embedded PostgreSQL of its own.
- * Throughput runs stop at a time cap (so today's slow path still finishes in time) and say so (`capped`).
+ * Throughput runs stop at a time cap (so a slow path still finishes in time) and say so (`capped`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,7 +28,7 @@ const ALL = ['bare', 'drain', 'steady', 'idle', 'plan', 'scale'] as const;
 type Section = (typeof ALL)[number];
 
 function parseArgs(argv: string[]) {
-  const o = { quick: false, only: [...ALL] as Section[], workers: 2, concurrency: Number(process.env.WORKER_CONCURRENCY ?? 10) };
+  const o = { quick: false, only: [...ALL] as Section[], sinks: ['null', 'catcher'] as SinkKind[], workers: 2, concurrency: Number(process.env.WORKER_CONCURRENCY ?? 10) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -39,10 +41,14 @@ function parseArgs(argv: string[]) {
       const list = val().split(',').map((s) => s.trim()).filter(Boolean).map((s) => (s === 'bare+render' ? 'bare' : s));
       for (const s of list) if (!(ALL as readonly string[]).includes(s)) throw new Error(`--only: unknown section "${s}" (sections: ${ALL.join(', ')})`);
       o.only = list as Section[];
+    } else if (a.startsWith('--sinks')) {
+      const list = val().split(',').map((x) => x.trim()).filter(Boolean);
+      for (const x of list) if (x !== 'null' && x !== 'catcher') throw new Error(`--sinks: unknown sink "${x}" (sinks: null, catcher)`);
+      o.sinks = list as SinkKind[];
     } else if (a.startsWith('--workers')) o.workers = Number(val());
     else if (a.startsWith('--concurrency')) o.concurrency = Number(val());
     else if (a === '--help' || a === '-h') {
-      console.log('npm run bench -- [--quick] [--only bare,drain,steady,idle,plan,scale] [--workers W] [--concurrency C]');
+      console.log('npm run bench -- [--quick] [--only bare,drain,steady,idle,plan,scale] [--sinks null,catcher] [--workers W] [--concurrency C]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -98,7 +104,7 @@ async function main() {
     },
   };
   const has = (s: Section) => args.only.includes(s);
-  const sinks: SinkKind[] = ['null', 'catcher'];
+  const sinks: SinkKind[] = args.sinks;
   type Tput = { messagesPerSecond: number | null; capped: boolean; cpuMsPerSend: Record<string, number | string | null | undefined> };
   // A section that sent nothing makes the whole run fail (exit code 1, one stderr line each), after the table.
   const failures: string[] = [];
