@@ -106,11 +106,11 @@ export function startWakeTimer(opts: { db: Db; nudge: (n: number) => void; maxNu
   }
 
   void read();
-  return {
+  const api: WakeTimer = {
     refresh(delayMs = 0) {
       if (stopped) return;
       if (delayMs > 0) {
-        setTimeout(() => this.refresh(), delayMs).unref?.();
+        setTimeout(() => api.refresh(), delayMs).unref?.();
         return;
       }
       // Throttled: during a burst every add_jobs NOTIFYs; one read per minGapMs (the last request is never dropped).
@@ -129,4 +129,5 @@ export function startWakeTimer(opts: { db: Db; nudge: (n: number) => void; maxNu
     },
     stats: () => ({ reads, nudges, armedInMs: armedAt === null ? null : armedAt - Date.now() }),
   };
+  return api;
 }
