@@ -5,7 +5,8 @@
  *
  * Environment:
  *   DATABASE_URL        the bench database (table `bench_bare(id int primary key, sent_at timestamptz, message_id text)`)
- *   BENCH_SMTP_URL      smtp://127.0.0.1:<port>?ignoreTLS=true (the sink)
+ *   BENCH_SMTP_URL      smtp://[user:password@]127.0.0.1:<port>?ignoreTLS=true (the sink; a login in the URL is used
+ *                       with SMTP AUTH, as Punctual's SMTP channel does — the catcher requires it)
  *   BENCH_CONCURRENCY   graphile-worker concurrency = nodemailer pool size (default 10)
  * The job payload `{ id, render: true }` renders Punctual's attendee reminder (emails/index.ts renderReminderEmail)
  * for that message with preview-like data that differs per message (bare+render); without `render`, every message
@@ -39,6 +40,7 @@ const transport = nodemailer.createTransport({
   ignoreTLS: true,
   maxConnections: concurrency,
   maxMessages: Infinity,
+  ...(smtp.username ? { auth: { user: decodeURIComponent(smtp.username), pass: decodeURIComponent(smtp.password) } } : {}),
 });
 
 const pgPool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: concurrency + 2 });

@@ -9,6 +9,7 @@
  * delivery_attempts.started_at, bench_bare.sent_at, now()); durations measured by this process alone (a claim,
  * a query) are wall-clock ms from performance.now(). CPU figures are ms of CPU time from /proc (bench/proc.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { BenchServer } from './db';
 import { PgCpuMeter } from './db';
 import { cpuMs, startNode, type Child } from './proc';
@@ -46,13 +47,26 @@ export interface Sink extends Child {
   stats(): Promise<{ messages: number; distinctMessageIds: number }>;
 }
 
-/** Starts the sink process on `port`; the caller may start senders at once (they retry until it listens). */
+/**
+ * Starts the sink process on `port`; the caller may start senders at once (they retry until it listens).
+ * The catcher requires SMTP AUTH (dev/mail-catcher.ts): the sink gets a login made here (BENCH_SINK_USER /
+ * BENCH_SINK_PASS) and `url` carries it (`smtp://bench:<password>@127.0.0.1:<port>?ignoreTLS=true`), so the
+ * Punctual workers (SMTP_URL) and the bare workers (BENCH_SMTP_URL) log in with it. The null sink offers no AUTH and
+ * its URL has no login.
+ */
 export function startSink(kind: SinkKind, dbUrl: string, port: number): Sink & { started: Promise<void> } {
-  const c = startNode('bench/sink.ts', { BENCH_SINK: kind, DATABASE_URL: dbUrl, BENCH_SINK_PORT: String(port) }, /sink ready (\S+)/, `sink:${kind}`, true);
+  const auth = kind === 'catcher' ? { user: 'bench', pass: randomBytes(12).toString('hex') } : null;
+  const c = startNode(
+    'bench/sink.ts',
+    { BENCH_SINK: kind, DATABASE_URL: dbUrl, BENCH_SINK_PORT: String(port), ...(auth ? { BENCH_SINK_USER: auth.user, BENCH_SINK_PASS: auth.pass } : {}) },
+    /sink ready (\S+)/,
+    `sink:${kind}`,
+    true,
+  );
   return {
     ...c,
     started: c.ready.then(() => undefined),
-    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    url: `smtp://${auth ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@` : ''}127.0.0.1:${port}?ignoreTLS=true`,
     stats: () =>
       new Promise((resolve) => {
         const onMsg = (m: { type?: string; messages: number; distinctMessageIds: number }) => {

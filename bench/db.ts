@@ -92,10 +92,15 @@ export class PgCpuMeter {
   private seen = new Map<number, { first: number; last: number }>();
   private timer?: NodeJS.Timeout;
   private sql?: postgres.Sql;
+  /** `backendsOnly`: count only the backends connected to `dbName`, even on the embedded server (the idle section). */
   constructor(
     private server: BenchServer,
     private dbName: string,
+    private opts: { backendsOnly?: boolean } = {},
   ) {}
+  private get wholeTree() {
+    return !!this.server.postmasterPid && !this.opts.backendsOnly;
+  }
 
   private async sample(): Promise<void> {
     if (!this.sql) return;
@@ -111,8 +116,8 @@ export class PgCpuMeter {
   private started = false;
 
   async start(): Promise<void> {
-    if (this.server.postmasterPid) {
-      this.base = treeCpuMs(this.server.postmasterPid) ?? NaN;
+    if (this.wholeTree) {
+      this.base = treeCpuMs(this.server.postmasterPid!) ?? NaN;
       return;
     }
     this.sql = postgres(this.server.adminUrl, { max: 1, onnotice: () => {} });
@@ -122,8 +127,8 @@ export class PgCpuMeter {
   }
 
   async stop(): Promise<number | null> {
-    if (this.server.postmasterPid) {
-      const now = treeCpuMs(this.server.postmasterPid);
+    if (this.wholeTree) {
+      const now = treeCpuMs(this.server.postmasterPid!);
       return now === null || Number.isNaN(this.base) ? null : now - this.base;
     }
     clearInterval(this.timer);

@@ -4,7 +4,8 @@
  *   BENCH_SINK=catcher  dev/mail-catcher.ts (stores every message in DATABASE_URL's `caught_messages`)
  * Prints `sink ready <url>` on stdout when listening. Over the IPC channel it answers `{ type: 'stats' }` with
  * `{ type: 'stats', messages, distinctMessageIds }` (null sink: its counters; catcher: counted in the table).
- * BENCH_SINK_PORT picks the port (default: any free one). SIGTERM closes it.
+ * BENCH_SINK_PORT picks the port (default: any free one). BENCH_SINK_USER and BENCH_SINK_PASS: the login the catcher
+ * requires (SMTP AUTH; without them it makes its own and the printed URL carries it). SIGTERM closes it.
  */
 import { sql } from 'drizzle-orm';
 import { createDb, type DbHandle } from '@/db/client';
@@ -18,7 +19,8 @@ let stats: () => Promise<{ messages: number; distinctMessageIds: number }>;
 let url: string;
 if (kind === 'catcher') {
   handle = createDb(process.env.DATABASE_URL!, { max: 10 });
-  const catcher = await startMailCatcher({ db: handle.db, port: Number(process.env.BENCH_SINK_PORT ?? 0) });
+  const auth = process.env.BENCH_SINK_USER && process.env.BENCH_SINK_PASS ? { user: process.env.BENCH_SINK_USER, pass: process.env.BENCH_SINK_PASS } : undefined;
+  const catcher = await startMailCatcher({ db: handle.db, port: Number(process.env.BENCH_SINK_PORT ?? 0), auth });
   url = catcher.url;
   close = catcher.close;
   const db = handle.db;

@@ -3,11 +3,18 @@
  * run against one database (graphile-worker coordinates with SKIP LOCKED; message-key claims keep sends
  * duplicate-free).
  *
- * Timeliness: a wake-up job sits at each due instant; with `pollInterval` 100 ms (WORKER_POLL_INTERVAL_MS) an
- * idle worker picks it up within ~0.1 s (idle target: due → provider call p50 ≤ 100 ms, p99 ≤ 300 ms), and the
- * send jobs it adds are announced by NOTIFY and start at once. One poll is one indexed `get_jobs` query: 10 a
- * second per idle worker. The crontab sweep (every minute) catches whatever a wake-up missed, e.g. after
- * downtime, and recovers expired leases; `sweepIntervalMs` adds a faster in-process sweep.
+ * Timeliness without busy polling: jobs added for now are announced by NOTIFY (`jobs:insert`) and start at once;
+ * jobs whose run_at lies ahead (a wake-up at each due instant, retries) are started by ONE in-process timer armed
+ * at the next run_at (jobs/wake-timer.ts: it reads the queue when a NOTIFY arrives, when a job of ours fails, and at
+ * least every WORKER_POLL_INTERVAL_MS — default 2 s —, and nudges idle task slots whenever it finds jobs runnable),
+ * so an idle worker meets due → provider call p50 ≤ 100 ms / p99 ≤ 300 ms without polling for it. graphile-worker's
+ * own poll is only the last safety net, and it runs PER TASK SLOT (0.18 without a local queue: every idle slot runs
+ * one `get_jobs` per `pollInterval`): with the former 100 ms an idle worker at concurrency 10 made 100 fetches a
+ * second (not the 10 this comment used to claim). Its `pollInterval` is now the timer's interval × concurrency
+ * ({@link slotPollIntervalMs}, 2 s × 10 = 20 s, at most 60 s), so the slots together fetch about once per
+ * interval, like the timer: an idle worker makes ≈ 1 query a second. The crontab sweep (every minute) catches
+ * whatever a wake-up missed, e.g. after downtime, and recovers expired leases; `sweepIntervalMs` adds a faster
+ * in-process sweep.
  *
  * Queue throughput (issue #11): batched job completion and failure (`completeJobBatchDelay`/`failJobBatchDelay` {@link JOB_BATCH_DELAY_MS}: the
  * completions of one short window go in one statement). graphile-worker's local queue (one `get_jobs` locks up
@@ -27,7 +34,8 @@
  * (its LISTEN connection, job fetches, batched completions, cron). Four workers at concurrency 50:
  * 4 × (12 + 12) = 96 connections (before issue #11: 4 × 2 × 52 = 416).
  */
-import { run, type Runner, type Task, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { run, type Runner, type Task, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import pg from 'pg';
 import { createHttpEmailChannel } from '@/channels/http-email';
 import { createSmsChannel } from '@/channels/sms';
@@ -53,6 +61,7 @@ import { createSlackPoster } from '@/channels/slack';
 import { workerAlertSweep } from '@/server/alerts/evaluation';
 import { makeAlertRuntime } from './alert-runtime';
 import { alertsCheckTask } from '@/jobs/tasks/alerts-check';
+import { startWakeTimer, type WakeTimer } from './wake-timer';
 import { sendAlertTask } from '@/jobs/tasks/send-alert';
 import { sendPasswordResetTask } from '@/jobs/tasks/send-password-reset';
 import { sendStaffInvitationTask } from '@/jobs/tasks/send-staff-invitation';
@@ -70,7 +79,11 @@ interface WorkerOptions {
   channel?: EmailChannel;
   /** Default: the database's clock (server/platform/clock.ts `databaseClock`, invariant 10); tests pass their own. */
   clock?: Clock;
-  /** ms between polls for future jobs (default: config `pollIntervalMs`, WORKER_POLL_INTERVAL_MS, 100). */
+  /**
+   * The longest the wake timer sleeps without re-reading the queue (ms; default: config `pollIntervalMs`,
+   * WORKER_POLL_INTERVAL_MS, 2000); graphile-worker's per-slot poll is derived from it ({@link slotPollIntervalMs}).
+   * Jobs due in the future start at their run_at by the wake timer whatever this is (module doc).
+   */
   pollIntervalMs?: number;
   /** Whether graphile-worker installs its own SIGINT/SIGTERM handlers (default false: callers own shutdown). */
   handleSignals?: boolean;
@@ -90,6 +103,16 @@ export interface RunningWorker {
 const QUEUE_POOL_SIZE = 12;
 /** Window (ms) over which job completions (and failures) are gathered into one statement. */
 const JOB_BATCH_DELAY_MS = 10;
+
+/**
+ * graphile-worker's poll interval per task slot (ms) for a worker whose wake timer re-reads the queue every
+ * `intervalMs` with `concurrency` slots: intervalMs × concurrency, within [intervalMs, 60 000], so the idle slots
+ * together fetch about once per `intervalMs` (module doc). A slot whose fetch failed also waits this long — unless
+ * the wake timer finds work and nudges it first.
+ */
+export function slotPollIntervalMs(intervalMs: number, concurrency: number): number {
+  return Math.max(intervalMs, Math.min(60_000, intervalMs * concurrency));
+}
 
 /** The postgres.js pool size of a worker with `concurrency` tasks (see the module doc). */
 function queryPoolSize(concurrency: number): number {
@@ -190,10 +213,25 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   pgPool.on('connect', (client) => client.on('error', (e) => log.error({ err: e }, 'database client error')));
   // Off unless WORKER_LOCAL_QUEUE_SIZE > 1 (see the module doc); graphile-worker wants it ≥ the concurrency.
   const localQueueSize = config.localQueueSize ?? 1;
+  const pollInterval = opts.pollIntervalMs ?? config.pollIntervalMs ?? 2000;
+  // The wake timer (module doc) hears what graphile-worker hears: its pool (to nudge), its NOTIFYs, its failures.
+  const events = new EventEmitter() as WorkerEvents;
+  let pool: WorkerPool | undefined;
+  let wake: WakeTimer | undefined;
+  events.on('pool:create', ({ workerPool }) => (pool = workerPool));
+  events.on('pool:listen:notification', ({ message }) => {
+    if (message.channel === 'jobs:insert') wake?.refresh();
+  });
+  events.on('pool:listen:success', () => wake?.refresh());
+  // A failed job's new run_at (its retry) is written in the next batch of failures; read after that.
+  events.on('job:complete', ({ error }) => {
+    if (error) wake?.refresh(JOB_BATCH_DELAY_MS + 20);
+  });
   const runner = await run({
     pgPool,
+    events,
     concurrency: config.concurrency,
-    pollInterval: opts.pollIntervalMs ?? config.pollIntervalMs ?? 100,
+    pollInterval: slotPollIntervalMs(pollInterval, config.concurrency),
     noHandleSignals: !opts.handleSignals,
     taskList: taskList(ctx),
     crontab: `* * * * * ${TASK.dispatchDue} ?max=1`,
@@ -204,6 +242,21 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         completeJobBatchDelay: JOB_BATCH_DELAY_MS,
         failJobBatchDelay: JOB_BATCH_DELAY_MS,
       },
+    },
+  });
+  wake = startWakeTimer({
+    db: handle.db,
+    maxNudge: config.concurrency,
+    maxSleepMs: pollInterval,
+    log,
+    nudge: (n) => {
+      // A pool that is shutting down must not be nudged (graphile-worker asserts its slots are active).
+      if (!pool || pool._shuttingDown || !pool._active) return;
+      try {
+        pool.nudge(n);
+      } catch (e) {
+        log.warn({ err: errField(e as Error) }, 'wake timer: nudge failed');
+      }
     },
   });
   let sweeping = false;
@@ -224,6 +277,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      wake?.stop();
       if (sweep) clearInterval(sweep);
       // A runner that already stopped by itself (seen with PostgreSQL refusing connections: "too many clients")
       // rejects stop(); its promise still settles once its jobs are done.

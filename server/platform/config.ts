@@ -12,8 +12,10 @@
  *   PUNCTUAL_CLAIM_LEASE_MS (60 000), PUNCTUAL_SEND_LEASE_MS (120 000), PUNCTUAL_STALE_DISPATCH_MS (90 000)
  *   PUNCTUAL_SWEEP_INTERVAL_MS    dispatcher/recovery sweep in each worker besides the minute cron (default off)
  *   WORKER_CONCURRENCY (10), PUNCTUAL_CLOCK_OFFSET_MS (tests only)
- *   WORKER_POLL_INTERVAL_MS (100) how often an idle worker looks for jobs whose run_at has come (wake-ups at due
- *                                 instants, retries); jobs added for now are announced by NOTIFY and start at once
+ *   WORKER_POLL_INTERVAL_MS (2000) how often an idle worker reads the job queue by itself — a safety net only: jobs
+ *                                 added for now start by NOTIFY, jobs whose run_at lies ahead (wake-ups at due instants,
+ *                                 retries) by the worker's wake timer at their run_at (jobs/wake-timer.ts), which re-reads
+ *                                 at least this often; graphile-worker's own per-slot poll is this × concurrency (≤ 60 s)
  *   PUNCTUAL_SEND_BATCH_MAX (50)  largest send batch: due reminders of one tenant and channel sent by one job with one
  *                                 transaction before the provider calls (server/sending/send-batch.ts); 1 = one job each
  *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 1: off, one fetch
@@ -81,7 +83,7 @@ const envSchema = z.object({
   PUNCTUAL_SEND_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(50),
   PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
-  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),
   WORKER_LOCAL_QUEUE_SIZE: z.coerce.number().int().min(1).max(1000).optional(),
   SMS_API_URL: z.url().optional(),
   SMS_ACCOUNT_SID: z.string().min(1).optional(),
@@ -141,7 +143,7 @@ export interface WorkerConfig {
   sendBatchMax: number;
   sweepIntervalMs?: number;
   concurrency: number;
-  /** ms between polls for jobs whose run_at has come (WORKER_POLL_INTERVAL_MS). */
+  /** The wake timer's longest sleep between reads of the job queue, ms (WORKER_POLL_INTERVAL_MS; module doc, jobs/worker.ts). */
   pollIntervalMs: number;
   /** Jobs locked per fetch into this worker's local queue; 1 = no local queue (WORKER_LOCAL_QUEUE_SIZE). */
   localQueueSize: number;
