@@ -90,7 +90,8 @@ interface WorkerOptions {
 }
 
 export interface RunningWorker {
-  runner: Runner;
+  /** The graphile-worker runner now (a runner that ends by itself is replaced: see startWorker). */
+  readonly runner: Runner;
   /** Stops taking jobs, waits for in-flight jobs (sends) to finish, closes connections. */
   stop(): Promise<void>;
 }
@@ -103,6 +104,9 @@ export interface RunningWorker {
 const QUEUE_POOL_SIZE = 12;
 /** Window (ms) over which job completions (and failures) are gathered into one statement. */
 const JOB_BATCH_DELAY_MS = 10;
+/** Backoff (ms) before replacing a runner that ended by itself: first wait, and the longest. */
+const RUNNER_RESTART_BASE_MS = 1_000;
+const RUNNER_RESTART_MAX_MS = 30_000;
 
 /**
  * graphile-worker's poll interval per task slot (ms) for a worker whose wake timer re-reads the queue every
@@ -227,7 +231,7 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
   events.on('job:complete', ({ error }) => {
     if (error) wake?.refresh(JOB_BATCH_DELAY_MS + 20);
   });
-  const runner = await run({
+  const runnerOptions: Parameters<typeof run>[0] = {
     pgPool,
     events,
     concurrency: config.concurrency,
@@ -243,7 +247,43 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
         failJobBatchDelay: JOB_BATCH_DELAY_MS,
       },
     },
-  });
+  };
+  let stopped = false;
+  let runner = await run(runnerOptions);
+  // graphile-worker 0.18 ends its runner by itself when its worker pool fails — a batched job completion that
+  // PostgreSQL answered "deadlock detected" is enough (dist/main.js: "Could not completeJobs … aborting") — and the
+  // process would live on with no task slot taking jobs (the chaos run lost work this way). So a runner that ends
+  // while this worker is not stopping is replaced: a new one after a backoff (1 s, doubling to 30 s, reset once one
+  // has run a minute). The old pool's jobs left locked are recovered as after a crash (stale dispatches, leases).
+  let restarts = 0;
+  const supervise = (r: Runner): void => {
+    const startedAt = Date.now();
+    void r.promise.then(
+      () => replace(r, null, startedAt),
+      (e: unknown) => replace(r, e, startedAt),
+    );
+  };
+  const replace = async (r: Runner, cause: unknown, startedAt: number): Promise<void> => {
+    let error = cause;
+    if (Date.now() - startedAt > 60_000) restarts = 0;
+    while (!stopped && r === runner) {
+      const delay = Math.min(RUNNER_RESTART_MAX_MS, RUNNER_RESTART_BASE_MS * 2 ** Math.min(restarts, 5));
+      restarts++;
+      log.error({ ...(error ? { err: errField(error as Error) } : {}), restartInMs: delay, restarts }, 'the job runner stopped by itself: starting a new one');
+      await new Promise((done) => setTimeout(done, delay).unref());
+      if (stopped) return;
+      try {
+        runner = await run(runnerOptions);
+        supervise(runner);
+        wake?.refresh();
+        log.info({ restarts }, 'job runner started again');
+        return;
+      } catch (e) {
+        error = e;
+      }
+    }
+  };
+  supervise(runner);
   wake = startWakeTimer({
     db: handle.db,
     maxNudge: config.concurrency,
@@ -271,9 +311,10 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
     : undefined;
   const publisher = publishWorkerMetrics(handle.db, metrics, { logger: log });
   await publisher.publishNow().catch((e) => log.warn({ err: errField(e) }, 'metrics snapshot not written'));
-  let stopped = false;
   return {
-    runner,
+    get runner() {
+      return runner;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -79,22 +79,8 @@ if (healthAddr) {
 }
 worker = await startWorker({ databaseUrl, config });
 log.info('running');
-// graphile-worker's runner can stop by itself (its pool or cron ended); a worker that takes no jobs must not look
-// alive: exit 1 so the supervisor starts a fresh one.
-worker.runner.promise.then(
-  () => {
-    if (!stopping) void exitUnexpectedly(null);
-  },
-  (e: unknown) => {
-    if (!stopping) void exitUnexpectedly(e);
-  },
-);
-async function exitUnexpectedly(e: unknown) {
-  stopping = true;
-  log.fatal(e ? { err: errField(e) } : {}, 'the job runner stopped by itself: exiting (code 1) so a supervisor starts a new worker');
-  await worker!.stop().catch(() => {});
-  process.exit(1);
-}
+// graphile-worker's runner can stop by itself (its pool failed); the worker replaces it (jobs/worker.ts), so this
+// process keeps taking jobs without a supervisor's restart.
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, async () => {
     if (stopping) return;
