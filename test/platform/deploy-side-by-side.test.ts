@@ -147,9 +147,9 @@ describe('deploy: the previous release’s worker and this one side by side', ()
     const journal = JSON.parse(fs.readFileSync(path.join(root, 'db/migrations/meta/_journal.json'), 'utf8')) as { entries: unknown[] };
     expect(applied).toBe(journal.entries.length);
 
-    // Each message takes 400 ms at the SMTP server (8 at a time per worker: 200 take 5–10 s), so the old worker is
-    // stopped with sends in flight and work left for the new one.
-    catcher = await startMailCatcher({ db: h.db, beforeReply: () => new Promise((r) => setTimeout(r, 400)) });
+    // Each message takes 1 s at the SMTP server (8 at a time per worker: the old worker alone needs ~25 s for 200), so
+    // the old worker is stopped with sends in flight and work left for the new one.
+    catcher = await startMailCatcher({ db: h.db, beforeReply: () => new Promise((r) => setTimeout(r, 1000)) });
     // 200 reminders due within 4 seconds: 4 events × 50 attendees, a -PT1H rule, starts 1 s apart.
     const { tenant } = await tenantWithRules(h.db, [{ offset: '-PT1H', window: 3600 }]);
     const now = new Date();
@@ -162,16 +162,21 @@ describe('deploy: the previous release’s worker and this one side by side', ()
       }
     }
     expect((await h.db.select({ id: reminders.id }).from(reminders)).length).toBe(N);
-    // Both workers start together (planning 200 bookings takes seconds on a busy machine, so the plan comes first:
-    // reminders that came due meanwhile are sent at once, by whichever worker claims them).
+    // The old worker runs first, as before a deploy: it claims the reminders as they fall due and starts sending
+    // them (as single `send_reminder` jobs, which both versions run). Then the new version starts beside it — whose
+    // dispatcher would put reminders into `send_reminders` batches that the previous release cannot run, so the old
+    // worker must have its work before the new one claims — and takes the jobs left when the deploy stops the old one.
     const env = { DATABASE_URL: url, SMTP_URL: catcher.url, WORKER_CONCURRENCY: '8' };
+    const caught = async () => (await h.db.select({ n: sql<number>`count(*)::int` }).from(caughtMessages))[0].n;
     const oldWorker = run(releaseDir, 'worker.ts', env);
+    procs.push(oldWorker);
+    await oldWorker.ready;
+    await waitFor(async () => (await caught()) >= 8, 60_000, async () => `caught ${await caught()}\nOLD:\n${oldWorker.out()}`);
     const newWorker = run(root, 'worker.ts', env);
-    procs.push(oldWorker, newWorker);
-    await Promise.all([oldWorker.ready, newWorker.ready]);
+    procs.push(newWorker);
+    await newWorker.ready;
 
     // Midway — once some messages went out — the deploy stops the old worker.
-    const caught = async () => (await h.db.select({ n: sql<number>`count(*)::int` }).from(caughtMessages))[0].n;
     await waitFor(async () => (await caught()) >= 40, 60_000, async () => `caught ${await caught()}\nOLD:\n${oldWorker.out()}\nNEW:\n${newWorker.out()}`);
     const inFlightAtStop = (await h.db.select({ n: sql<number>`count(*)::int` }).from(deliveries).where(sql`${deliveries.status} in ('claimed', 'sending')`))[0].n;
     const caughtAtStop = await caught();
@@ -186,7 +191,7 @@ describe('deploy: the previous release’s worker and this one side by side', ()
     const accepted = async () => (await h.db.select({ n: sql<number>`count(*)::int` }).from(deliveries).where(eq(deliveries.status, 'accepted')))[0].n;
     await waitFor(async () => (await accepted()) === N, 60_000, async () => `accepted ${await accepted()}\nNEW:\n${newWorker.out()}`);
     // Any straggling duplicate job has run before counting: no send or deliver job is running or runnable.
-    await waitForQueueIdle(h.db, { tasks: [TASK.sendReminder, TASK.deliver] });
+    await waitForQueueIdle(h.db, { tasks: [TASK.sendReminder, TASK.sendReminders, TASK.deliver] });
 
     const mail = await h.db.select().from(caughtMessages);
     const keys = mail.map((m) => (m.headers as Record<string, string>)['x-punctual-message-key']);
