@@ -1,25 +1,12 @@
 'use client';
 
 import { useId, useState, type FormEvent } from 'react';
-import { describeOwnPreferences, quietHoursFromForm } from '@/domain/notifications/preference-form';
+import { describeOwnPreferences, notSavedFieldOption, quietHoursFromForm } from '@/domain/notifications/preference-form';
 import type { ChannelPreferences } from '@/domain/notifications/preferences';
 import { personalChannels, preferenceCategories } from '@/domain/vocabulary';
 import { pageText, type PageLanguage } from '@/emails/messages/page-text';
 import type { ContactPreferencesView } from '@/server/notifications/contact-preferences';
 import { FormFeedback } from '@/components/ui/FormFeedback';
-
-/** A refused save's field (server names such as `quietHours.start`) as the page message's `field` option. */
-function pageField(field: string | undefined): string {
-  const map: Record<string, string> = {
-    'preferences.reminders': 'reminders',
-    'preferences.booking_updates': 'booking_updates',
-    'preferences.announcements': 'announcements',
-    'quietHours.start': 'quietStart',
-    'quietHours.end': 'quietEnd',
-    quietHours: 'quietHours',
-  };
-  return (field && map[field]) || 'other';
-}
 
 type Status = { kind: 'saved' | 'stale' | 'error'; message: string; field?: string } | null;
 
@@ -54,7 +41,7 @@ export function PublicPreferencesForm({ token, view: initialView, initial, page 
     e.preventDefault();
     const q = quietHoursFromForm(quietStart, quietEnd);
     if (!q.ok) {
-      setStatus({ kind: 'error', message: t('notSaved', { field: pageField(q.field) }), field: q.field });
+      setStatus({ kind: 'error', message: t('notSaved', { field: notSavedFieldOption(q.field) }), field: q.field });
       return;
     }
     setBusy(true);
@@ -74,7 +61,7 @@ export function PublicPreferencesForm({ token, view: initialView, initial, page 
         show(data.current);
         setStatus({ kind: 'stale', message: t('stale') });
       } else if (res.status >= 400 && res.status < 500) {
-        setStatus({ kind: 'error', message: t('notSaved', { field: pageField(data?.field) }), field: data?.field });
+        setStatus({ kind: 'error', message: t('notSaved', { field: notSavedFieldOption(data?.field) }), field: data?.field });
       } else {
         setStatus({ kind: 'error', message: t('serverError') });
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateInZone, describeContactPreferences, describeUnsubscribed, maskPhone, quietHoursFromForm, quietHoursZone, quietHoursZoneText } from './preference-form';
+import { dateInZone, describeContactPreferences, describeUnsubscribed, maskPhone, notSavedFieldOption, quietHoursFromForm, quietHoursZone, quietHoursZoneText } from './preference-form';
 
 describe('quietHoursFromForm', () => {
   it('both empty: no quiet hours', () => {
@@ -87,5 +87,14 @@ describe('maskPhone', () => {
   });
   it('short input keeps only two characters', () => {
     expect(maskPhone('12345')).toBe('•••45');
+  });
+});
+
+describe('notSavedFieldOption', () => {
+  it('maps the server’s field names to the page message’s options, anything else to other', () => {
+    expect(notSavedFieldOption('quietHours.start')).toBe('quietStart');
+    expect(notSavedFieldOption('preferences.announcements')).toBe('announcements');
+    expect(notSavedFieldOption('quietHours')).toBe('quietHours');
+    for (const other of [undefined, null, '', 'constructor', '<script>', 'version']) expect(notSavedFieldOption(other)).toBe('other');
   });
 });

@@ -135,3 +135,20 @@ export function describeOwnPreferences(
   if (wantsSms && !input.hasPhone) out.push(format('summaryNoPhone'));
   return out;
 }
+
+/**
+ * The option of the page message `pages.notSaved` (emails/messages/en.ts) for a refused save's field as the server
+ * names it (`preferences.reminders`, `quietHours.start`, …): `reminders` | `booking_updates` | `announcements` |
+ * `quietStart` | `quietEnd` | `quietHours`, and `other` for anything else — never text taken from the request.
+ */
+export function notSavedFieldOption(field: string | null | undefined): string {
+  const option: Record<string, string> = {
+    'preferences.reminders': 'reminders',
+    'preferences.booking_updates': 'booking_updates',
+    'preferences.announcements': 'announcements',
+    'quietHours.start': 'quietStart',
+    'quietHours.end': 'quietEnd',
+    quietHours: 'quietHours',
+  };
+  return (field && Object.hasOwn(option, field) && option[field]) || 'other';
+}

@@ -5,7 +5,8 @@ import { PublicPreferencesForm } from '@/components/preferences/PublicPreference
 import { readPreferencesByToken } from '@/server/notifications/contact-preferences';
 import { headers } from 'next/headers';
 import { pageLanguageFor, pageLanguageForRequest } from '@/emails/messages/page-language';
-import { pageText, type PageLanguage } from '@/emails/messages/page-text';
+import { pageText } from '@/emails/messages/page-text';
+import { notSavedFieldOption } from '@/domain/notifications/preference-form';
 import { preferencesSecret } from '@/server/sending/preference-link';
 import '@/app/styles/preferences.css';
 
@@ -49,13 +50,14 @@ export default async function PreferencesPage({ params, searchParams }: { params
   if (!view) notFound();
   const page = pageLanguageFor(view.contactLocale, view.tenantLocale);
   const t = (key: Parameters<typeof pageText>[1], values?: Record<string, string | number>) => pageText(page, key, values);
+  // A refused plain form post names only its field (one of the catalog's options): never text from the address bar.
   const error = first(sp.error);
   const initial = first(sp.stale)
     ? { kind: 'stale' as const, message: t('stale') }
     : first(sp.saved)
       ? { kind: 'saved' as const, message: t('saved') }
       : error
-        ? { kind: 'error' as const, message: plainFormError(page, first(sp.field)), field: first(sp.field)?.slice(0, 40) }
+        ? { kind: 'error' as const, message: pageText(page, 'notSaved', { field: notSavedFieldOption(first(sp.field)) }), field: first(sp.field)?.slice(0, 40) }
         : null;
   const name = view.name.trim();
   return (
@@ -70,20 +72,3 @@ export default async function PreferencesPage({ params, searchParams }: { params
     </main>
   );
 }
-
-/**
- * What a plain form post that was refused says, by field, in the page's language: never text taken from the address
- * bar (no one can put words on this page with a crafted link) — only the field's name picks one of the catalog's options.
- */
-function plainFormError(page: PageLanguage, field: string | undefined): string {
-  const option: Record<string, string> = {
-    'preferences.reminders': 'reminders',
-    'preferences.booking_updates': 'booking_updates',
-    'preferences.announcements': 'announcements',
-    'quietHours.start': 'quietStart',
-    'quietHours.end': 'quietEnd',
-    quietHours: 'quietHours',
-  };
-  return pageText(page, 'notSaved', { field: (field && option[field]) || 'other' });
-}
-
