@@ -35,7 +35,6 @@ export interface TextState {
   sms: { segments: number; withLink: number; encoding: SmsSegmentCount['encoding'] } | null;
 }
 
-
 /**
  * Every kind × every built-in language of `tenantId`, kinds in {@link templateIds} order, languages in
  * {@link catalogLocales} order (English first).
