@@ -34,6 +34,7 @@
  * (its LISTEN connection, job fetches, batched completions, cron). Four workers at concurrency 50:
  * 4 × (12 + 12) = 96 connections (before issue #11: 4 × 2 × 52 = 416).
  */
+import { createSendWindow } from '@/server/sending/send-window';
 import { EventEmitter } from 'node:events';
 import { run, type Runner, type Task, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 import pg from 'pg';
@@ -192,6 +193,9 @@ export async function startWorker(opts: WorkerOptions): Promise<RunningWorker> {
       retryPolicies: config.retryPolicies,
       sendLeaseMs: config.sendLeaseMs,
       claimLeaseMs: config.claimLeaseMs,
+      // As many deliveries in `sending` awaiting their provider as the worker has task slots: what a kill can leave
+      // `unknown` is what the single path left, however large the send batches.
+      sendWindow: createSendWindow(config.concurrency),
     },
     // Alerts (issue #10 §6): this process's heartbeat identity (hostname:pid:random) and alert senders — the same
     // email channels as reminders, and a Slack poster under the webhook rules (https and public hosts only, unless

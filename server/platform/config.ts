@@ -16,12 +16,11 @@
  *                                 added for now start by NOTIFY, jobs whose run_at lies ahead (wake-ups at due instants,
  *                                 retries) by the worker's wake timer at their run_at (jobs/wake-timer.ts), which re-reads
  *                                 at least this often; graphile-worker's own per-slot poll is this × concurrency (≤ 60 s)
- *   PUNCTUAL_SEND_BATCH_MAX (1)   largest send batch: due reminders of one tenant and channel sent by one job with one
- *                                 transaction before the provider calls (server/sending/send-batch.ts); 1 = one job each
- *                                 (the default for now: a batch moves all its messages to `sending` before its first
- *                                 provider call, so a worker killed mid-batch leaves the ones still waiting for a
- *                                 connection `unknown` — up to a third of a small chaos run's — though never sent;
- *                                 50 triples throughput, see BENCHMARKS.md)
+ *   PUNCTUAL_SEND_BATCH_MAX (50)  largest send batch: due reminders of one tenant and channel sent by one job, in waves
+ *                                 of one transaction each before their provider calls (server/sending/send-batch.ts);
+ *                                 1 = one job each. A batch holds no more messages in `sending` than the worker's send
+ *                                 window (WORKER_CONCURRENCY), so a killed worker leaves no more `unknown` than the
+ *                                 single path did (see BENCHMARKS.md for the rate)
  *   WORKER_LOCAL_QUEUE_SIZE       jobs one fetch locks and hands to this worker's tasks (default 1: off, one fetch
  *                                 per job — graphile-worker 0.18 fails to return a non-empty local queue on a
  *                                 graceful stop, jobs/worker.ts)
@@ -84,7 +83,7 @@ const envSchema = z.object({
   PUNCTUAL_CLAIM_LEASE_MS: ms.default(60_000),
   PUNCTUAL_SEND_LEASE_MS: ms.default(120_000),
   PUNCTUAL_STALE_DISPATCH_MS: ms.default(90_000),
-  PUNCTUAL_SEND_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(1),
+  PUNCTUAL_SEND_BATCH_MAX: z.coerce.number().int().min(1).max(500).default(50),
   PUNCTUAL_SWEEP_INTERVAL_MS: ms.optional(),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   WORKER_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(2000),

@@ -2,8 +2,12 @@
  * The batch send path: the due reminders of one tenant and channel (a send batch, domain/sending/send-batches.ts) in
  * one job, with the same guarantees as the single path (server/sending/send-reminder.ts) message by message.
  *
- *  1. ONE transaction before any provider call: the worlds of all the batch's reminders read under the single
- *     path's locks, taken for the whole batch in one consistent order (db/queries/sending/delivery.ts
+ * It goes in WAVES, as the worker's send window (server/sending/send-window.ts) has room: a message moves to `sending`
+ * only when a place is free for its provider call, so a worker killed mid-batch leaves no more deliveries `unknown`
+ * than the window holds (the single path's exposure at the same concurrency), never the whole batch.
+ *
+ *  1. For each wave, ONE transaction before its provider calls: the worlds of the wave's reminders read under the
+ *     single path's locks, taken for the whole wave in one consistent order (db/queries/sending/delivery.ts
  *     `loadReminderWorldsForUpdate`: events and bookings FOR SHARE by (event id, booking id), then the reminders FOR
  *     UPDATE by id — event → booking → reminder for every message, as cancellation and rescheduling lock); for each
  *     reminder the SAME decisions as the single path (`judgeReminder`: the re-read of invariant 4, expiry, quiet
@@ -11,19 +15,20 @@
  *     `INSERT … ON CONFLICT DO NOTHING RETURNING` (`claimMessageKeys`, the reminders `done` in the same statement);
  *     then for each new delivery the single path's send-time checks and move to `sending` (`prepareAttempt`:
  *     suppression, preferences, webhook endpoint, guest sender, rate slot, template, render, lease, attempt start).
- *  2. The provider calls of the prepared messages, all at once (the adapters bound them: the SMTP channel's pool
- *     queues what exceeds its connections, and a wait that outlasts the provider timeout ends `retrying`, never
- *     `unknown`, because nothing was sent); each outcome is recorded as soon as it is known, those that arrive
- *     together in one transaction (group commit: {@link outcomeRecorder}), each with the single path's own code
- *     (server/sending/send-attempt.ts `recordOutcomeIn`).
+ *     The reminders of later waves stay `dispatched` (untouched) until their wave: they are judged at their own send
+ *     time.
+ *  2. The wave's provider calls, all at once (each gives its place in the window back when the provider answered, and
+ *     the next wave starts as soon as enough places are free); each outcome is recorded as soon as it is known, those
+ *     that arrive together in one transaction (group commit: {@link outcomeRecorder}), each with the single path's own
+ *     code (server/sending/send-attempt.ts `recordOutcomeIn`).
  *
  * A batch is a unit of work, never of fate: every message keeps its own delivery, attempt, lease and state, and one
  * message's failure, timeout or `unknown` changes no other's. A crash leaves each message where its own state says:
- * before step 1 commits, nothing of it happened (the reminders stay `dispatched`: the job runs again, or the
- * stale-dispatch sweep re-adds them); after it, each delivery is `sending` under its lease (→ `unknown` over SMTP
- * when the lease runs out, as for a single send) or already recorded.
+ * a reminder whose wave had not committed stays `dispatched` (the job runs again, or the stale-dispatch sweep re-adds
+ * it); a delivery of a committed wave is `sending` under its lease (→ `unknown` over SMTP when the lease runs out, as
+ * for a single send) or already recorded.
  *
- * When step 1's transaction throws (a bug in one message's data, a lock timeout, the database), the batch falls back
+ * When a wave's transaction throws (a bug in one message's data, a lock timeout, the database), that wave falls back
  * to the single path, one reminder at a time, each in its own transactions, so one bad message cannot hold back the
  * others; errors that remain are re-thrown together and the job is retried (each reminder's state keeps the retry
  * duplicate-free).
@@ -32,14 +37,19 @@ import { claimMessageKeys, loadReminderWorldsForUpdate } from '@/db/queries/send
 import type { Outcome } from '@/channels/types';
 import { prepareAttempt } from './prepare-attempt';
 import { callProvider, recordOutcome, recordOutcomeIn, type ReadyAttempt } from './send-attempt';
+import { createSendWindow } from './send-window';
 import { judgeReminder, sendReminder, type DeliverResult, type Judged, type SendDeps, type SendReminderResult } from './send-reminder';
 
 /** What became of each reminder of a batch, by reminder id (the single path's result for it). */
 export type BatchResult = Map<string, SendReminderResult>;
 
+/** Send window of a batch whose caller gave none (tests, scripts): the worker's default task slots. */
+const DEFAULT_WINDOW = 10;
+
 /**
- * Sends one batch of reminders (see module doc). Duplicate ids are sent once; ids that do not exist end
- * `skipped`. Never waits for anything but the database and the provider calls of its own messages.
+ * Sends one batch of reminders (see module doc), wave by wave as the send window (`deps.sendWindow`, else one of
+ * {@link DEFAULT_WINDOW} for this batch alone) has room. Duplicate ids are sent once; ids that do not exist end
+ * `skipped`. Never waits for anything but the database, the window and the provider calls of its own messages.
  * @throws AggregateError of the infrastructure errors (database down, a record that could not be written) once every
  *   message has been handled as far as it could be: graphile-worker retries the job, and every reminder's own state
  *   (`done`, a claimed message key) keeps the retry duplicate-free.
@@ -47,66 +57,92 @@ export type BatchResult = Map<string, SendReminderResult>;
 export async function sendReminderBatch(deps: SendDeps, reminderIds: readonly string[]): Promise<BatchResult> {
   const ids = [...new Set(reminderIds)].sort();
   const results: BatchResult = new Map();
-  let ready: { id: string; deliveryId: string; prep: ReadyAttempt }[];
-  try {
-    ready = await deps.db.transaction(async (tx) => {
-      const worlds = await loadReminderWorldsForUpdate(tx, ids);
-      const now = deps.clock.now();
-      const toClaim: { id: string; judged: Extract<Judged, { claim: unknown }> }[] = [];
-      const keys = new Set<string>();
-      for (const id of ids) {
-        const w = worlds.get(id);
-        if (!w) {
-          results.set(id, { kind: 'skipped', reason: 'reminder not found' });
-          continue;
-        }
-        const judged = await judgeReminder(deps, tx, w, now);
-        if ('stop' in judged) results.set(id, judged.stop);
-        else if (keys.has(judged.claim.messageKey)) results.set(id, { kind: 'already_claimed', messageKey: judged.claim.messageKey });
-        else {
-          keys.add(judged.claim.messageKey);
-          toClaim.push({ id, judged });
+  const window = deps.sendWindow ?? createSendWindow(DEFAULT_WINDOW);
+  const record = outcomeRecorder(deps);
+  const calls: Promise<void>[] = [];
+  const errors: unknown[] = [];
+  for (let next = 0; next < ids.length; ) {
+    const permits = await window.acquire(ids.length - next);
+    const wave = ids.slice(next, next + permits);
+    next += wave.length;
+    let prepared: Awaited<ReturnType<typeof prepareWave>>;
+    try {
+      prepared = await prepareWave(deps, wave);
+    } catch (waveError) {
+      window.release(permits);
+      // Nothing of the wave's transaction committed: every reminder of it is as it was. The single path, one by one.
+      const singleErrors: unknown[] = [];
+      for (const id of wave) {
+        try {
+          results.set(id, await sendReminder(deps, id));
+        } catch (e) {
+          singleErrors.push(e);
         }
       }
-      const claimed = await claimMessageKeys(tx, toClaim.map((c) => c.judged.claim));
-      const prepared: typeof ready = [];
-      for (const { id, judged } of toClaim) {
-        const d = claimed.get(judged.claim.messageKey);
-        if (!d) {
-          results.set(id, { kind: 'already_claimed', messageKey: judged.claim.messageKey });
-          continue;
-        }
-        const prep = await prepareAttempt(deps, tx, worlds.get(id)!, d, undefined, now, judged.parsed);
-        if ('stop' in prep) results.set(id, { kind: 'delivered', deliveryId: d.id, result: prep.stop });
-        else prepared.push({ id, deliveryId: d.id, prep });
-      }
-      return prepared;
-    });
-  } catch (batchError) {
-    // Nothing of the transaction committed: every reminder is as it was. The single path, one by one.
-    results.clear();
-    const errors: unknown[] = [];
+      if (singleErrors.length) errors.push(waveError, ...singleErrors);
+      continue;
+    }
+    for (const [id, r] of prepared.stopped) results.set(id, r);
+    window.release(permits - prepared.ready.length);
+    for (const r of prepared.ready) {
+      const call = callProvider(deps, r.prep).finally(() => window.release());
+      calls.push(
+        call
+          .then((outcome) => record(r.prep, outcome))
+          // Not recorded: the delivery stays `sending` under its lease, as after a crash.
+          .then((result) => void results.set(r.id, { kind: 'delivered', deliveryId: r.deliveryId, result }), (e) => void errors.push(e)),
+      );
+    }
+  }
+  await Promise.all(calls);
+  if (errors.length) throw new AggregateError(errors, `send batch: ${errors.length} error(s) in a batch of ${ids.length}`);
+  return results;
+}
+
+/**
+ * One wave of a batch, in ONE transaction: the worlds of its reminders read under the send path's locks, each judged
+ * (`judgeReminder`), the message keys of those that may go out claimed in one statement, and each new delivery's
+ * send-time checks and move to `sending` (`prepareAttempt`). Returns the prepared attempts and why the others stopped.
+ * @throws whatever the transaction throws (nothing of the wave committed then).
+ */
+async function prepareWave(
+  deps: SendDeps,
+  ids: readonly string[],
+): Promise<{ ready: { id: string; deliveryId: string; prep: ReadyAttempt }[]; stopped: BatchResult }> {
+  return deps.db.transaction(async (tx) => {
+    const stopped: BatchResult = new Map();
+    const worlds = await loadReminderWorldsForUpdate(tx, ids);
+    const now = deps.clock.now();
+    const toClaim: { id: string; judged: Extract<Judged, { claim: unknown }> }[] = [];
+    const keys = new Set<string>();
     for (const id of ids) {
-      try {
-        results.set(id, await sendReminder(deps, id));
-      } catch (e) {
-        errors.push(e);
+      const w = worlds.get(id);
+      if (!w) {
+        stopped.set(id, { kind: 'skipped', reason: 'reminder not found' });
+        continue;
+      }
+      const judged = await judgeReminder(deps, tx, w, now);
+      if ('stop' in judged) stopped.set(id, judged.stop);
+      else if (keys.has(judged.claim.messageKey)) stopped.set(id, { kind: 'already_claimed', messageKey: judged.claim.messageKey });
+      else {
+        keys.add(judged.claim.messageKey);
+        toClaim.push({ id, judged });
       }
     }
-    if (errors.length) throw new AggregateError([batchError, ...errors], `send batch: ${errors.length} of ${ids.length} reminder(s) failed`);
-    return results;
-  }
-  const record = outcomeRecorder(deps);
-  const settled = await Promise.allSettled(ready.map(async (r) => record(r.prep, await callProvider(deps, r.prep))));
-  const errors: unknown[] = [];
-  settled.forEach((s, i) => {
-    const r = ready[i];
-    if (s.status === 'fulfilled') results.set(r.id, { kind: 'delivered', deliveryId: r.deliveryId, result: s.value });
-    // The outcome could not be recorded: the delivery stays `sending` under its lease, as after a crash.
-    else errors.push(s.reason);
+    const claimed = await claimMessageKeys(tx, toClaim.map((c) => c.judged.claim));
+    const ready: { id: string; deliveryId: string; prep: ReadyAttempt }[] = [];
+    for (const { id, judged } of toClaim) {
+      const d = claimed.get(judged.claim.messageKey);
+      if (!d) {
+        stopped.set(id, { kind: 'already_claimed', messageKey: judged.claim.messageKey });
+        continue;
+      }
+      const prep = await prepareAttempt(deps, tx, worlds.get(id)!, d, undefined, now, judged.parsed);
+      if ('stop' in prep) stopped.set(id, { kind: 'delivered', deliveryId: d.id, result: prep.stop });
+      else ready.push({ id, deliveryId: d.id, prep });
+    }
+    return { ready, stopped };
   });
-  if (errors.length) throw new AggregateError(errors, `send batch: ${errors.length} of ${ready.length} outcome(s) could not be recorded`);
-  return results;
 }
 
 /**

@@ -59,6 +59,7 @@ import type { SendObservation } from '@/server/dashboards/metrics';
 import { audienceOf, messageData, messageLanguageOf, optedOut, providerFor, quietHoursHold, templateOf, unsubscribedByLink, type ClaimedLocale, type TemplateDataResult } from './send-checks';
 import { prepareAttempt, type Prepared } from './prepare-attempt';
 import { attempt } from './send-attempt';
+import type { SendWindow } from './send-window';
 
 export interface SendDeps {
   db: Db;
@@ -104,6 +105,11 @@ export interface SendDeps {
    * delivery, for a retry); tests replace it to model bad data.
    */
   templateData?: (w: ReminderWorld, claimed?: ClaimedLocale | null) => Record<string, unknown>;
+  /**
+   * The worker's send window (server/sending/send-window.ts): how many deliveries of this process the batch path may
+   * hold in `sending` awaiting their provider's answer. Unset: each batch has a window of its own.
+   */
+  sendWindow?: SendWindow;
   /** Told when a provider attempt starts and when the provider answered (metrics and logs, server/dashboards/metrics.ts); must not throw. */
   observe?: (e: SendObservation) => void;
 }

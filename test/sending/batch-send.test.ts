@@ -14,6 +14,7 @@ import { defaultDispatchPolicy, dispatchDue } from '@/server/sending/dispatch';
 import { cancelEvent } from '@/server/scheduling/events';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { sendReminderBatch } from '@/server/sending/send-batch';
+import { createSendWindow } from '@/server/sending/send-window';
 import { sendReminder } from '@/server/sending/send-reminder';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
@@ -198,6 +199,53 @@ describe('a batch is a unit of work, never of fate', () => {
     const ds = await db().select().from(deliveries);
     expect(ds).toHaveLength(6);
     expect(ds.every((d) => d.status === 'accepted')).toBe(true);
+  }, 30_000);
+
+  it('a batch holds no more deliveries in `sending` than the send window; the rest wait `dispatched` and are judged in their own wave', async () => {
+    const emails = Array.from({ length: 9 }, (_, i) => `wave${i}@batch.test`);
+    const { tenant, reminders: set } = await reminderSet(emails);
+    h.clock.set(DUE);
+    await dispatchDue(db(), h.clock.now(), { batchSize: 200, maxBatches: 1, staleDispatchMs: 90_000, claimLeaseMs: 60_000 });
+    const ids = set.map((s) => s.reminderId).sort();
+    // The last wave's reminder (waves go in id order); its event is cancelled while the first wave is at the provider.
+    const victim = set.find((s) => s.reminderId === ids[ids.length - 1])!;
+    peer.script('delay:300');
+    try {
+      const window = createSendWindow(3);
+      let finished = false;
+      const run = sendReminderBatch({ ...h.ctx.sendDeps, sendWindow: window }, ids).finally(() => (finished = true));
+      let most = 0;
+      let waitingWhileSending = false;
+      let cancelled = false;
+      while (!finished) {
+        const [row] = await h.tdb.sql<{ sending: number; dispatched: number }[]>`
+          select (select count(*)::int from deliveries where status = 'sending') as sending,
+                 (select count(*)::int from reminders where status = 'dispatched') as dispatched`;
+        most = Math.max(most, row.sending);
+        if (row.sending > 0 && row.dispatched > 0) waitingWhileSending = true;
+        if (row.sending > 0 && !cancelled) {
+          cancelled = true;
+          await cancelEvent(db(), tenant.id, victim.eventId, 'room lost', h.clock.now());
+        }
+      }
+      const results = await run;
+      expect(cancelled).toBe(true);
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(3);
+      expect(waitingWhileSending).toBe(true);
+      expect(window.free()).toBe(3);
+      // The cancelled event's reminder was judged in its own wave, after the cancellation: nothing claimed, nothing sent.
+      expect(results.get(victim.reminderId)).toMatchObject({ kind: 'skipped' });
+      const [rem] = await db().select().from(reminders).where(eq(reminders.id, victim.reminderId));
+      expect(rem.status).toBe('cancelled');
+      expect(received(victim.email)).toBe(0);
+      for (const s of set.filter((x) => x !== victim)) expect(received(s.email), s.email).toBe(1);
+      const ds = await db().select().from(deliveries);
+      expect(ds).toHaveLength(8);
+      expect(ds.every((d) => d.status === 'accepted')).toBe(true);
+    } finally {
+      peer.script('accept');
+    }
   }, 30_000);
 
   it('recovery leaves reminders to their waiting batch job, and re-adds them one by one once that batch failed', async () => {
