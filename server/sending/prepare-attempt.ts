@@ -19,8 +19,10 @@ import {
   loadReminderWorld,
   readdressDelivery,
   setDeliverySender,
+  suppressionOf,
   transitionDelivery,
   type ReminderWorld,
+  type SuppressionHit,
 } from '@/db/queries/sending/delivery';
 import { auditsGuestMessage, guestMessageEntry, hostActorOf } from '@/domain/organisations/guest-sender';
 import { messageTitle } from '@/domain/sending/message-labels';
@@ -84,6 +86,12 @@ export async function prepareAttempt(
   now: Date,
   /** Template data validated from this same world in this transaction (the inline send): not built twice. */
   validated?: TemplateDataResult,
+  /**
+   * Suppression entries already read in this transaction for the lists of `tenantIds` and this delivery's address
+   * (the batch path reads a wave's in one statement, db/queries/sending/delivery.ts `findSuppressions`); used when they
+   * cover every list this message is checked against, else the list is read here.
+   */
+  known?: { tenantIds: ReadonlySet<string>; hits: readonly SuppressionHit[] },
 ): Promise<Prepared> {
   let w = world;
   const deliveryId = d.id;
@@ -131,7 +139,9 @@ export async function prepareAttempt(
     // The booking tenant's list, the sending tenant's, and — when the host writes in its own name to a guest of
     // another organisation (issue #12) — that organisation's too: nobody any of them must not mail is mailed.
     const lists = [w.tenant, w.sendingTenant, ...(w.guestTenant ? [w.guestTenant] : [])];
-    const suppression = await findSuppression(tx, [...new Set(lists.map((t) => t.id))], d.address, d.channel);
+    const ids = [...new Set(lists.map((t) => t.id))];
+    const suppression =
+      known && ids.every((id) => known.tenantIds.has(id)) ? suppressionOf(known.hits, ids, d.address, d.channel) : await findSuppression(tx, ids, d.address, d.channel);
     if (suppression) {
       const owner = lists.find((t) => t.id === suppression.tenantId) ?? w.sendingTenant;
       return suppressed(describeSuppression(suppression, d.tenantId, owner.name));

@@ -13,8 +13,10 @@
  *     reminder the SAME decisions as the single path (`judgeReminder`: the re-read of invariant 4, expiry, quiet
  *     hours, preferences, address, template data, language); the message keys of all that may go out claimed in ONE
  *     `INSERT … ON CONFLICT DO NOTHING RETURNING` (`claimMessageKeys`, the reminders `done` in the same statement);
- *     then for each new delivery the single path's send-time checks and move to `sending` (`prepareAttempt`:
- *     suppression, preferences, webhook endpoint, guest sender, rate slot, template, render, lease, attempt start).
+ *     the suppression lists of the wave's organisations for the claimed addresses in one statement
+ *     (`findSuppressions`); then for each new delivery the single path's send-time checks and move to `sending`
+ *     (`prepareAttempt`: suppression, preferences, webhook endpoint, guest sender, rate slot, template, render, lease,
+ *     attempt start).
  *     The reminders of later waves stay `dispatched` (untouched) until their wave: they are judged at their own send
  *     time.
  *  2. The wave's provider calls, all at once (each gives its place in the window back when the provider answered, and
@@ -33,7 +35,7 @@
  * others; errors that remain are re-thrown together and the job is retried (each reminder's state keeps the retry
  * duplicate-free).
  */
-import { claimMessageKeys, loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
+import { claimMessageKeys, findSuppressions, loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
 import type { Outcome } from '@/channels/types';
 import { prepareAttempt } from './prepare-attempt';
 import { callProvider, recordOutcome, recordOutcomeIn, type ReadyAttempt } from './send-attempt';
@@ -130,6 +132,14 @@ async function prepareWave(
       }
     }
     const claimed = await claimMessageKeys(tx, toClaim.map((c) => c.judged.claim));
+    // The suppression lists of every organisation the wave's messages may go out for (the booking's, a guest's), for
+    // every address it claimed, in one statement: prepareAttempt checks each message against them.
+    const mailed = [...claimed.values()].filter((d) => d.channel !== 'webhook');
+    const tenantIds = new Set(toClaim.flatMap(({ id }) => {
+      const w = worlds.get(id)!;
+      return [w.tenant.id, w.sendingTenant.id, ...(w.guestTenant ? [w.guestTenant.id] : [])];
+    }));
+    const known = { tenantIds, hits: await findSuppressions(tx, [...tenantIds], [...new Set(mailed.map((d) => d.address))], [...new Set(mailed.map((d) => d.channel))]) };
     const ready: { id: string; deliveryId: string; prep: ReadyAttempt }[] = [];
     for (const { id, judged } of toClaim) {
       const d = claimed.get(judged.claim.messageKey);
@@ -137,7 +147,7 @@ async function prepareWave(
         stopped.set(id, { kind: 'already_claimed', messageKey: judged.claim.messageKey });
         continue;
       }
-      const prep = await prepareAttempt(deps, tx, worlds.get(id)!, d, undefined, now, judged.parsed);
+      const prep = await prepareAttempt(deps, tx, worlds.get(id)!, d, undefined, now, judged.parsed, known);
       if ('stop' in prep) stopped.set(id, { kind: 'delivered', deliveryId: d.id, result: prep.stop });
       else ready.push({ id, deliveryId: d.id, prep });
     }
