@@ -98,6 +98,14 @@ const providerOfSource: Readonly<Record<ReportSource, Provider>> = { http_api: '
 /** The report source that names a provider's message ids (SMTP has none: its DSNs name the delivery by VERP token). */
 const sourceOfProvider: Readonly<Partial<Record<Provider, ReportSource>>> = { http_api: 'http_api', sms_api: 'sms_api' };
 
+/**
+ * The report source whose reports name a provider's messages by the provider's message id (adopted by that id when
+ * the send records it), or null for a provider whose reports name the delivery itself (SMTP: the DSN's VERP address).
+ */
+export function reportSourceOf(provider: Provider): ReportSource | null {
+  return sourceOfProvider[provider] ?? null;
+}
+
 /** Delivery states of a message whose attempt is under way: reports about it wait for its outcome (module doc). */
 const inFlight: ReadonlySet<DeliveryStatus> = new Set(['claimed', 'sending']);
 /**

@@ -11,12 +11,13 @@ import { redactLink } from './compose-message';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { pushBackSendSlots } from '@/db/queries/platform/rate-limit';
 import type { Tx } from '@/db/client';
-import { transitionDelivery, type AttemptEnd } from '@/db/queries/sending/delivery';
+import { lockDelivery, transitionDelivery, type AttemptEnd } from '@/db/queries/sending/delivery';
+import { recordAcceptedMany } from '@/db/queries/sending/outcomes';
 import { messageIdFor } from '@/domain/keys';
 import { decideAfterOutcome } from '@/domain/sending/outcome';
 import { defaultRetryPolicy } from '@/domain/sending/retry';
 import { TASK } from '@/jobs/registry';
-import { adoptUnmatchedReports } from '@/server/reports/reports';
+import { adoptUnmatchedReports, reportSourceOf } from '@/server/reports/reports';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { isAuthRejection } from '@/domain/alerts/provider-auth';
 import { maskCredentials } from '@/domain/sending/credential-mask';
@@ -71,6 +72,59 @@ export async function callProvider(deps: SendDeps, prep: ReadyAttempt): Promise<
   return stored;
 }
 
+/** What the outcome rules (domain/sending/outcome.ts) make of `outcome` for this attempt's delivery at `now`. */
+function nextAfter(deps: SendDeps, prep: ReadyAttempt, outcome: Outcome, now: Date) {
+  const { w, d, channel } = prep;
+  return decideAfterOutcome({
+    outcome,
+    idempotentProvider: channel.idempotent === true,
+    failuresSoFar: d.failureCount,
+    // Every earlier attempt that did not end the delivery was either a budgeted failure or a deferral.
+    deferredSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
+    now,
+    expiresAt: w.reminder.expiresAt,
+    policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
+    random: (deps.random ?? Math.random)(),
+  });
+}
+
+/**
+ * Records many attempts' outcomes in the caller's transaction `tx` (the batch path's group commit), each exactly as
+ * {@link recordOutcomeIn} would: the outcome rules decide each one; those that end `accepted` at a provider whose
+ * reports name the delivery itself (SMTP: a DSN's VERP address; no provider message id to adopt by) are written in one
+ * statement (db/queries/sending/outcomes.ts `recordAcceptedMany`), and the reports waiting for them, if any, settled
+ * one by one (`adoptUnmatchedReports`); every other outcome goes through {@link recordOutcomeIn}.
+ * @returns each item's result, in the order given.
+ */
+export async function recordOutcomesIn(deps: SendDeps, tx: Tx, items: readonly { prep: ReadyAttempt; outcome: Outcome }[]): Promise<DeliverResult[]> {
+  const now = deps.clock.now();
+  const results: (DeliverResult | undefined)[] = new Array(items.length);
+  const fast: { i: number; providerMessageId: string | null }[] = [];
+  items.forEach((it, i) => {
+    if (it.outcome.class !== 'accepted' || reportSourceOf(it.prep.d.provider)) return;
+    const next = nextAfter(deps, it.prep, it.outcome, now);
+    if (next.status === 'accepted') fast.push({ i, providerMessageId: next.providerMessageId ?? null });
+  });
+  if (fast.length) {
+    const { moved, withReports } = await recordAcceptedMany(
+      tx,
+      fast.map(({ i, providerMessageId }) => ({ deliveryId: items[i].prep.d.id, attemptId: items[i].prep.attemptId, providerMessageId, providerResponse: items[i].outcome.response ?? null })),
+      now,
+    );
+    for (const { i } of fast) {
+      const id = items[i].prep.d.id;
+      // Not moved (recovery or a report moved it on meanwhile): what the single record answers too.
+      if (!moved.has(id) || !withReports.has(id)) results[i] = { status: 'accepted' };
+      else {
+        const row = await lockDelivery(tx, id);
+        results[i] = { status: row ? (await adoptUnmatchedReports(tx, row, now)).status : 'accepted' };
+      }
+    }
+  }
+  for (let i = 0; i < items.length; i++) if (!results[i]) results[i] = await recordOutcomeIn(deps, tx, items[i].prep, items[i].outcome);
+  return results as DeliverResult[];
+}
+
 /** Records one attempt's outcome in its own transaction (see {@link recordOutcomeIn}). */
 export async function recordOutcome(deps: SendDeps, prep: ReadyAttempt, outcome: Outcome): Promise<DeliverResult> {
   return deps.db.transaction((tx) => recordOutcomeIn(deps, tx, prep, outcome));
@@ -84,7 +138,7 @@ export async function recordOutcome(deps: SendDeps, prep: ReadyAttempt, outcome:
  * its address, endpoint or provider), so several outcomes may share a transaction (server/sending/send-batch.ts).
  */
 export async function recordOutcomeIn(deps: SendDeps, tx: Tx, prep: ReadyAttempt, outcome: Outcome): Promise<DeliverResult> {
-  const { w, d, attemptId, channel } = prep;
+  const { w, d, attemptId } = prep;
   const now = deps.clock.now();
   const deliveryId = d.id;
   const err = outcome.class === 'accepted' ? null : outcome;
@@ -98,17 +152,7 @@ export async function recordOutcomeIn(deps: SendDeps, tx: Tx, prep: ReadyAttempt
     // The provider's own words, success or failure (e.g. `421 4.3.2 Service shutting down`).
     providerResponse: outcome.response ?? null,
   };
-  const next = decideAfterOutcome({
-    outcome,
-    idempotentProvider: channel.idempotent === true,
-    failuresSoFar: d.failureCount,
-    // Every earlier attempt that did not end the delivery was either a budgeted failure or a deferral.
-    deferredSoFar: Math.max(0, d.attemptCount - 1 - d.failureCount),
-    now,
-    expiresAt: w.reminder.expiresAt,
-    policy: deps.retryPolicies?.[d.provider] ?? deps.retry ?? defaultRetryPolicy,
-    random: (deps.random ?? Math.random)(),
-  });
+  const next = nextAfter(deps, prep, outcome, now);
   if (next.status === 'accepted') {
     const accepted = await transitionDelivery(tx, deliveryId, 'accepted', { statusReason: null, providerMessageId: next.providerMessageId, acceptedAt: now, leaseExpiresAt: null }, { end: ended });
     // A fast provider may have reported on the message before this transaction committed its id (issue #10).

@@ -21,8 +21,9 @@
  *     time.
  *  2. The wave's provider calls, all at once (each gives its place in the window back when the provider answered, and
  *     the next wave starts as soon as enough places are free); each outcome is recorded as soon as it is known, those
- *     that arrive together in one transaction (group commit: {@link outcomeRecorder}), each with the single path's own
- *     code (server/sending/send-attempt.ts `recordOutcomeIn`).
+ *     that arrive together in one transaction (group commit: {@link outcomeRecorder}) by the single path's own rules
+ *     (server/sending/send-attempt.ts `recordOutcomesIn`: the plain `accepted` ones in one statement, every other
+ *     outcome with `recordOutcomeIn`).
  *
  * A batch is a unit of work, never of fate: every message keeps its own delivery, attempt, lease and state, and one
  * message's failure, timeout or `unknown` changes no other's. A crash leaves each message where its own state says:
@@ -38,7 +39,7 @@
 import { claimMessageKeys, findSuppressions, loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
 import type { Outcome } from '@/channels/types';
 import { prepareAttempt } from './prepare-attempt';
-import { callProvider, recordOutcome, recordOutcomeIn, type ReadyAttempt } from './send-attempt';
+import { callProvider, recordOutcome, recordOutcomesIn, type ReadyAttempt } from './send-attempt';
 import { createSendWindow } from './send-window';
 import { judgeReminder, sendReminder, type DeliverResult, type Judged, type SendDeps, type SendReminderResult } from './send-reminder';
 
@@ -158,7 +159,7 @@ async function prepareWave(
 /**
  * Records the outcomes of a batch's provider calls as they arrive (group commit): the first waits for nobody; those
  * that arrive while a transaction is recording go together in the next one, in delivery id order (one lock order), each
- * with the single path's `recordOutcomeIn`. When a shared transaction fails (one delivery's record cannot be written,
+ * by `recordOutcomesIn` (the single path's rules). When a shared transaction fails (one delivery's record cannot be written,
  * a deadlock, the database), nothing of it committed and each of its outcomes is recorded again in its own transaction,
  * so one message's record never decides another's.
  * @returns a function that records one outcome and resolves with what the single path returns for it (rejects only when
@@ -179,11 +180,7 @@ function outcomeRecorder(deps: SendDeps): (prep: ReadyAttempt, outcome: Outcome)
         const group = pending.sort((a, b) => (a.prep.d.id < b.prep.d.id ? -1 : a.prep.d.id > b.prep.d.id ? 1 : 0));
         pending = [];
         try {
-          const results = await deps.db.transaction(async (tx) => {
-            const out: DeliverResult[] = [];
-            for (const it of group) out.push(await recordOutcomeIn(deps, tx, it.prep, it.outcome));
-            return out;
-          });
+          const results = await deps.db.transaction((tx) => recordOutcomesIn(deps, tx, group));
           group.forEach((it, i) => it.resolve(results[i]));
         } catch {
           await Promise.all(group.map((it) => recordOutcome(deps, it.prep, it.outcome).then(it.resolve, it.reject)));

@@ -6,13 +6,14 @@
  * rest accepted: exactly those states, one message each at the peer. Two batches (and a single send) racing for the
  * same reminders send each message once.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSmtpChannel, type SmtpChannel } from '@/channels/smtp';
-import { deliveries, deliveryAttempts, events, reminders } from '@/db/schema';
+import { deliveries, deliveryAttempts, events, reminders, suppressions } from '@/db/schema';
 import { defaultDispatchPolicy, dispatchDue } from '@/server/sending/dispatch';
 import { cancelEvent } from '@/server/scheduling/events';
 import { addSuppression } from '@/server/suppressions/suppressions';
+import { applyReport } from '@/server/reports/reports';
 import { sendReminderBatch } from '@/server/sending/send-batch';
 import { createSendWindow } from '@/server/sending/send-window';
 import { sendReminder } from '@/server/sending/send-reminder';
@@ -21,6 +22,7 @@ import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
 import { startSmtpPeer, type SmtpPeer } from '@/test/support/smtp-peer';
 
 const SLOW = 'slow@batch.test';
+const REPORTED = 'reported@batch.test';
 let h: Harness;
 let peer: SmtpPeer;
 let channel: SmtpChannel;
@@ -28,7 +30,7 @@ let channel: SmtpChannel;
 beforeAll(async () => {
   // The slow recipient's server reads the whole message, then does not answer for 6 s: past the 1.5 s provider
   // timeout, after DATA began → ambiguous.
-  peer = await startSmtpPeer(['accept'], { byRecipient: { [SLOW]: 'delay:6000' } });
+  peer = await startSmtpPeer(['accept'], { byRecipient: { [SLOW]: 'delay:6000', [REPORTED]: 'delay:1200' } });
   channel = createSmtpChannel({ url: peer.url, maxConnections: 10 });
   h = await createHarness({ channel, deps: { providerTimeoutMs: 1500, random: () => 0.5 } });
 }, 30_000);
@@ -246,6 +248,30 @@ describe('a batch is a unit of work, never of fate', () => {
     } finally {
       peer.script('accept');
     }
+  }, 30_000);
+
+  it('a bounce report that names a message while its provider call is under way waits, and applies when the batch records it accepted', async () => {
+    const emails = ['rep0@batch.test', 'rep1@batch.test', REPORTED];
+    const { tenant, reminders: set } = await reminderSet(emails);
+    h.clock.set(DUE);
+    await dispatchDue(db(), h.clock.now(), { batchSize: 200, maxBatches: 1, staleDispatchMs: 90_000, claimLeaseMs: 60_000 });
+    const victim = set.find((s) => s.email === REPORTED)!;
+    const run = sendReminderBatch(h.ctx.sendDeps, set.map((s) => s.reminderId));
+    // The reported recipient's server holds its answer for 1.2 s: the DSN arrives meanwhile (a fast bounce).
+    let d: typeof deliveries.$inferSelect | undefined;
+    while (!d) [d] = await db().select().from(deliveries).where(and(eq(deliveries.reminderId, victim.reminderId), eq(deliveries.status, 'sending')));
+    const r = await applyReport(db(), { source: 'smtp_dsn', providerEventId: '<fast@mx>:reported@batch.test', deliveryId: d.id, kind: 'hard_bounce', occurredAt: h.clock.now(), detail: '550 5.1.1 no such user' }, h.clock.now());
+    expect(r).toMatchObject({ outcome: 'applied', status: 'sending' });
+    const results = await run;
+    expect(results.get(victim.reminderId)).toMatchObject({ kind: 'delivered', result: { status: 'bounced' } });
+    const ds = await db().select().from(deliveries);
+    expect(Object.fromEntries(ds.map((x) => [x.address, x.status]))).toEqual({ 'rep0@batch.test': 'accepted', 'rep1@batch.test': 'accepted', [REPORTED]: 'bounced' });
+    expect(ds.every((x) => x.acceptedAt !== null)).toBe(true);
+    const attempts = await db().select().from(deliveryAttempts);
+    expect(attempts.map((a) => a.outcome)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(attempts.every((a) => a.endedAt !== null && /^250/.test(a.providerResponse ?? ''))).toBe(true);
+    const live = await db().select().from(suppressions).where(eq(suppressions.tenantId, tenant.id));
+    expect(live.map((x) => [x.address, x.reason])).toEqual([[REPORTED, 'hard_bounce']]);
   }, 30_000);
 
   it('recovery leaves reminders to their waiting batch job, and re-adds them one by one once that batch failed', async () => {
