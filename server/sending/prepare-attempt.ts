@@ -70,14 +70,92 @@ export type Prepared =
       link: string | null;
     };
 
+/** A delivery that passed every send-time check and is rendered, ready to move to `sending` ({@link checkAttempt}). */
+export interface Checked {
+  w: ReminderWorld;
+  /** The delivery as locked (before the move). */
+  d: Delivery;
+  rendered: ComposedMessage;
+  envelope: { envelopeFrom?: string };
+  channel: AnyChannel;
+  reconcileFirst: boolean;
+  now: Date;
+  link: string | null;
+  /** Whose name it goes out in changed at this attempt (the guest-message audit needs it). */
+  senderChanged: boolean;
+}
+
+/**
+ * Step 2 for a locked `claimed`/`retrying` delivery whose world was judged sendable in this transaction (`tx`): the
+ * send-time checks ({@link checkAttempt}), then the move to `sending` under a lease with the attempt's start (one
+ * statement) and the guest-message audit entry ({@link finishAttempt}). Returns why it stopped (the delivery moved to
+ * that state) or what the provider call needs. The batch path runs the same three parts, with the moves of a wave in
+ * one statement (db/queries/sending/outcomes.ts `moveToSendingMany`).
+ */
+export async function prepareAttempt(
+  deps: SendDeps,
+  tx: Tx,
+  world: ReminderWorld,
+  d: Delivery,
+  slotAt: Date | undefined,
+  now: Date,
+  /** Template data validated from this same world in this transaction (the inline send): not built twice. */
+  validated?: TemplateDataResult,
+): Promise<Prepared> {
+  const checked = await checkAttempt(deps, tx, world, d, slotAt, now, validated);
+  if ('stop' in checked) return checked;
+  const m = sendingMove(deps, checked);
+  const sending = await transitionDelivery(
+    tx,
+    d.id,
+    'sending',
+    { statusReason: null, subject: m.subject, leaseExpiresAt: m.leaseExpiresAt, nextAttemptAt: null, incrementAttempts: true },
+    { start: { tenantId: d.tenantId, attemptNo: m.attemptNo, startedAt: now } },
+  );
+  // Locked by this transaction in a sendable state: the guarded move cannot miss.
+  if (!sending?.attemptId) throw new Error(`delivery ${d.id} could not move to sending from ${d.status}`);
+  const { attemptId, ...moved } = sending;
+  return finishAttempt(tx, checked, moved, attemptId);
+}
+
+/** What the move of a checked delivery to `sending` writes: the subject, the lease's end (UTC instant), the attempt's number. */
+export function sendingMove(deps: SendDeps, c: Checked): { subject: string; leaseExpiresAt: Date; attemptNo: number } {
+  return { subject: c.rendered.subject, leaseExpiresAt: new Date(c.now.getTime() + (deps.sendLeaseMs ?? 120_000)), attemptNo: c.d.attemptCount + 1 };
+}
+
+/**
+ * After the move to `sending` (`moved`: the delivery row as moved, `attemptId`: the attempt started with it): a message
+ * in another organisation's name is that organisation's business (issue #12) — its audit log says who of the host sent
+ * what to whom, in this transaction, so the entry exists exactly when the attempt does. Returns what the provider call
+ * needs.
+ */
+export async function finishAttempt(tx: Tx, c: Checked, moved: Delivery, attemptId: string): Promise<Exclude<Prepared, { stop: DeliverResult }>> {
+  const { w, d, rendered, now } = c;
+  const inGuestName = w.sendingTenant.id !== w.tenant.id;
+  if (auditsGuestMessage({ inGuestName, firstAttempt: d.attemptCount === 0, senderChanged: c.senderChanged })) {
+    const r = w.reminder;
+    const e = guestMessageEntry({
+      hostName: w.tenant.name,
+      hostActor: hostActorOf({ kind: r.kind, requestedBy: r.requestedBy, changeActor: w.domainEvent?.actor ?? null, bookedBy: w.booking.createdBy }),
+      title: messageTitle({ kind: r.kind, ruleName: w.rule?.name ?? null, notificationType: r.notificationType ?? null }),
+      eventTitle: w.event.title,
+      address: d.address,
+      channel: d.channel,
+      subject: rendered.subject,
+      messageKey: d.messageKey,
+    });
+    await appendAudit(tx, { tenantId: w.sendingTenant.id, actor: e.actor, action: 'guest_message', details: e.details, at: now });
+  }
+  return { w, d: moved, rendered, envelope: c.envelope, attemptId, channel: c.channel, reconcileFirst: c.reconcileFirst, now, link: c.link };
+}
+
 /**
  * Step 2's send-time checks for a locked `claimed`/`retrying` delivery whose world was judged sendable in this
  * transaction (`tx`): the webhook endpoint, the person's preferences and the suppression list (invariant 4), the
- * adapter, the provider's send rate, the template data and rendering; then the move to `sending` under a lease
- * with the attempt's start (one statement). Returns why it stopped (the delivery moved to that state) or what
- * the provider call needs.
+ * adapter, the provider's send rate, the template data and rendering. Returns why it stopped (the delivery moved to
+ * that state) or the checked, rendered message; moves nothing to `sending`.
  */
-export async function prepareAttempt(
+export async function checkAttempt(
   deps: SendDeps,
   tx: Tx,
   world: ReminderWorld,
@@ -92,7 +170,7 @@ export async function prepareAttempt(
    * cover every list this message is checked against, else the list is read here.
    */
   known?: { tenantIds: ReadonlySet<string>; hits: readonly SuppressionHit[] },
-): Promise<Prepared> {
+): Promise<Checked | { stop: DeliverResult }> {
   let w = world;
   const deliveryId = d.id;
   const dead = async (repairOwner: RepairOwner, reason: string) => {
@@ -203,41 +281,17 @@ export async function prepareAttempt(
   }
   // An earlier attempt may have reached an idempotent provider: ask it before sending again.
   const lastAttempt = d.attemptCount > 0 ? await lastAttemptOf(tx, deliveryId) : null;
-  // The move to `sending` and the attempt's start: one statement.
-  const sending = await transitionDelivery(
-    tx,
-    deliveryId,
-    'sending',
-    {
-      statusReason: null,
-      subject: rendered.subject,
-      leaseExpiresAt: new Date(now.getTime() + (deps.sendLeaseMs ?? 120_000)),
-      nextAttemptAt: null,
-      incrementAttempts: true,
-    },
-    { start: { tenantId: d.tenantId, attemptNo: d.attemptCount + 1, startedAt: now } },
-  );
-  // Locked by this transaction in a sendable state: the guarded move cannot miss.
-  if (!sending?.attemptId) throw new Error(`delivery ${deliveryId} could not move to sending from ${d.status}`);
-  const { attemptId, ...moved } = sending;
-  // A message in another organisation's name is that organisation's business (issue #12): its audit log says
-  // who of the host sent what to whom — in this transaction, so the entry exists exactly when the attempt does.
-  const inGuestName = w.sendingTenant.id !== w.tenant.id;
-  if (auditsGuestMessage({ inGuestName, firstAttempt: d.attemptCount === 0, senderChanged })) {
-    const r = w.reminder;
-    const e = guestMessageEntry({
-      hostName: w.tenant.name,
-      hostActor: hostActorOf({ kind: r.kind, requestedBy: r.requestedBy, changeActor: w.domainEvent?.actor ?? null, bookedBy: w.booking.createdBy }),
-      title: messageTitle({ kind: r.kind, ruleName: w.rule?.name ?? null, notificationType: r.notificationType ?? null }),
-      eventTitle: w.event.title,
-      address: d.address,
-      channel: d.channel,
-      subject: rendered.subject,
-      messageKey: d.messageKey,
-    });
-    await appendAudit(tx, { tenantId: w.sendingTenant.id, actor: e.actor, action: 'guest_message', details: e.details, at: now });
-  }
-  return { w, d: moved, rendered, envelope, attemptId, channel, reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup, now, link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null };
+  return {
+    w,
+    d,
+    rendered,
+    envelope,
+    channel,
+    reconcileFirst: lastAttempt?.outcome === 'ambiguous' && 'lookup' in channel && !!channel.lookup,
+    now,
+    link: (parsed.data as { preferencesUrl?: string | null }).preferencesUrl ?? null,
+    senderChanged,
+  };
 }
 
 /**

@@ -14,9 +14,10 @@
  *     hours, preferences, address, template data, language); the message keys of all that may go out claimed in ONE
  *     `INSERT … ON CONFLICT DO NOTHING RETURNING` (`claimMessageKeys`, the reminders `done` in the same statement);
  *     the suppression lists of the wave's organisations for the claimed addresses in one statement
- *     (`findSuppressions`); then for each new delivery the single path's send-time checks and move to `sending`
- *     (`prepareAttempt`: suppression, preferences, webhook endpoint, guest sender, rate slot, template, render, lease,
- *     attempt start).
+ *     (`findSuppressions`); then for each new delivery the single path's send-time checks (`checkAttempt`:
+ *     suppression, preferences, webhook endpoint, guest sender, rate slot, template, render), the moves to `sending`
+ *     of all that passed, each attempt started, in one statement (`moveToSendingMany`, what `prepareAttempt`'s single
+ *     move writes), and each one's guest-message audit (`finishAttempt`).
  *     The reminders of later waves stay `dispatched` (untouched) until their wave: they are judged at their own send
  *     time.
  *  2. The wave's provider calls, all at once (each gives its place in the window back when the provider answered, and
@@ -37,8 +38,9 @@
  * duplicate-free).
  */
 import { claimMessageKeys, findSuppressions, loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
+import { moveToSendingMany } from '@/db/queries/sending/outcomes';
 import type { Outcome } from '@/channels/types';
-import { prepareAttempt } from './prepare-attempt';
+import { checkAttempt, finishAttempt, sendingMove, type Checked } from './prepare-attempt';
 import { callProvider, recordOutcome, recordOutcomesIn, type ReadyAttempt } from './send-attempt';
 import { createSendWindow } from './send-window';
 import { judgeReminder, sendReminder, type DeliverResult, type Judged, type SendDeps, type SendReminderResult } from './send-reminder';
@@ -105,7 +107,7 @@ export async function sendReminderBatch(deps: SendDeps, reminderIds: readonly st
 /**
  * One wave of a batch, in ONE transaction: the worlds of its reminders read under the send path's locks, each judged
  * (`judgeReminder`), the message keys of those that may go out claimed in one statement, and each new delivery's
- * send-time checks and move to `sending` (`prepareAttempt`). Returns the prepared attempts and why the others stopped.
+ * send-time checks (`checkAttempt`), the moves to `sending` in one statement and the guest audits (`finishAttempt`). Returns the prepared attempts and why the others stopped.
  * @throws whatever the transaction throws (nothing of the wave committed then).
  */
 async function prepareWave(
@@ -134,23 +136,35 @@ async function prepareWave(
     }
     const claimed = await claimMessageKeys(tx, toClaim.map((c) => c.judged.claim));
     // The suppression lists of every organisation the wave's messages may go out for (the booking's, a guest's), for
-    // every address it claimed, in one statement: prepareAttempt checks each message against them.
+    // every address it claimed, in one statement: checkAttempt checks each message against them.
     const mailed = [...claimed.values()].filter((d) => d.channel !== 'webhook');
     const tenantIds = new Set(toClaim.flatMap(({ id }) => {
       const w = worlds.get(id)!;
       return [w.tenant.id, w.sendingTenant.id, ...(w.guestTenant ? [w.guestTenant.id] : [])];
     }));
     const known = { tenantIds, hits: await findSuppressions(tx, [...tenantIds], [...new Set(mailed.map((d) => d.address))], [...new Set(mailed.map((d) => d.channel))]) };
-    const ready: { id: string; deliveryId: string; prep: ReadyAttempt }[] = [];
+    const checked: { id: string; c: Checked }[] = [];
     for (const { id, judged } of toClaim) {
       const d = claimed.get(judged.claim.messageKey);
       if (!d) {
         stopped.set(id, { kind: 'already_claimed', messageKey: judged.claim.messageKey });
         continue;
       }
-      const prep = await prepareAttempt(deps, tx, worlds.get(id)!, d, undefined, now, judged.parsed, known);
-      if ('stop' in prep) stopped.set(id, { kind: 'delivered', deliveryId: d.id, result: prep.stop });
-      else ready.push({ id, deliveryId: d.id, prep });
+      const c = await checkAttempt(deps, tx, worlds.get(id)!, d, undefined, now, judged.parsed, known);
+      if ('stop' in c) stopped.set(id, { kind: 'delivered', deliveryId: d.id, result: c.stop });
+      else checked.push({ id, c });
+    }
+    // The moves to `sending` of every checked message, with their attempts started, in one statement.
+    const moves = checked.map(({ c }) => ({ deliveryId: c.d.id, tenantId: c.d.tenantId, ...sendingMove(deps, c) }));
+    const attempts = await moveToSendingMany(tx, moves, now);
+    const ready: { id: string; deliveryId: string; prep: ReadyAttempt }[] = [];
+    for (const [i, { id, c }] of checked.entries()) {
+      const attemptId = attempts.get(c.d.id);
+      // Locked by this transaction in a sendable state (claimed just now): the guarded move cannot miss.
+      if (!attemptId) throw new Error(`delivery ${c.d.id} could not move to sending from ${c.d.status}`);
+      const m = moves[i];
+      const moved = { ...c.d, status: 'sending' as const, statusReason: null, subject: m.subject, leaseExpiresAt: m.leaseExpiresAt, nextAttemptAt: null, attemptCount: m.attemptNo };
+      ready.push({ id, deliveryId: c.d.id, prep: await finishAttempt(tx, c, moved, attemptId) });
     }
     return { ready, stopped };
   });
