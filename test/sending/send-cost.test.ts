@@ -16,6 +16,8 @@ import type { Db } from '@/db/client';
 import { createSmtpChannel } from '@/channels/smtp';
 import { dispatchDue } from '@/server/sending/dispatch';
 import { deliver, sendReminder, type SendDeps } from '@/server/sending/send-reminder';
+import { sendReminderBatch } from '@/server/sending/send-batch';
+import { createSendWindow } from '@/server/sending/send-window';
 import { startMailCatcher, type MailCatcher } from '@/dev/mail-catcher';
 import { FakeClock } from '@/test/support/clock';
 import { createTestDatabase, type TestDatabase } from '@/test/support/db';
@@ -100,6 +102,31 @@ describe('database cost of one send', () => {
     expect(res.status).toBe('accepted');
     expect(cost.statements).toBeLessThanOrEqual(MAX_STATEMENTS - 1);
     expect(cost.transactions).toBeLessThanOrEqual(MAX_TRANSACTIONS);
+    expect(cost.queue).toBe(0);
+  });
+});
+
+describe('database cost of a send batch', () => {
+  /** Round trips per message of a 50-message batch (waves, set-based claim, moves and outcomes; begin/commit counted). */
+  const MAX_PER_MESSAGE = 3.5;
+  it(`50 accepted emails through sendReminderBatch: ≤ ${MAX_PER_MESSAGE} statements per message, no queue statement`, async () => {
+    const clock = new FakeClock(new Date('2027-06-01T00:00:00Z'));
+    const { tenant } = await tenantWithRules(tdb.db, [{ offset: '-PT1H' }]);
+    for (let i = 0; i < 50; i++) {
+      await eventWithBooking(tdb.db, tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam', title: `Talk ${i}` }, new Date('2027-06-01T00:00:00Z'), { email: `batch${i}@example.test` });
+    }
+    clock.set('2027-06-15T07:00:00Z');
+    expect((await dispatchDue(tdb.db, clock.now())).dispatched).toBe(50);
+    const ids = (await tdb.db.select({ id: reminders.id }).from(reminders)).map((r) => r.id);
+    const deps: SendDeps = { db: counted.db, channel: createSmtpChannel({ url: catcher.url, maxConnections: 10 }), clock, sendWindow: createSendWindow(10) };
+    counted.log.length = 0;
+    const res = await sendReminderBatch(deps, ids);
+    const cost = tally(counted.log);
+    console.log(`[send-cost] sendReminderBatch of 50: ${JSON.stringify(cost)}`);
+    expect([...res.values()].every((r) => r.kind === 'delivered' && r.result.status === 'accepted')).toBe(true);
+    expect((await tdb.db.select().from(deliveries)).every((d) => d.status === 'accepted')).toBe(true);
+    expect(await tdb.db.select().from(schema.caughtMessages)).toHaveLength(50);
+    expect(cost.statements / 50).toBeLessThanOrEqual(MAX_PER_MESSAGE);
     expect(cost.queue).toBe(0);
   });
 });
