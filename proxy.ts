@@ -10,6 +10,9 @@
  * - the one-click unsubscribe address (`/u/<token>`, RFC 8058) needs no session either: mail providers POST to
  *   it from their own servers, and the signed token is the credential (server/sending/unsubscribe-link.ts), checked by
  *   the route handler (app/u/[token]/route.ts).
+ * - a calendar feed (`/feeds/<token>.ics`) needs no session: calendar apps fetch it, the signed token is the
+ *   credential (app/feeds/[file]/route.ts); nor does `/api/replies/inbound` (a provider's inbound-parse webhook,
+ *   HMAC-signed, app/api/replies/inbound/route.ts).
  * - `/api/metrics` needs no session: a Prometheus server scrapes it with a bearer token (app/api/metrics/route.ts).
  * - every answer — page, route handler, static asset, redirect, 400/401, 404 and error page — carries the
  *   security headers of domain/platform/security-headers.ts (CSP with a fresh nonce per request for pages, nosniff,
@@ -41,6 +44,10 @@ const PUBLIC = [
   /^\/api\/reports\/(?:email|sms)$/,
   // One-click unsubscribe (RFC 8058): the signed token in the path is the credential.
   /^\/u\/[^/]+$/,
+  // Calendar feeds: the signed token in the path is the credential (server/calendar/feed-link.ts), checked by the route.
+  /^\/feeds\/[^/]+$/,
+  // Inbound calendar replies from a provider's inbound-parse webhook: the HMAC signature is the credential.
+  /^\/api\/replies\/inbound$/,
   // Prometheus scrapes (issue #11): the bearer token (PUNCTUAL_METRICS_TOKEN) is the credential, checked by the route.
   /^\/api\/metrics$/,
 ];

@@ -240,6 +240,9 @@ export const auditActions = [
   // Migration 0032: an announcement to the people of an event created (sent now or scheduled), or cancelled before its claim.
   'announcement_create',
   'announcement_cancel',
+  // A contact's calendar feed URL rotated by staff (the old URL stops working), or its alarms switched on/off.
+  'calendar_feed_rotate',
+  'calendar_feed_update',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -21,3 +21,4 @@ export * from './platform';
 export * from './dev';
 export * from './accounts';
 export * from './messages';
+export * from './calendar';

@@ -40,7 +40,7 @@
  *    character (RFC 5545 §3.1).
  *  - PRODID names Punctual (§3.7.3).
  */
-import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus, type ICalEventData } from 'ical-generator';
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
@@ -110,8 +110,34 @@ export function calendarInviteFilename(method: CalendarInviteMethod): 'invite.ic
  *   is not absolute.
  */
 export function buildCalendarInvite(input: CalendarInviteInput): string {
-  const { method, uid, sequence, timeZone } = input;
+  const { method } = input;
   if (method !== 'REQUEST' && method !== 'CANCEL') throw new CalendarInviteError(`method must be REQUEST or CANCEL (got ${String(method)})`, 'method');
+  const entry = calendarEntry({ ...input, cancelled: method === 'CANCEL' });
+  const calendar = ical({
+    prodId: CALENDAR_INVITE_PRODID.slice(1), // ical-generator writes the leading "-"
+    method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
+    // No calendar-wide zone (it would also write DTSTAMP in local time and add X-WR-TIMEZONE); the generator
+    // is asked for each event's zone.
+    timezone: { name: null, generator: (zone) => (zone === entry.zone ? entry.vtimezone : null) },
+  });
+  calendar.createEvent(entry.data);
+  return `${calendar.toString()}\r\n`;
+}
+
+/**
+ * What one calendar entry says, for an invitation or a feed (domain/calendar/calendar-feed.ts): the invitation's
+ * input without the method; `cancelled` writes `STATUS:CANCELLED` (else CONFIRMED); `attendee` null writes no
+ * ATTENDEE (a PUBLISH feed has none, RFC 5546 §3.2.1).
+ */
+export type CalendarEntryInput = Omit<CalendarInviteInput, 'method' | 'attendee'> & { cancelled: boolean; attendee: CalendarInvitePerson | null };
+
+/**
+ * One VEVENT's ical-generator data, checked and normalised by every rule of the module comment, plus the zone it
+ * is written in and that zone's VTIMEZONE block (both null when written in UTC or as DATE values).
+ * @throws CalendarInviteError as {@link buildCalendarInvite} does (except for the method).
+ */
+export function calendarEntry(input: CalendarEntryInput): { data: ICalEventData; zone: string | null; vtimezone: string | null } {
+  const { uid, sequence, timeZone } = input;
   if (typeof uid !== 'string' || uid === '' || /[\u0000-\u001f\u007f,;\\]/.test(uid)) {
     throw new CalendarInviteError('uid must be non-empty, without control characters, commas, semicolons or backslashes', 'uid');
   }
@@ -122,7 +148,7 @@ export function buildCalendarInvite(input: CalendarInviteInput): string {
   if (input.endsAt.getTime() < input.startsAt.getTime()) throw new CalendarInviteError('endsAt must not be before startsAt', 'endsAt');
   if (!isValidZone(timeZone)) throw new CalendarInviteError(`timeZone "${timeZone}" is not an IANA zone`, 'timeZone');
   const organizerEmail = checkEmail(input.organizer.email, 'organizer.email');
-  const attendeeEmail = checkEmail(input.attendee.email, 'attendee.email');
+  const attendeeEmail = input.attendee ? checkEmail(input.attendee.email, 'attendee.email') : null;
   const url = input.url === null ? null : checkUrl(input.url);
 
   // Whole seconds: iCalendar DATE-TIME has no fraction (RFC 5545 §3.3.5).
@@ -146,15 +172,8 @@ export function buildCalendarInvite(input: CalendarInviteInput): string {
       : { start: DateTime.fromMillis(startMs, { zone: 'utc' }), end: DateTime.fromMillis(endMs, { zone: 'utc' }), timezone: null, allDay: false };
   }
 
-  const calendar = ical({
-    prodId: CALENDAR_INVITE_PRODID.slice(1), // ical-generator writes the leading "-"
-    method: method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
-    // No calendar-wide zone (it would also write DTSTAMP in local time and add X-WR-TIMEZONE); the generator
-    // is asked for each event's zone.
-    timezone: { name: null, generator: (zone) => (zone === timeZone ? vtimezone : null) },
-  });
   // ical-generator's event constructor defaults `id` and `stamp` from crypto/clock; both are replaced here.
-  calendar.createEvent({
+  const data: ICalEventData = {
     id: uid,
     sequence,
     stamp: DateTime.fromMillis(input.stamp.getTime(), { zone: 'utc' }),
@@ -166,19 +185,22 @@ export function buildCalendarInvite(input: CalendarInviteInput): string {
     description: blankToNull(input.description),
     location: blankToNull(input.location),
     url,
-    status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    status: input.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     organizer: { name: commonName(input.organizer.name, organizerEmail), email: organizerEmail },
-    attendees: [
-      {
-        name: commonName(input.attendee.name, attendeeEmail),
-        email: attendeeEmail,
-        role: ICalAttendeeRole.REQ,
-        status: ICalAttendeeStatus.NEEDSACTION,
-        rsvp: false,
-      },
-    ],
-  });
-  return `${calendar.toString()}\r\n`;
+    attendees:
+      input.attendee && attendeeEmail
+        ? [
+            {
+              name: commonName(input.attendee.name, attendeeEmail),
+              email: attendeeEmail,
+              role: ICalAttendeeRole.REQ,
+              status: ICalAttendeeStatus.NEEDSACTION,
+              rsvp: false,
+            },
+          ]
+        : [],
+  };
+  return { data, zone: times.timezone, vtimezone };
 }
 
 function asUtcDate(d: DateTime): DateTime {

@@ -39,6 +39,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   first_day_dismiss: 'Dismissed the first-day checklist',
   announcement_create: 'Wrote to the people of an event',
   announcement_cancel: 'Cancelled a scheduled announcement',
+  calendar_feed_rotate: 'Rotated a calendar feed URL',
+  calendar_feed_update: 'Changed a calendar feed',
   staff_role: 'Changed a staff role',
   policy_update: 'Changed the notification policy',
   preferences_update: "Changed a participant's preferences",

@@ -1,0 +1,84 @@
+/**
+ * `npm run replies:ingest -- FILE.eml [FILE2.eml …]` (`-` reads one message from stdin)
+ *
+ * Reads iTIP REPLY mails (a participant's calendar answering an invitation: Accept / Decline / Tentative, e.g. saved
+ * from the reply mailbox) and stores and applies them (server/calendar/replies.ts `ingestReply`) against DATABASE_URL,
+ * else the embedded database of a running `npm start` (scripts/lib.ts `resolveDatabaseUrl`).
+ *
+ * stdout: one line per file, e.g. `applied (booking 3f2a…) — DECLINED: booking cancelled`, prefixed with the file
+ * name when several files are given. Exit codes: 0 every reply applied, noted or already ingested; 1 a file is
+ * unreadable, too large, has no calendar part or an unreadable one (a line on stderr names the file and why; nothing
+ * stored), bad usage, or no database; 2 a reply was stored but does not count (unmatched or ignored: its reason is
+ * printed) and nothing else failed. Each file is handled on its own: a bad file does not stop the others.
+ */
+import { readFile } from 'node:fs/promises';
+import { createDb } from '@/db/client';
+import { databaseNowMs } from '@/db/queries/platform/clock';
+import { describeReply, ingestReply, ReplyIngestError } from '@/server/calendar/replies';
+import { errorMessage, resolveDatabaseUrl } from './lib';
+
+const USAGE = `usage: npm run replies:ingest -- FILE.eml [FILE2.eml …]
+
+  FILE.eml   a calendar reply mail (iTIP METHOD:REPLY in a text/calendar part) as received; - reads stdin
+exit: 0 applied, noted or already ingested, 1 unreadable / not a calendar reply, 2 stored but does not count (unmatched or ignored)`;
+
+async function readInput(file: string): Promise<Buffer> {
+  if (file !== '-') return readFile(file);
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2).filter((a) => a !== '--');
+  if (args.includes('-h') || args.includes('--help')) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
+  if (unknown || args.length === 0) {
+    process.stderr.write(`${unknown ? `unknown option ${unknown}` : 'missing FILE'}\n${USAGE}\n`);
+    return 1;
+  }
+  const url = resolveDatabaseUrl();
+  if (!url) {
+    process.stderr.write('DATABASE_URL is not set and no `npm start` database is running here: start the app with `npm start` (in another terminal), or set DATABASE_URL\n');
+    return 1;
+  }
+  const handle = createDb(url, { max: 2 });
+  let failed = false;
+  let notCounted = false;
+  const prefix = (file: string) => (args.length > 1 ? `${file === '-' ? '(stdin)' : file}: ` : '');
+  try {
+    for (const file of args) {
+      let raw: Buffer;
+      try {
+        raw = await readInput(file);
+      } catch (e) {
+        process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+        failed = true;
+        continue;
+      }
+      try {
+        const r = await ingestReply(handle.db, raw, { source: 'file', now: new Date(await databaseNowMs(handle.db)) });
+        process.stdout.write(`${prefix(file)}${describeReply(r)}\n`);
+        if (r.outcome === 'unmatched' || r.outcome === 'ignored') notCounted = true;
+      } catch (e) {
+        if (!(e instanceof ReplyIngestError)) throw e;
+        process.stderr.write(`${file}: ${e.message}\n`);
+        failed = true;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  return failed ? 1 : notCounted ? 2 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`replies:ingest failed: ${errorMessage(e)}\n`);
+    process.exit(1);
+  },
+);
