@@ -65,10 +65,10 @@ function distinct(xs: number[]): number[] {
 }
 
 /**
- * The alarm offsets of one booking from its planned reminders: for each due instant (UTC), whole seconds before
+ * The alarm offsets of one booking from its planned reminders: for each due instant (UTC), seconds before (rounded to whole seconds)
  * `startsAt` (negative when due after the start, e.g. a follow-up after the end), distinct, largest first. So the
  * phone rings when the email goes out. Pure.
  */
 export function alarmOffsets(startsAt: Date, dueAts: readonly Date[]): number[] {
-  return distinct(dueAts.map((d) => Math.floor((startsAt.getTime() - d.getTime()) / 1000)));
+  return distinct(dueAts.map((d) => Math.round((startsAt.getTime() - d.getTime()) / 1000)));
 }
