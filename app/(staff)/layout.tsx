@@ -58,6 +58,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
             <NavLink href="/deliveries">Deliveries</NavLink>
             <NavLink href="/attention">Needs attention</NavLink>
             <NavLink href="/suppressions">Suppressions</NavLink>
+            <NavLink href="/replies">Calendar replies</NavLink>
             {/* Only where the built-in catchers run (server/platform/mailbox-switch.ts). */}
             {mailboxEnabled() ? <NavLink href="/mailbox">Mailbox</NavLink> : null}
           </NavGroup>

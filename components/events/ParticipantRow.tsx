@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { BookingView } from '@/db/queries/scheduling/event-views';
 import { participantZone } from '@/domain/scheduling/participant-zone';
 import { ParticipantActions } from './ParticipantActions';
@@ -121,6 +122,11 @@ export function ParticipantRow({
                 {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}
                 {preferences && booking.contact && !history ? (
                   <PreferencesButton contactId={booking.contact.id} name={name} eventId={eventId} readOnly={preferences === 'read'} />
+                ) : null}
+                {booking.contact && !history ? (
+                  <Link className="btn btn-small" href={`/contacts/${booking.contact.id}`} data-testid="contact-feed-link">
+                    Calendar feed
+                  </Link>
                 ) : null}
                 {canOperate ? <ParticipantActions booking={booking} eventId={eventId} eventActive eventHasRoom={!!event?.roomUrl} /> : null}
               </div>

@@ -120,7 +120,7 @@ describe('Google ACCEPTED and Apple TENTATIVE', () => {
 });
 
 describe('POST /api/replies/inbound (signed inbound-parse webhook)', () => {
-  const post = (body: Buffer, headers: Record<string, string>) => fetch(`${server.origin}/api/replies/inbound`, { method: 'POST', body, headers });
+  const post = (body: Buffer, headers: Record<string, string>) => fetch(`${server.origin}/api/replies/inbound`, { method: 'POST', body: new Uint8Array(body), headers });
 
   it('unsigned or badly signed → 401, nothing stored; signed with the secret → 200 applied; JSON { raw } works too', async () => {
     const { booking } = await booked(FIXTURE_ATTENDEE);

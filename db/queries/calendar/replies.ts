@@ -42,11 +42,14 @@ export async function setReplyOutcome(db: DbOrTx, id: string, outcome: string, r
   await db.update(calendarReplies).set({ outcome, reason }).where(eq(calendarReplies.id, id));
 }
 
-/** One line of the staff list: the reply without its raw text, with the event's title. */
-export type ReplyListRow = Omit<CalendarReply, 'raw'> & { eventTitle: string | null };
+/** One line of the staff list: the reply without its raw text, with the event's title and the booked person's name. */
+export type ReplyListRow = Omit<CalendarReply, 'raw'> & { eventTitle: string | null; contactName: string | null };
 
-/** A tenant's newest replies (at most `limit`), optionally of one event, newest first; the raw text is left out. */
-export async function listReplies(db: DbOrTx, tenantId: string, opts: { eventId?: string; limit: number }): Promise<ReplyListRow[]> {
+/** A tenant's newest replies (at most `limit`), optionally of one event or one contact's bookings, newest first; the raw text is left out. */
+export async function listReplies(db: DbOrTx, tenantId: string, opts: { eventId?: string; contactId?: string; limit: number }): Promise<ReplyListRow[]> {
+  const conds = [eq(calendarReplies.tenantId, tenantId)];
+  if (opts.eventId) conds.push(eq(calendarReplies.eventId, opts.eventId));
+  if (opts.contactId) conds.push(eq(bookings.contactId, opts.contactId));
   const rows = await db
     .select({
       id: calendarReplies.id,
@@ -66,10 +69,13 @@ export async function listReplies(db: DbOrTx, tenantId: string, opts: { eventId?
       rawTruncated: calendarReplies.rawTruncated,
       receivedAt: calendarReplies.receivedAt,
       eventTitle: events.title,
+      contactName: contacts.name,
     })
     .from(calendarReplies)
     .leftJoin(events, and(eq(events.tenantId, tenantId), eq(events.id, calendarReplies.eventId)))
-    .where(opts.eventId ? and(eq(calendarReplies.tenantId, tenantId), eq(calendarReplies.eventId, opts.eventId)) : eq(calendarReplies.tenantId, tenantId))
+    .leftJoin(bookings, and(eq(bookings.tenantId, tenantId), eq(bookings.id, calendarReplies.bookingId)))
+    .leftJoin(contacts, and(eq(contacts.tenantId, tenantId), eq(contacts.id, bookings.contactId)))
+    .where(and(...conds))
     .orderBy(desc(calendarReplies.receivedAt), desc(calendarReplies.id))
     .limit(opts.limit);
   return rows;
