@@ -30,6 +30,8 @@ const serverEnv: Record<string, string> = {
   PORT,
   PUNCTUAL_TRUSTED_PROXIES: process.env.PUNCTUAL_TRUSTED_PROXIES ?? '127.0.0.1',
   PUNCTUAL_ALERT_QUIET_MS: '2000',
+  // The signing secret of the inbound calendar-reply webhook (e2e/calendar-replies.spec.ts signs its posts with it).
+  PUNCTUAL_INBOUND_REPLY_SECRET: 'e2e-inbound-reply-secret',
   // The worker's and web app's JSON logs (npm start writes them to files) stay beside the runner's results, not in
   // the throwaway data folder.
   PUNCTUAL_LOG_DIR: process.env.PUNCTUAL_LOG_DIR ?? 'test-results/e2e-logs',
