@@ -1,5 +1,6 @@
 /**
- * Task `dispatch_due`: wake-up at a due instant and the every-minute sweep. Payload (jobs/registry.ts) ignored except `_cron`.
+ * Task `dispatch_due`: wake-up at a due instant (claims only) and the every-minute sweep (claims and recovers: stale
+ * dispatches, expired leases, lost notify jobs). Payload (jobs/registry.ts) ignored except `_cron`.
  * The minute sweep also deletes idempotency keys past their lifetime (IDEMPOTENCY_KEY_TTL_HOURS), records this
  * worker's heartbeat and evaluates every tenant's alerts (issue #10 §6, server/alerts/evaluation.ts workerAlertSweep).
  */
@@ -14,7 +15,8 @@ import type { WorkerContext } from '@/jobs/context';
 
 export const dispatchDueTask = (ctx: WorkerContext): Task => async (payload, helpers) => {
   const { _cron } = taskPayloadSchemas.dispatch_due.parse(payload ?? {});
-  const r = await dispatchDue(ctx.db, ctx.clock.now(), ctx.policy);
+  // A wake-up only claims; the minute sweep (and the worker's start) also recovers lost work.
+  const r = await dispatchDue(ctx.db, ctx.clock.now(), ctx.policy, { claimOnly: _cron === undefined });
   if (r.dispatched || r.expired || r.unknown || r.resumed || r.redispatched) {
     helpers.logger.info(`dispatch: ${JSON.stringify(r)}`);
   }

@@ -12,7 +12,7 @@
  * External guests are notified by their own organisation (invariant 9): its name, its sender, its webhook.
  */
 import type { Db, Tx } from '@/db/client';
-import { findSuppression } from '@/db/queries/sending/delivery';
+import { findSuppression } from '@/db/queries/suppressions/send-time';
 import { lockDomainEvent, markDomainEventProcessed } from '@/db/queries/scheduling/domain-events';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import { bookingsWithContacts, eventWithTenant, insertNotifications, notificationsWaitingFor, settingsOf } from '@/db/queries/notifications/notify';

@@ -80,8 +80,11 @@ interface DispatchResult {
  * One dispatcher run as of `now` (a UTC instant on the database's clock, server/platform/clock.ts). Each batch is its
  * own transaction. When it dispatched nothing, it re-arms a wake-up for a reminder the database already
  * considers due (db/queries/sending/dispatch.ts `rearmWakeUp`).
+ * `opts.claimOnly` (a wake-up at a due instant): expire and claim only; the recovery scans (stale dispatches, expired
+ * leases, lost notify jobs) are left to the sweeps (every minute, at worker start, and PUNCTUAL_SWEEP_INTERVAL_MS),
+ * so a burst of wake-ups does not repeat them for every due instant.
  */
-export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = defaultDispatchPolicy): Promise<DispatchResult> {
+export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = defaultDispatchPolicy, opts: { claimOnly?: boolean } = {}): Promise<DispatchResult> {
   const result: DispatchResult = { expired: 0, dispatched: 0, redispatched: 0, resumed: 0, unknown: 0, rearmedAt: null, renotified: 0 };
   for (let i = 0; i < policy.maxBatches; i++) {
     const n = await db.transaction((tx) => expireOverdueReminders(tx, now, policy.batchSize));
@@ -106,7 +109,7 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
     result.dispatched += n;
     if (n < policy.batchSize) break;
   }
-  await db.transaction(async (tx) => {
+  if (!opts.claimOnly) await db.transaction(async (tx) => {
     result.redispatched = await redispatchStale(tx, now, policy.staleDispatchMs);
     const r = await recoverExpiredLeases(tx, now, policy.claimLeaseMs);
     result.resumed = r.resumed;

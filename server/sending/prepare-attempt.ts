@@ -14,16 +14,14 @@ import { enqueueJob } from '@/db/queries/platform/jobs';
 import { reserveSendSlot } from '@/db/queries/platform/rate-limit';
 import type { Delivery } from '@/db/schema';
 import {
-  findSuppression,
   lastAttemptOf,
   loadReminderWorld,
   readdressDelivery,
   setDeliverySender,
-  suppressionOf,
   transitionDelivery,
   type ReminderWorld,
-  type SuppressionHit,
 } from '@/db/queries/sending/delivery';
+import { findSuppression, suppressionOf, type SuppressionHit } from '@/db/queries/suppressions/send-time';
 import { auditsGuestMessage, guestMessageEntry, hostActorOf } from '@/domain/organisations/guest-sender';
 import { messageTitle } from '@/domain/sending/message-labels';
 import { appendAudit } from '@/db/queries/dashboards/audit';
@@ -92,17 +90,9 @@ export interface Checked {
  * that state) or what the provider call needs. The batch path runs the same three parts, with the moves of a wave in
  * one statement (db/queries/sending/outcomes.ts `moveToSendingMany`).
  */
-export async function prepareAttempt(
-  deps: SendDeps,
-  tx: Tx,
-  world: ReminderWorld,
-  d: Delivery,
-  slotAt: Date | undefined,
-  now: Date,
-  /** Template data validated from this same world in this transaction (the inline send): not built twice. */
-  validated?: TemplateDataResult,
-): Promise<Prepared> {
-  const checked = await checkAttempt(deps, tx, world, d, slotAt, now, validated);
+export async function prepareAttempt(...args: Parameters<typeof checkAttempt>): Promise<Prepared> {
+  const [deps, tx, , d, , now] = args;
+  const checked = await checkAttempt(...args);
   if ('stop' in checked) return checked;
   const m = sendingMove(deps, checked);
   const sending = await transitionDelivery(
@@ -166,7 +156,7 @@ export async function checkAttempt(
   validated?: TemplateDataResult,
   /**
    * Suppression entries already read in this transaction for the lists of `tenantIds` and this delivery's address
-   * (the batch path reads a wave's in one statement, db/queries/sending/delivery.ts `findSuppressions`); used when they
+   * (the batch path reads a wave's in one statement, db/queries/suppressions/send-time.ts `findSuppressions`); used when they
    * cover every list this message is checked against, else the list is read here.
    */
   known?: { tenantIds: ReadonlySet<string>; hits: readonly SuppressionHit[] },

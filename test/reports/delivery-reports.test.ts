@@ -7,7 +7,8 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
-import { findSuppression, transitionDelivery } from '@/db/queries/sending/delivery';
+import { transitionDelivery } from '@/db/queries/sending/delivery';
+import { findSuppression } from '@/db/queries/suppressions/send-time';
 import { listSuppressions } from '@/db/queries/suppressions/suppressions';
 import { auditLog, deliveries, deliveryReports, suppressions } from '@/db/schema';
 import { adoptUnmatchedReports, applyReport } from '@/server/reports/reports';

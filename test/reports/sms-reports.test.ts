@@ -6,7 +6,7 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { findSuppression } from '@/db/queries/sending/delivery';
+import { findSuppression } from '@/db/queries/suppressions/send-time';
 import { deliveries, deliveryReports, suppressions } from '@/db/schema';
 import { formParams, twilioSignature } from '@/domain/reports/twilio-signature';
 import { booked, callbackUrl, db, deliveryRows, h, liveSuppressions, mailApi, reload, sms, tenantWith, useReportHarness } from './report-harness';

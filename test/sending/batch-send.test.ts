@@ -274,6 +274,25 @@ describe('a batch is a unit of work, never of fate', () => {
     expect(live.map((x) => [x.address, x.reason])).toEqual([[REPORTED, 'hard_bounce']]);
   }, 30_000);
 
+  it('a wake-up only claims: a stale dispatch waits for the sweep, which re-adds it', async () => {
+    const emails = ['wake0@batch.test', 'wake1@batch.test'];
+    await reminderSet(emails);
+    h.clock.set(DUE);
+    await dispatchDue(db(), h.clock.now(), { ...defaultDispatchPolicy, sendBatchMax: 1 });
+    expect(await jobsOf('send_reminder')).toHaveLength(2);
+    // Their jobs are lost (a worker died holding them, or a restore); past the stale-dispatch threshold.
+    await h.tdb.sql`delete from graphile_worker._private_jobs`;
+    h.clock.set('2027-06-15T07:05:00Z');
+    const woken = await dispatchDue(db(), h.clock.now(), { ...defaultDispatchPolicy, sendBatchMax: 1 }, { claimOnly: true });
+    expect(woken.redispatched).toBe(0);
+    expect(await jobsOf('send_reminder')).toHaveLength(0);
+    const swept = await dispatchDue(db(), h.clock.now(), { ...defaultDispatchPolicy, sendBatchMax: 1 });
+    expect(swept.redispatched).toBe(2);
+    expect(await jobsOf('send_reminder')).toHaveLength(2);
+    await h.drain();
+    for (const e of emails) expect(received(e), e).toBe(1);
+  }, 30_000);
+
   it('recovery leaves reminders to their waiting batch job, and re-adds them one by one once that batch failed', async () => {
     const emails = Array.from({ length: 5 }, (_, i) => `stale${i}@batch.test`);
     await reminderSet(emails);

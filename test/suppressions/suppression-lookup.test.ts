@@ -1,12 +1,12 @@
 /**
- * The send-time suppression lookup (db/queries/sending/delivery.ts `findSuppressions` / `suppressionOf`) against real
+ * The send-time suppression lookup (db/queries/suppressions/send-time.ts `findSuppressions` / `suppressionOf`) against real
  * PostgreSQL: one statement for a whole wave of the batch send path, case-insensitive by PostgreSQL's own `lower()`,
  * live entries only, per channel and per list — and addresses whose characters mean something in an array literal.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { suppressions } from '@/db/schema';
-import { findSuppression, findSuppressions, suppressionOf } from '@/db/queries/sending/delivery';
+import { findSuppression, findSuppressions, suppressionOf } from '@/db/queries/suppressions/send-time';
 import { addSuppression } from '@/server/suppressions/suppressions';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { tenantWithRules } from '@/test/support/fixtures';

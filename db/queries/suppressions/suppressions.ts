@@ -2,7 +2,7 @@
  * The suppression list as staff see it (issue #4, issue #10 §3): one tenant's suppressed addresses, newest first,
  * searchable by address; by default the LIVE entries only, with `removed: true` the history of removed ones (who
  * removed each, when and why — removal is a soft delete). Adding and removing live in server/scheduling/staff-actions.ts
- * (with their audit entries); the send-time check lives in db/queries/sending/delivery.ts.
+ * (with their audit entries); the send-time check lives in db/queries/suppressions/send-time.ts.
  */
 import { and, count, desc, eq, ilike, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { Channel, ReportKind, ReportSource, SuppressionReason } from '@/domain/vocabulary';

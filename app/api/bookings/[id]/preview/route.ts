@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
-import { findSuppression, loadBookingContext } from '@/db/queries/sending/delivery';
+import { loadBookingContext } from '@/db/queries/sending/delivery';
+import { findSuppression } from '@/db/queries/suppressions/send-time';
 import { isUuid } from '@/db/queries/scheduling/event-views';
 import { nudgeOptOut } from '@/domain/notifications/preferences';
 import { isTemplateId, parseTemplateData, renderReminderEmail } from '@/emails';
