@@ -48,7 +48,7 @@ test('staff see calendar replies and rotate a person’s feed (desktop and 375 p
   // The event page leads to Ana's contact page and her feed.
   await page.goto(`/events/${eventId}`);
   const row = page.locator('article', { hasText: 'Ana López' }).first();
-  await row.locator('summary').click();
+  await row.locator('summary.participant-summary').click();
   await row.getByTestId('contact-feed-link').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ana López');
   const webcal = page.getByTestId('feed-webcal');

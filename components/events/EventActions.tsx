@@ -7,7 +7,8 @@ import { ApiError, apiCall } from '@/components/ui/api';
 import { ConfirmDialog } from '@/components/ui/ConfirmDialog';
 
 /**
- * Event-level controls for staff and admins: edit/reschedule (a page) and cancel (a confirmation with reason).
+ * Event-level controls for staff and admins: edit/reschedule (a page), the event's calendar replies (a page) and
+ * cancel (a confirmation with reason).
  * The cancel carries the event's row `version` as it was when the dialog opened (invariant 11): if someone
  * changed the event meanwhile, the server's 409 ("changed by NAME at TIME since you opened it") is shown in
  * the dialog, the page refreshes, and confirming again is a decision made knowing that.
@@ -20,6 +21,9 @@ export function EventActions({ eventId, title, pending, sent, version }: { event
     <div className="actions event-actions">
       <Link className="btn" href={`/events/${eventId}/edit`}>
         Edit or reschedule
+      </Link>
+      <Link className="btn" href={`/replies?event=${eventId}`}>
+        Calendar replies
       </Link>
       <button
         type="button"

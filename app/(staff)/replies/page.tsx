@@ -73,7 +73,7 @@ export default async function RepliesPage({ searchParams }: { searchParams: Prom
                 </td>
                 <td data-label="Answer">
                   <span className="tag">{r.partstat ?? '—'}</span>
-                  {r.sequence !== null ? <span className="muted small"> · SEQUENCE {r.sequence}</span> : null}
+                  {r.sequence !== null ? <div className="muted small">SEQUENCE {r.sequence}</div> : null}
                 </td>
                 <td data-label="Outcome">
                   <span className={`badge badge-${replyOutcomeTones[r.outcome] ?? 'muted'}`}>{replyOutcomeLabels[r.outcome] ?? r.outcome}</span>
