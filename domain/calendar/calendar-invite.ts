@@ -27,8 +27,8 @@
  *    floating).
  *  - ORGANIZER/ATTENDEE (RFC 5545 §3.8.4.1, §3.8.4.3): `ORGANIZER;CN="<name>":mailto:<email>` and
  *    `ATTENDEE;ROLE=REQ-PARTICIPANT;PARTSTAT=NEEDS-ACTION;RSVP=FALSE;CN="<name>":MAILTO:<email>` (URI
- *    schemes are case-insensitive, RFC 3986 §3.1; no reply is asked for: Punctual does not process iTIP
- *    REPLYs). In a CN, a double quote and a caret are written per RFC 6868 (`^'`, `^^`), control
+ *    schemes are case-insensitive, RFC 3986 §3.1; no reply is asked for, though calendar apps send one when
+ *    the person answers: server/calendar/replies.ts reads those). In a CN, a double quote and a caret are written per RFC 6868 (`^'`, `^^`), control
  *    characters and line breaks become spaces, and a backslash becomes `/` (a parameter value has no escape
  *    for it, and ical-generator would double it). A blank name falls back to the address.
  *  - TEXT values (SUMMARY, DESCRIPTION, LOCATION; RFC 5545 §3.3.11): backslash, semicolon, comma and line
