@@ -31,3 +31,6 @@ export async function GET(request: Request, context: { params: Promise<{ file: s
   if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === feed.etag)) return new Response(null, { status: 304, headers });
   return new Response(feed.body, { status: 200, headers: { ...headers, 'content-type': 'text/calendar; charset=utf-8', 'content-disposition': 'inline; filename="calendar.ics"' } });
 }
+
+/** HEAD /feeds/<token>.ics — the same answer without the body (some calendar clients check a feed this way). */
+export const HEAD = GET;
