@@ -106,7 +106,7 @@ EventDetailsChanged.PreviewProps = {
   endsAt: '2027-03-28T10:00:00.000Z',
   allDay: false,
   eventTimeZone: 'Europe/Amsterdam',
-  recipientTimeZone: null,
+  recipientTimeZone: 'Asia/Kolkata',
   locale: 'en-GB',
   location: 'Garden B',
   notes: null,
