@@ -199,6 +199,18 @@ describe('a details change reaches the calendars of the booked people', () => {
     expect((await current(event.id)).location).toBe('Room A');
   });
 
+  it('a save from a form opened before another save is refused (409): nothing written, nobody told', async () => {
+    const t = await amsterdam();
+    const { event, booking } = await picnicWithAna(t.id);
+    const opened = eventFormView(await current(event.id));
+    await save(t.id, event.id, { description: 'Bring a hat.', notify: false });
+    await expect(updateEventAction(db(), staff(t.id), event.id, { ...opened, location: 'Garden B' } as never)).rejects.toMatchObject({ code: 'conflict', field: 'version' });
+    await h.drain();
+    expect((await current(event.id)).location).toBe('Room A');
+    expect(smtp.received).toHaveLength(1);
+    expect(await sequenceOfBooking(booking.id)).toBe(0);
+  });
+
   it('timing change, then details change, then cancellation → SEQUENCE 1, 2, 3 for that booking, one UID', async () => {
     const t = await amsterdam();
     const { event, booking } = await picnicWithAna(t.id);
