@@ -50,7 +50,8 @@ test('the edit form asks whether to tell booked people about a new place; the me
   await expect(tell).toBeChecked();
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-  await expect(page.locator('p.notice')).toContainText('updated');
+  await expect(page.locator('p.notice')).toContainText('Changes saved.');
+  await expect(page.locator('p.notice')).toContainText('The booked people are told about the new details, with an updated calendar entry.');
 
   // The message with the updated calendar entry, in the development mailbox.
   const subject = `New details for ${title}`;
@@ -92,4 +93,6 @@ test('a staff choice not to tell is kept: no message goes out', async ({ page })
   await page.getByRole('button', { name: 'Save changes' }).click();
   expect((await put).postDataJSON()).toMatchObject({ location: 'Room B', notify: false });
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(page.locator('p.notice')).toContainText('Changes saved.');
+  await expect(page.locator('p.notice')).not.toContainText('told');
 });

@@ -99,9 +99,9 @@ export function EventForm({
     key.current ??= newIdempotencyKey();
     const r =
       mode === 'create'
-        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body, { idempotencyKey: key.current })
-        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
-    const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
+        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number; detailsNotified?: boolean }>('/api/events', 'POST', body, { idempotencyKey: key.current })
+        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number; detailsNotified?: boolean }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
+    const saved = (mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated') + (r.detailsNotified ? '&told=1' : '');
     router.push(`/events/${r.id}?saved=${saved}`);
     router.refresh();
   }

@@ -104,7 +104,7 @@ export const bookings = pgTable(
      * `inviteSequenceOf`): 0 when booked, one higher with every change that sends the person a new invitation — a
      * reschedule, a details change staff chose to tell people about, the cancellation (its CANCEL carries the new
      * value) — in the transaction of that change. Never lowered. Changing only this column does not bump `version`
-     * (the row-version trigger ignores it, migration 0034), so an open form of the booking stays current.
+     * (the row-version trigger ignores it, migration 0035), so an open form of the booking stays current.
      */
     inviteSequence: integer('invite_sequence').notNull().default(0),
     /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
