@@ -43,7 +43,7 @@ describe('icsKeyLines', () => {
     expect(lines.slice(-3)).toEqual([
       { name: 'SUMMARY', line: 'SUMMARY:Evening Yoga' },
       { name: 'LOCATION', line: 'LOCATION:Garden B' },
-      { name: 'URL', line: 'URL:https://meet.example/r/yoga' },
+      { name: 'URL', line: 'URL;VALUE=URI:https://meet.example/r/yoga' },
     ]);
   });
 
