@@ -1,12 +1,13 @@
 /**
  * Notification (domain event `event_details_changed`): staff changed an event's title, place, online-room link or
  * description and chose to tell its people. Says what changed, each detail as "old → new" (the arrow is the
- * language's own: right to left in Hebrew), then when the event is, and that the calendar entry is updated (the email
+ * language's own: right to left in Hebrew), then when the event is (and where, and its online room, when those did not
+ * change), and that the calendar entry is updated (the email
  * carries the updated invitation). Subject: "New details for Python workshop".
  */
 import { Text } from '@react-email/components';
 import { z } from 'zod';
-import { DetailRow, Details, Layout, SentenceNodes, SentenceParagraphs, allDayValue, eventShortWhen, eventTime, greeting, messageLocale, oneLine, styles } from './layout';
+import { DetailRow, Details, Layout, LinkRow, SentenceNodes, SentenceParagraphs, allDayValue, eventShortWhen, eventTime, greeting, messageLocale, oneLine, styles } from './layout';
 import type { MessageContext, MessageValue, Sentence } from './messages';
 import { checkNotificationTemplateData, detailChangeSchema, notificationTemplateFieldsSchema } from './schema';
 
@@ -63,6 +64,7 @@ export default function EventDetailsChanged(props: EventDetailsChangedProps) {
   const now = eventTime(props);
   const title = { typed: props.eventTitle };
   const intro = m.sentence(t.intro, { allDay: allDayValue(props), eventTitle: title, when: eventShortWhen(props) });
+  const changed = new Set(props.detailChanges.map((c) => c.field));
   return (
     <Layout
       preview={intro}
@@ -79,6 +81,9 @@ export default function EventDetailsChanged(props: EventDetailsChangedProps) {
           <ChangeRow key={c.field} m={m} change={c} />
         ))}
         <DetailRow label={m.plain(common.when)} value={now.eventZoneLine} secondary={now.recipientZoneLine} />
+        {/* The place and the room as they are, when they are not among the changes above. */}
+        {props.location && !changed.has('location') ? <DetailRow label={m.plain(common.where)} value={props.location} typed /> : null}
+        {props.roomUrl && !changed.has('roomUrl') ? <LinkRow label={m.plain(common.onlineRoom)} href={props.roomUrl} /> : null}
       </Details>
       <Text style={styles.text}>{m.plain(t.closing)}</Text>
     </Layout>
