@@ -18,7 +18,9 @@ import { inviteSequenceOf } from '@/domain/calendar/invite-sequence';
 import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { importIcs } from '@/server/calendar/import-ics';
 import { createTenant } from '@/server/organisations/tenants';
+import { processDomainEvent } from '@/server/notifications/notify';
 import { addBooking } from '@/server/scheduling/bookings';
+import { defaultDispatchPolicy, dispatchDue } from '@/server/sending/dispatch';
 import { createEvent } from '@/server/scheduling/events';
 import { cancelBookingAction, eventFormView, updateEventAction, type ActionContext } from '@/server/scheduling/staff-actions';
 import { createHarness, type Harness } from '@/test/support/harness';
@@ -240,6 +242,36 @@ describe('a details change reaches the calendars of the booked people', () => {
     // Bumping the SEQUENCE alone is not an edit of the booking: its row version moved only with the cancellation.
     const [after] = await db().select().from(bookings).where(eq(bookings.id, booking.id));
     expect(after.version).toBe(b.version + 1);
+  });
+
+  it('three booked people, sent as one batch: each their own UID, each SEQUENCE 1 (the batch claims like the single path)', async () => {
+    const t = await amsterdam();
+    const { event, booking } = await picnicWithAna(t.id);
+    const others = [];
+    for (const [email, name] of [['ben@example.test', 'Ben'], ['cy@example.test', 'Cy']]) {
+      others.push(await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email, name } }, h.clock.now()));
+    }
+    await h.drain();
+    expect(smtp.received).toHaveLength(3);
+    h.clock.set('2027-06-10T09:00:00Z');
+    await save(t.id, event.id, { roomUrl: 'https://meet.example/r/picnic' });
+    const [de] = await db().select().from(domainEvents).where(eq(domainEvents.type, 'event_details_changed'));
+    expect(await processDomainEvent(db(), de.id, h.clock.now())).toEqual({ planned: 3 });
+    // The dispatcher hands the three notices to ONE send_reminders job (one tenant, one channel).
+    await dispatchDue(db(), h.clock.now(), { ...defaultDispatchPolicy, sendBatchSpread: 1 });
+    const batches = await h.tdb.sql<{ payload: { reminderIds: string[] } }[]>`
+      select j.payload from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+      where t.identifier = 'send_reminders'`;
+    expect(batches).toHaveLength(1);
+    expect(batches[0].payload.reminderIds).toHaveLength(3);
+    await h.drain();
+    const notices = (await received()).slice(3);
+    expect(notices).toHaveLength(3);
+    expect(notices.map((m) => prop(m.ics!, 'SEQUENCE'))).toEqual(['1', '1', '1']);
+    expect(notices.map((m) => prop(m.ics!, 'URL'))).toEqual(['https://meet.example/r/picnic', 'https://meet.example/r/picnic', 'https://meet.example/r/picnic']);
+    expect(new Set(notices.map((m) => prop(m.ics!, 'UID')))).toEqual(new Set([booking, ...others].map((b) => `booking-${b.id}@punctual`)));
+    const ds = await db().select().from(deliveries).where(eq(deliveries.template, 'event-details-changed'));
+    expect(ds.map((d) => d.inviteSequence)).toEqual([1, 1, 1]);
   });
 
   it('a retry after another change keeps the SEQUENCE and DTSTAMP fixed at its claim; the later change carries the higher one', async () => {
