@@ -9,6 +9,8 @@
  * Real PostgreSQL, the real queue, the real fault-injecting SMTP peer (test/support/smtp-peer.ts) the messages
  * arrive at, and Punctual's own iCalendar importer reading the invitations back.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -272,6 +274,28 @@ describe('a details change reaches the calendars of the booked people', () => {
     expect(new Set(notices.map((m) => prop(m.ics!, 'UID')))).toEqual(new Set([booking, ...others].map((b) => `booking-${b.id}@punctual`)));
     const ds = await db().select().from(deliveries).where(eq(deliveries.template, 'event-details-changed'));
     expect(ds.map((d) => d.inviteSequence)).toEqual([1, 1, 1]);
+  });
+
+  it('the upgrade (migration 0035) starts every booking at the SEQUENCE its invitations may already have carried', async () => {
+    // Before the upgrade a REQUEST carried schedule_version − 1 and a CANCEL schedule_version.
+    const t = await amsterdam();
+    const { event, booking } = await picnicWithAna(t.id);
+    const ben = await addBooking(db(), t.id, { eventId: event.id, role: 'attendee', contact: { email: 'ben@example.test' } }, h.clock.now());
+    const other = await createEvent(db(), t.id, { title: 'Called off', startsAt: '2027-07-02T08:00:00Z', endsAt: '2027-07-02T09:00:00Z', timeZone: 'Europe/Amsterdam' });
+    const cy = await addBooking(db(), t.id, { eventId: other.id, role: 'attendee', contact: { email: 'cy@example.test' } }, h.clock.now());
+    await db().update(events).set({ scheduleVersion: 3 }).where(eq(events.id, event.id));
+    await db().update(events).set({ scheduleVersion: 2, status: 'cancelled' }).where(eq(events.id, other.id));
+    await db().update(bookings).set({ status: 'cancelled' }).where(eq(bookings.id, ben.id));
+    await db().update(bookings).set({ inviteSequence: 0 });
+    const versions = await db().select({ id: bookings.id, version: bookings.version }).from(bookings);
+    const sql = readFileSync(path.join(process.cwd(), 'db/migrations/0035_invite_sequence_backfill.sql'), 'utf8');
+    for (const statement of sql.split('--> statement-breakpoint')) await h.tdb.sql.unsafe(statement);
+    const after = new Map((await db().select().from(bookings)).map((b) => [b.id, b]));
+    expect(after.get(booking.id)!.inviteSequence).toBe(2); // confirmed, version 3: its last REQUEST was SEQUENCE 2
+    expect(after.get(ben.id)!.inviteSequence).toBe(3); // cancelled: its CANCEL was SEQUENCE 3
+    expect(after.get(cy.id)!.inviteSequence).toBe(2); // event cancelled at version 2: its CANCEL was SEQUENCE 2
+    // The backfill is no edit of the bookings: their row versions stay.
+    for (const v of versions) expect(after.get(v.id)!.version).toBe(v.version);
   });
 
   it('a retry after another change keeps the SEQUENCE and DTSTAMP fixed at its claim; the later change carries the higher one', async () => {
