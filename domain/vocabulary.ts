@@ -35,6 +35,8 @@ export const domainEventTypes = [
   'event_rescheduled',
   'event_cancelled',
   'participant_added_as_host',
+  // Staff changed an event's title, place, online-room link or description and chose to tell its people.
+  'event_details_changed',
 ] as const;
 export type DomainEventType = (typeof domainEventTypes)[number];
 
@@ -124,6 +126,7 @@ const notificationTemplateIds = [
   'event-rescheduled',
   'event-cancelled',
   'host-added',
+  'event-details-changed',
 ] as const;
 
 /**

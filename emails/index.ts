@@ -21,6 +21,7 @@ import BookingCancelled, { bookingCancelledDataSchema, bookingCancelledSubject }
 import BookingConfirmed, { bookingConfirmedDataSchema, bookingConfirmedSubject } from './booking-confirmed';
 import EventCancelled, { eventCancelledDataSchema, eventCancelledSubject } from './event-cancelled';
 import EventRescheduled, { eventRescheduledDataSchema, eventRescheduledSubject } from './event-rescheduled';
+import EventDetailsChanged, { eventDetailsChangedDataSchema, eventDetailsChangedSubject } from './event-details-changed';
 import HostAdded, { hostAddedDataSchema, hostAddedSubject } from './host-added';
 import HostReminder, { hostReminderDataSchema, hostReminderSubject } from './host-reminder';
 import RoomOpening, { roomOpeningDataSchema, roomOpeningSubject } from './room-opening';
@@ -103,6 +104,12 @@ const templates: Record<TemplateId, TemplateDefinition<ReminderTemplateData>> = 
     Component: HostAdded,
     subject: hostAddedSubject,
     previewProps: HostAdded.PreviewProps,
+  }),
+  'event-details-changed': defineTemplate({
+    schema: eventDetailsChangedDataSchema,
+    Component: EventDetailsChanged,
+    subject: eventDetailsChangedSubject,
+    previewProps: EventDetailsChanged.PreviewProps,
   }),
 };
 
@@ -282,4 +289,5 @@ export const previewData: Record<TemplateId, TemplateData> = {
   'event-rescheduled': templates['event-rescheduled'].previewProps,
   'event-cancelled': templates['event-cancelled'].previewProps,
   'host-added': templates['host-added'].previewProps,
+  'event-details-changed': templates['event-details-changed'].previewProps,
 };

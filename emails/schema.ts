@@ -15,6 +15,7 @@ import { isIsoInstant } from '@/domain/format-time';
 import { isValidZone } from '@/domain/zones';
 import { bookingRoles, preferenceCategories } from '@/domain/vocabulary';
 import { EVENT_NOTE_MAX } from '@/domain/scheduling/event-note';
+import { eventDetailFields } from '@/domain/scheduling/event-details-change';
 
 /**
  * Message for a wrong-typed field: "required" when it is missing (or null where null is not allowed),
@@ -190,6 +191,16 @@ export function checkRescheduleTemplateData(
     }
   }
 }
+
+/**
+ * One changed detail of a "details changed" notice (domain/scheduling/event-details-change.ts `DetailChange`): which
+ * detail, and its text before and after (null = none; at most 2000 characters each, as the event form allows).
+ */
+export const detailChangeSchema = z.object({
+  field: z.enum(eventDetailFields, { error: `must be one of ${eventDetailFields.join(', ')}` }),
+  from: z.string({ error: typeError('a string or null') }).max(2000).nullable(),
+  to: z.string({ error: typeError('a string or null') }).max(2000).nullable(),
+});
 
 /** Validates notification template data; see the field comments for each field's contract. */
 export const notificationTemplateDataSchema = notificationTemplateFieldsSchema.superRefine(checkNotificationTemplateData);

@@ -35,6 +35,7 @@ import { gsm7Lookalikes, gsmDate } from '@/domain/sending/gsm7-lookalikes';
 import { countSmsSegments } from '@/domain/sending/sms-segments';
 import type { TemplateId } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
+import { changesText, type EventDetailsChangedProps } from './event-details-changed';
 import { participantSentence } from './host-reminder';
 import {
   isTemplateId,
@@ -137,6 +138,9 @@ const bodies: Record<TemplateId, (d: NotificationTemplateData, m: MessageContext
   ],
   'event-cancelled': (d, m) => [m.sentence(m.text['event-cancelled'].sms, smsValues(d, m)), ...reasonText(d, m)],
   'host-added': (d, m) => [m.sentence(m.text['host-added'].sms, smsValues(d, m)), ...participantsText(d, m), ...roomText(d, m)],
+  'event-details-changed': (d, m) => [
+    m.sentence(m.text['event-details-changed'].sms, { ...smsValues(d, m), changes: changesText(m, (d as EventDetailsChangedProps).detailChanges, (v) => typed(v, smsTypedLimits.location)) }),
+  ],
 };
 
 /**

@@ -18,6 +18,7 @@ import { messageVariables } from '@/domain/messages/message-variables';
 import { gsmDate } from '@/domain/sending/gsm7-lookalikes';
 import type { MessageKind } from '@/domain/vocabulary';
 import { previousShortWhen, type EventRescheduledProps } from './event-rescheduled';
+import { changesText, type EventDetailsChangedProps } from './event-details-changed';
 import { DetailRow, Details, LinkRow, Layout, Notes, SentenceParagraphs, Typed, allDayValue, eventShortWhen, eventTime, greeting, messageLocale, oneLine, styles } from './layout';
 import type { MessageValue, Sentence } from './messages';
 import type { NotificationTemplateData, ReminderTemplateData } from './schema';
@@ -43,6 +44,7 @@ export function staffTextValues(template: MessageKind, data: ReminderTemplateDat
     was: () => previousShortWhen(data as NotificationTemplateData as EventRescheduledProps),
     now: () => eventShortWhen(data),
     eventNote: () => ({ typed: data.eventNote.trim() }),
+    changes: () => changesText(messageLocale(data.locale), (data as Partial<EventDetailsChangedProps>).detailChanges ?? []),
   };
   return Object.fromEntries(messageVariables[template].map((v) => [v.name, all[v.name]()]));
 }

@@ -12,6 +12,8 @@ import { TimingRange, type EventTiming } from './TimingRange';
 import { EventNoteField } from './EventNoteField';
 import { CHANGE_FIELDS, LABELS, pickForm, requestBody, timingOf, type EventFormValues, type LatestEvent } from './event-form-fields';
 import { endKeepingLength } from '@/domain/scheduling/keep-length';
+import { detailChangesOf } from '@/domain/scheduling/event-details-change';
+import { NotifyDetailsChoice } from './NotifyDetailsChoice';
 
 /**
  * Create or edit an event. Times are typed as wall-clock time in the chosen IANA zone (default: the tenant's).
@@ -27,6 +29,10 @@ import { endKeepingLength } from '@/domain/scheduling/keep-length';
  * version — then they save again.
  *
  * Creating sends an idempotency key made when the form opens: a double click creates one event.
+ *
+ * Edit mode with people booked: while the title, location, online room link or description differs from what the form
+ * was opened with, the form asks whether to tell them (`NotifyDetailsChoice`); the choice is sent as `notify` only when
+ * the person made one (else the server's default applies).
  */
 export function EventForm({
   mode,
@@ -35,6 +41,7 @@ export function EventForm({
   version,
   zones,
   pendingReminders = 0,
+  bookedPeople = 0,
   noteLanguages,
 }: {
   mode: 'create' | 'edit';
@@ -45,6 +52,8 @@ export function EventForm({
   zones: string[];
   /** Edit: reminders still waiting to go out (they are re-planned if the timing changes). */
   pendingReminders?: number;
+  /** Edit: confirmed bookings of the event (the people a details change can be told to). */
+  bookedPeople?: number;
   /** The languages a note for participants can be written in (Punctual's message languages), besides "all languages". */
   noteLanguages: readonly string[];
 }) {
@@ -62,6 +71,10 @@ export function EventForm({
   const [confirm, setConfirm] = useState<{ body: Record<string, unknown>; from: EventTiming | null; to: EventTiming | null } | null>(null);
   const [conflict, setConflict] = useState<{ message: string; latest: LatestEvent; changes: FieldChange[] } | null>(null);
   const key = useRef<string | null>(null);
+  /** The form's values as typed so far (for the details-change choice), and the person's choice (null: the default). */
+  const [live, setLive] = useState<EventFormValues>(pickForm(initial));
+  const [notifyChoice, setNotifyChoice] = useState<boolean | null>(null);
+  const detailChanges = mode === 'edit' ? detailChangesOf(base.values, live) : [];
   // Moving the start moves the end with it, keeping the event's length (domain/scheduling/keep-length.ts).
   const startWas = useRef<string>('');
   const endInput = useRef<HTMLInputElement>(null);
@@ -80,13 +93,15 @@ export function EventForm({
   }
 
   async function save(values: Record<string, unknown>) {
-    const body = requestBody(values as unknown as EventFormValues);
+    // The details-change choice, only when the person made one and it is still about a change in the form.
+    const notify = mode === 'edit' && notifyChoice !== null && detailChangesOf(base.values, values as unknown as EventFormValues).length > 0 ? { notify: notifyChoice } : {};
+    const body = { ...requestBody(values as unknown as EventFormValues), ...notify };
     key.current ??= newIdempotencyKey();
     const r =
       mode === 'create'
-        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>('/api/events', 'POST', body, { idempotencyKey: key.current })
-        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
-    const saved = mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated';
+        ? await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number; detailsNotified?: boolean }>('/api/events', 'POST', body, { idempotencyKey: key.current })
+        : await apiCall<{ id: string; rescheduled?: boolean; scheduleVersion?: number; detailsNotified?: boolean }>(`/api/events/${eventId}`, 'PUT', { ...body, version: base.version });
+    const saved = (mode === 'create' ? 'created' : r.rescheduled ? `rescheduled&v=${r.scheduleVersion}` : 'updated') + (r.detailsNotified ? '&told=1' : '');
     router.push(`/events/${r.id}?saved=${saved}`);
     router.refresh();
   }
@@ -107,6 +122,8 @@ export function EventForm({
   function adopt(next: EventFormValues, latest: LatestEvent, message: string | null) {
     setBase({ values: pickForm(latest), version: latest.version });
     setDefaults(next);
+    setLive(next);
+    setNotifyChoice(null);
     setAllDay(next.allDay);
     setFormKey((k) => k + 1);
     setConflict(null);
@@ -160,7 +177,16 @@ export function EventForm({
           onDiscard={() => adopt(pickForm(conflict.latest), conflict.latest, 'The form now shows the latest version.')}
         />
       ) : null}
-      <form key={formKey} ref={formRef} className="card form event-form" onSubmit={onSubmit} noValidate>
+      <form
+        key={formKey}
+        ref={formRef}
+        className="card form event-form"
+        onSubmit={onSubmit}
+        onChange={(e) => {
+          if (mode === 'edit' && (e.target as HTMLElement).getAttribute('name') !== 'notify') setLive(values(e.currentTarget));
+        }}
+        noValidate
+      >
         <div className="form-grid">
           <label className="field field-wide">
             <span>Title</span>
@@ -218,6 +244,7 @@ export function EventForm({
             <textarea name="description" rows={3} defaultValue={defaults.description} maxLength={2000} />
           </label>
           <EventNoteField defaultValue={defaults.eventNote} languages={noteLanguages} invalid={invalid('eventNote')} />
+          <NotifyDetailsChoice changes={detailChanges} booked={bookedPeople} choice={notifyChoice} onChoice={setNotifyChoice} />
         </div>
         <FormFeedback error={error} notice={notice} labels={LABELS} />
         <div className="actions">

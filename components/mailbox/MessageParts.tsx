@@ -24,6 +24,8 @@ const icsLabels: Record<IcsKeyProperty, string> = {
   DTEND: 'Ends',
   STATUS: 'Status',
   SUMMARY: 'Summary',
+  LOCATION: 'Location',
+  URL: 'Online room',
 };
 
 /** The calendar invitation's key lines (METHOD, UID, SEQUENCE, DTSTART with its TZID, …), verbatim, labelled. */

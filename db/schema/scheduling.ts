@@ -99,6 +99,14 @@ export const bookings = pgTable(
      * column default (migration 0011); null when none was named. Shown to a guest organisation as the host actor.
      */
     createdBy: text('created_by').default(sql`nullif(current_setting('punctual.actor', true), '')`),
+    /**
+     * The iCalendar SEQUENCE of this booking's calendar entry as it stands now (domain/calendar/invite-sequence.ts
+     * `inviteSequenceOf`): 0 when booked, one higher with every change that sends the person a new invitation — a
+     * reschedule, a details change staff chose to tell people about, the cancellation (its CANCEL carries the new
+     * value) — in the transaction of that change. Never lowered. Changing only this column does not bump `version`
+     * (the row-version trigger ignores it, migration 0035), so an open form of the booking stays current.
+     */
+    inviteSequence: integer('invite_sequence').notNull().default(0),
     /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
     version: integer('version').notNull().default(1),
     /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */

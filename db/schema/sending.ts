@@ -111,6 +111,12 @@ export const deliveries = pgTable(
      * null = Punctual's built-in text.
      */
     messageTextVersion: integer('message_text_version'),
+    /**
+     * The SEQUENCE of the calendar invitation the message carries (a booking-change notification email), fixed at the
+     * claim from the booking's `invite_sequence` so every retry and replay writes the same value; null for messages
+     * without an invitation (and for rows claimed before it was recorded: they use the booking's value then).
+     */
+    inviteSequence: integer('invite_sequence'),
     subject: text('subject'),
     status: deliveryStatusEnum('status').notNull().default('claimed'),
     statusReason: text('status_reason'),

@@ -38,6 +38,15 @@ describe('icsKeyLines', () => {
     ]);
   });
 
+  it('an updated invitation with a place and an online room: LOCATION and URL after SUMMARY', () => {
+    const lines = icsKeyLines(buildCalendarInvite({ ...invite, sequence: 3, location: 'Garden B', url: 'https://meet.example/r/yoga' }));
+    expect(lines.slice(-3)).toEqual([
+      { name: 'SUMMARY', line: 'SUMMARY:Evening Yoga' },
+      { name: 'LOCATION', line: 'LOCATION:Garden B' },
+      { name: 'URL', line: 'URL;VALUE=URI:https://meet.example/r/yoga' },
+    ]);
+  });
+
   it('a cancellation: METHOD:CANCEL, the higher SEQUENCE, STATUS:CANCELLED', () => {
     const lines = icsKeyLines(buildCalendarInvite({ ...invite, method: 'CANCEL', sequence: 3 }));
     expect(lines.map((l) => l.line)).toEqual(expect.arrayContaining(['METHOD:CANCEL', 'SEQUENCE:3', 'STATUS:CANCELLED']));

@@ -1,7 +1,7 @@
 /**
  * The lines of an iCalendar object a person checks first when an invitation looks wrong (the mailbox's
  * "Calendar invitation" box): the calendar's METHOD, and the first VEVENT's UID, SEQUENCE, DTSTART, DTEND,
- * STATUS and SUMMARY — each as the unfolded content line, verbatim (parameters such as `TZID=` included).
+ * STATUS, SUMMARY, LOCATION and URL (the place and the online room an updated invitation moves) — each as the unfolded content line, verbatim (parameters such as `TZID=` included).
  * Pure; no validation beyond what reading needs.
  *
  * Rules, with their source:
@@ -17,7 +17,7 @@
  */
 
 /** The property names returned, in display order. */
-const icsKeyProperties = ['METHOD', 'UID', 'SEQUENCE', 'DTSTART', 'DTEND', 'STATUS', 'SUMMARY'] as const;
+const icsKeyProperties = ['METHOD', 'UID', 'SEQUENCE', 'DTSTART', 'DTEND', 'STATUS', 'SUMMARY', 'LOCATION', 'URL'] as const;
 export type IcsKeyProperty = (typeof icsKeyProperties)[number];
 
 /** One key line: its property name (upper case) and the whole unfolded content line as written. */

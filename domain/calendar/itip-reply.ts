@@ -9,7 +9,7 @@
  * None of those change the reading here.
  *
  * Matching ({@link matchReply}): a reply counts only when it is for the booking's own UID
- * (`booking-<uuid>@punctual`, the UID of every invitation — server/sending/compose-message.ts), its ATTENDEE is the
+ * (`booking-<uuid>@punctual`, domain/calendar/invite-sequence.ts `inviteUidOf`), its ATTENDEE is the
  * booking's address (case-insensitive `mailto:`), and its SEQUENCE is not older than the last one sent (§2.1.5:
  * a reply to a superseded version of the event says nothing about the current one). Everything else is kept and
  * shown to staff, never applied.
@@ -94,7 +94,7 @@ export interface ReplyBooking {
   /** The booking's contact address (the invitation's ATTENDEE). */
   email: string;
   status: string;
-  /** SEQUENCE of the last invitation sent for this booking (server side: server/calendar/replies.ts). */
+  /** SEQUENCE of the last invitation sent for this booking (domain/calendar/invite-sequence.ts `inviteSequenceOf`). */
   lastSentSequence: number;
 }
 

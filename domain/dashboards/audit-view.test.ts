@@ -50,6 +50,25 @@ describe('auditSubject', () => {
 });
 
 describe('compactDetails', () => {
+  it('an event details change: one pair per changed detail, then whether people were told and whose choice it was', () => {
+    expect(
+      compactDetails({
+        eventId: EVENT,
+        title: 'T',
+        changes: [
+          { field: 'location', from: 'Room A', to: 'Garden B' },
+          { field: 'roomUrl', from: null, to: 'https://meet.example/r' },
+        ],
+        notify: true,
+        notifyChoice: 'default',
+      }),
+    ).toEqual([
+      { label: 'location', value: 'Room A → Garden B' },
+      { label: 'room url', value: '— → https://meet.example/r' },
+      { label: 'notify', value: 'true' },
+      { label: 'notify choice', value: 'default' },
+    ]);
+  });
   it('leaves out the subject and words the keys', () => {
     expect(compactDetails({ eventId: EVENT, title: 'T', remindersCancelled: 3 })).toEqual([{ label: 'reminders cancelled', value: '3' }]);
   });

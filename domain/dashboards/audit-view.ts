@@ -168,7 +168,8 @@ function show(v: unknown, formatInstant: (iso: string) => string): string {
 /**
  * The entry's details minus its subject, as short pairs in the order written. A `from`/`to` pair of objects
  * (a reschedule, a rule edit) becomes one pair per changed key, "offset: -P1D → -PT2H"; unchanged keys are
- * left out. ISO instants are shown through `formatInstant` (the page passes one that names the tenant's
+ * left out. A `changes` list of `{ field, from, to }` (an event's details) becomes one pair per field, "location: Room A →
+ * Garden B". ISO instants are shown through `formatInstant` (the page passes one that names the tenant's
  * zone). Values are cut at 120 characters.
  */
 export function compactDetails(details: unknown, formatInstant: (iso: string) => string = (iso) => iso): DetailItem[] {
@@ -189,7 +190,17 @@ export function compactDetails(details: unknown, formatInstant: (iso: string) =>
       }
       continue;
     }
+    // A details change (`changes: [{ field, from, to }]`, server/scheduling/staff-actions.ts updateEventAction): one pair per detail.
+    if (key === 'changes' && isChangeList(value)) {
+      for (const c of value) items.push({ label: words(c.field), value: `${show(c.from ?? null, formatInstant)} → ${show(c.to ?? null, formatInstant)}` });
+      continue;
+    }
     items.push({ label: words(key), value: show(value, formatInstant) });
   }
   return items;
+}
+
+/** A list of `{ field, from, to }` changes (an event's details change). */
+function isChangeList(v: unknown): v is { field: string; from?: unknown; to?: unknown }[] {
+  return Array.isArray(v) && v.length > 0 && v.every((c) => !!c && typeof c === 'object' && typeof (c as { field?: unknown }).field === 'string');
 }

@@ -83,6 +83,13 @@ export const messageVariables: Readonly<Record<MessageKind, readonly MessageVari
   ],
   'event-cancelled': [eventTitle, when, allDay, tenantName],
   'host-added': [eventTitle, when, allDay, tenantName],
+  'event-details-changed': [
+    eventTitle,
+    when,
+    allDay,
+    { name: 'changes', type: 'text', description: 'what changed: one sentence per changed detail with its new and old value', sample: 'Where: now Garden B (was Room A).' },
+    tenantName,
+  ],
   // An announcement staff write to the people of one event: the event's own facts, like a reminder's.
   announcement: [eventTitle, when, allDay, tenantName],
 };

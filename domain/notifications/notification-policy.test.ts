@@ -18,6 +18,7 @@ const labels: Record<string, string> = {
   'event-rescheduled': 'Event rescheduled',
   'event-cancelled': 'Event cancelled',
   'host-added': 'You are a host',
+  'event-details-changed': 'Event details changed',
 };
 const label = (id: string) => labels[id] ?? id;
 
@@ -39,6 +40,7 @@ describe('notificationTemplates, defaultPolicy and emptyPolicy', () => {
       event_rescheduled: ['event-rescheduled'],
       event_cancelled: ['event-cancelled'],
       participant_added_as_host: ['host-added'],
+      event_details_changed: ['event-details-changed'],
     });
   });
   it('default: every type on for every role it concerns, with its first template', () => {
@@ -48,6 +50,7 @@ describe('notificationTemplates, defaultPolicy and emptyPolicy', () => {
       event_rescheduled: { attendee: true, external: true, host: true, template: 'event-rescheduled' },
       event_cancelled: { attendee: true, external: true, host: true, template: 'event-cancelled' },
       participant_added_as_host: { attendee: false, external: false, host: true, template: 'host-added' },
+      event_details_changed: { attendee: true, external: true, host: true, template: 'event-details-changed' },
     });
   });
   it('empty: everything off', () => {
@@ -75,11 +78,27 @@ describe('policySchema', () => {
     [withEntry('booking_cancelled', { attendee: true, external: true, template: 'booking-cancelled' }), 'booking_cancelled.host: required: true or false'],
     [withEntry('booking_cancelled', { ...defaultPolicy.booking_cancelled, sms: true }), 'booking_cancelled: unknown field "sms" (expected attendee, external, host and template)'],
     [withEntry('event_rescheduled', true), 'event_rescheduled: must be an object { attendee, external, host, template }'],
-    [withEntry('booking_reminded', defaultPolicy.booking_confirmed), 'unknown event type "booking_reminded" (expected booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host)'],
+    [withEntry('booking_reminded', defaultPolicy.booking_confirmed), 'unknown event type "booking_reminded" (expected booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host, event_details_changed)'],
     [(({ participant_added_as_host: _, ...rest }) => rest)(clone(defaultPolicy)), 'participant_added_as_host: required: { attendee, external, host, template }'],
-    [null, 'must be an object with an entry for each of booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host'],
+    [null, 'must be an object with an entry for each of booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host, event_details_changed'],
   ])('refuses naming the field: %#', (input, message) => {
     expect(firstError(input)).toBe(message);
+  });
+});
+
+describe('a type added later (event_details_changed)', () => {
+  const { event_details_changed: _gone, ...older } = clone(defaultPolicy);
+  it('a stored policy without it: takes the roles of event_rescheduled, with its own template', () => {
+    const attendeesOnly = { ...older, event_rescheduled: { attendee: true, external: false, host: false, template: 'event-rescheduled' } };
+    expect(readPolicy(attendeesOnly).event_details_changed).toEqual({ attendee: true, external: false, host: false, template: 'event-details-changed' });
+    expect(readPolicy(older).event_details_changed).toEqual(defaultPolicy.event_details_changed);
+  });
+  it('its own stored entry decides (here: nobody), even when event_rescheduled notifies', () => {
+    expect(readPolicy({ ...older, event_details_changed: emptyPolicy.event_details_changed }).event_details_changed).toEqual(emptyPolicy.event_details_changed);
+  });
+  it('a policy sent to the API may leave it out; it then inherits, and a wrong entry is still refused', () => {
+    expect(policySchema.parse(older)).toEqual(defaultPolicy);
+    expect(firstError({ ...older, event_details_changed: { attendee: 'yes' } })).toBe('event_details_changed.attendee: must be true or false');
   });
 });
 
@@ -159,6 +178,7 @@ describe('describePolicy', () => {
       'When an event is rescheduled, attendees, external guests and hosts get “Event rescheduled”.',
       'When an event is cancelled (essential: sent even to people who opted out of booking updates), attendees, external guests and hosts get “Event cancelled”.',
       'When a host is added, the host gets “You are a host”.',
+      "When staff tell people about a change of an event's title, place, online-room link or description, attendees, external guests and hosts get “Event details changed”.",
       'Quiet hours delay non-essential notifications: people with quiet hours get them when their quiet hours end, if that is before the notification expires, else at its due time.',
     ]);
   });
@@ -171,6 +191,7 @@ describe('describePolicy', () => {
       'When an event is rescheduled: nobody is notified.',
       'When an event is cancelled (essential: sent even to people who opted out of booking updates), hosts get “Event cancelled”.',
       'When a host is added: nobody is notified.',
+      "When staff tell people about a change of an event's title, place, online-room link or description: nobody is notified.",
     ]);
   });
   it('one role of a single booking takes "gets"', () => {

@@ -32,6 +32,7 @@ export const notificationTemplates: Record<DomainEventType, readonly string[]> =
   event_rescheduled: ['event-rescheduled'],
   event_cancelled: ['event-cancelled'],
   participant_added_as_host: ['host-added'],
+  event_details_changed: ['event-details-changed'],
 };
 
 /**
@@ -45,10 +46,18 @@ export const concernedRoles: Record<DomainEventType, readonly BookingRole[]> = {
   event_rescheduled: ['attendee', 'external', 'host'],
   event_cancelled: ['attendee', 'external', 'host'],
   participant_added_as_host: ['host'],
+  event_details_changed: ['attendee', 'external', 'host'],
 };
 
 /** Types about the whole event (every confirmed booking hears); the others are about their subject booking only. */
-export const eventWideTypes: readonly DomainEventType[] = ['event_rescheduled', 'event_cancelled'];
+export const eventWideTypes: readonly DomainEventType[] = ['event_rescheduled', 'event_cancelled', 'event_details_changed'];
+
+/**
+ * Types added after policies were first stored, each with the type whose roles a stored policy without it inherits:
+ * a tenant that tells people about a reschedule also tells them about a changed place or link (its own entry, once
+ * saved, decides from then on). A policy sent to the API may leave these out (same rule).
+ */
+const inheritedFrom: Partial<Record<DomainEventType, DomainEventType>> = { event_details_changed: 'event_rescheduled' };
 
 function policyOf(on: (type: DomainEventType, role: BookingRole) => boolean): NotificationPolicy {
   return Object.fromEntries(
@@ -90,23 +99,26 @@ function entrySchema(type: DomainEventType) {
 /**
  * zod schema for a policy sent to the API: an object with an entry for EVERY domain event type, each
  * `{ attendee: boolean, external: boolean, host: boolean, template }` with a template from
- * {@link notificationTemplates}; no other keys. Issue paths name the field, so `fromZodError` (server/platform/errors.ts)
+ * {@link notificationTemplates}; no other keys — except that a type added later (`event_details_changed`) may be left
+ * out and then takes the roles of the type it inherits from. Issue paths name the field, so `fromZodError` (server/platform/errors.ts)
  * reads e.g. "booking_confirmed.template: must be one of booking-confirmed" or "event_cancelled.host: must be
  * true or false".
  */
 export const policySchema = z.strictObject(
-  Object.fromEntries(domainEventTypes.map((t) => [t, entrySchema(t)])) as { [T in DomainEventType]: ReturnType<typeof entrySchema> },
+  Object.fromEntries(domainEventTypes.map((t) => [t, inheritedFrom[t] ? entrySchema(t).optional() : entrySchema(t)])) as { [T in DomainEventType]: ReturnType<typeof entrySchema> },
   {
     error: (iss) =>
       iss.code === 'unrecognized_keys'
         ? `unknown event ${iss.keys.length === 1 ? 'type' : 'types'} ${iss.keys.map((k) => JSON.stringify(k)).join(', ')} (expected ${domainEventTypes.join(', ')})`
         : `must be an object with an entry for each of ${domainEventTypes.join(', ')}`,
   },
-);
+  // A type added later may be left out: it then inherits (readPolicy), so the output always has every type.
+).transform((p): NotificationPolicy => readPolicy(p));
 
 /**
  * Reads a policy stored in a jsonb column, tolerantly and per type: a missing or unreadable entry is
- * {@link emptyPolicy}'s (nobody notified); in an entry, a flag that is not `true` is off and a template that is
+ * {@link emptyPolicy}'s (nobody notified) — except a missing entry of a type added later, which takes the roles of the
+ * type it inherits from ({@link inheritedFrom}: `event_details_changed` those of `event_rescheduled`); in an entry, a flag that is not `true` is off and a template that is
  * not allowed for the type is the type's first. A JSON string (double-encoded jsonb) is decoded first. Never throws.
  */
 export function readPolicy(stored: unknown): NotificationPolicy {
@@ -123,7 +135,9 @@ export function readPolicy(stored: unknown): NotificationPolicy {
   for (const type of domainEventTypes) {
     const e = obj[type];
     if (e === null || typeof e !== 'object' || Array.isArray(e)) {
-      out[type] = { ...emptyPolicy[type] };
+      const from = inheritedFrom[type];
+      // Computed earlier in this loop: the inherited type comes first in domainEventTypes.
+      out[type] = e === undefined && from && out[from] ? { ...out[from], template: notificationTemplates[type][0] } : { ...emptyPolicy[type] };
       continue;
     }
     const entry = e as Record<string, unknown>;
@@ -140,7 +154,8 @@ export function readPolicy(stored: unknown): NotificationPolicy {
  *   still confirmed (a booking cancelled before the notification was made is not told it was confirmed — it
  *   hears about the cancellation instead).
  * - `booking_cancelled`: the subject booking only, if its role is on — even though its status is now cancelled.
- * - `event_rescheduled`, `event_cancelled`: every CONFIRMED booking whose role is on (the subject is ignored).
+ * - `event_rescheduled`, `event_cancelled`, `event_details_changed`: every CONFIRMED booking whose role is on (the
+ *   subject is ignored).
  * A subject id that is null or not among `bookings` gives nobody.
  */
 export function audienceOf(input: {
@@ -175,6 +190,7 @@ const whenPhrase: Record<DomainEventType, string> = {
   event_rescheduled: 'When an event is rescheduled',
   event_cancelled: 'When an event is cancelled',
   participant_added_as_host: 'When a host is added',
+  event_details_changed: "When staff tell people about a change of an event's title, place, online-room link or description",
 };
 
 /** [about one booking ("the attendee"), about every booking of the event ("attendees")] */

@@ -26,6 +26,10 @@ const de: Catalog = {
     smsRoom: 'Online-Raum: {url}',
     smsReason: 'Grund: {reason}.',
     smsManage: 'Einstellungen: {url}',
+    detailField: '{field, select, title {Titel} location {Wo} roomUrl {Online-Raum} description {Hinweise der Veranstalter} other {Angaben}}',
+    detailChange: '{was} \u2192 {now}',
+    detailNone: '(keine Angabe)',
+    smsDetailChange: '{field, select, title {Titel} location {Wo} roomUrl {Online-Raum} description {Hinweise} other {Angaben}}: jetzt {now} (bisher {was}).',
   },
   account: {
     passwordResetSubject: 'Punctual-Passwort zurücksetzen ({tenantName})',
@@ -110,6 +114,13 @@ const de: Catalog = {
     intro:
       '{allDay, select, yes {Sie wurden als Leitung für {eventTitle} eingetragen. Die Veranstaltung findet am {when} statt.} other {Sie wurden als Leitung für {eventTitle} eingetragen. Beginn ist am {when}.}}',
     sms: '{tenantName}: Sie leiten {eventTitle}, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'Neue Angaben zu {eventTitle}',
+    intro:
+      '{allDay, select, yes {Angaben zu {eventTitle} am {when} haben sich geändert.} other {Angaben zu {eventTitle} (Beginn: {when}) haben sich geändert.}}',
+    closing: 'Der Kalendereintrag ist aktualisiert.',
+    sms: '{tenantName}: Angaben zu {eventTitle} am {when} haben sich geändert. {changes}',
   },
   pages: {
     preferencesTitle: 'Ihre Benachrichtigungseinstellungen',

@@ -40,6 +40,14 @@ const en = {
     smsRoom: 'Room: {url}',
     smsReason: 'Reason: {reason}.',
     smsManage: 'Manage: {url}',
+    /** A details-changed notice: `{field}` title | location | roomUrl | description — the label of one changed detail. */
+    detailField: '{field, select, title {Title} location {Where} roomUrl {Online room} description {Notes from the organiser} other {Details}}',
+    /** One changed detail's old value `{was}` and new value `{now}` (typed text, or `detailNone`). */
+    detailChange: '{was} \u2192 {now}',
+    /** In place of a detail that was empty before, or is empty now. */
+    detailNone: '(none)',
+    /** SMS: one changed detail as a sentence of its own; `{changes}` of a details-changed SMS is these, one after another. */
+    smsDetailChange: '{field, select, title {Title} location {Where} roomUrl {Online room} description {Notes} other {Details}}: now {now} (was {was}).',
   },
   /**
    * Account mail (to staff, in the organisation's default language): `{tenantName}` the organisation, `{until}` when
@@ -141,6 +149,14 @@ const en = {
     intro:
       '{allDay, select, yes {You have been added as a host of {eventTitle}, which is on {when}.} other {You have been added as a host of {eventTitle}, which starts {when}.}}',
     sms: "{tenantName}: you're hosting {eventTitle}, {when}.",
+  },
+  'event-details-changed': {
+    /** Also the heading. */
+    subject: 'New details for {eventTitle}',
+    intro:
+      '{allDay, select, yes {Some details of {eventTitle} on {when} have changed.} other {Some details of {eventTitle}, which starts {when}, have changed.}}',
+    closing: 'The calendar entry is updated.',
+    sms: '{tenantName}: some details of {eventTitle} on {when} have changed. {changes}',
   },
   /**
    * The pages a person opens from a message (no sign-in): their preferences page and the one-click unsubscribe pages.

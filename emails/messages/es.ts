@@ -30,6 +30,10 @@ const es: Catalog = {
     smsRoom: 'Sala virtual: {url}',
     smsReason: 'Motivo: {reason}.',
     smsManage: 'Preferencias: {url}',
+    detailField: '{field, select, title {Título} location {Dónde} roomUrl {Sala virtual} description {Notas de la organización} other {Datos}}',
+    detailChange: '{was} \u2192 {now}',
+    detailNone: '(ninguno)',
+    smsDetailChange: '{field, select, title {Título} location {Dónde} roomUrl {Sala virtual} description {Notas} other {Datos}}: ahora {now} (antes {was}).',
   },
   account: {
     passwordResetSubject: 'Restablece tu contraseña de Punctual ({tenantName})',
@@ -111,6 +115,13 @@ const es: Catalog = {
     intro:
       '{allDay, select, yes {Te han añadido como responsable de {eventTitle}, que es el {when}.} other {Te han añadido como responsable de {eventTitle}, que empieza el {when}.}}',
     sms: '{tenantName}: diriges {eventTitle}, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'Datos nuevos de {eventTitle}',
+    intro:
+      '{allDay, select, yes {Han cambiado algunos datos de {eventTitle}, el {when}.} other {Han cambiado algunos datos de {eventTitle}, que empieza {when}.}}',
+    closing: 'El evento de tu calendario ya está actualizado.',
+    sms: '{tenantName}: han cambiado algunos datos de {eventTitle}, {when}. {changes}',
   },
   pages: {
     preferencesTitle: 'Tus preferencias de mensajes',

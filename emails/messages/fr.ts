@@ -30,6 +30,10 @@ const fr: Catalog = {
     smsRoom: 'Salle en ligne\u00a0: {url}',
     smsReason: 'Motif\u00a0: {reason}.',
     smsManage: 'Préférences\u00a0: {url}',
+    detailField: '{field, select, title {Titre} location {Où} roomUrl {Salle en ligne} description {Informations de l’organisateur} other {Informations}}',
+    detailChange: '{was} \u2192 {now}',
+    detailNone: '(aucun)',
+    smsDetailChange: '{field, select, title {Titre} location {Lieu} roomUrl {Salle en ligne} description {Informations} other {Informations}}\u00a0: désormais {now} (avant\u00a0: {was}).',
   },
   account: {
     passwordResetSubject: 'Réinitialiser votre mot de passe Punctual ({tenantName})',
@@ -115,6 +119,13 @@ const fr: Catalog = {
     intro:
       '{allDay, select, yes {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement a lieu le {when}.} other {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement commence le {when}.}}',
     sms: '{tenantName}\u00a0: vous animez {eventTitle}, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'Nouvelles informations\u00a0: {eventTitle}',
+    intro:
+      '{allDay, select, yes {Des informations sur {eventTitle} le {when} ont changé.} other {Des informations sur {eventTitle}, qui commence {when}, ont changé.}}',
+    closing: 'L’événement est mis à jour dans votre agenda.',
+    sms: '{tenantName}\u00a0: des informations sur {eventTitle} le {when} ont changé. {changes}',
   },
   pages: {
     preferencesTitle: 'Vos préférences de messages',

@@ -31,6 +31,10 @@ const he: Catalog = {
     smsRoom: 'חדר מקוון: {url}',
     smsReason: 'סיבה: {reason}.',
     smsManage: 'העדפות: {url}',
+    detailField: '{field, select, title {כותרת} location {מיקום} roomUrl {חדר מקוון} description {הערות מהמארגנים} other {פרטים}}',
+    detailChange: '{was} \u2190 {now}',
+    detailNone: '(אין)',
+    smsDetailChange: '{field, select, title {כותרת} location {מיקום} roomUrl {חדר מקוון} description {הערות} other {פרטים}}: עכשיו {now} (קודם {was}).',
   },
   account: {
     passwordResetSubject: 'איפוס הסיסמה ל־Punctual ({tenantName})',
@@ -112,6 +116,13 @@ const he: Catalog = {
     subject: '{eventTitle} בהנחייתך',
     intro: '{allDay, select, yes {נוספת כמנחה של {eventTitle}. האירוע מתקיים ב־{when}.} other {נוספת כמנחה של {eventTitle}. האירוע מתחיל ב־{when}.}}',
     sms: '{tenantName}: {eventTitle} בהנחייתך, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'פרטים חדשים: {eventTitle}',
+    intro:
+      '{allDay, select, yes {חלק מהפרטים של {eventTitle} ב־{when} השתנו.} other {חלק מהפרטים של {eventTitle} (מועד ההתחלה: {when}) השתנו.}}',
+    closing: 'האירוע ביומן עודכן.',
+    sms: '{tenantName}: חלק מהפרטים של {eventTitle} ב־{when} השתנו. {changes}',
   },
   pages: {
     preferencesTitle: 'העדפות ההודעות שלך',

@@ -30,6 +30,10 @@ const it: Catalog = {
     smsRoom: 'Stanza online: {url}',
     smsReason: 'Motivo: {reason}.',
     smsManage: 'Preferenze: {url}',
+    detailField: '{field, select, title {Titolo} location {Dove} roomUrl {Stanza online} description {Note dell’organizzazione} other {Dettagli}}',
+    detailChange: '{was} \u2192 {now}',
+    detailNone: '(nessuno)',
+    smsDetailChange: '{field, select, title {Titolo} location {Dove} roomUrl {Stanza online} description {Note} other {Dettagli}}: ora {now} (prima {was}).',
   },
   account: {
     passwordResetSubject: 'Reimposta la password di Punctual ({tenantName})',
@@ -111,6 +115,13 @@ const it: Catalog = {
     intro:
       '{allDay, select, yes {Ti è stata affidata la conduzione di {eventTitle}, che si tiene {when}.} other {Ti è stata affidata la conduzione di {eventTitle}, che inizia {when}.}}',
     sms: '{tenantName}: conduci {eventTitle}, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'Nuovi dettagli per {eventTitle}',
+    intro:
+      '{allDay, select, yes {Alcuni dettagli di {eventTitle} del {when} sono cambiati.} other {Alcuni dettagli di {eventTitle}, che inizia {when}, sono cambiati.}}',
+    closing: 'L’evento nel tuo calendario è stato aggiornato.',
+    sms: '{tenantName}: alcuni dettagli di {eventTitle} del {when} sono cambiati. {changes}',
   },
   pages: {
     preferencesTitle: 'Le tue preferenze sui messaggi',

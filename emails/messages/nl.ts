@@ -26,6 +26,10 @@ const nl: Catalog = {
     smsRoom: 'Online ruimte: {url}',
     smsReason: 'Reden: {reason}.',
     smsManage: 'Voorkeuren: {url}',
+    detailField: '{field, select, title {Titel} location {Waar} roomUrl {Online ruimte} description {Opmerkingen van de organisator} other {Gegevens}}',
+    detailChange: '{was} \u2192 {now}',
+    detailNone: '(geen)',
+    smsDetailChange: '{field, select, title {Titel} location {Waar} roomUrl {Online ruimte} description {Opmerkingen} other {Gegevens}}: nu {now} (was {was}).',
   },
   account: {
     passwordResetSubject: 'Stel een nieuw Punctual-wachtwoord in ({tenantName})',
@@ -109,6 +113,13 @@ const nl: Catalog = {
     intro:
       '{allDay, select, yes {Je bent toegevoegd als host van {eventTitle}. Het is op {when}.} other {Je bent toegevoegd als host van {eventTitle}. Het begint op {when}.}}',
     sms: '{tenantName}: je bent host van {eventTitle}, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'Nieuwe gegevens voor {eventTitle}',
+    intro:
+      '{allDay, select, yes {Er is iets veranderd aan {eventTitle} op {when}.} other {Er is iets veranderd aan {eventTitle} (begint {when}).}}',
+    closing: 'De afspraak in je agenda is bijgewerkt.',
+    sms: '{tenantName}: er is iets veranderd aan {eventTitle} op {when}. {changes}',
   },
   pages: {
     preferencesTitle: 'Jouw berichtvoorkeuren',

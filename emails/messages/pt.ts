@@ -30,6 +30,10 @@ const pt: Catalog = {
     smsRoom: 'Sala online: {url}',
     smsReason: 'Motivo: {reason}.',
     smsManage: 'Preferências: {url}',
+    detailField: '{field, select, title {Título} location {Onde} roomUrl {Sala online} description {Observações da organização} other {Detalhes}}',
+    detailChange: '{was} \u2192 {now}',
+    detailNone: '(nenhum)',
+    smsDetailChange: '{field, select, title {Título} location {Onde} roomUrl {Sala online} description {Observações} other {Detalhes}}: agora {now} (antes {was}).',
   },
   account: {
     passwordResetSubject: 'Redefina sua senha do Punctual ({tenantName})',
@@ -113,6 +117,13 @@ const pt: Catalog = {
     intro:
       '{allDay, select, yes {Você agora faz parte da equipe que conduz {eventTitle}, que acontece em {when}.} other {Você agora faz parte da equipe que conduz {eventTitle}, que começa em {when}.}}',
     sms: '{tenantName}: você conduz {eventTitle}, {when}.',
+  },
+  'event-details-changed': {
+    subject: 'Novos detalhes de {eventTitle}',
+    intro:
+      '{allDay, select, yes {Alguns detalhes de {eventTitle} em {when} mudaram.} other {Alguns detalhes de {eventTitle}, que começa {when}, mudaram.}}',
+    closing: 'O evento na sua agenda foi atualizado.',
+    sms: '{tenantName}: alguns detalhes de {eventTitle} em {when} mudaram. {changes}',
   },
   pages: {
     preferencesTitle: 'Suas preferências de mensagens',

@@ -2,7 +2,7 @@
  * A contact's personal calendar feed: serving it (`GET /feeds/<token>.ics`, app/feeds/[file]/route.ts), showing
  * its address to staff, rotating it and switching its alarms (the contact page). The feed lists the contact's live
  * bookings at live events that ended at most {@link FEED_PAST_DAYS} days ago, every role — so a host's feed is
- * everything they host — with the UID and SEQUENCE of their invitations (server/calendar/invite-sequence.ts) and,
+ * everything they host — with the UID and SEQUENCE of their invitations (domain/calendar/invite-sequence.ts: the booking's own counter) and,
  * when the contact's alarms are on, one VALARM per distinct planned reminder offset (domain/calendar/calendar-feed.ts).
  */
 import { createHash } from 'node:crypto';
@@ -16,7 +16,7 @@ import { AppError, parseInput } from '@/server/platform/errors';
 import { recheckActor } from '@/server/platform/versions';
 import { senderFor } from '@/server/organisations/sender-identity';
 import { feedUrl, signFeedToken, verifyFeedToken, webcalUrl } from './feed-link';
-import { inviteUidOf, lastInviteSequence } from './invite-sequence';
+import { inviteSequenceOf, inviteUidOf } from '@/domain/calendar/invite-sequence';
 import { z } from 'zod';
 
 /** How long after its end an event stays in the feed (days). */
@@ -48,7 +48,7 @@ export async function serveFeed(db: Db, token: string, opts: { secrets: readonly
     entries: rows.map(({ booking, event }) => ({
       entry: {
         uid: inviteUidOf(booking.id),
-        sequence: lastInviteSequence(event),
+        sequence: inviteSequenceOf(booking),
         title: event.title,
         description: event.description,
         location: event.location,

@@ -20,7 +20,7 @@ import { insertReply, replyBookingForUpdate, replyBySha, setReplyOutcome } from 
 import { bookingIdFromUid, matchReply, parseItipReply, ReplyParseError, type ParsedReply } from '@/domain/calendar/itip-reply';
 import { cancelBooking } from '@/server/scheduling/bookings';
 import { setActor } from '@/db/queries/platform/actor';
-import { lastInviteSequence } from './invite-sequence';
+import { inviteSequenceOf } from '@/domain/calendar/invite-sequence';
 
 /** Largest reply message read, bytes (a reply is a few KiB; Outlook's with HTML ~30 KiB). */
 export const MAX_REPLY_BYTES = 1_048_576;
@@ -93,7 +93,7 @@ export async function ingestReply(db: Db, raw: Buffer, opts: { source: 'file' | 
     const found = bookingId ? await replyBookingForUpdate(tx, bookingId) : undefined;
     const decision = matchReply(
       parsed,
-      found ? { id: found.booking.id, email: found.email, status: found.booking.status, lastSentSequence: lastInviteSequence(found.event) } : null,
+      found ? { id: found.booking.id, email: found.email, status: found.booking.status, lastSentSequence: inviteSequenceOf(found.booking) } : null,
     );
     const partstat = parsed.attendees.length === 1 ? parsed.attendees[0].partstat : null;
     const stored = await insertReply(tx, {

@@ -22,6 +22,7 @@ import {
 } from '@/db/queries/scheduling/bulk-planning';
 import { bookings, events, type Booking } from '@/db/schema';
 import { keptDetails, type KeptDetail } from '@/domain/scheduling/contact-kept';
+import { inviteSequenceOnCancel } from '@/db/queries/calendar/invite-sequence';
 import { recordBookingCancelled, recordBookingConfirmed, recordBookingsConfirmed } from './domain-events';
 import { AppError, parseInput } from '@/server/platform/errors';
 import { type AddBookingInput, addBookingSchema } from './inputs';
@@ -188,7 +189,8 @@ export async function addBookingsBulk(
 }
 
 /**
- * Cancels one booking and its still-sendable reminders, in one transaction. The booking's row lock orders
+ * Cancels one booking and its still-sendable reminders, in one transaction; its calendar SEQUENCE goes one up (the
+ * CANCEL carries it, domain/calendar/invite-sequence.ts) unless it was already cancelled. The booking's row lock orders
  * this against a concurrent send, which reads the booking FOR SHARE right before the provider call
  * (db/queries/sending/delivery.ts `loadReminderWorld`): that send either sees the cancellation or committed its
  * `sending` state before it. Idempotent. @throws AppError not_found.
@@ -198,7 +200,7 @@ export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: st
     const [before] = await tx.select({ status: bookings.status }).from(bookings).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, bookingId))).for('update');
     const [b] = await tx
       .update(bookings)
-      .set({ status: 'cancelled', statusReason: reason, updatedAt: now })
+      .set({ status: 'cancelled', statusReason: reason, updatedAt: now, inviteSequence: inviteSequenceOnCancel })
       .where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, bookingId)))
       .returning();
     if (!b) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');

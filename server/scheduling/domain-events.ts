@@ -6,13 +6,15 @@
  *
  * Revisions (part of every notification's message key, domain/keys.ts): a booking's confirmation and
  * cancellation happen once per booking row (revision 1; a re-booking is a new row); an event's reschedule
- * and cancellation carry the schedule version they produced / ended at.
+ * and cancellation carry the schedule version they produced / ended at; a details change the event's row version it
+ * produced (one per save).
  */
 import { TASK } from '@/jobs/registry';
 import type { Tx } from '@/db/client';
 import { insertDomainEvent, insertDomainEvents } from '@/db/queries/scheduling/domain-events';
 import { enqueueJob, enqueueJobs } from '@/db/queries/platform/jobs';
 import type { Booking, Event } from '@/db/schema';
+import type { DetailChange } from '@/domain/scheduling/event-details-change';
 
 /** Timing of an event as a domain event payload records it (UTC instants as ISO strings; IANA zone). */
 interface TimingPayload {
@@ -100,5 +102,22 @@ export async function recordEventCancelled(tx: Tx, event: Event, reason: string,
     bookingId: null,
     revision: event.scheduleVersion,
     payload: { reason, scheduleVersion: event.scheduleVersion, timing: timingOf(event) },
+  });
+}
+
+/**
+ * Staff changed an event's title, place, online-room link or description and chose to tell its people: what changed
+ * (old → new, domain/scheduling/event-details-change.ts) and whether telling was the default or staff's own choice.
+ * Revision: the event's row version after the change (`after.version`), unique per save.
+ */
+export async function recordEventDetailsChanged(tx: Tx, after: Event, changes: DetailChange[], byDefault: boolean, at: Date): Promise<void> {
+  await append(tx, at, {
+    tenantId: after.tenantId,
+    type: 'event_details_changed',
+    entityId: after.id,
+    eventId: after.id,
+    bookingId: null,
+    revision: after.version,
+    payload: { changes, notifyByDefault: byDefault, scheduleVersion: after.scheduleVersion, timing: timingOf(after) },
   });
 }

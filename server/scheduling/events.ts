@@ -1,5 +1,5 @@
 /**
- * Scheduling use-cases on events: create (one or many), reschedule, cancel and re-plan. Each runs in ONE
+ * Scheduling use-cases on events: create (one or many), reschedule, change details, cancel and re-plan. Each runs in ONE
  * transaction that writes the change, the newly planned reminders, the end state of the reminders it makes
  * obsolete, and the wake-up jobs (the outbox, invariant 1). Called alike by route handlers, the iCalendar
  * importer, the seed and tests. Bookings: ./bookings.ts.
@@ -8,8 +8,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '@/db/client';
 import { bookingsOfEvent, endSendableReminders, lockEvent, insertEvents } from '@/db/queries/scheduling/scheduling';
+import { bumpInviteSequencesOfEvent } from '@/db/queries/calendar/invite-sequence';
 import { events, type Event } from '@/db/schema';
-import { recordEventCancelled, recordEventRescheduled } from './domain-events';
+import { recordEventCancelled, recordEventDetailsChanged, recordEventRescheduled } from './domain-events';
+import { detailChangesOf, notifyDecision, type DetailChange, type EventDetails } from '@/domain/scheduling/event-details-change';
+import { noteKey } from '@/domain/scheduling/event-note';
 import { AppError, parseInput } from '@/server/platform/errors';
 import { type CreateEventInput, createEventSchema, eventTimingSchema } from './inputs';
 import { planAndEnqueue, requireTenant } from './planning';
@@ -80,6 +83,8 @@ export async function rescheduleEvent(
       })
       .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
       .returning();
+    // Every confirmed booking's calendar entry gets a new invitation (the reschedule notice): one SEQUENCE up.
+    await bumpInviteSequencesOfEvent(tx, tenantId, eventId);
     const bookingList = await bookingsOfEvent(tx, tenantId, eventId);
     await planAndEnqueue(tx, tenant, updated, bookingList, now, { supersedeOlder: true });
     await recordEventRescheduled(tx, event, updated, now);
@@ -87,6 +92,55 @@ export async function rescheduleEvent(
   };
   // On a Tx this is a savepoint inside the caller's transaction (the importer's one-transaction import).
   return db.transaction(run);
+}
+
+/** What {@link changeEventDetails} did: the event after it, the details that changed, and whether people are told. */
+export interface DetailsChangeResult {
+  event: Event;
+  changes: DetailChange[];
+  /** True when a "details changed" notice and updated calendar entry go to the event's people. */
+  notified: boolean;
+  /** True when `notified` is the default for these changes (staff did not choose), domain/scheduling/event-details-change.ts. */
+  byDefault: boolean;
+}
+
+/**
+ * Changes an event's details — title, place, online-room link, description (and, with them, the note for
+ * participants, which no invitation carries) — in the caller's transaction (a savepoint on a Tx). Only a real change
+ * is written (an unchanged save leaves the row version alone). When a title, place, link or description changed and
+ * people are to be told (`notify`: staff's choice; undefined: the default, `notifyByDefault` — yes unless only the
+ * description changed), in the same transaction: every confirmed booking's calendar SEQUENCE goes one up and the
+ * domain event `event_details_changed` (old → new per detail) is recorded; the notify task then sends each person
+ * the "details changed" notice with the updated invitation, per the notification policy.
+ * @throws AppError not_found, invalid_state (cancelled event).
+ */
+export async function changeEventDetails(
+  db: Db | Tx,
+  tenantId: string,
+  eventId: string,
+  details: Omit<EventDetails, 'title'> & { title: string; eventNote?: Record<string, string> | null },
+  opts: { notify?: boolean; now: Date },
+): Promise<DetailsChangeResult> {
+  return db.transaction(async (tx) => {
+    const before = await lockEvent(tx, tenantId, eventId);
+    if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
+    if (before.status === 'cancelled') throw new AppError('invalid_state', 'a cancelled event cannot be edited', 'eventId');
+    const changes = detailChangesOf(before, details);
+    const { eventNote, ...texts } = details;
+    const noteChanged = eventNote !== undefined && noteKey(eventNote) !== noteKey(before.eventNote);
+    const decision = notifyDecision(changes, opts.notify);
+    if (changes.length === 0 && !noteChanged) return { event: before, changes, notified: false, byDefault: decision.byDefault };
+    const [after] = await tx
+      .update(events)
+      .set({ ...texts, ...(eventNote !== undefined ? { eventNote } : {}), updatedAt: opts.now })
+      .where(and(eq(events.tenantId, tenantId), eq(events.id, eventId)))
+      .returning();
+    if (decision.notify) {
+      await bumpInviteSequencesOfEvent(tx, tenantId, eventId);
+      await recordEventDetailsChanged(tx, after, changes, decision.byDefault, opts.now);
+    }
+    return { event: after, changes, notified: decision.notify, byDefault: decision.byDefault };
+  });
 }
 
 /** Cancels an event and every still-sendable reminder of it, in one transaction. Idempotent. @throws AppError not_found. */
@@ -100,6 +154,8 @@ export async function cancelEvent(db: Db | Tx, tenantId: string, eventId: string
       .set({ status: 'cancelled', statusReason: reason, updatedAt: now })
       .where(eq(events.id, eventId))
       .returning();
+    // The CANCEL every confirmed booking gets carries the next SEQUENCE.
+    await bumpInviteSequencesOfEvent(tx, tenantId, eventId);
     // Only the rule reminders and nudges end: notifications about earlier changes still tell what happened.
     await endSendableReminders(tx, tenantId, { eventId }, 'cancelled', `event cancelled: ${reason}`);
     await recordEventCancelled(tx, updated, reason, now);

@@ -23,17 +23,17 @@ import { actorDisplayName, setActor } from '@/db/queries/platform/actor';
 import { appendAudit } from '@/db/queries/dashboards/audit';
 import { guestTenantsOf, lockEvent, previousCancelledBooking, reminderImpact } from '@/db/queries/scheduling/scheduling';
 import { bookings, contacts, events, reminderRules, suppressions, tenants, type Booking, type Event } from '@/db/schema';
-import { alreadyRemovedMessage, sameValue } from '@/domain/platform/edit-conflict';
+import { alreadyRemovedMessage } from '@/domain/platform/edit-conflict';
 import { EventFormError, formFromTiming, timingFromForm } from '@/domain/scheduling/event-form';
 import { suppressionReasons } from '@/domain/vocabulary';
 import { bookingFormSchema, type BookingForm } from '@/domain/scheduling/booking-form';
 import { FIELD_LIMITS } from '@/domain/platform/request-limits';
 import { refuseBidiControls } from '@/domain/text';
-import { checkEventNote, noteKey, type EventNote } from '@/domain/scheduling/event-note';
+import { checkEventNote, type EventNote } from '@/domain/scheduling/event-note';
 import { catalogLocales } from '@/emails/messages';
 import { AppError, assertId, parseInput } from '@/server/platform/errors';
 import { addBooking, cancelBooking } from './bookings';
-import { cancelEvent, createEvent, rescheduleEvent } from './events';
+import { cancelEvent, changeEventDetails, createEvent, rescheduleEvent } from './events';
 import { suppressionChannelOf } from '@/server/suppressions/suppressions';
 import { senderOfNewBooking } from '@/server/organisations/partnerships';
 import { assertVersion, assertVersionIssued, parseVersion, recheckActor } from '@/server/platform/versions';
@@ -135,17 +135,34 @@ async function assertEventVersion(tx: Tx, ctx: ActionContext, e: Event, seen: nu
 }
 
 /**
+ * Whether to tell the event's people about a details change (`notify` of the event form and API): true or false, or
+ * absent/null for the default (domain/scheduling/event-details-change.ts `notifyByDefault`: yes when the title, place
+ * or online-room link changed; no when only the description did). Anything else is a 400 naming `notify`.
+ */
+const notifySchema = z.object({ notify: z.boolean({ error: 'must be true or false (or left out for the default)' }).nullish() });
+
+/**
  * Saves the event form: details change in place; a timing change (start, end, zone, all-day) is a reschedule
  * (new schedule version, old reminders superseded, new ones planned) — audited as `event_reschedule`.
+ * A change of the title, place, online-room link or description tells the event's people ("details changed" notice
+ * with an updated calendar entry; server/scheduling/events.ts `changeEventDetails`) when `input.notify` says so, or by
+ * default when it is absent; the audit entry records what changed, the choice and whether it was the default.
  * `input.version` is the event's row version the form was opened with.
- * @returns the event and how many reminders were re-planned.
- * @throws AppError validation (field named, `version` when missing), not_found, conflict (stale `version`:
- *   "This event was changed by NAME at TIME since you opened it.", nothing written), invalid_state (cancelled).
+ * @returns the event, whether it was rescheduled, and whether people are told about changed details.
+ * @throws AppError validation (field named, `version` when missing, `notify` when not a boolean), not_found, conflict
+ *   (stale `version`: "This event was changed by NAME at TIME since you opened it.", nothing written), invalid_state
+ *   (cancelled).
  */
-export async function updateEventAction(db: Db, ctx: ActionContext, eventId: string, input: EventForm & { version?: unknown }): Promise<{ event: Event; rescheduled: boolean }> {
+export async function updateEventAction(
+  db: Db,
+  ctx: ActionContext,
+  eventId: string,
+  input: EventForm & { version?: unknown; notify?: unknown },
+): Promise<{ event: Event; rescheduled: boolean; detailsNotified: boolean }> {
   assertId(eventId, 'eventId', 'event');
   const seen = parseVersion(input);
   const f = parseInput(eventFormSchema, input);
+  const { notify } = parseInput(notifySchema, { notify: input.notify });
   const t = timing(f);
   return db.transaction(async (tx) => {
     await recheckActor(tx, ctx, 'operate');
@@ -154,18 +171,15 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
     if (!before) throw new AppError('not_found', `event ${eventId} not found`, 'eventId');
     await assertEventVersion(tx, ctx, before, seen);
     if (before.status === 'cancelled') throw new AppError('invalid_state', 'a cancelled event cannot be edited', 'eventId');
-    const details = { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl };
-    // An absent note leaves the stored one; a note is compared by its content, not its key order.
-    const note = f.eventNote === undefined ? {} : { eventNote: storedNote(f.eventNote) };
-    const noteChanged = 'eventNote' in note && noteKey(note.eventNote) !== noteKey(before.eventNote);
-    // Only a real change is written: a save that changes nothing must not bump the version (and so stale
-    // every other open form of this event).
-    if (noteChanged || (Object.keys(details) as (keyof typeof details)[]).some((k) => !sameValue(details[k], before[k]))) {
-      await tx
-        .update(events)
-        .set({ ...details, ...note, updatedAt: ctx.now })
-        .where(and(eq(events.tenantId, ctx.tenantId), eq(events.id, eventId)));
-    }
+    // Only a real change is written (changeEventDetails): a save that changes nothing must not bump the version (and
+    // so stale every other open form of this event). An absent note leaves the stored one.
+    const details = await changeEventDetails(
+      tx,
+      ctx.tenantId,
+      eventId,
+      { title: f.title, description: f.description, location: f.location, roomUrl: f.roomUrl, ...(f.eventNote === undefined ? {} : { eventNote: storedNote(f.eventNote) }) },
+      { notify: notify ?? undefined, now: ctx.now },
+    );
     const after = await rescheduleEvent(tx, ctx.tenantId, eventId, { ...t, roomOpenLeadMinutes: before.roomOpenLeadMinutes }, ctx.now);
     const rescheduled = after.scheduleVersion !== before.scheduleVersion;
     await appendAudit(tx, {
@@ -179,10 +193,12 @@ export async function updateEventAction(db: Db, ctx: ActionContext, eventId: str
         ...(rescheduled
           ? { from: { startsAt: before.startsAt, endsAt: before.endsAt, timeZone: before.timeZone, version: before.scheduleVersion }, to: { startsAt: after.startsAt, endsAt: after.endsAt, timeZone: after.timeZone, version: after.scheduleVersion } }
           : {}),
+        // What changed of the details, and whether staff had the people told (their choice, or the default).
+        ...(details.changes.length > 0 ? { changes: details.changes, notify: details.notified, notifyChoice: details.byDefault ? 'default' : 'staff' } : {}),
       },
     });
     const [event] = await tx.select().from(events).where(eq(events.id, eventId));
-    return { event: event!, rescheduled };
+    return { event: event!, rescheduled, detailsNotified: details.notified };
   });
 }
 

@@ -11,6 +11,7 @@
 import type { OutgoingEmail, OutgoingSms, OutgoingWebhook } from '@/channels/types';
 import type { ReminderWorld } from '@/db/queries/sending/delivery';
 import { buildCalendarInvite, calendarInviteFilename } from '@/domain/calendar/calendar-invite';
+import { inviteUidOf, messageInviteSequence } from '@/domain/calendar/invite-sequence';
 import { webhookPayload } from '@/domain/sending/webhook-payload';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { categoryOf, isEssential } from '@/domain/notifications/preferences';
@@ -69,11 +70,14 @@ interface Timing {
 
 /**
  * The notification fields of the template data (emails/schema.ts `notificationTemplateDataSchema`) from the
- * domain event: the schedule version it is about, the previous timing (reschedules), the reason (cancellations).
+ * domain event: the schedule version it is about, the previous timing (reschedules), the reason (cancellations), the
+ * changed details (a details-changed notice: `detailChanges`).
  */
 export function notificationFields(w: ReminderWorld): Record<string, unknown> {
-  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string; scheduleVersion?: number };
+  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string; scheduleVersion?: number; changes?: unknown };
   return {
+    // A details-changed notice: what changed, old → new (server/scheduling/domain-events.ts recordEventDetailsChanged).
+    ...(p.changes !== undefined ? { detailChanges: p.changes } : {}),
     scheduleVersion: p.scheduleVersion ?? w.reminder.scheduleVersion,
     previousStartsAt: p.previous?.startsAt ?? null,
     previousEndsAt: p.previous?.endsAt ?? null,
@@ -87,27 +91,46 @@ export function notificationFields(w: ReminderWorld): Record<string, unknown> {
 const INVITE_METHOD: Partial<Record<DomainEventType, 'REQUEST' | 'CANCEL'>> = {
   booking_confirmed: 'REQUEST',
   event_rescheduled: 'REQUEST',
+  event_details_changed: 'REQUEST',
   participant_added_as_host: 'REQUEST',
   booking_cancelled: 'CANCEL',
   event_cancelled: 'CANCEL',
 };
 
 /**
- * The calendar invitation of a notification email, or undefined (reminders carry none). One stable UID per
- * booking; SEQUENCE = the event's current schedule version − 1 for a REQUEST (0 for the first timing, +1 per
- * reschedule; the entry states the current timing) and the schedule version itself for a CANCEL (the next after
- * the last REQUEST) — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4.
+ * The iTIP method of the calendar invitation a message on `channel` carries, or null: only a booking-change
+ * notification email carries one (reminders, SMS and webhooks none). The claim records the invitation's SEQUENCE for
+ * exactly these messages (server/sending/send-reminder.ts `judgeReminder`).
  */
-function calendarFor(w: ReminderWorld, stamp: Date, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
+export function invitationMethodOf(w: Pick<ReminderWorld, 'reminder'>, channel: Channel): 'REQUEST' | 'CANCEL' | null {
   const type = w.reminder.notificationType;
-  const method = type ? INVITE_METHOD[type] : undefined;
+  return channel === 'email' && w.reminder.kind === 'notification' && type ? (INVITE_METHOD[type] ?? null) : null;
+}
+
+/**
+ * What fixes a message's invitation so that every attempt writes the same bytes: the SEQUENCE recorded at its claim
+ * (`deliveries.invite_sequence`, null on rows claimed before it was recorded) and DTSTAMP, the claim instant
+ * (`deliveries.created_at`: when the message was made, RFC 5545 §3.8.7.2).
+ */
+export interface InviteFixed {
+  sequence: number | null;
+  stamp: Date;
+}
+
+/**
+ * The calendar invitation of a notification email, or undefined (reminders carry none). One stable UID per
+ * booking (domain/calendar/invite-sequence.ts `inviteUidOf`); SEQUENCE the booking's, fixed at the claim
+ * (`messageInviteSequence`): one counter per booking that every reschedule, notified details change and
+ * cancellation moves up — RFC 5546 §2.1.4 / RFC 5545 §3.8.7.4. The entry states the event as it is at the attempt.
+ */
+function calendarFor(w: ReminderWorld, fixed: InviteFixed, senderIdentity?: SenderIdentityConfig): OutgoingEmail['calendar'] {
+  const method = invitationMethodOf(w, 'email');
   if (!method) return undefined;
-  // The invitation states the event as it is NOW (its current timing), so it carries the current version's SEQUENCE.
-  const version = w.event.scheduleVersion;
+  const stamp = fixed.stamp;
   const content = buildCalendarInvite({
     method,
-    uid: `booking-${w.booking.id}@punctual`,
-    sequence: method === 'REQUEST' ? version - 1 : version,
+    uid: inviteUidOf(w.booking.id),
+    sequence: messageInviteSequence(fixed.sequence, w.booking),
     title: w.event.title,
     description: w.event.description,
     location: w.event.location,
@@ -145,7 +168,17 @@ export async function composeMessage(
   address: string,
   template: MessageKind,
   data: ReminderTemplateData,
-  opts: { now: Date; smsFrom?: string; smsStatusCallbackUrl?: string; messageKey: string; links?: LinkSettings; senderIdentity?: SenderIdentityConfig; staffText?: StaffText | null },
+  opts: {
+    now: Date;
+    smsFrom?: string;
+    smsStatusCallbackUrl?: string;
+    messageKey: string;
+    links?: LinkSettings;
+    senderIdentity?: SenderIdentityConfig;
+    staffText?: StaffText | null;
+    /** The invitation's SEQUENCE and DTSTAMP fixed at the claim ({@link InviteFixed}); absent: the booking's SEQUENCE now and `now`. */
+    invite?: InviteFixed;
+  },
 ): Promise<ComposedMessage> {
   if (channel === 'sms') {
     if (template === announcementKind && !opts.staffText) throw new Error('an announcement has no text to send');
@@ -213,7 +246,7 @@ export async function composeMessage(
         // the DKIM signature — the MTA or provider that signs must include them (README).
         ...(unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe.url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
       },
-      calendar: calendarFor(w, opts.now, opts.senderIdentity),
+      calendar: calendarFor(w, opts.invite ?? { sequence: null, stamp: opts.now }, opts.senderIdentity),
     },
   };
 }

@@ -257,6 +257,8 @@ export async function checkAttempt(
       messageKey: d.messageKey,
       links: deps.links,
       senderIdentity: deps.senderIdentity,
+      // Fixed at the claim, so a retry after a later change still writes this message's own SEQUENCE and DTSTAMP.
+      invite: { sequence: d.inviteSequence, stamp: d.createdAt },
     });
   } catch (e) {
     if (e instanceof ConfigurationError) return dead('configuration', e.message);

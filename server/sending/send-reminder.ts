@@ -36,7 +36,8 @@
 import type { EmailChannel, SmsChannel, WebhookChannel } from '@/channels/types';
 import type { EmailProvider, Provider } from '@/domain/vocabulary';
 import { TASK } from '@/jobs/registry';
-import { addressFor, type LinkSettings } from './compose-message';
+import { addressFor, invitationMethodOf, type LinkSettings } from './compose-message';
+import { inviteSequenceOf } from '@/domain/calendar/invite-sequence';
 import type { Db, Tx } from '@/db/client';
 import { enqueueJob } from '@/db/queries/platform/jobs';
 import {
@@ -228,6 +229,9 @@ export async function judgeReminder(deps: SendDeps, tx: Tx, w: ReminderWorld, no
       leaseExpiresAt: new Date(now.getTime() + (deps.claimLeaseMs ?? 60_000)),
       // Whose name it goes out in (issue #12); re-decided before every attempt (prepareAttempt).
       sendingTenantId: w.sendingTenant.id,
+      // The SEQUENCE of its calendar invitation (booking-change emails only), read under the booking's lock and fixed
+      // here: a retry after a later change keeps it; that change's own message carries the higher value.
+      inviteSequence: invitationMethodOf(w, w.reminder.channel) ? inviteSequenceOf(w.booking) : null,
     },
   };
 }

@@ -30,6 +30,9 @@ const sample: Record<string, MessageValue> = {
   location: placeholder('location'),
   reason: placeholder('reason'),
   eventNote: placeholder('eventNote'),
+  // A details-changed notice: one changed detail's label, and all its changes as sentences.
+  field: 'location',
+  changes: placeholder('changes'),
   when: '|',
   time: '|',
   was: '|',

@@ -61,6 +61,8 @@ const sample: Record<string, MessageValue> = {
   now: 'Sun 28 Mar, 11:00 CEST',
   allDay: 'no',
   category: 'reminders',
+  // A details-changed notice (its `field` is the sample below: a select's other branch).
+  changes: 'Where: now Garden B (was Room A).',
   count: 3,
   link: { link: 'https://x.test/p' },
   url: 'https://x.test/r',

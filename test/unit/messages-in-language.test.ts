@@ -1,6 +1,6 @@
 /**
- * A reader of each shipped language gets no English sentence: the reminder, the booking confirmation and the
- * rescheduling notice of a real-looking event, rendered for each language (subject, plain-text part, SMS), share no
+ * A reader of each shipped language gets no English sentence: the reminder, the booking confirmation, the
+ * rescheduling notice and the details-changed notice of a real-looking event, rendered for each language (subject, plain-text part, SMS), share no
  * run of three words with the English render — once the text people typed, URLs and everything with a digit (the
  * dates and times) are taken out of both.
  */
@@ -13,7 +13,15 @@ import { englishMessageRuns, wordRuns as runsOf } from '@/test/support/word-runs
 
 const wordRuns = (text: string) => runsOf(text, typedValues);
 
-const typedValues = ['Clay Corner Amsterdam', 'Glaze Night', 'Jonas Berger', 'Clay Corner, Westerstraat 5, Amsterdam', 'Wear clothes that may get dirty.', 'Bring an apron and closed shoes.'];
+const typedValues = [
+  'Clay Corner Amsterdam',
+  'Glaze Night',
+  'Jonas Berger',
+  'Clay Corner, Westerstraat 5, Amsterdam',
+  'Wear clothes that may get dirty.',
+  'Bring an apron and closed shoes.',
+  'Clay Corner, Prinsengracht 2, Amsterdam',
+];
 
 const event: NotificationTemplateData = {
   tenantName: typedValues[0]!,
@@ -42,14 +50,16 @@ const event: NotificationTemplateData = {
   previousAllDay: false,
   reason: null,
 };
+/** The details-changed notice's change: the place moved (both places are text people typed). */
+const detailChanges = [{ field: 'location', from: typedValues[6]!, to: typedValues[3]! }];
 
 async function rendered(template: TemplateId, locale: string): Promise<string> {
-  const data = { ...event, locale };
+  const data = { ...event, detailChanges, locale };
   const email = await renderReminderEmail(template, data);
   return [email.subject, email.text, renderSmsText(template, data)].join('\n');
 }
 
-const templates: TemplateId[] = ['attendee-reminder', 'booking-confirmed', 'event-rescheduled'];
+const templates: TemplateId[] = ['attendee-reminder', 'booking-confirmed', 'event-rescheduled', 'event-details-changed'];
 
 /** The runs of every built-in English message (the catalog itself), besides the English render's. */
 const catalogRuns = englishMessageRuns();

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TemplateId } from '@/domain/vocabulary';
+import { catalogLocales } from '@/emails/messages';
+import { renderSmsText } from '@/emails/sms';
 import {
   parseTemplateData,
   previewData,
@@ -14,7 +16,7 @@ import {
   type ReminderTemplateData,
 } from '@/emails';
 
-const notificationIds = ['booking-confirmed', 'booking-cancelled', 'event-rescheduled', 'event-cancelled', 'host-added'] as const;
+const notificationIds = ['booking-confirmed', 'booking-cancelled', 'event-rescheduled', 'event-cancelled', 'host-added', 'event-details-changed'] as const;
 
 const forbiddenStrings = ['undefined', 'null', 'NaN', 'Invalid DateTime', '[object Object]'];
 const placeholderPattern = /\{\{|\{[a-zA-Z]+\}/;
@@ -100,6 +102,52 @@ describe('notification wording', () => {
     expect(text).toContain('https://rooms.example.com/r/intro-workshop');
     const unknown = await renderReminderEmail('host-added', { ...data, participantCount: null });
     expect(unknown.text).not.toContain('participant');
+  });
+});
+
+describe('event-details-changed says what changed, old → new, in every language', () => {
+  const data = () => ({
+    ...previewData['event-details-changed'],
+    location: 'Garden B',
+    detailChanges: [
+      { field: 'location', from: 'Room A', to: 'Garden B' },
+      { field: 'roomUrl', from: null, to: 'https://meet.example/r/picnic' },
+    ],
+  });
+  it('English: subject, each change with its label, the time, the calendar line', async () => {
+    const { subject, text } = await renderReminderEmail('event-details-changed', data());
+    expect(subject).toBe('New details for Intro workshop');
+    expect(text).toContain('Some details of Intro workshop');
+    expect(text).toMatch(/Where\s+Room A → Garden B/);
+    expect(text).toMatch(/Online room\s+\(none\) → https:\/\/meet\.example\/r\/picnic/);
+    expect(text).toContain('The calendar entry is updated.');
+    expect(renderSmsText('event-details-changed', { ...data(), preferencesUrl: null })).toBe(
+      'Studio Noord: some details of Intro workshop on Sun 28 Mar, 11:00 CEST (14:30 IST your time) have changed. Where: now Garden B (was Room A). Online room: now https://meet.example/r/picnic (was (none)).',
+    );
+  });
+  it.each(catalogLocales.filter((l) => l !== 'en'))('%s: no English words of the template, the values kept', async (locale) => {
+    const { subject, text } = await renderReminderEmail('event-details-changed', { ...data(), locale });
+    const sms = renderSmsText('event-details-changed', { ...data(), locale, preferencesUrl: null });
+    for (const english of ['New details', 'Some details', 'Where', 'Online room', '(none)', 'calendar entry', 'have changed', 'now Garden']) {
+      expect(`${subject}\n${text}`, `${locale}: "${english}"`).not.toContain(english);
+      expect(sms, `${locale} SMS: "${english}"`).not.toContain(english);
+    }
+    expect(text).toContain('Room A');
+    expect(text).toContain('Garden B');
+    expect(text).toContain(locale === 'he' ? '←' : '→');
+  });
+  it('the place and the room as they are, when they did not change', async () => {
+    const titleOnly = { ...data(), location: 'Studio 2', detailChanges: [{ field: 'title', from: 'Intro', to: 'Intro workshop' }] };
+    const { text } = await renderReminderEmail('event-details-changed', titleOnly);
+    expect(text).toMatch(/Title\s+Intro → Intro workshop/);
+    expect(text).toMatch(/Where\s+Studio 2/);
+    expect(text).toMatch(/Online room\s+https:\/\/rooms\.example\.com\/r\/intro-workshop/);
+  });
+  it('refuses data without the changes, naming the field', () => {
+    expect(parseTemplateData('event-details-changed', { ...data(), detailChanges: [] })).toMatchObject({ ok: false, field: 'detailChanges' });
+    const { detailChanges: _none, ...rest } = data();
+    expect(parseTemplateData('event-details-changed', rest)).toMatchObject({ ok: false, field: 'detailChanges', message: 'detailChanges: required for a details-changed notice' });
+    expect(parseTemplateData('event-details-changed', { ...data(), detailChanges: [{ field: 'colour', from: 'red', to: 'blue' }] })).toMatchObject({ ok: false, field: 'detailChanges.0.field' });
   });
 });
 

@@ -51,10 +51,16 @@ interface RenderCase {
   data: TemplateData;
 }
 
-/** All cases: templates × {@link renderLocales} × situations (8 × 5 × 6 = 240). */
+/**
+ * Templates written after the goldens (no two-render output ever existed for them, so they have no golden): the
+ * details-changed notice is rendered by the one-render path only (test/unit/notification-templates.test.ts covers it).
+ */
+const withoutGolden: readonly TemplateId[] = ['event-details-changed'];
+
+/** All cases: templates with a golden × {@link renderLocales} × situations (8 × 5 × 6 = 240). */
 export function renderCases(): RenderCase[] {
   const cases: RenderCase[] = [];
-  for (const template of templateIds) {
+  for (const template of templateIds.filter((t) => !withoutGolden.includes(t))) {
     for (const locale of renderLocales) {
       for (const [name, change] of Object.entries(situations)) {
         const data = { ...previewData[template], ...change, locale } as TemplateData;

@@ -15,6 +15,7 @@ import BookingCancelled from '@/emails/booking-cancelled';
 import BookingConfirmed from '@/emails/booking-confirmed';
 import EventCancelled from '@/emails/event-cancelled';
 import EventRescheduled from '@/emails/event-rescheduled';
+import EventDetailsChanged from '@/emails/event-details-changed';
 import HostAdded from '@/emails/host-added';
 import HostReminder from '@/emails/host-reminder';
 import RoomOpening from '@/emails/room-opening';
@@ -32,6 +33,7 @@ const components: Record<TemplateId, (props: never) => ReturnType<typeof Attende
   'event-rescheduled': EventRescheduled,
   'event-cancelled': EventCancelled,
   'host-added': HostAdded,
+  'event-details-changed': EventDetailsChanged,
 };
 const plainTextOptions = {
   selectors: ['h1', 'h2', 'h3'].map((selector) => ({ selector, options: { uppercase: false } })),

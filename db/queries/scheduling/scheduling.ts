@@ -292,3 +292,12 @@ export async function carryCandidates(db: DbOrTx, tenantId: string, eventId: str
 export async function carryReminder(db: DbOrTx, id: string, version: number, expiresAt: Date): Promise<void> {
   await db.update(reminders).set({ scheduleVersion: version, expiresAt, updatedAt: sql`now()` }).where(eq(reminders.id, id));
 }
+
+/** How many confirmed bookings an event of the tenant has (the people an event-wide change is told to); 0 for an unknown event. */
+export async function confirmedBookingCount(db: DbOrTx, tenantId: string, eventId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(bookings)
+    .where(and(eq(bookings.tenantId, tenantId), eq(bookings.eventId, eventId), eq(bookings.status, 'confirmed')));
+  return row?.n ?? 0;
+}

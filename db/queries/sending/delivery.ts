@@ -287,6 +287,8 @@ export async function claimMessageKey(
     provider: Provider;
     leaseExpiresAt: Date;
     sendingTenantId: string;
+    /** The SEQUENCE of the calendar invitation the message carries, fixed with the claim; null when it carries none. */
+    inviteSequence: number | null;
   },
   opts: { reminderDone?: boolean } = {},
 ): Promise<Delivery | null> {
@@ -344,25 +346,26 @@ export async function claimMessageKeys(db: DbOrTx, claims: readonly ClaimInput[]
     provider: c.provider,
     lease_expires_at: c.leaseExpiresAt.toISOString(),
     sending_tenant_id: c.sendingTenantId,
+    invite_sequence: c.inviteSequence,
   }));
   const inserted = await db.execute<{ id: string }>(sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(
         ord int, tenant_id uuid, reminder_id uuid, message_key text, channel text, address text, template text, message_locale text,
-        locale_reason text, provider text, lease_expires_at timestamptz, sending_tenant_id uuid)
+        locale_reason text, provider text, lease_expires_at timestamptz, sending_tenant_id uuid, invite_sequence int)
     ), reminder_done as (
       update reminders set status = 'done', status_reason = null, updated_at = now()
       where id = any(array(select reminder_id from input)) and status in ${oneOf(reminderFromStates('done'))}
       returning id
     )
     insert into deliveries (tenant_id, reminder_id, message_key, channel, address, template, message_locale, locale_reason,
-      message_text_version, provider, lease_expires_at, sending_tenant_id, status)
+      message_text_version, provider, lease_expires_at, sending_tenant_id, invite_sequence, status)
     select i.tenant_id, i.reminder_id, i.message_key, i.channel::channel, i.address, i.template, i.message_locale, i.locale_reason,
       case when i.message_locale is null then null else (
         select case when mt.status = 'published' then mt.version end from message_texts mt
         where mt.tenant_id = i.tenant_id and mt.kind = i.template and mt.locale = i.message_locale and mt.version is not null
         order by mt.version desc limit 1) end,
-      i.provider::provider, i.lease_expires_at, i.sending_tenant_id, 'claimed'
+      i.provider::provider, i.lease_expires_at, i.sending_tenant_id, i.invite_sequence, 'claimed'
     from input i
     order by i.ord
     on conflict (message_key) do nothing

@@ -45,7 +45,9 @@ export async function generateMetadata({ params, searchParams }: Props & { searc
 export default async function EventPage({ params, searchParams }: Props & { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { id } = await params;
   const sp = await searchParams;
-  const notice =
+  // A details change the booked people are told about (the form adds `told=1`): said after the save's own notice.
+  const told = sp.told === '1' ? ' The booked people are told about the new details, with an updated calendar entry.' : '';
+  const saved =
     sp.saved === 'created'
       ? 'Event created. Add participants below: their reminders are planned as you add them.'
       : sp.saved === 'rescheduled'
@@ -53,6 +55,7 @@ export default async function EventPage({ params, searchParams }: Props & { sear
         : sp.saved === 'updated'
           ? 'Changes saved. The timing did not change, so no reminder was re-planned.'
           : null;
+  const notice = saved ? `${saved}${told}` : null;
   const filter = filterOf(sp);
   const { session, page } = await loadEventPage(id, JSON.stringify(filter));
   if (!page) notFound();

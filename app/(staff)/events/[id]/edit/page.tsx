@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { reminderImpact } from '@/db/queries/scheduling/scheduling';
+import { confirmedBookingCount, reminderImpact } from '@/db/queries/scheduling/scheduling';
 import { isUuid } from '@/db/queries/scheduling/event-views';
 import { events } from '@/db/schema';
 import { EmptyState } from '@/components/ui/EmptyState';
@@ -14,6 +14,7 @@ import { requireStaff } from '@/app/_http/session';
 import { zoneNames } from '@/domain/zones';
 import '@/app/styles/participants.css';
 import '@/app/styles/event-note.css';
+import '@/app/styles/event-details.css';
 import { noteKey } from '@/domain/scheduling/event-note';
 import { catalogLocales } from '@/emails/messages';
 
@@ -36,6 +37,7 @@ export default async function EditEventPage({ params }: { params: Promise<{ id: 
   if (!can(user.role, 'operate')) return <>{back}<EmptyState title="Read-only access">Your role ({user.role}) cannot edit events.</EmptyState></>;
   if (e.status === 'cancelled') return <>{back}<EmptyState title="This event is cancelled">A cancelled event cannot be edited or rescheduled.</EmptyState></>;
   const impact = await reminderImpact(db, tenant.id, { eventId: id });
+  const booked = await confirmedBookingCount(db, tenant.id, id);
   return (
     <>
       {back}
@@ -50,6 +52,7 @@ export default async function EditEventPage({ params }: { params: Promise<{ id: 
         eventId={id}
         zones={[...zoneNames]}
         pendingReminders={impact.pending}
+        bookedPeople={booked}
         version={e.version}
         noteLanguages={catalogLocales}
         initial={{ title: e.title, description: e.description ?? '', location: e.location ?? '', roomUrl: e.roomUrl ?? '', eventNote: noteKey(e.eventNote), ...formFromTiming(e) }}
