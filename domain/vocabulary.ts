@@ -35,6 +35,7 @@ export const domainEventTypes = [
   'event_rescheduled',
   'event_cancelled',
   'participant_added_as_host',
+  'booking_declined',
 ] as const;
 export type DomainEventType = (typeof domainEventTypes)[number];
 
@@ -124,6 +125,7 @@ const notificationTemplateIds = [
   'event-rescheduled',
   'event-cancelled',
   'host-added',
+  'booking-declined',
 ] as const;
 
 /**

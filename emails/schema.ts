@@ -154,6 +154,11 @@ export const notificationTemplateFieldsSchema = reminderTemplateFieldsSchema.ext
   previousAllDay: z.boolean({ error: typeError('true, false or null') }).nullable(),
   /** The cancellation reason staff typed (shown as typed, may be several lines), or null when none. */
   reason: z.string({ error: typeError('a string or null') }).nullable(),
+  /**
+   * The participant a notification to OTHER people is about (booking-declined: who cannot come), as typed on file;
+   * null or absent for a notification about the reader's own booking or event.
+   */
+  participantName: z.string({ error: typeError('a string or null') }).nullish(),
 });
 
 /**

@@ -15,6 +15,7 @@ export const eventTypeLabels: Record<DomainEventType, string> = {
   event_rescheduled: 'An event is rescheduled',
   event_cancelled: 'An event is cancelled',
   participant_added_as_host: 'Someone is added as host',
+  booking_declined: 'A participant says they cannot come',
 };
 /** The matrix's columns. */
 export const roleColumnLabels: Record<BookingRole, string> = { attendee: 'Attendee', external: 'External guest', host: 'Host' };

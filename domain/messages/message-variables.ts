@@ -83,6 +83,12 @@ export const messageVariables: Readonly<Record<MessageKind, readonly MessageVari
   ],
   'event-cancelled': [eventTitle, when, allDay, tenantName],
   'host-added': [eventTitle, when, allDay, tenantName],
+  'booking-declined': [
+    eventTitle,
+    when,
+    { name: 'participantName', type: 'text', description: 'who cannot come: their name, else their email address', sample: 'Ana Lima' },
+    tenantName,
+  ],
   // An announcement staff write to the people of one event: the event's own facts, like a reminder's.
   announcement: [eventTitle, when, allDay, tenantName],
 };

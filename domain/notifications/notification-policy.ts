@@ -32,6 +32,7 @@ export const notificationTemplates: Record<DomainEventType, readonly string[]> =
   event_rescheduled: ['event-rescheduled'],
   event_cancelled: ['event-cancelled'],
   participant_added_as_host: ['host-added'],
+  booking_declined: ['booking-declined'],
 };
 
 /**
@@ -45,6 +46,7 @@ export const concernedRoles: Record<DomainEventType, readonly BookingRole[]> = {
   event_rescheduled: ['attendee', 'external', 'host'],
   event_cancelled: ['attendee', 'external', 'host'],
   participant_added_as_host: ['host'],
+  booking_declined: ['host'],
 };
 
 /** Types about the whole event (every confirmed booking hears); the others are about their subject booking only. */
@@ -140,6 +142,8 @@ export function readPolicy(stored: unknown): NotificationPolicy {
  *   still confirmed (a booking cancelled before the notification was made is not told it was confirmed — it
  *   hears about the cancellation instead).
  * - `booking_cancelled`: the subject booking only, if its role is on — even though its status is now cancelled.
+ * - `booking_declined` (the participant said they cannot come): every OTHER confirmed booking whose role is on —
+ *   by default the hosts, so the staff running the event learn the place is free.
  * - `event_rescheduled`, `event_cancelled`: every CONFIRMED booking whose role is on (the subject is ignored).
  * A subject id that is null or not among `bookings` gives nobody.
  */
@@ -162,6 +166,13 @@ export function audienceOf(input: {
     }
     return out;
   }
+  if (input.type === 'booking_declined') {
+    // About one booking, heard by the OTHER people of the event whose role is on (by default the hosts: staff learn
+    // that a place was freed); the subject itself, now cancelled, never.
+    return input.bookings
+      .filter((b, i, all) => b.id !== input.subjectBookingId && b.status === 'confirmed' && on(b.role) && all.findIndex((x) => x.id === b.id) === i)
+      .map((b) => ({ bookingId: b.id, template: entry.template }));
+  }
   if (input.subjectBookingId === null) return [];
   const subject = input.bookings.find((b) => b.id === input.subjectBookingId);
   if (!subject || !on(subject.role)) return [];
@@ -175,6 +186,7 @@ const whenPhrase: Record<DomainEventType, string> = {
   event_rescheduled: 'When an event is rescheduled',
   event_cancelled: 'When an event is cancelled',
   participant_added_as_host: 'When a host is added',
+  booking_declined: 'When a participant says they cannot come',
 };
 
 /** [about one booking ("the attendee"), about every booking of the event ("attendees")] */
@@ -204,7 +216,8 @@ export function describePolicy(policy: NotificationPolicy, templateLabel: (id: s
     const when = `${whenPhrase[type]}${essential}`;
     const roles = bookingRoles.filter((r) => entry[r] === true);
     if (roles.length === 0) return `${when}: nobody is notified.`;
-    const wide = eventWideTypes.includes(type);
+    // booking_declined is heard by the OTHER people of the event (plural), like an event-wide type.
+    const wide = eventWideTypes.includes(type) || type === 'booking_declined';
     const who = list(roles.map((r) => roleWords[r][wide ? 1 : 0]));
     const verb = !wide && roles.length === 1 ? 'gets' : 'get';
     return `${when}, ${who} ${verb} “${templateLabel(entry.template)}”.`;

@@ -72,6 +72,7 @@ describe('who hears: every domain event type × role × policy on/off', () => {
     event_rescheduled: 'event-rescheduled',
     event_cancelled: 'event-cancelled',
     participant_added_as_host: 'host-added',
+    booking_declined: 'booking-declined',
   };
   // [type, role, policy for that role, heard]. Subject types: the person is the subject booking (booking_cancelled:
   // already cancelled, as it is when the notice is made); event-wide: a confirmed booking made before the change.

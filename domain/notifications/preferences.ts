@@ -289,6 +289,7 @@ const essentialNouns: Record<DomainEventType, string> = {
   event_rescheduled: 'event reschedules',
   event_cancelled: 'event cancellations',
   participant_added_as_host: 'host invitations',
+  booking_declined: 'participants who cannot come',
 };
 
 /** Order in which channels are named in sentences: "by SMS and email" (as issue #9's wording has it). */

@@ -22,6 +22,7 @@ export const notificationLabels: Record<DomainEventType, string> = {
   event_rescheduled: 'Event rescheduled',
   event_cancelled: 'Event cancelled',
   participant_added_as_host: 'Added as host',
+  booking_declined: 'Participant cannot come',
 };
 
 /** Title of a nudge row (kept word for word: the nudge e2e spec and staff know it by this name). */

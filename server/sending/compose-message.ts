@@ -72,7 +72,7 @@ interface Timing {
  * domain event: the schedule version it is about, the previous timing (reschedules), the reason (cancellations).
  */
 export function notificationFields(w: ReminderWorld): Record<string, unknown> {
-  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string; scheduleVersion?: number };
+  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string | null; scheduleVersion?: number; participantName?: string };
   return {
     scheduleVersion: p.scheduleVersion ?? w.reminder.scheduleVersion,
     previousStartsAt: p.previous?.startsAt ?? null,
@@ -80,6 +80,7 @@ export function notificationFields(w: ReminderWorld): Record<string, unknown> {
     previousTimeZone: p.previous?.timeZone ?? null,
     previousAllDay: p.previous?.allDay ?? null,
     reason: p.reason ?? null,
+    participantName: w.reminder.notificationType === 'booking_declined' ? (p.participantName ?? '') : null,
   };
 }
 

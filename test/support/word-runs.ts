@@ -30,6 +30,7 @@ const sample: Record<string, MessageValue> = {
   location: placeholder('location'),
   reason: placeholder('reason'),
   eventNote: placeholder('eventNote'),
+  participantName: placeholder('participantName'),
   when: '|',
   time: '|',
   was: '|',

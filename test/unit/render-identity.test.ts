@@ -13,6 +13,7 @@ import { parseTemplateData, renderReminderEmail, type TemplateData } from '@/ema
 import AttendeeReminder from '@/emails/attendee-reminder';
 import BookingCancelled from '@/emails/booking-cancelled';
 import BookingConfirmed from '@/emails/booking-confirmed';
+import BookingDeclined from '@/emails/booking-declined';
 import EventCancelled from '@/emails/event-cancelled';
 import EventRescheduled from '@/emails/event-rescheduled';
 import HostAdded from '@/emails/host-added';
@@ -32,6 +33,7 @@ const components: Record<TemplateId, (props: never) => ReturnType<typeof Attende
   'event-rescheduled': EventRescheduled,
   'event-cancelled': EventCancelled,
   'host-added': HostAdded,
+  'booking-declined': BookingDeclined,
 };
 const plainTextOptions = {
   selectors: ['h1', 'h2', 'h3'].map((selector) => ({ selector, options: { uppercase: false } })),
