@@ -41,6 +41,8 @@ const PUBLIC = [
   /^\/api\/reports\/(?:email|sms)$/,
   // One-click unsubscribe (RFC 8058): the signed token in the path is the credential.
   /^\/u\/[^/]+$/,
+  // Action links from a message ("I'll be there" / "I can't come"): the signed token in the path is the credential.
+  /^\/a\/[^/]+$/,
   // Prometheus scrapes (issue #11): the bearer token (PUNCTUAL_METRICS_TOKEN) is the credential, checked by the route.
   /^\/api\/metrics$/,
 ];
