@@ -11,7 +11,7 @@ import { actionLinkExpiry } from '@/domain/scheduling/attendance';
 import { addBooking } from '@/server/scheduling/bookings';
 import { answerBooking } from '@/server/scheduling/attendance';
 import { answerByToken, readActionView } from '@/server/scheduling/booking-actions';
-import { actionLinkSecrets, signActionToken } from '@/server/sending/action-link';
+import { actionLinkSecrets, signActionToken, verifyActionToken } from '@/server/sending/action-link';
 import { createHarness, type Harness } from '@/test/support/harness';
 import { eventWithBooking, tenantWithRules } from '@/test/support/fixtures';
 
@@ -20,8 +20,8 @@ const saved = { secret: process.env.BETTER_AUTH_SECRET, url: process.env.DATABAS
 const db = () => h.tdb.db;
 
 beforeAll(async () => {
-  h = await createHarness();
   process.env.BETTER_AUTH_SECRET = 'action-links-test-secret-0123456789abcdef';
+  h = await createHarness({ deps: { links: { publicUrl: 'http://127.0.0.1:3000', actionSecret: actionLinkSecrets()[0] } } });
   process.env.DATABASE_URL = h.tdb.url;
   delete (globalThis as { __punctualDb?: unknown }).__punctualDb;
 });
@@ -130,6 +130,22 @@ describe('"I can\'t come" from the link', () => {
     const r2 = await post();
     expect(await r2.text()).toContain('You had already confirmed');
     expect((await bookingRow(s.booking.id)).attendanceAt).toEqual(b.attendanceAt);
+  });
+});
+
+describe('links in messages', () => {
+  it("a participant's reminder email carries both signed links (the same on every render); the host's does not", async () => {
+    const s = await scenario();
+    await h.tick('2027-06-14T08:00:00Z');
+    const mail = (await h.caught()).filter((m) => m.envelopeTo.join(',').includes(`ana-${s.tenant.id.slice(0, 8)}`) && m.subject?.startsWith('Reminder'));
+    expect(mail).toHaveLength(1);
+    const urls = [...new Set(mail[0].text!.match(/http:\/\/127\.0\.0\.1:3000\/a\/[\w.-]+/g) ?? [])];
+    expect(urls).toHaveLength(2);
+    const verdicts = await Promise.all(urls.map((u) => verifyActionToken(u.split('/a/')[1], actionLinkSecrets(), new Date('2027-06-14T08:00:00Z'))));
+    expect(verdicts.map((v) => (v && 'answer' in v ? v.answer : null)).sort()).toEqual(['confirmed', 'declined']);
+    expect(mail[0].text).toContain('I’ll be there');
+    const hostMail = (await h.caught()).filter((m) => m.envelopeTo.join(',').includes(`hugo-${s.tenant.id.slice(0, 8)}`));
+    for (const m of hostMail) expect(m.text ?? '').not.toMatch(/\/a\//);
   });
 });
 
