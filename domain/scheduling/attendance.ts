@@ -124,3 +124,30 @@ export function decodeActionPayload(b: Uint8Array): ActionLinkSubject | null {
   const seconds = new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(33, false);
   return { tenantId: bytesToUuid(b, 0), bookingId: bytesToUuid(b, 16), answer, expiresAt: new Date(seconds * 1000) };
 }
+
+/** Staff words for an attendance state (the staff UI is English; participants read the catalog). */
+export const attendanceLabel: Record<AttendanceState, string> = {
+  unconfirmed: 'unconfirmed',
+  confirmed: 'confirmed',
+  declined: 'declined',
+  cancelled_by_staff: 'cancelled by staff',
+};
+
+/** Staff words for who answered. */
+const sourceWords: Record<AttendanceSource, string> = {
+  link: 'by the participant (link in a message)',
+  calendar_reply: 'by the participant (calendar reply)',
+  staff: 'by staff',
+};
+
+/**
+ * One line for staff on who set the attendance, e.g. "confirmed by the participant (link in a message)" or
+ * "cancelled by staff (ada@studio.test)"; "no answer yet" when unconfirmed; " · tentative answer noted" appended when a
+ * tentative answer was recorded. The time is shown next to it by the caller (in the event's zone).
+ */
+export function describeAttendance(a: { state: AttendanceState; source: AttendanceSource | null; by: string | null; tentativeAt: string | Date | null }): string {
+  const tentative = a.tentativeAt ? ' · tentative answer noted' : '';
+  if (a.state === 'unconfirmed' || !a.source) return `${a.state === 'unconfirmed' ? 'no answer yet' : attendanceLabel[a.state]}${tentative}`;
+  const who = a.source === 'staff' && a.by && a.by !== 'staff' ? `by staff (${a.by})` : sourceWords[a.source];
+  return `${attendanceLabel[a.state]} ${who}${tentative}`;
+}
