@@ -32,6 +32,8 @@ export interface TodayEventJson {
   statusReason: string | null;
   participants: number;
   cancelledBookings: number;
+  /** Live participant bookings (hosts not counted) by attendance, and declined ones. */
+  attendance: { confirmed: number; unconfirmed: number; declined: number };
 }
 
 export interface TodayReminderJson {
