@@ -112,7 +112,7 @@ export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'man
 export type SuppressionReason = (typeof suppressionReasons)[number];
 
 /** The reminder templates: planned by reminder rules and nudges (data: the shared template fields). */
-export const reminderTemplateIds = ['attendee-reminder', 'room-opening', 'host-reminder'] as const;
+export const reminderTemplateIds = ['attendee-reminder', 'room-opening', 'host-reminder', 'confirmation-request'] as const;
 export type ReminderTemplateId = (typeof reminderTemplateIds)[number];
 
 /**

@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { announcementKind, templateIds, type TemplateId } from '@/domain/vocabulary';
 import AttendeeReminder, { attendeeReminderDataSchema, attendeeReminderSubject } from './attendee-reminder';
 import BookingCancelled, { bookingCancelledDataSchema, bookingCancelledSubject } from './booking-cancelled';
+import ConfirmationRequest, { confirmationRequestDataSchema, confirmationRequestSubject } from './confirmation-request';
 import BookingDeclined, { bookingDeclinedDataSchema, bookingDeclinedSubject } from './booking-declined';
 import BookingConfirmed, { bookingConfirmedDataSchema, bookingConfirmedSubject } from './booking-confirmed';
 import EventCancelled, { eventCancelledDataSchema, eventCancelledSubject } from './event-cancelled';
@@ -104,6 +105,12 @@ const templates: Record<TemplateId, TemplateDefinition<ReminderTemplateData>> = 
     Component: HostAdded,
     subject: hostAddedSubject,
     previewProps: HostAdded.PreviewProps,
+  }),
+  'confirmation-request': defineTemplate({
+    schema: confirmationRequestDataSchema,
+    Component: ConfirmationRequest,
+    subject: confirmationRequestSubject,
+    previewProps: ConfirmationRequest.PreviewProps,
   }),
   'booking-declined': defineTemplate({
     schema: bookingDeclinedDataSchema,
@@ -290,4 +297,5 @@ export const previewData: Record<TemplateId, TemplateData> = {
   'event-cancelled': templates['event-cancelled'].previewProps,
   'host-added': templates['host-added'].previewProps,
   'booking-declined': templates['booking-declined'].previewProps,
+  'confirmation-request': templates['confirmation-request'].previewProps,
 };

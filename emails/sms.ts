@@ -142,6 +142,7 @@ const bodies: Record<TemplateId, (d: NotificationTemplateData, m: MessageContext
   ],
   'event-cancelled': (d, m) => [m.sentence(m.text['event-cancelled'].sms, smsValues(d, m)), ...reasonText(d, m)],
   'host-added': (d, m) => [m.sentence(m.text['host-added'].sms, smsValues(d, m)), ...participantsText(d, m), ...roomText(d, m)],
+  'confirmation-request': (d, m) => [m.sentence(m.text['confirmation-request'].sms, smsValues(d, m)), ...answerText(d, m)],
   'booking-declined': (d, m) => {
     const name = (d.participantName ?? '').trim() || '—';
     return [m.sentence(m.text['booking-declined'].sms, { ...smsValues(d, m), participantName: typed(name, smsTypedLimits.tenantName) }), ...reasonText(d, m)];

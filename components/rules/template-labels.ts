@@ -10,6 +10,7 @@ export const templateTitles: Record<TemplateId, string> = {
   'event-rescheduled': 'Event rescheduled (notification)',
   'event-cancelled': 'Event cancelled (notification)',
   'host-added': 'Added as host (notification)',
+  'confirmation-request': 'Confirmation request (asks “Will you be there?”)',
   'booking-declined': 'Participant cannot come (notification)',
 };
 

@@ -83,6 +83,7 @@ export const messageVariables: Readonly<Record<MessageKind, readonly MessageVari
   ],
   'event-cancelled': [eventTitle, when, allDay, tenantName],
   'host-added': [eventTitle, when, allDay, tenantName],
+  'confirmation-request': [eventTitle, when, allDay, tenantName],
   'booking-declined': [
     eventTitle,
     when,

@@ -115,6 +115,14 @@ const de: Catalog = {
       '{allDay, select, yes {Sie wurden als Leitung für {eventTitle} eingetragen. Die Veranstaltung findet am {when} statt.} other {Sie wurden als Leitung für {eventTitle} eingetragen. Beginn ist am {when}.}}',
     sms: '{tenantName}: Sie leiten {eventTitle}, {when}.',
   },
+  'confirmation-request': {
+    subject: 'Sind Sie bei {eventTitle} dabei? \u2014 {when}',
+    heading: 'Sind Sie bei {eventTitle} dabei?',
+    intro: '{allDay, select, yes {{eventTitle} findet am {when} statt. Bitte sagen Sie uns, ob Sie kommen.} other {{eventTitle} beginnt {when}. Bitte sagen Sie uns, ob Sie kommen.}}',
+    closing: 'Ein Klick genügt; bis zum Beginn können Sie Ihre Antwort noch ändern.',
+    closingNoLinks: 'Bitte antworten Sie auf diese Nachricht, um es uns mitzuteilen.',
+    sms: '{tenantName}: Sind Sie bei {eventTitle} dabei, {when}?',
+  },
   'booking-declined': {
     subject: '{participantName} kann nicht zu {eventTitle} kommen',
     intro: '{participantName} hat mitgeteilt, am {when} nicht zu {eventTitle} kommen zu können. Die Buchung ist storniert, der Platz ist wieder frei.',

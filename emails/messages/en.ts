@@ -146,6 +146,15 @@ const en = {
       '{allDay, select, yes {You have been added as a host of {eventTitle}, which is on {when}.} other {You have been added as a host of {eventTitle}, which starts {when}.}}',
     sms: "{tenantName}: you're hosting {eventTitle}, {when}.",
   },
+  'confirmation-request': {
+    /** A reminder asking to confirm; leads with the two action links. `{when}`: the event start; `{allDay}`: yes | no. */
+    subject: 'Will you be at {eventTitle}? \u2014 {when}',
+    heading: 'Will you be at {eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} is on {when}. Please let us know whether you will come.} other {{eventTitle} starts {when}. Please let us know whether you will come.}}',
+    closing: 'One click is enough; you can change your mind until the event starts.',
+    closingNoLinks: 'Please reply to this message to let us know.',
+    sms: '{tenantName}: will you be at {eventTitle}, {when}?',
+  },
   'booking-declined': {
     /** Also the heading. `{participantName}`: who cannot come (their name, else their address). */
     subject: '{participantName} can’t come to {eventTitle}',

@@ -116,6 +116,14 @@ const es: Catalog = {
       '{allDay, select, yes {Te han añadido como responsable de {eventTitle}, que es el {when}.} other {Te han añadido como responsable de {eventTitle}, que empieza el {when}.}}',
     sms: '{tenantName}: diriges {eventTitle}, {when}.',
   },
+  'confirmation-request': {
+    subject: '¿Vendrás a {eventTitle}? \u2014 {when}',
+    heading: '¿Vendrás a {eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} es el {when}. Dinos si vendrás.} other {{eventTitle} empieza {when}. Dinos si vendrás.}}',
+    closing: 'Basta con un clic; puedes cambiar de opinión hasta que empiece el evento.',
+    closingNoLinks: 'Responde a este mensaje para decírnoslo.',
+    sms: '{tenantName}: ¿vendrás a {eventTitle}, {when}?',
+  },
   'booking-declined': {
     subject: '{participantName} no puede ir a {eventTitle}',
     intro: '{participantName} ha indicado que no puede ir a {eventTitle} del {when}. Su reserva se ha cancelado y la plaza vuelve a estar libre.',

@@ -120,6 +120,14 @@ const fr: Catalog = {
       '{allDay, select, yes {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement a lieu le {when}.} other {Vous faites désormais partie de l’équipe d’animation de {eventTitle}. L’événement commence le {when}.}}',
     sms: '{tenantName}\u00a0: vous animez {eventTitle}, {when}.',
   },
+  'confirmation-request': {
+    subject: 'Serez-vous à {eventTitle}\u00a0? \u2014 {when}',
+    heading: 'Serez-vous à {eventTitle}\u00a0?',
+    intro: '{allDay, select, yes {{eventTitle} a lieu le {when}. Merci de nous dire si vous venez.} other {{eventTitle} commence {when}. Merci de nous dire si vous venez.}}',
+    closing: 'Un clic suffit\u00a0; vous pouvez changer d’avis jusqu’au début de l’événement.',
+    closingNoLinks: 'Merci de répondre à ce message pour nous le dire.',
+    sms: '{tenantName}\u00a0: serez-vous à {eventTitle}, {when}\u00a0?',
+  },
   'booking-declined': {
     subject: '{participantName} ne peut pas venir à {eventTitle}',
     intro: '{participantName} a indiqué ne pas pouvoir venir à {eventTitle} du {when}. Sa réservation est annulée et la place est de nouveau libre.',

@@ -117,6 +117,14 @@ const he: Catalog = {
     intro: '{allDay, select, yes {נוספת כמנחה של {eventTitle}. האירוע מתקיים ב־{when}.} other {נוספת כמנחה של {eventTitle}. האירוע מתחיל ב־{when}.}}',
     sms: '{tenantName}: {eventTitle} בהנחייתך, {when}.',
   },
+  'confirmation-request': {
+    subject: 'האם תגיעו ל־{eventTitle}? \u2014 {when}',
+    heading: 'האם תגיעו ל־{eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} מתקיים ב־{when}. נשמח לדעת אם תגיעו.} other {{eventTitle} מתחיל {when}. נשמח לדעת אם תגיעו.}}',
+    closing: 'מספיקה לחיצה אחת; אפשר לשנות את התשובה עד תחילת האירוע.',
+    closingNoLinks: 'אפשר להשיב להודעה הזו כדי לעדכן אותנו.',
+    sms: '{tenantName}: האם תגיעו ל־{eventTitle}, {when}?',
+  },
   'booking-declined': {
     subject: '{participantName} לא יוכל/תוכל להגיע ל־{eventTitle}',
     intro: '{participantName} הודיע/ה שלא יוכל/תוכל להגיע ל־{eventTitle}, {when}. ההזמנה בוטלה והמקום פנוי שוב.',

@@ -116,6 +116,14 @@ const it: Catalog = {
       '{allDay, select, yes {Ti è stata affidata la conduzione di {eventTitle}, che si tiene {when}.} other {Ti è stata affidata la conduzione di {eventTitle}, che inizia {when}.}}',
     sms: '{tenantName}: conduci {eventTitle}, {when}.',
   },
+  'confirmation-request': {
+    subject: 'Ci sarai a {eventTitle}? \u2014 {when}',
+    heading: 'Ci sarai a {eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} è il {when}. Facci sapere se verrai.} other {{eventTitle} inizia {when}. Facci sapere se verrai.}}',
+    closing: 'Basta un clic; puoi cambiare idea fino all’inizio dell’evento.',
+    closingNoLinks: 'Rispondi a questo messaggio per farcelo sapere.',
+    sms: '{tenantName}: ci sarai a {eventTitle}, {when}?',
+  },
   'booking-declined': {
     subject: '{participantName} non può venire a {eventTitle}',
     intro: '{participantName} ha comunicato di non poter venire a {eventTitle}, {when}. La prenotazione è annullata e il posto è di nuovo libero.',

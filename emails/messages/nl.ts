@@ -114,6 +114,14 @@ const nl: Catalog = {
       '{allDay, select, yes {Je bent toegevoegd als host van {eventTitle}. Het is op {when}.} other {Je bent toegevoegd als host van {eventTitle}. Het begint op {when}.}}',
     sms: '{tenantName}: je bent host van {eventTitle}, {when}.',
   },
+  'confirmation-request': {
+    subject: 'Ben je erbij bij {eventTitle}? \u2014 {when}',
+    heading: 'Ben je erbij bij {eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} is op {when}. Laat je ons weten of je komt?} other {{eventTitle} begint {when}. Laat je ons weten of je komt?}}',
+    closing: 'Eén klik is genoeg; tot het begin kun je je antwoord nog wijzigen.',
+    closingNoLinks: 'Beantwoord dit bericht om het ons te laten weten.',
+    sms: '{tenantName}: ben je erbij bij {eventTitle}, {when}?',
+  },
   'booking-declined': {
     subject: '{participantName} kan niet komen naar {eventTitle}',
     intro: '{participantName} heeft laten weten niet naar {eventTitle} op {when} te kunnen komen. De boeking is geannuleerd en de plek is weer vrij.',

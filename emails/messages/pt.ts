@@ -118,6 +118,14 @@ const pt: Catalog = {
       '{allDay, select, yes {Você agora faz parte da equipe que conduz {eventTitle}, que acontece em {when}.} other {Você agora faz parte da equipe que conduz {eventTitle}, que começa em {when}.}}',
     sms: '{tenantName}: você conduz {eventTitle}, {when}.',
   },
+  'confirmation-request': {
+    subject: 'Você vai a {eventTitle}? \u2014 {when}',
+    heading: 'Você vai a {eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} é em {when}. Diga-nos se você vem.} other {{eventTitle} começa {when}. Diga-nos se você vem.}}',
+    closing: 'Basta um clique; você pode mudar de ideia até o início do evento.',
+    closingNoLinks: 'Responda a esta mensagem para nos avisar.',
+    sms: '{tenantName}: você vai a {eventTitle}, {when}?',
+  },
   'booking-declined': {
     subject: '{participantName} não pode ir a {eventTitle}',
     intro: '{participantName} avisou que não pode ir a {eventTitle}, {when}. A reserva foi cancelada e a vaga está livre de novo.',

@@ -6,7 +6,8 @@
  *
  * Effects, all in ONE transaction under the booking's row lock (so two clicks 300 ms apart serialise: the second
  * finds the first's result and answers `already`):
- * - `confirmed`: attendance `confirmed` with source, who and when.
+ * - `confirmed`: attendance `confirmed` with source, who and when; waiting reminders of rules that target only
+ *   unconfirmed bookings end `cancelled` ("already confirmed").
  * - `declined`: the booking is cancelled (status reason: the typed reason, else "declined by the participant"),
  *   attendance `declined`; its pending reminders end `cancelled` with the reason "declined by the participant";
  *   the domain event `booking_declined` is recorded (hosts hear of it per the notification policy).
@@ -15,7 +16,8 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '@/db/client';
-import { endSendableReminders } from '@/db/queries/scheduling/scheduling';
+import { endOnlyUnconfirmedReminders, endSendableReminders } from '@/db/queries/scheduling/scheduling';
+import { ALREADY_CONFIRMED } from '@/domain/sending/send-decision';
 import { setActor } from '@/db/queries/platform/actor';
 import { bookings, contacts, events, type Booking } from '@/db/schema';
 import { DECLINED_REMINDER_REASON, decideAnswer, type AttendanceAnswer, type AttendanceSource, type AttendanceState } from '@/domain/scheduling/attendance';
@@ -72,7 +74,9 @@ export async function answerBooking(db: Db | Tx, input: AnswerBookingInput): Pro
     const who = { attendance: decision.state, attendanceSource: input.source, attendanceBy: actor, attendanceAt: input.now, updatedAt: input.now };
     if (!decision.cancelsBooking) {
       await tx.update(bookings).set(who).where(eq(bookings.id, b.id));
-      return { ...base, kind: 'applied', attendance: decision.state, remindersEnded: 0 };
+      // Rules for people who have not confirmed yet: their waiting reminders are moot now (re-checked at send time too).
+      const ended = await endOnlyUnconfirmedReminders(tx, input.tenantId, b.id, ALREADY_CONFIRMED);
+      return { ...base, kind: 'applied', attendance: decision.state, remindersEnded: ended };
     }
     const [after] = await tx
       .update(bookings)

@@ -14,6 +14,7 @@ import AttendeeReminder from '@/emails/attendee-reminder';
 import BookingCancelled from '@/emails/booking-cancelled';
 import BookingConfirmed from '@/emails/booking-confirmed';
 import BookingDeclined from '@/emails/booking-declined';
+import ConfirmationRequest from '@/emails/confirmation-request';
 import EventCancelled from '@/emails/event-cancelled';
 import EventRescheduled from '@/emails/event-rescheduled';
 import HostAdded from '@/emails/host-added';
@@ -34,6 +35,7 @@ const components: Record<TemplateId, (props: never) => ReturnType<typeof Attende
   'event-cancelled': EventCancelled,
   'host-added': HostAdded,
   'booking-declined': BookingDeclined,
+  'confirmation-request': ConfirmationRequest,
 };
 const plainTextOptions = {
   selectors: ['h1', 'h2', 'h3'].map((selector) => ({ selector, options: { uppercase: false } })),

@@ -1,0 +1,1 @@
+ALTER TABLE "reminder_rules" ADD COLUMN "only_unconfirmed" boolean DEFAULT false NOT NULL;
