@@ -9,6 +9,7 @@ import { bookings, domainEvents, notificationSettings, reminders } from '@/db/sc
 import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { actionLinkExpiry } from '@/domain/scheduling/attendance';
 import { addBooking } from '@/server/scheduling/bookings';
+import { createReminderRule } from '@/server/rules/reminder-rule';
 import { answerBooking } from '@/server/scheduling/attendance';
 import { answerByToken, readActionView } from '@/server/scheduling/booking-actions';
 import { actionLinkSecrets, signActionToken, verifyActionToken } from '@/server/sending/action-link';
@@ -146,6 +147,53 @@ describe('links in messages', () => {
     expect(mail[0].text).toContain('I’ll be there');
     const hostMail = (await h.caught()).filter((m) => m.envelopeTo.join(',').includes(`hugo-${s.tenant.id.slice(0, 8)}`));
     for (const m of hostMail) expect(m.text ?? '').not.toMatch(/\/a\//);
+  });
+});
+
+describe('a confirmation-request rule for people who have not confirmed', () => {
+  it('48 h before; Ana confirms 50 h before → her reminder ends cancelled "already confirmed", never sent; Ben, who did not confirm, gets it with both links', async () => {
+    const { tenant } = await tenantWithRules(db(), []);
+    const rule = await createReminderRule(db(), tenant.id, {
+      name: 'Ask to confirm',
+      anchor: 'start',
+      offset: '-PT48H',
+      audience: ['attendee', 'external'],
+      template: 'confirmation-request',
+      onlyUnconfirmed: true,
+      lateSendWindowSeconds: 3600,
+    });
+    const bookedAt = new Date('2027-06-01T00:00:00Z');
+    const tag = tenant.id.slice(0, 8);
+    const { event, booking: ana } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-06-15T08:00:00Z', timeZone: 'Europe/Amsterdam', title: 'Glaze night' }, bookedAt, { email: `ana-${tag}@example.test`, name: 'Ana' });
+    const ben = await addBooking(db(), tenant.id, { eventId: event.id, role: 'attendee', contact: { email: `ben-${tag}@example.test`, name: 'Ben' } }, bookedAt);
+    const ruleReminder = async (bookingId: string) => (await db().select().from(reminders).where(and(eq(reminders.bookingId, bookingId), eq(reminders.ruleId, rule.id))))[0];
+    expect((await ruleReminder(ana.id)).dueAt.toISOString()).toBe('2027-06-13T08:00:00.000Z');
+
+    const r = await answerBooking(db(), { tenantId: tenant.id, bookingId: ana.id, answer: 'confirmed', source: 'link', now: new Date('2027-06-13T06:00:00Z') });
+    expect(r).toMatchObject({ kind: 'applied', attendance: 'confirmed', remindersEnded: 1 });
+    expect(await ruleReminder(ana.id)).toMatchObject({ status: 'cancelled', statusReason: 'already confirmed' });
+    expect(await ruleReminder(ben.id)).toMatchObject({ status: 'scheduled' });
+
+    await h.tick('2027-06-13T08:00:00Z');
+    await h.tick('2027-06-13T08:01:00Z');
+    const mail = (await h.caught()).filter((m) => m.subject?.startsWith('Will you be at Glaze night?'));
+    expect(mail.map((m) => m.envelopeTo.join(','))).toEqual([`ben-${tag}@example.test`]);
+    expect(mail[0].text).toMatch(/I’ll be there[\s\S]*\/a\//);
+    expect(await ruleReminder(ana.id)).toMatchObject({ status: 'cancelled', statusReason: 'already confirmed' });
+    expect(await ruleReminder(ben.id)).toMatchObject({ status: 'done' });
+  });
+
+  it('re-checked at send time by the shared decision: a reminder still waiting when its person is already confirmed ends cancelled "already confirmed"', async () => {
+    const { tenant } = await tenantWithRules(db(), []);
+    const rule = await createReminderRule(db(), tenant.id, { name: 'Ask', anchor: 'start', offset: '-PT48H', audience: ['attendee'], template: 'confirmation-request', onlyUnconfirmed: true });
+    const tag = tenant.id.slice(0, 8);
+    const { booking } = await eventWithBooking(db(), tenant.id, { startsAt: '2027-07-15T08:00:00Z', timeZone: 'Europe/Amsterdam', title: 'Raku day' }, new Date('2027-07-01T00:00:00Z'), { email: `cy-${tag}@example.test` });
+    // Confirmed by a path that did not end the reminder (e.g. before the rule existed): only the send-time check stops it.
+    await db().update(bookings).set({ attendance: 'confirmed', attendanceSource: 'staff' }).where(eq(bookings.id, booking.id));
+    await h.tick('2027-07-13T08:00:00Z');
+    const [rem] = await db().select().from(reminders).where(and(eq(reminders.bookingId, booking.id), eq(reminders.ruleId, rule.id)));
+    expect(rem).toMatchObject({ status: 'cancelled', statusReason: 'already confirmed' });
+    expect((await h.caught()).filter((m) => m.subject?.includes('Raku day'))).toHaveLength(0);
   });
 });
 
