@@ -1,6 +1,7 @@
 import { CompactSign } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { actionLinkExpiry, decideAnswer, type ActionLinkSubject } from '@/domain/scheduling/attendance';
+import { planReminders } from '@/domain/scheduling/planning';
 import { actionLinkKey, actionLinkSecrets, actionLinksFor, signActionToken, verifyActionToken } from '@/server/sending/action-link';
 import { signUnsubscribeToken, unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
 
@@ -103,5 +104,19 @@ describe('decideAnswer', () => {
     ['confirmed', { ...base, now: base.eventEndsAt }, { kind: 'refused', reason: 'event_over' }],
   ] as const)('%s on %j', (answer, state, expected) => {
     expect(decideAnswer({ ...state, answer })).toEqual(expected);
+  });
+});
+
+describe('planning understands "only bookings not yet confirmed"', () => {
+  const event = { id: 'e1', startsAt: new Date('2027-06-15T08:00:00Z'), endsAt: new Date('2027-06-15T09:00:00Z'), timeZone: 'Europe/Amsterdam', status: 'scheduled' as const, roomUrl: null, roomOpenLeadMinutes: 15 };
+  const rule = { id: 'r1', anchor: 'start' as const, offset: '-PT48H', audience: ['attendee' as const], channel: 'email' as const, lateSendWindowSeconds: 3600, active: true, onlyUnconfirmed: true };
+  const bookings = [
+    { id: 'b1', role: 'attendee' as const, status: 'confirmed' as const, attendance: 'confirmed' },
+    { id: 'b2', role: 'attendee' as const, status: 'confirmed' as const, attendance: 'unconfirmed' },
+  ];
+  it('a confirmed booking gets nothing from such a rule; an unconfirmed one does; a plain rule reminds both', () => {
+    const now = new Date('2027-06-01T00:00:00Z');
+    expect(planReminders({ event, bookings, rules: [rule], now }).map((p) => p.bookingId)).toEqual(['b2']);
+    expect(planReminders({ event, bookings, rules: [{ ...rule, onlyUnconfirmed: false }], now }).map((p) => p.bookingId)).toEqual(['b1', 'b2']);
   });
 });
