@@ -197,6 +197,24 @@ describe('a confirmation-request rule for people who have not confirmed', () => 
   });
 });
 
+describe('Today alert: unconfirmed people above the organisation threshold', () => {
+  it('an event starting within 24 h with more unconfirmed participants than the threshold is listed; off (null) lists nothing', async () => {
+    const s = await scenario();
+    const { loadToday } = await import('@/server/dashboards/today');
+    const now = new Date('2027-06-14T12:00:00Z'); // 20 h before the start
+    const tenant = { id: s.tenant.id, timeZone: 'Europe/Amsterdam' };
+    // One unconfirmed attendee (Ana; the host does not count).
+    expect((await loadToday(db(), { ...tenant, unconfirmedAlertThreshold: 0 }, now, 3)).unconfirmed.items).toMatchObject([{ id: s.event.id, unconfirmed: 1 }]);
+    expect((await loadToday(db(), { ...tenant, unconfirmedAlertThreshold: 1 }, now, 3)).unconfirmed.items).toEqual([]);
+    expect((await loadToday(db(), { ...tenant, unconfirmedAlertThreshold: null }, now, 3)).unconfirmed).toEqual({ threshold: null, items: [] });
+    // More than 24 h ahead: no alert yet.
+    expect((await loadToday(db(), { ...tenant, unconfirmedAlertThreshold: 0 }, new Date('2027-06-13T07:00:00Z'), 3)).unconfirmed.items).toEqual([]);
+    // Once Ana confirms, the event is off the list.
+    await answerBooking(db(), { tenantId: s.tenant.id, bookingId: s.booking.id, answer: 'confirmed', source: 'link', now });
+    expect((await loadToday(db(), { ...tenant, unconfirmedAlertThreshold: 0 }, now, 3)).unconfirmed.items).toEqual([]);
+  });
+});
+
 describe('answerBooking', () => {
   it('tentative is noted only; staff and calendar replies are recorded with their source; a declined booking cannot be confirmed', async () => {
     const s = await scenario();

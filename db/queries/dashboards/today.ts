@@ -103,6 +103,30 @@ export async function todayEvents(
   };
 }
 
+/**
+ * `tenantId`'s scheduled events starting in (now, now + 24 h] with MORE than `threshold` live participant bookings
+ * (hosts not counted) whose person has not confirmed (attendance `unconfirmed`), soonest first, at most 20.
+ */
+export async function unconfirmedAlerts(
+  db: DbOrTx,
+  tenantId: string,
+  now: Date,
+  threshold: number,
+): Promise<{ id: string; title: string; startsAt: Date; timeZone: string; unconfirmed: number }[]> {
+  const rows = await db.execute<Record<string, unknown>>(sql`
+    select e.id, e.title, e.starts_at, e.time_zone, count(*)::int as n
+    from events e
+    join bookings b on b.event_id = e.id and b.tenant_id = e.tenant_id
+    where e.tenant_id = ${tenantId} and e.status = 'scheduled'
+      and e.starts_at > ${at(now)} and e.starts_at <= ${at(now)} + interval '24 hours'
+      and b.status <> 'cancelled' and b.role <> 'host' and b.attendance = 'unconfirmed'
+    group by e.id
+    having count(*) > ${threshold}
+    order by e.starts_at, e.id
+    limit 20`);
+  return rows.map((r) => ({ id: String(r.id), title: String(r.title), startsAt: date(r.starts_at), timeZone: String(r.time_zone), unconfirmed: Number(r.n) }));
+}
+
 /** The first of `tenantId`'s scheduled events starting at or after `from` (for "Next: …"), or null. */
 export async function nextEventFrom(db: DbOrTx, tenantId: string, from: Date): Promise<{ id: string; title: string; startsAt: Date; timeZone: string } | null> {
   const [r] = await db.execute<Record<string, unknown>>(sql`

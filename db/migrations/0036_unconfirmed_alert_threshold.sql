@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "unconfirmed_alert_threshold" integer;
