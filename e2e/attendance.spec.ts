@@ -2,7 +2,8 @@
  * Acting from a message and attendance, in the browser, on this spec's own tenant: the signed action pages
  * `/a/<token>` with JavaScript DISABLED and no session ("I can't come" with a typed reason, "I'll be there"; a GET
  * changes nothing; a second POST says "already"), at 375 px and 1360 px; then staff see each person's attendance on the
- * event page (who and when) and the counts on Today. Tokens are signed here with the key the server derives from its
+ * event page (who and when) and the counts on Today, with the alert line for unconfirmed people above the organisation's
+ * threshold. Tokens are signed here with the key the server derives from its
  * session secret (scripts/lib.ts authSecret), as e2e/unsubscribe.spec.ts does.
  * Screenshots: action-decline-375, action-decline-1360, action-declined-375, action-confirm-375, action-confirmed-375,
  * event-attendance-1360, event-attendance-375, today-attendance-1360, today-attendance-375.
@@ -10,7 +11,7 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { createDb, type DbHandle } from '@/db/client';
-import { bookings, events } from '@/db/schema';
+import { bookings, events, tenants } from '@/db/schema';
 import { actionLinkExpiry } from '@/domain/scheduling/attendance';
 import { authSecret, resolveDatabaseUrl, root } from '@/scripts/lib';
 import { actionLinkSecrets, signActionToken } from '@/server/sending/action-link';
@@ -103,9 +104,13 @@ test('action pages without script, then attendance on the event page and Today',
   await noWiderThan(page, 375);
   await screen(page, 'event-attendance-375');
 
-  // Today: counts per event, and who/when per person.
+  // Today: counts per event, who/when per person, and — with the organisation's threshold at 0 — the alert line for an
+  // event within 24 h that still has someone unconfirmed (Una).
+  const [ev] = await handle.db.select().from(events).where(eq(events.id, eventId));
+  await handle.db.update(tenants).set({ unconfirmedAlertThreshold: 0 }).where(eq(tenants.id, ev.tenantId));
   await page.setViewportSize({ width: 1360, height: 900 });
   await page.goto('/today');
+  await expect(page.getByTestId('today-unconfirmed').locator('li', { hasText: title })).toContainText('1 not confirmed');
   const item = page.getByTestId('today-events').locator('li.today-event').filter({ has: page.getByRole('link', { name: title, exact: true }) }).first();
   await expect(item.getByTestId('today-attendance')).toContainText('1 confirmed · 1 unconfirmed · 1 declined');
   await item.getByTestId('today-expand').click();
