@@ -48,6 +48,8 @@ const PUBLIC = [
   /^\/feeds\/[^/]+$/,
   // Inbound calendar replies from a provider's inbound-parse webhook: the HMAC signature is the credential.
   /^\/api\/replies\/inbound$/,
+  // Action links from a message ("I'll be there" / "I can't come"): the signed token in the path is the credential.
+  /^\/a\/[^/]+$/,
   // Prometheus scrapes (issue #11): the bearer token (PUNCTUAL_METRICS_TOKEN) is the credential, checked by the route.
   /^\/api\/metrics$/,
 ];

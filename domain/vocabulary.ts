@@ -37,6 +37,7 @@ export const domainEventTypes = [
   'participant_added_as_host',
   // Staff changed an event's title, place, online-room link or description and chose to tell its people.
   'event_details_changed',
+  'booking_declined',
 ] as const;
 export type DomainEventType = (typeof domainEventTypes)[number];
 
@@ -113,7 +114,7 @@ export const suppressionReasons = ['bounced', 'complained', 'unsubscribed', 'man
 export type SuppressionReason = (typeof suppressionReasons)[number];
 
 /** The reminder templates: planned by reminder rules and nudges (data: the shared template fields). */
-export const reminderTemplateIds = ['attendee-reminder', 'room-opening', 'host-reminder'] as const;
+export const reminderTemplateIds = ['attendee-reminder', 'room-opening', 'host-reminder', 'confirmation-request'] as const;
 export type ReminderTemplateId = (typeof reminderTemplateIds)[number];
 
 /**
@@ -127,6 +128,7 @@ const notificationTemplateIds = [
   'event-cancelled',
   'host-added',
   'event-details-changed',
+  'booking-declined',
 ] as const;
 
 /**

@@ -19,6 +19,7 @@ import {
   messageLocale,
   oneLine,
   styles,
+  ActionLinks,
 } from './layout';
 import { checkReminderTemplateData, reminderTemplateFieldsSchema } from './schema';
 import type { z } from 'zod';
@@ -54,6 +55,7 @@ export default function AttendeeReminder(props: AttendeeReminderProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
+      <ActionLinks data={props} m={m} />
       <EventNote note={props.eventNote} label={common.eventNote} source={t.note} m={m} />
       <Details>
         <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />

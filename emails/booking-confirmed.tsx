@@ -21,6 +21,7 @@ import {
   messageLocale,
   oneLine,
   styles,
+  ActionLinks,
 } from './layout';
 import { checkNotificationTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -56,6 +57,7 @@ export default function BookingConfirmed(props: BookingConfirmedProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
+      <ActionLinks data={props} m={m} />
       <EventNote note={props.eventNote} label={common.eventNote} source={t.note} m={m} />
       <Details>
         <DetailRow label={m.plain(common.when)} value={time.eventZoneLine} secondary={time.recipientZoneLine} />

@@ -22,6 +22,7 @@ import {
   messageLocale,
   oneLine,
   styles,
+  ActionLinks,
 } from './layout';
 import { checkNotificationTemplateData, checkRescheduleTemplateData, notificationTemplateFieldsSchema } from './schema';
 
@@ -110,6 +111,7 @@ export default function EventRescheduled(props: EventRescheduledProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro]} dir={m.dir} />
+      <ActionLinks data={props} m={m} />
       <Details>
         <DetailRow label={m.plain(t.now)} value={now.eventZoneLine} secondary={now.recipientZoneLine} />
         <DetailRow label={m.plain(t.was)} value={was.eventZoneLine} />

@@ -1,7 +1,7 @@
 /**
  * Registry of the email templates: validation, rendering and preview data by template id. Eight templates:
  * the three reminders (data: {@link ReminderTemplateData}) and the five notifications of issue #9
- * (booking-confirmed, booking-cancelled, event-rescheduled, event-cancelled, host-added; data:
+ * (booking-confirmed, booking-cancelled, event-rescheduled, event-cancelled, host-added, booking-declined; data:
  * {@link NotificationTemplateData}, a superset of the reminder data). The SMS text of every template is in
  * emails/sms.ts. Every word comes from the built-in text in the reader's language (emails/messages/, picked by the
  * data's `locale`).
@@ -18,6 +18,8 @@ import type { z } from 'zod';
 import { announcementKind, templateIds, type TemplateId } from '@/domain/vocabulary';
 import AttendeeReminder, { attendeeReminderDataSchema, attendeeReminderSubject } from './attendee-reminder';
 import BookingCancelled, { bookingCancelledDataSchema, bookingCancelledSubject } from './booking-cancelled';
+import ConfirmationRequest, { confirmationRequestDataSchema, confirmationRequestSubject } from './confirmation-request';
+import BookingDeclined, { bookingDeclinedDataSchema, bookingDeclinedSubject } from './booking-declined';
 import BookingConfirmed, { bookingConfirmedDataSchema, bookingConfirmedSubject } from './booking-confirmed';
 import EventCancelled, { eventCancelledDataSchema, eventCancelledSubject } from './event-cancelled';
 import EventRescheduled, { eventRescheduledDataSchema, eventRescheduledSubject } from './event-rescheduled';
@@ -110,6 +112,18 @@ const templates: Record<TemplateId, TemplateDefinition<ReminderTemplateData>> = 
     Component: EventDetailsChanged,
     subject: eventDetailsChangedSubject,
     previewProps: EventDetailsChanged.PreviewProps,
+  }),
+  'confirmation-request': defineTemplate({
+    schema: confirmationRequestDataSchema,
+    Component: ConfirmationRequest,
+    subject: confirmationRequestSubject,
+    previewProps: ConfirmationRequest.PreviewProps,
+  }),
+  'booking-declined': defineTemplate({
+    schema: bookingDeclinedDataSchema,
+    Component: BookingDeclined,
+    subject: bookingDeclinedSubject,
+    previewProps: BookingDeclined.PreviewProps,
   }),
 };
 
@@ -290,4 +304,6 @@ export const previewData: Record<TemplateId, TemplateData> = {
   'event-cancelled': templates['event-cancelled'].previewProps,
   'host-added': templates['host-added'].previewProps,
   'event-details-changed': templates['event-details-changed'].previewProps,
+  'booking-declined': templates['booking-declined'].previewProps,
+  'confirmation-request': templates['confirmation-request'].previewProps,
 };

@@ -13,7 +13,7 @@
  * it keeps its own direction inside the sentence, and in Unicode isolates when needed
  * (domain/text-direction.ts) so the plain-text part and the subject keep it too.
  */
-import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { CSSProperties, ReactNode } from 'react';
 import { formatEventTime, formatShortWhen, type FormatEventTimeInput, type FormattedEventTime } from '@/domain/format-time';
 import { isolateTyped, type TextDirection } from '@/domain/text-direction';
@@ -328,4 +328,25 @@ export function eventTime(data: FormatEventTimeInput): FormattedEventTime {
 /** "yes" for an all-day event, else "no": the value of the messages' `allDay` select. */
 export function allDayValue(data: { allDay: boolean }): 'yes' | 'no' {
   return data.allDay ? 'yes' : 'no';
+}
+
+/**
+ * "Will you be there?" with the two signed action buttons ("I'll be there", "I can't come") of the reader's booking, or
+ * nothing when the message carries no action links (`confirmUrl`/`declineUrl` absent: hosts, previews, a cancelled
+ * booking). Words from the catalog's `common` section.
+ */
+export function ActionLinks({ data, m }: { data: { confirmUrl?: string | null; declineUrl?: string | null }; m: MessageContext }) {
+  if (!data.confirmUrl || !data.declineUrl) return null;
+  const { common } = m.text;
+  return (
+    <Section style={{ margin: '8px 0 16px' }}>
+      <Text style={styles.text}>{m.plain(common.actionPrompt)}</Text>
+      <Button href={data.confirmUrl} style={styles.button}>
+        {m.plain(common.actionConfirm)}
+      </Button>{' '}
+      <Button href={data.declineUrl} style={{ ...styles.button, backgroundColor: '#ffffff', color: '#b42318', border: '1px solid #b42318' }}>
+        {m.plain(common.actionDecline)}
+      </Button>
+    </Section>
+  );
 }

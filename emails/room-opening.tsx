@@ -19,6 +19,7 @@ import {
   messageLocale,
   oneLine,
   styles,
+  ActionLinks,
 } from './layout';
 import { checkReminderTemplateData, httpUrl, instant, reminderTemplateFieldsSchema } from './schema';
 
@@ -69,6 +70,7 @@ export default function RoomOpening(props: RoomOpeningProps) {
       unsubscribeCategory={props.unsubscribeCategory}
     >
       <SentenceParagraphs sentences={[greeting(m, props.recipientName), intro, guestLine(m, props)]} dir={m.dir} />
+      <ActionLinks data={props} m={m} />
       <EventNote note={props.eventNote} label={common.eventNote} source={t.note} m={m} />
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={props.roomUrl} style={styles.button}>

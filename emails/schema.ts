@@ -99,6 +99,14 @@ export const reminderTemplateFieldsSchema = z.object({
    * the email footer adds "Unsubscribe from {category}" as a link (HTML and text part).
    */
   unsubscribeUrl: httpUrl().nullish(),
+  /**
+   * Signed action links of the reader's booking ("I'll be there" / "I can't come", server/sending/action-link.ts), or
+   * absent/null for none (hosts, a cancelled booking, previews, links not configured). Added by the send path
+   * (server/sending/send-checks.ts `messageData`); when present a participant's email shows both as buttons under its
+   * first lines and the SMS one short link to the page that offers both.
+   */
+  confirmUrl: httpUrl().nullish(),
+  declineUrl: httpUrl().nullish(),
   /** The preference category the unsubscribe link is for (names the link: "Unsubscribe from reminders"). */
   unsubscribeCategory: z.enum(preferenceCategories, { error: typeError(`one of ${preferenceCategories.join(', ')}`) }).nullish(),
 });
@@ -155,6 +163,11 @@ export const notificationTemplateFieldsSchema = reminderTemplateFieldsSchema.ext
   previousAllDay: z.boolean({ error: typeError('true, false or null') }).nullable(),
   /** The cancellation reason staff typed (shown as typed, may be several lines), or null when none. */
   reason: z.string({ error: typeError('a string or null') }).nullable(),
+  /**
+   * The participant a notification to OTHER people is about (booking-declined: who cannot come), as typed on file;
+   * null or absent for a notification about the reader's own booking or event.
+   */
+  participantName: z.string({ error: typeError('a string or null') }).nullish(),
 });
 
 /**

@@ -109,6 +109,11 @@ function participantsText(data: ReminderTemplateData, m: MessageContext): Senten
   return data.participantCount === null ? [] : [[participantSentence(m, data.participantCount)]];
 }
 
+/** "Coming? Answer here: <link>" — one short link to the page that offers both answers — when the message carries action links. */
+function answerText(data: NotificationTemplateData, m: MessageContext): Sentence[] {
+  return data.confirmUrl ? [m.sentence(m.text.common.smsAnswer, { url: data.confirmUrl })] : [];
+}
+
 /** The values every `sms` message gets: the organisation, the title and the event's start. */
 function smsValues(d: NotificationTemplateData, m: MessageContext): Record<string, MessageValue> {
   return {
@@ -120,7 +125,7 @@ function smsValues(d: NotificationTemplateData, m: MessageContext): Record<strin
 
 /** The message's sentences (without the Manage link), per template, from validated data. */
 const bodies: Record<TemplateId, (d: NotificationTemplateData, m: MessageContext) => Sentence[]> = {
-  'attendee-reminder': (d, m) => [m.sentence(m.text['attendee-reminder'].sms, smsValues(d, m)), ...whereText(d, m), ...roomText(d, m)],
+  'attendee-reminder': (d, m) => [m.sentence(m.text['attendee-reminder'].sms, smsValues(d, m)), ...whereText(d, m), ...roomText(d, m), ...answerText(d, m)],
   'room-opening': (d, m) => {
     // The schema requires roomUrl and roomOpensAt for this template.
     const opensAt = d.roomOpensAt ?? d.startsAt;
@@ -130,7 +135,7 @@ const bodies: Record<TemplateId, (d: NotificationTemplateData, m: MessageContext
     return [m.sentence(m.text['room-opening'].sms, { ...smsValues(d, m), time, url: d.roomUrl ?? '' })];
   },
   'host-reminder': (d, m) => [m.sentence(m.text['host-reminder'].sms, smsValues(d, m)), ...participantsText(d, m), ...roomText(d, m)],
-  'booking-confirmed': (d, m) => [m.sentence(m.text['booking-confirmed'].sms, smsValues(d, m)), ...whereText(d, m), ...roomText(d, m)],
+  'booking-confirmed': (d, m) => [m.sentence(m.text['booking-confirmed'].sms, smsValues(d, m)), ...whereText(d, m), ...roomText(d, m), ...answerText(d, m)],
   'booking-cancelled': (d, m) => [m.sentence(m.text['booking-cancelled'].sms, smsValues(d, m)), ...reasonText(d, m)],
   'event-rescheduled': (d, m) => [
     m.sentence(m.text['event-rescheduled'].sms, { ...smsValues(d, m), was: gsmDate(previousShortWhen(d as EventRescheduledProps)), now: when(d, m) }),
@@ -141,6 +146,11 @@ const bodies: Record<TemplateId, (d: NotificationTemplateData, m: MessageContext
   'event-details-changed': (d, m) => [
     m.sentence(m.text['event-details-changed'].sms, { ...smsValues(d, m), changes: changesText(m, (d as EventDetailsChangedProps).detailChanges, (v) => typed(v, smsTypedLimits.location)) }),
   ],
+  'confirmation-request': (d, m) => [m.sentence(m.text['confirmation-request'].sms, smsValues(d, m)), ...answerText(d, m)],
+  'booking-declined': (d, m) => {
+    const name = (d.participantName ?? '').trim() || '—';
+    return [m.sentence(m.text['booking-declined'].sms, { ...smsValues(d, m), participantName: typed(name, smsTypedLimits.tenantName) }), ...reasonText(d, m)];
+  },
 };
 
 /**

@@ -46,6 +46,7 @@ import { describeDsnOutcome, ingestDsn } from '@/server/reports/bounces';
 import { startMailCatcher, type MailCatcher } from '@/dev/mail-catcher';
 import { preferencesSecret } from '@/server/sending/preference-link';
 import { unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
+import { actionLinkSecrets } from '@/server/sending/action-link';
 import { startSmsCatcher, type SmsCatcher } from '@/dev/sms-catcher';
 import { startWebhookCatcher, type WebhookCatcher } from '@/dev/webhook-catcher';
 import { seedDemo } from '@/dev/seed';
@@ -266,6 +267,7 @@ async function main() {
         publicUrl,
         secret: preferencesSecret({ BETTER_AUTH_SECRET: authSecret(dataRoot) }),
         unsubscribeSecret: unsubscribeSecrets({ BETTER_AUTH_SECRET: authSecret(dataRoot) })[0],
+        actionSecret: actionLinkSecrets({ BETTER_AUTH_SECRET: authSecret(dataRoot) })[0],
       },
       bounceKey,
       webhookAllowHttp: webhookAllowHttp === 'true',

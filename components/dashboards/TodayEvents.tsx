@@ -96,6 +96,9 @@ function EventItem({ e, zone, canOperate }: { e: TodayEventJson; zone: string; c
         <span aria-hidden="true">{open ? '▾' : '▸'}</span> {e.participants} {e.participants === 1 ? 'participant' : 'participants'}
         {e.cancelledBookings > 0 ? <span className="muted"> · {e.cancelledBookings} cancelled</span> : null}
       </button>
+      <p className="small muted today-attendance" data-testid="today-attendance">
+        Attendance: {e.attendance.confirmed} confirmed · {e.attendance.unconfirmed} unconfirmed{e.attendance.declined > 0 ? ` · ${e.attendance.declined} declined` : ''}
+      </p>
       <div id={panelId} hidden={!open}>
         {open ? <ParticipantsPanel e={e} canOperate={canOperate && !cancelled} /> : null}
       </div>

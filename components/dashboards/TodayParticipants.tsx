@@ -1,5 +1,7 @@
 'use client';
 
+import { ZonedTime } from '@/components/ui/ZonedTime';
+import { attendanceLabel, describeAttendance } from '@/domain/scheduling/attendance';
 import Link from 'next/link';
 import { useState } from 'react';
 import { participantZone } from '@/domain/scheduling/participant-zone';
@@ -53,7 +55,17 @@ function ParticipantItem({ p, e, canOperate }: { p: TodayParticipant; e: TodayEv
         <strong className="today-participant-name">{name}</strong>
         <span className="tag">{deskRoleLabels[p.role]}</span>
         <StatusBadge status={p.status} kind="booking" reason={p.statusReason} zone={e.timeZone} />
+        {p.role !== 'host' ? (
+          <span className={`tag attendance attendance-${p.attendance.state}`} data-testid="attendance" data-attendance={p.attendance.state}>
+            {attendanceLabel[p.attendance.state]}
+          </span>
+        ) : null}
       </div>
+      {p.role !== 'host' && p.attendance.at ? (
+        <div className="small muted" data-testid="attendance-detail">
+          {describeAttendance(p.attendance)} — <ZonedTime instant={p.attendance.at} zone={e.timeZone} />
+        </div>
+      ) : null}
       {p.contact ? (
         <div className="today-contact">
           {p.contact.phone ? (

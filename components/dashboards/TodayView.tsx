@@ -7,6 +7,28 @@ import { EventsSection } from './TodayEvents';
 import { NowNext } from './TodayNowNext';
 import { RemindersSection } from './TodayReminders';
 import { useTodayData } from './useTodayData';
+import { ZonedTime } from '@/components/ui/ZonedTime';
+
+/**
+ * One alert line per event starting within 24 h with more unconfirmed participants than the organisation's threshold
+ * (settings: "Warn when more people have not confirmed than"); nothing when none or when the threshold is off.
+ */
+function UnconfirmedAlerts({ data, zone }: { data: TodayData; zone: string }) {
+  const items = data.unconfirmed?.items ?? [];
+  if (items.length === 0) return null;
+  return (
+    <section className="card today-unconfirmed" data-testid="today-unconfirmed" role="status">
+      <ul className="plain-list">
+        {items.map((u) => (
+          <li key={u.id} className="alert-line">
+            <strong>{u.unconfirmed} not confirmed</strong> for <a href={`/events/${u.id}`}>{u.title}</a> (starts <ZonedTime instant={u.startsAt} zone={zone} />) — more than{' '}
+            {data.unconfirmed.threshold}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 /**
  * The front desk's today view (issue #13): heading with the tenant's day and zone, then — two columns on a
@@ -35,6 +57,7 @@ export function TodayView({ initialData, canOperate }: { initialData: TodayData;
       </div>
       <div className="today-grid">
         <div className="today-col">
+          <UnconfirmedAlerts data={data} zone={zone} />
           <NowNext data={data} />
           <EventsSection data={data} canOperate={canOperate} />
         </div>

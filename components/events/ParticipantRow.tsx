@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { BookingView } from '@/db/queries/scheduling/event-views';
 import { participantZone } from '@/domain/scheduling/participant-zone';
+import { attendanceLabel, describeAttendance } from '@/domain/scheduling/attendance';
 import { ParticipantActions } from './ParticipantActions';
 import { PreferencesButton } from './PreferencesDialog';
 import { ReminderTimeline } from './ReminderTimeline';
@@ -101,6 +102,11 @@ export function ParticipantRow({
             ) : (
               <StatusBadge status={booking.status} kind="booking" reason={booking.statusReason} />
             )}
+            {booking.role !== 'host' ? (
+              <span className={`tag attendance attendance-${booking.attendance.state}`} data-testid="attendance" data-attendance={booking.attendance.state}>
+                {attendanceLabel[booking.attendance.state]}
+              </span>
+            ) : null}
             <span className={`participant-messages small${s.problem ? ' is-problem' : ''}`} data-testid="participant-summary">
               {s.text}
             </span>
@@ -117,6 +123,17 @@ export function ParticipantRow({
                   </div>
                 ) : null}
                 {booking.role === 'external' ? <div className="small muted">guest of another tenant</div> : null}
+                {booking.role !== 'host' ? (
+                  <div className="small muted" data-testid="attendance-detail">
+                    Attendance: {describeAttendance(booking.attendance)}
+                    {booking.attendance.at ? (
+                      <>
+                        {' — '}
+                        <ZonedTime instant={booking.attendance.at} zone={zone} />
+                      </>
+                    ) : null}
+                  </div>
+                ) : null}
               </div>
               <div className="participant-status">
                 {booking.statusReason ? <span className="status-reason">{booking.statusReason}</span> : null}

@@ -27,8 +27,8 @@ export type { RuleFormValue } from './rule-fields';
 export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templateTitles: Record<TemplateId, string> }) {
   const form = useRuleForm(rule, templateTitles);
   const { id, isNew, conflict, notice, error, busy, impact, errorId, mark, sentence } = form;
-  const { name, audience, template, windowMinutes, active } = form.fields;
-  const { setName, setAudience, setTemplate, setWindowMinutes, setActive } = form.set;
+  const { name, audience, template, windowMinutes, active, onlyUnconfirmed } = form.fields;
+  const { setName, setAudience, setTemplate, setWindowMinutes, setActive, setOnlyUnconfirmed } = form.set;
 
   return (
     <form className="form rule-form" onSubmit={form.onSubmit} noValidate aria-label={isNew ? 'New rule' : `Edit rule ${rule.name}`}>
@@ -104,6 +104,11 @@ export function RuleForm({ rule, templateTitles }: { rule: RuleFormValue; templa
           </p>
         </div>
       </div>
+
+      <label className="rule-check">
+        <input type="checkbox" name="onlyUnconfirmed" checked={onlyUnconfirmed} onChange={(e) => setOnlyUnconfirmed(e.target.checked)} /> Only people who have not confirmed yet
+        (a confirmation cancels their waiting reminder from this rule)
+      </label>
 
       <label className="rule-check">
         <input type="checkbox" name="active" checked={active} onChange={(e) => setActive(e.target.checked)} /> Active — plan reminders from this rule

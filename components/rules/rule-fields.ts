@@ -18,6 +18,8 @@ export interface RuleFormValue {
   template: TemplateId;
   lateSendWindowSeconds: number;
   active: boolean;
+  /** Only bookings not yet confirmed (db/schema/rules.ts `onlyUnconfirmed`). */
+  onlyUnconfirmed: boolean;
   /** Row version the form is opened at; a save carries it (invariant 11). */
   version: number;
 }
@@ -27,7 +29,7 @@ export type RuleFields = Omit<RuleFormValue, 'id' | 'version'>;
 
 /** The editable fields of `r` (drops `id` and `version`). */
 export function ruleFields(r: RuleFields): RuleFields {
-  return { name: r.name, anchor: r.anchor, offset: r.offset, audience: r.audience, channel: r.channel, template: r.template, lateSendWindowSeconds: r.lateSendWindowSeconds, active: r.active };
+  return { name: r.name, anchor: r.anchor, offset: r.offset, audience: r.audience, channel: r.channel, template: r.template, lateSendWindowSeconds: r.lateSendWindowSeconds, active: r.active, onlyUnconfirmed: r.onlyUnconfirmed };
 }
 
 /** "1 day before", "2 hours after", "exactly at"; the ISO text for offsets that mix units. */
@@ -40,7 +42,7 @@ function offsetText(offset: unknown): string {
 }
 
 /** Fields the form can point an error at (the server's field names, plus the editor's own). */
-export type Field = 'name' | 'anchor' | 'offset' | 'amount' | 'audience' | 'channel' | 'template' | 'lateSendWindowSeconds' | 'active';
+export type Field = 'name' | 'anchor' | 'offset' | 'amount' | 'audience' | 'channel' | 'template' | 'lateSendWindowSeconds' | 'active' | 'onlyUnconfirmed';
 
 export const fieldLabels: Record<Field, string> = {
   name: 'Name',
@@ -52,6 +54,7 @@ export const fieldLabels: Record<Field, string> = {
   template: 'Template',
   lateSendWindowSeconds: 'Late-send window',
   active: 'Active',
+  onlyUnconfirmed: 'Only people who have not confirmed',
 };
 
 export const anchorLabels: Record<Anchor, string> = { start: 'the start', room_open: 'the room opening', end: 'the end' };

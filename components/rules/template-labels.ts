@@ -11,6 +11,8 @@ export const templateTitles: Record<TemplateId, string> = {
   'event-cancelled': 'Event cancelled (notification)',
   'host-added': 'Added as host (notification)',
   'event-details-changed': 'Event details changed (notification)',
+  'confirmation-request': 'Confirmation request (asks “Will you be there?”)',
+  'booking-declined': 'Participant cannot come (notification)',
 };
 
 /**

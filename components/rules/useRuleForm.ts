@@ -42,6 +42,7 @@ export function useRuleForm(rule: RuleFormValue, templateTitles: Record<Template
   const [template, setTemplate] = useState<TemplateId>(rule.template);
   const [windowMinutes, setWindowMinutes] = useState(String(Math.round(rule.lateSendWindowSeconds / 60)));
   const [active, setActive] = useState(rule.active);
+  const [onlyUnconfirmed, setOnlyUnconfirmed] = useState(rule.onlyUnconfirmed);
   const [error, setError] = useState<{ message: string; field?: Field } | null>(null);
   const [busy, setBusy] = useState(false);
   /** The server's preview of what saving these values would do to pending reminders (cleared by any edit). */
@@ -51,7 +52,7 @@ export function useRuleForm(rule: RuleFormValue, templateTitles: Record<Template
   useEffect(() => {
     setError(null);
     setImpact(null);
-  }, [name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active]);
+  }, [name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active, onlyUnconfirmed]);
   const isNew = rule.id === null;
 
   /** The offset the fields describe, or the problem with them. */
@@ -96,6 +97,7 @@ export function useRuleForm(rule: RuleFormValue, templateTitles: Record<Template
       template,
       lateSendWindowSeconds: Number.isFinite(windowSeconds) ? windowSeconds : Number.NaN,
       active,
+      onlyUnconfirmed,
     };
   }
 
@@ -117,6 +119,7 @@ export function useRuleForm(rule: RuleFormValue, templateTitles: Record<Template
     setTemplate(next.template);
     setWindowMinutes(Number.isFinite(next.lateSendWindowSeconds) ? String(Math.round(next.lateSendWindowSeconds / 60)) : windowMinutes);
     setActive(next.active);
+    setOnlyUnconfirmed(next.onlyUnconfirmed);
     setConflict(null);
     setNotice(message);
   }
@@ -167,6 +170,7 @@ export function useRuleForm(rule: RuleFormValue, templateTitles: Record<Template
       template,
       lateSendWindowSeconds: windowSeconds,
       active,
+      onlyUnconfirmed,
     };
   }
 
@@ -241,8 +245,8 @@ export function useRuleForm(rule: RuleFormValue, templateTitles: Record<Template
     mark,
     offset,
     sentence,
-    fields: { name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active },
-    set: { setName, setAnchor, setIsoOffset, setAmount, setUnit, setDirection, setAudience, setTemplate, setWindowMinutes, setActive },
+    fields: { name, anchor, isoMode, isoOffset, amount, unit, direction, audience, channel, template, windowMinutes, active, onlyUnconfirmed },
+    set: { setName, setAnchor, setIsoOffset, setAmount, setUnit, setDirection, setAudience, setTemplate, setWindowMinutes, setActive, setOnlyUnconfirmed },
     chooseIsoMode,
     applyMine,
     discardMine,

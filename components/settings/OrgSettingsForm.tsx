@@ -13,7 +13,7 @@ import { FormFeedback } from '@/components/ui/FormFeedback';
 import { ZoneInput } from '@/components/ui/ZoneInput';
 import { providerLabels, settingsLabels } from './settings-labels';
 
-type Fields = { name: string; timeZone: string; senderName: string; senderEmail: string; replyTo: string; locale: string; emailProvider: EmailProvider; smsSegmentLimit: string };
+type Fields = { name: string; timeZone: string; senderName: string; senderEmail: string; replyTo: string; locale: string; emailProvider: EmailProvider; smsSegmentLimit: string; unconfirmedAlertThreshold: string };
 const fieldsOf = (s: OrgSettingsView): Fields => ({
   name: s.name,
   timeZone: s.timeZone,
@@ -23,6 +23,7 @@ const fieldsOf = (s: OrgSettingsView): Fields => ({
   locale: s.locale,
   emailProvider: s.emailProvider,
   smsSegmentLimit: String(s.smsSegmentLimit),
+  unconfirmedAlertThreshold: s.unconfirmedAlertThreshold === null ? '' : String(s.unconfirmedAlertThreshold),
 });
 
 const changeFields: { key: keyof Fields & string; label: string; format?: (v: string) => string }[] = [
@@ -34,6 +35,7 @@ const changeFields: { key: keyof Fields & string; label: string; format?: (v: st
   { key: 'locale', label: settingsLabels.locale },
   { key: 'emailProvider', label: settingsLabels.emailProvider, format: (v) => providerLabels[v as EmailProvider] ?? v },
   { key: 'smsSegmentLimit', label: settingsLabels.smsSegmentLimit },
+  { key: 'unconfirmedAlertThreshold', label: settingsLabels.unconfirmedAlertThreshold, format: (v) => v || '(no alert)' },
 ];
 
 /**
@@ -186,6 +188,23 @@ export function OrgSettingsForm({ settings, zones }: { settings: OrgSettingsView
           <span className="field-hint" id={`${id}-sms-hint`}>
             Most parts one of your own text messages may take ({SMS_SEGMENT_LIMIT_RANGE.min}–{SMS_SEGMENT_LIMIT_RANGE.max}); each part is billed as one SMS (160
             plain characters alone, 153 per part, 67 with emoji or non-Latin letters). Texts over it are refused when saved.
+          </span>
+        </label>
+        <label className="field" id="unconfirmedAlertThreshold">
+          <span>{settingsLabels.unconfirmedAlertThreshold}</span>
+          <input
+            name="unconfirmedAlertThreshold"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+            value={fields.unconfirmedAlertThreshold}
+            onChange={(e) => set('unconfirmedAlertThreshold', e.target.value)}
+            aria-describedby={`${id}-unconfirmed-hint`}
+            {...mark('unconfirmedAlertThreshold')}
+          />
+          <span className="field-hint" id={`${id}-unconfirmed-hint`}>
+            Today warns about an event starting within 24 hours when more participants than this have not confirmed they will come. Empty: no warning.
           </span>
         </label>
       </div>

@@ -16,6 +16,7 @@ export const eventTypeLabels: Record<DomainEventType, string> = {
   event_cancelled: 'An event is cancelled',
   participant_added_as_host: 'Someone is added as host',
   event_details_changed: "An event's title, place, online-room link or description changes (when staff choose to tell people)",
+  booking_declined: 'A participant says they cannot come',
 };
 /** The matrix's columns. */
 export const roleColumnLabels: Record<BookingRole, string> = { attendee: 'Attendee', external: 'External guest', host: 'Host' };

@@ -17,5 +17,6 @@ export const settingsLabels = {
   locale: 'Default language',
   emailProvider: 'Email provider',
   smsSegmentLimit: 'SMS segments per text, at most',
+  unconfirmedAlertThreshold: 'Warn when more people have not confirmed than',
   version: 'Version',
 } as const;

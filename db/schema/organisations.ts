@@ -68,6 +68,11 @@ export const tenants = pgTable('tenants', {
    * Each segment is billed by the provider as one message (GSM-7: 160 characters alone, 153 per part).
    */
   smsSegmentLimit: integer('sms_segment_limit').notNull().default(3),
+  /**
+   * Today shows an alert line for an event starting within 24 h when MORE than this many of its participants have not
+   * confirmed they will come (domain/scheduling/attendance.ts); null = no such alert. 0–10000.
+   */
+  unconfirmedAlertThreshold: integer('unconfirmed_alert_threshold'),
   /** Row version (trigger `punctual_bump_row_version`, migration 0016): the settings page sends the version it saw (invariant 11). */
   version: integer('version').notNull().default(1),
   updatedBy: text('updated_by'),

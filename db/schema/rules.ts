@@ -30,6 +30,12 @@ export const reminderRules = pgTable('reminder_rules', {
    * does not cancel the reminders it planned while active. False for an active rule.
    */
   pendingGoOut: boolean('pending_go_out').notNull().default(false),
+  /**
+   * Targets only bookings whose person has not confirmed yet ("ask to confirm 48 h before, to those who haven't"):
+   * a waiting reminder of this rule ends `cancelled` ("already confirmed") when its person confirms
+   * (server/scheduling/attendance.ts), and is re-checked at send time (domain/sending/send-decision.ts).
+   */
+  onlyUnconfirmed: boolean('only_unconfirmed').notNull().default(false),
   /** Row version: bumped by a trigger on every UPDATE (migration 0006); an edit carries the version it saw (invariant 11). */
   version: integer('version').notNull().default(1),
   /** Who made the last change (staff email, `import`, `system`): set by the same trigger from `punctual.actor`. */

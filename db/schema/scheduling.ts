@@ -6,12 +6,15 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bookingStatuses, eventStatuses } from '../../domain/vocabulary';
+import { attendanceSources, attendanceStates } from '../../domain/scheduling/attendance';
 import { createdAt, ts } from './columns';
 import { bookingRoleEnum, domainEventTypeEnum } from './enums';
 import { tenants } from './organisations';
 
 export const bookingStatusEnum = pgEnum('booking_status', bookingStatuses);
 export const eventStatusEnum = pgEnum('event_status', eventStatuses);
+export const attendanceStateEnum = pgEnum('attendance_state', attendanceStates);
+export const attendanceSourceEnum = pgEnum('attendance_source', attendanceSources);
 
 export const contacts = pgTable(
   'contacts',
@@ -94,6 +97,20 @@ export const bookings = pgTable(
     statusReason: text('status_reason'),
     /** For `external`: the guest's own tenant, whose identity and suppression list remind them. */
     guestTenantId: uuid('guest_tenant_id').references(() => tenants.id),
+    /**
+     * Whether the person said they will come (domain/scheduling/attendance.ts): unconfirmed | confirmed | declined |
+     * cancelled_by_staff. Changed only by server/scheduling/attendance.ts `answerBooking` and a staff cancellation.
+     */
+    attendance: attendanceStateEnum('attendance').notNull().default('unconfirmed'),
+    /** Who set `attendance` last: link | calendar_reply | staff; null while unconfirmed. */
+    attendanceSource: attendanceSourceEnum('attendance_source'),
+    /** Who exactly (staff email, the participant's address for a calendar reply), or null. */
+    attendanceBy: text('attendance_by'),
+    /** When `attendance` was last set (UTC), or null. */
+    attendanceAt: ts('attendance_at'),
+    /** A tentative answer, noted only (it changes no state): its source and time; null when none. */
+    tentativeSource: attendanceSourceEnum('tentative_source'),
+    tentativeAt: ts('tentative_at'),
     /**
      * Who booked the person: the transaction's `punctual.actor` (db/queries/platform/actor.ts setActor) at insert, via the
      * column default (migration 0011); null when none was named. Shown to a guest organisation as the host actor.

@@ -90,6 +90,13 @@ export const messageVariables: Readonly<Record<MessageKind, readonly MessageVari
     { name: 'changes', type: 'text', description: 'what changed: one sentence per changed detail with its new and old value', sample: 'Where: now Garden B (was Room A).' },
     tenantName,
   ],
+  'confirmation-request': [eventTitle, when, allDay, tenantName],
+  'booking-declined': [
+    eventTitle,
+    when,
+    { name: 'participantName', type: 'text', description: 'who cannot come: their name, else their email address', sample: 'Ana Lima' },
+    tenantName,
+  ],
   // An announcement staff write to the people of one event: the event's own facts, like a reminder's.
   announcement: [eventTitle, when, allDay, tenantName],
 };

@@ -19,6 +19,7 @@ const labels: Record<string, string> = {
   'event-cancelled': 'Event cancelled',
   'host-added': 'You are a host',
   'event-details-changed': 'Event details changed',
+  'booking-declined': 'A participant cannot come',
 };
 const label = (id: string) => labels[id] ?? id;
 
@@ -41,6 +42,7 @@ describe('notificationTemplates, defaultPolicy and emptyPolicy', () => {
       event_cancelled: ['event-cancelled'],
       participant_added_as_host: ['host-added'],
       event_details_changed: ['event-details-changed'],
+      booking_declined: ['booking-declined'],
     });
   });
   it('default: every type on for every role it concerns, with its first template', () => {
@@ -51,6 +53,7 @@ describe('notificationTemplates, defaultPolicy and emptyPolicy', () => {
       event_cancelled: { attendee: true, external: true, host: true, template: 'event-cancelled' },
       participant_added_as_host: { attendee: false, external: false, host: true, template: 'host-added' },
       event_details_changed: { attendee: true, external: true, host: true, template: 'event-details-changed' },
+      booking_declined: { attendee: false, external: false, host: true, template: 'booking-declined' },
     });
   });
   it('empty: everything off', () => {
@@ -78,9 +81,9 @@ describe('policySchema', () => {
     [withEntry('booking_cancelled', { attendee: true, external: true, template: 'booking-cancelled' }), 'booking_cancelled.host: required: true or false'],
     [withEntry('booking_cancelled', { ...defaultPolicy.booking_cancelled, sms: true }), 'booking_cancelled: unknown field "sms" (expected attendee, external, host and template)'],
     [withEntry('event_rescheduled', true), 'event_rescheduled: must be an object { attendee, external, host, template }'],
-    [withEntry('booking_reminded', defaultPolicy.booking_confirmed), 'unknown event type "booking_reminded" (expected booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host, event_details_changed)'],
+    [withEntry('booking_reminded', defaultPolicy.booking_confirmed), 'unknown event type "booking_reminded" (expected booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host, event_details_changed, booking_declined)'],
     [(({ participant_added_as_host: _, ...rest }) => rest)(clone(defaultPolicy)), 'participant_added_as_host: required: { attendee, external, host, template }'],
-    [null, 'must be an object with an entry for each of booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host, event_details_changed'],
+    [null, 'must be an object with an entry for each of booking_confirmed, booking_cancelled, event_rescheduled, event_cancelled, participant_added_as_host, event_details_changed, booking_declined'],
   ])('refuses naming the field: %#', (input, message) => {
     expect(firstError(input)).toBe(message);
   });
@@ -179,6 +182,7 @@ describe('describePolicy', () => {
       'When an event is cancelled (essential: sent even to people who opted out of booking updates), attendees, external guests and hosts get “Event cancelled”.',
       'When a host is added, the host gets “You are a host”.',
       "When staff tell people about a change of an event's title, place, online-room link or description, attendees, external guests and hosts get “Event details changed”.",
+      'When a participant says they cannot come, hosts get “A participant cannot come”.',
       'Quiet hours delay non-essential notifications: people with quiet hours get them when their quiet hours end, if that is before the notification expires, else at its due time.',
     ]);
   });
@@ -192,11 +196,34 @@ describe('describePolicy', () => {
       'When an event is cancelled (essential: sent even to people who opted out of booking updates), hosts get “Event cancelled”.',
       'When a host is added: nobody is notified.',
       "When staff tell people about a change of an event's title, place, online-room link or description: nobody is notified.",
+      'When a participant says they cannot come: nobody is notified.',
     ]);
   });
   it('one role of a single booking takes "gets"', () => {
     const p = clone(emptyPolicy);
     p.booking_confirmed.external = true;
     expect(describePolicy(p, label)[0]).toBe('When a booking is confirmed, the external guest gets “Booking confirmed”.');
+  });
+});
+
+describe('booking_declined audience', () => {
+  it('the other confirmed bookings whose role is on (by default the hosts), never the subject', () => {
+    const bookings = [
+      { id: 'a1', role: 'attendee' as const, status: 'cancelled' as const },
+      { id: 'a2', role: 'attendee' as const, status: 'confirmed' as const },
+      { id: 'h1', role: 'host' as const, status: 'confirmed' as const },
+      { id: 'h2', role: 'host' as const, status: 'cancelled' as const },
+    ];
+    expect(audienceOf({ type: 'booking_declined', policy: defaultPolicy, subjectBookingId: 'a1', bookings })).toEqual([{ bookingId: 'h1', template: 'booking-declined' }]);
+    expect(audienceOf({ type: 'booking_declined', policy: emptyPolicy, subjectBookingId: 'a1', bookings })).toEqual([]);
+  });
+});
+
+describe('a type added later (booking_declined)', () => {
+  it('a stored policy without it notifies the hosts (the default); an empty or unreadable one nobody', () => {
+    const { booking_declined: _gone, ...older } = clone(defaultPolicy);
+    expect(readPolicy(older).booking_declined).toEqual({ attendee: false, external: false, host: true, template: 'booking-declined' });
+    expect(readPolicy({}).booking_declined).toEqual(emptyPolicy.booking_declined);
+    expect(readPolicy({ ...older, booking_declined: { attendee: false, external: false, host: false, template: 'booking-declined' } }).booking_declined.host).toBe(false);
   });
 });

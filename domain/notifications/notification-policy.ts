@@ -33,6 +33,7 @@ export const notificationTemplates: Record<DomainEventType, readonly string[]> =
   event_cancelled: ['event-cancelled'],
   participant_added_as_host: ['host-added'],
   event_details_changed: ['event-details-changed'],
+  booking_declined: ['booking-declined'],
 };
 
 /**
@@ -47,6 +48,7 @@ export const concernedRoles: Record<DomainEventType, readonly BookingRole[]> = {
   event_cancelled: ['attendee', 'external', 'host'],
   participant_added_as_host: ['host'],
   event_details_changed: ['attendee', 'external', 'host'],
+  booking_declined: ['host'],
 };
 
 /** Types about the whole event (every confirmed booking hears); the others are about their subject booking only. */
@@ -58,6 +60,12 @@ export const eventWideTypes: readonly DomainEventType[] = ['event_rescheduled', 
  * saved, decides from then on). A policy sent to the API may leave these out (same rule).
  */
 const inheritedFrom: Partial<Record<DomainEventType, DomainEventType>> = { event_details_changed: 'event_rescheduled' };
+
+/**
+ * Types added after policies were first stored whose missing entry takes {@link defaultPolicy}'s: a participant's "I can't
+ * come" reaches the event's hosts in every organisation until it says otherwise (staff learn a place was freed).
+ */
+const defaultWhenMissing: ReadonlySet<DomainEventType> = new Set(['booking_declined']);
 
 function policyOf(on: (type: DomainEventType, role: BookingRole) => boolean): NotificationPolicy {
   return Object.fromEntries(
@@ -105,7 +113,7 @@ function entrySchema(type: DomainEventType) {
  * true or false".
  */
 export const policySchema = z.strictObject(
-  Object.fromEntries(domainEventTypes.map((t) => [t, inheritedFrom[t] ? entrySchema(t).optional() : entrySchema(t)])) as { [T in DomainEventType]: ReturnType<typeof entrySchema> },
+  Object.fromEntries(domainEventTypes.map((t) => [t, inheritedFrom[t] || defaultWhenMissing.has(t) ? entrySchema(t).optional() : entrySchema(t)])) as { [T in DomainEventType]: ReturnType<typeof entrySchema> },
   {
     error: (iss) =>
       iss.code === 'unrecognized_keys'
@@ -118,7 +126,8 @@ export const policySchema = z.strictObject(
 /**
  * Reads a policy stored in a jsonb column, tolerantly and per type: a missing or unreadable entry is
  * {@link emptyPolicy}'s (nobody notified) — except a missing entry of a type added later, which takes the roles of the
- * type it inherits from ({@link inheritedFrom}: `event_details_changed` those of `event_rescheduled`); in an entry, a flag that is not `true` is off and a template that is
+ * type it inherits from ({@link inheritedFrom}: `event_details_changed` those of `event_rescheduled`), or the default's
+ * ({@link defaultWhenMissing}: `booking_declined`, the hosts); in an entry, a flag that is not `true` is off and a template that is
  * not allowed for the type is the type's first. A JSON string (double-encoded jsonb) is decoded first. Never throws.
  */
 export function readPolicy(stored: unknown): NotificationPolicy {
@@ -132,12 +141,19 @@ export function readPolicy(stored: unknown): NotificationPolicy {
   }
   const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   const out = {} as NotificationPolicy;
+  // A policy someone saved (it has entries), not an empty or unreadable value (which notifies nobody).
+  const saved = domainEventTypes.some((t) => t in obj);
   for (const type of domainEventTypes) {
     const e = obj[type];
     if (e === null || typeof e !== 'object' || Array.isArray(e)) {
       const from = inheritedFrom[type];
       // Computed earlier in this loop: the inherited type comes first in domainEventTypes.
-      out[type] = e === undefined && from && out[from] ? { ...out[from], template: notificationTemplates[type][0] } : { ...emptyPolicy[type] };
+      out[type] =
+        e === undefined && from && out[from]
+          ? { ...out[from], template: notificationTemplates[type][0] }
+          : e === undefined && defaultWhenMissing.has(type) && saved
+            ? { ...defaultPolicy[type] }
+            : { ...emptyPolicy[type] };
       continue;
     }
     const entry = e as Record<string, unknown>;
@@ -156,6 +172,8 @@ export function readPolicy(stored: unknown): NotificationPolicy {
  * - `booking_cancelled`: the subject booking only, if its role is on — even though its status is now cancelled.
  * - `event_rescheduled`, `event_cancelled`, `event_details_changed`: every CONFIRMED booking whose role is on (the
  *   subject is ignored).
+ * - `booking_declined` (the participant said they cannot come): every OTHER confirmed booking whose role is on —
+ *   by default the hosts, so the staff running the event learn the place is free.
  * A subject id that is null or not among `bookings` gives nobody.
  */
 export function audienceOf(input: {
@@ -177,6 +195,13 @@ export function audienceOf(input: {
     }
     return out;
   }
+  if (input.type === 'booking_declined') {
+    // About one booking, heard by the OTHER people of the event whose role is on (by default the hosts: staff learn
+    // that a place was freed); the subject itself, now cancelled, never.
+    return input.bookings
+      .filter((b, i, all) => b.id !== input.subjectBookingId && b.status === 'confirmed' && on(b.role) && all.findIndex((x) => x.id === b.id) === i)
+      .map((b) => ({ bookingId: b.id, template: entry.template }));
+  }
   if (input.subjectBookingId === null) return [];
   const subject = input.bookings.find((b) => b.id === input.subjectBookingId);
   if (!subject || !on(subject.role)) return [];
@@ -191,6 +216,7 @@ const whenPhrase: Record<DomainEventType, string> = {
   event_cancelled: 'When an event is cancelled',
   participant_added_as_host: 'When a host is added',
   event_details_changed: "When staff tell people about a change of an event's title, place, online-room link or description",
+  booking_declined: 'When a participant says they cannot come',
 };
 
 /** [about one booking ("the attendee"), about every booking of the event ("attendees")] */
@@ -220,7 +246,8 @@ export function describePolicy(policy: NotificationPolicy, templateLabel: (id: s
     const when = `${whenPhrase[type]}${essential}`;
     const roles = bookingRoles.filter((r) => entry[r] === true);
     if (roles.length === 0) return `${when}: nobody is notified.`;
-    const wide = eventWideTypes.includes(type);
+    // booking_declined is heard by the OTHER people of the event (plural), like an event-wide type.
+    const wide = eventWideTypes.includes(type) || type === 'booking_declined';
     const who = list(roles.map((r) => roleWords[r][wide ? 1 : 0]));
     const verb = !wide && roles.length === 1 ? 'gets' : 'get';
     return `${when}, ${who} ${verb} “${templateLabel(entry.template)}”.`;

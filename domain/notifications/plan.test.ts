@@ -73,6 +73,7 @@ describe('who hears: every domain event type × role × policy on/off', () => {
     event_cancelled: 'event-cancelled',
     participant_added_as_host: 'host-added',
     event_details_changed: 'event-details-changed',
+    booking_declined: 'booking-declined',
   };
   // [type, role, policy for that role, heard]. Subject types: the person is the subject booking (booking_cancelled:
   // already cancelled, as it is when the notice is made); event-wide: a confirmed booking made before the change.

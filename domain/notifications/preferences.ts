@@ -290,6 +290,7 @@ const essentialNouns: Record<DomainEventType, string> = {
   event_cancelled: 'event cancellations',
   participant_added_as_host: 'host invitations',
   event_details_changed: 'event detail changes',
+  booking_declined: 'participants who cannot come',
 };
 
 /** Order in which channels are named in sentences: "by SMS and email" (as issue #9's wording has it). */

@@ -9,10 +9,31 @@ function problem(over: Record<string, unknown>) {
   return r;
 }
 
+describe('checkOrgSettings: unconfirmedAlertThreshold', () => {
+  it.each([
+    [undefined, undefined],
+    [null, null],
+    ['', null],
+    ['  ', null],
+    [0, 0],
+    ['3', 3],
+    [10000, 10000],
+  ])('%j → %j', (input, value) => {
+    const r = checkOrgSettings({ ...good, unconfirmedAlertThreshold: input });
+    expect(r.ok && r.value.unconfirmedAlertThreshold).toBe(value);
+  });
+  it.each([-1, 1.5, 10001, 'three', true])('%j is refused, naming the field', (input) => {
+    expect(problem({ unconfirmedAlertThreshold: input })).toMatchObject({
+      field: 'unconfirmedAlertThreshold',
+      message: 'unconfirmedAlertThreshold: must be a whole number of people from 0 to 10000, or empty for no alert',
+    });
+  });
+});
+
 describe('checkOrgSettings', () => {
   it('accepts a complete form, trimmed, with the locale in canonical form', () => {
     const r = checkOrgSettings({ ...good, name: '  Demo Studio ', locale: 'EN-gb' });
-    expect(r).toEqual({ ok: true, value: { ...good, locale: 'en-GB', smsSegmentLimit: null } });
+    expect(r).toEqual({ ok: true, value: { ...good, locale: 'en-GB', smsSegmentLimit: null, unconfirmedAlertThreshold: undefined } });
   });
   it('stores an empty sender name and reply-to as none', () => {
     const r = checkOrgSettings({ ...good, senderName: '  ', replyTo: '' });

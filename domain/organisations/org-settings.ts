@@ -33,7 +33,12 @@ export interface OrgSettings {
   emailProvider: EmailProvider;
   /** Most SMS segments one of its own SMS texts may take (1–10). */
   smsSegmentLimit: number;
+  /** Today alerts for an event within 24 h with more unconfirmed participants than this; null = off. */
+  unconfirmedAlertThreshold: number | null;
 }
+
+/** The range of `unconfirmedAlertThreshold` (people). */
+export const UNCONFIRMED_ALERT_RANGE = { min: 0, max: 10_000 } as const;
 
 /**
  * The range of `smsSegmentLimit`. One segment is 160 GSM-7 characters (153 per part of a longer text, 67 in UCS-2),
@@ -43,11 +48,15 @@ export interface OrgSettings {
 export const SMS_SEGMENT_LIMIT_RANGE = { min: 1, max: 10 } as const;
 
 const textFields = ['name', 'timeZone', 'senderName', 'senderEmail', 'replyTo', 'locale', 'emailProvider'] as const;
-const orgSettingsFields = [...textFields, 'smsSegmentLimit'] as const;
+const orgSettingsFields = [...textFields, 'smsSegmentLimit', 'unconfirmedAlertThreshold'] as const;
 type OrgSettingsField = (typeof orgSettingsFields)[number];
 
 /** A checked save: `smsSegmentLimit` null when the body did not send one (keep the current limit). */
-export type OrgSettingsInput = Omit<OrgSettings, 'smsSegmentLimit'> & { smsSegmentLimit: number | null };
+export type OrgSettingsInput = Omit<OrgSettings, 'smsSegmentLimit' | 'unconfirmedAlertThreshold'> & {
+  smsSegmentLimit: number | null;
+  /** `undefined`: the body did not send it (keep the current one); null: off. */
+  unconfirmedAlertThreshold: number | null | undefined;
+};
 
 type OrgSettingsCheck = { ok: true; value: OrgSettingsInput } | { ok: false; field: OrgSettingsField | 'body'; message: string };
 
@@ -133,7 +142,26 @@ export function checkOrgSettings(input: unknown): OrgSettingsCheck {
   const limit = smsSegmentLimitOf(b.smsSegmentLimit);
   if (typeof limit === 'string') return fail('smsSegmentLimit', limit);
 
-  return { ok: true, value: { name, timeZone: zone, senderName, senderEmail, replyTo, locale, emailProvider: provider as EmailProvider, smsSegmentLimit: limit } };
+  const threshold = unconfirmedAlertThresholdOf(b.unconfirmedAlertThreshold);
+  if (typeof threshold === 'string') return fail('unconfirmedAlertThreshold', threshold);
+
+  return {
+    ok: true,
+    value: { name, timeZone: zone, senderName, senderEmail, replyTo, locale, emailProvider: provider as EmailProvider, smsSegmentLimit: limit, unconfirmedAlertThreshold: threshold },
+  };
+}
+
+/**
+ * `unconfirmedAlertThreshold` as sent: absent → undefined (keep), null or "" → null (off), a whole number of people
+ * from 0 to 10000 (a number, or digits from a plain form) → that number; anything else → what is wrong.
+ */
+function unconfirmedAlertThresholdOf(v: unknown): number | null | undefined | string {
+  if (v === undefined) return undefined;
+  if (v === null || (typeof v === 'string' && v.trim() === '')) return null;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  const { min, max } = UNCONFIRMED_ALERT_RANGE;
+  if (!Number.isInteger(n) || n < min || n > max) return `must be a whole number of people from ${min} to ${max}, or empty for no alert`;
+  return n;
 }
 
 /**

@@ -14,7 +14,7 @@
  *   - `/api/…` and `/_next/…` (JSON, text, downloads, scripts and styles as files): nothing may run or load in
  *     the response as a document — `default-src 'none'; sandbox`, never framed. A caught message's raw source or
  *     attachment opened directly stays inert.
- *   - `/u/…` (the one-click unsubscribe pages, no script at all): {@link UNSUBSCRIBE_PAGE_CSP}.
+ *   - `/u/…` (the one-click unsubscribe pages) and `/a/…` (the booking action pages), no script at all: {@link UNSUBSCRIBE_PAGE_CSP}.
  * - `X-Content-Type-Options: nosniff` and `X-Frame-Options: DENY` (for browsers without `frame-ancestors`).
  * - `Referrer-Policy`: `no-referrer` on the pages and routes whose URL is a credential — `/u/<token>`,
  *   `/preferences/<token>`, `/api/preferences/<token>`, and `/set-password?token=…` (issue #13: a one-time password
@@ -35,7 +35,7 @@ export const NON_PAGE_CSP = "default-src 'none'; base-uri 'none'; form-action 'n
 export const HSTS_VALUE = 'max-age=31536000';
 
 /** Paths whose URL carries a signed token (a credential): never sent on as a Referer. */
-const TOKEN_PATH = /^\/(?:(?:u|preferences|api\/preferences)\/[^/]+|set-password)\/?$/;
+const TOKEN_PATH = /^\/(?:(?:u|a|preferences|api\/preferences)\/[^/]+|set-password)\/?$/;
 
 interface SecurityHeaderInput {
   /** The request path (`URL.pathname`). */
@@ -68,7 +68,7 @@ export function pageCsp(nonce: string, opts: { https: boolean; dev?: boolean }):
 /** Which CSP a path gets (module doc). */
 export function cspKind(path: string): 'page' | 'non-page' | 'unsubscribe' {
   if (path === '/api' || path.startsWith('/api/') || path.startsWith('/_next/')) return 'non-page';
-  if (/^\/u\/[^/]+\/?$/.test(path)) return 'unsubscribe';
+  if (/^\/[ua]\/[^/]+\/?$/.test(path)) return 'unsubscribe';
   return 'page';
 }
 

@@ -34,6 +34,8 @@ export interface PlanningBooking {
   id: string;
   role: BookingRole;
   status: BookingStatus;
+  /** Whether the person said they will come (domain/scheduling/attendance.ts); absent = not known to the caller (treated as not confirmed). */
+  attendance?: string;
 }
 
 export interface PlanningRule {
@@ -44,6 +46,8 @@ export interface PlanningRule {
   channel: Channel;
   lateSendWindowSeconds: number;
   active: boolean;
+  /** Targets only bookings not yet confirmed: a confirmed booking gets nothing from it. */
+  onlyUnconfirmed?: boolean;
 }
 
 export interface PlannedReminder {
@@ -100,7 +104,8 @@ function ruleApplies(event: PlanningEvent, booking: PlanningBooking, rule: Plann
     rule.active &&
     event.status === 'scheduled' &&
     booking.status === 'confirmed' &&
-    rule.audience.includes(booking.role)
+    rule.audience.includes(booking.role) &&
+    !(rule.onlyUnconfirmed === true && booking.attendance === 'confirmed')
   );
 }
 

@@ -23,6 +23,7 @@ export const notificationLabels: Record<DomainEventType, string> = {
   event_cancelled: 'Event cancelled',
   participant_added_as_host: 'Added as host',
   event_details_changed: 'Event details changed',
+  booking_declined: 'Participant cannot come',
 };
 
 /** Title of a nudge row (kept word for word: the nudge e2e spec and staff know it by this name). */

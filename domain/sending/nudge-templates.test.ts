@@ -9,10 +9,10 @@ describe('nudge templates: which reminder templates can render for this particip
 
   it.each([
     // role, hasRoom, offered
-    ['attendee', false, ['attendee-reminder']],
-    ['attendee', true, ['attendee-reminder', 'room-opening']],
-    ['external', false, ['attendee-reminder']],
-    ['external', true, ['attendee-reminder', 'room-opening']],
+    ['attendee', false, ['attendee-reminder', 'confirmation-request']],
+    ['attendee', true, ['attendee-reminder', 'room-opening', 'confirmation-request']],
+    ['external', false, ['attendee-reminder', 'confirmation-request']],
+    ['external', true, ['attendee-reminder', 'room-opening', 'confirmation-request']],
     ['host', false, ['attendee-reminder', 'host-reminder']],
     ['host', true, ['attendee-reminder', 'room-opening', 'host-reminder']],
   ] as const)('%s, room %s → %j', (role, hasRoom, offered) => {

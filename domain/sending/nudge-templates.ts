@@ -35,6 +35,8 @@ export function nudgeTemplateAvailability(ctx: NudgeTemplateContext): NudgeTempl
         return ctx.hasRoom ? { template, ok: true } : { template, ok: false, field: 'roomUrl', reason: 'this event has no online room' };
       case 'host-reminder':
         return ctx.role === 'host' ? { template, ok: true } : { template, ok: false, field: 'role', reason: 'it is written for hosts' };
+      case 'confirmation-request':
+        return ctx.role !== 'host' ? { template, ok: true } : { template, ok: false, field: 'role', reason: 'it asks a participant to confirm their place' };
       case 'attendee-reminder':
         return { template, ok: true };
     }

@@ -11,12 +11,13 @@ export interface SendSnapshot {
   reminder: { status: ReminderStatus; scheduleVersion: number; expiresAt: Date; kind?: ReminderKind; notificationType?: DomainEventType | null };
   /** `timeZone` (IANA) is only used to word reasons in the event's local time. */
   event: { status: EventStatus; scheduleVersion: number; timeZone?: string };
-  booking: { status: BookingStatus };
+  /** `attendance`: whether the person said they will come (domain/scheduling/attendance.ts); absent = unknown. */
+  booking: { status: BookingStatus; attendance?: string };
   /**
    * `pendingGoOut`: the rule was deactivated with "let its pending reminders go out" (issue #13): reminders it
    * planned while active still go out. Absent/false: an inactive rule's reminders end `cancelled`.
    */
-  rule: { active: boolean; pendingGoOut?: boolean } | null;
+  rule: { active: boolean; pendingGoOut?: boolean; onlyUnconfirmed?: boolean } | null;
   /** For an announcement's message: the booking statuses its audience chose (its booking must still have one). */
   announcement?: { statuses: readonly BookingStatus[] } | null;
 }
@@ -32,12 +33,15 @@ function expiredReason(expiresAt: Date, now: Date, timeZone = 'UTC'): string {
   return `not sent before its expiry instant ${local(expiresAt)} (checked ${local(now)})`;
 }
 
+/** The reason a reminder of an only-unconfirmed rule ends with once its person confirmed. */
+export const ALREADY_CONFIRMED = 'already confirmed';
+
 const SENDABLE: ReadonlySet<ReminderStatus> = new Set(['scheduled', 'dispatched']);
 
 /**
  * Decides in this order: already handled → skip; a notification or an announcement by its own rules (below); event cancelled, booking cancelled, rule gone or inactive
  * (unless deactivated with "let its pending reminders go out")
- * → `cancelled`; older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
+ * → `cancelled`; a rule for unconfirmed bookings only whose person has confirmed → `cancelled` ("already confirmed"); older schedule version → `superseded`; `now` at or past expiry → `expired`; else send.
  * A nudge skips the rule and version checks: it was asked for by a person, and renders the event as it is
  * at send time.
  */
@@ -49,6 +53,8 @@ export function decideSend(s: SendSnapshot, now: Date): SendDecision {
   if (s.booking.status === 'cancelled') return { action: 'terminate', status: 'cancelled', reason: 'booking cancelled' };
   const nudge = s.reminder.kind === 'nudge';
   if (!nudge && (!s.rule || (!s.rule.active && !s.rule.pendingGoOut))) return { action: 'terminate', status: 'cancelled', reason: 'reminder rule deactivated' };
+  // A rule for people who have not confirmed yet: a confirmation since the plan makes its reminder moot.
+  if (!nudge && s.rule?.onlyUnconfirmed && s.booking.attendance === 'confirmed') return { action: 'terminate', status: 'cancelled', reason: ALREADY_CONFIRMED };
   if (!nudge && s.reminder.scheduleVersion < s.event.scheduleVersion) {
     return {
       action: 'terminate',

@@ -48,6 +48,10 @@ const en = {
     detailNone: '(none)',
     /** SMS: one changed detail as a sentence of its own; `{changes}` of a details-changed SMS is these, one after another. */
     smsDetailChange: '{field, select, title {Title} location {Where} roomUrl {Online room} description {Notes} other {Details}}: now {now} (was {was}).',
+    actionPrompt: 'Will you be there?',
+    actionConfirm: 'I’ll be there',
+    actionDecline: 'I can’t come',
+    smsAnswer: 'Coming? Answer here: {url}',
   },
   /**
    * Account mail (to staff, in the organisation's default language): `{tenantName}` the organisation, `{until}` when
@@ -158,6 +162,21 @@ const en = {
     closing: 'The calendar entry is updated.',
     sms: '{tenantName}: some details of {eventTitle} on {when} have changed. {changes}',
   },
+  'confirmation-request': {
+    /** A reminder asking to confirm; leads with the two action links. `{when}`: the event start; `{allDay}`: yes | no. */
+    subject: 'Will you be at {eventTitle}? \u2014 {when}',
+    heading: 'Will you be at {eventTitle}?',
+    intro: '{allDay, select, yes {{eventTitle} is on {when}. Please let us know whether you will come.} other {{eventTitle} starts {when}. Please let us know whether you will come.}}',
+    closing: 'One click is enough; you can change your mind until the event starts.',
+    closingNoLinks: 'Please reply to this message to let us know.',
+    sms: '{tenantName}: will you be at {eventTitle}, {when}?',
+  },
+  'booking-declined': {
+    /** Also the heading. `{participantName}`: who cannot come (their name, else their address). */
+    subject: '{participantName} can’t come to {eventTitle}',
+    intro: '{participantName} said they cannot come to {eventTitle} on {when}. Their booking is cancelled and the place is free again.',
+    sms: '{tenantName}: {participantName} can’t come to {eventTitle}, {when}.',
+  },
   /**
    * The pages a person opens from a message (no sign-in): their preferences page and the one-click unsubscribe pages.
    * `{tenantName}` the organisation; `{name}` the person's name with `{hasName}` yes | no; `{category}` reminders |
@@ -216,6 +235,27 @@ const en = {
     nothingChanged: 'Nothing was changed.',
     linkBrokenTitle: 'This link does not work',
     linkBroken: 'We could not find the preferences this link points to. Please use the link in your most recent message, and make sure it was copied whole.',
+    actionConfirmTitle: 'Will you be there?',
+    actionConfirmQuestion: '{hasName, select, yes {{name}, will you be at {eventTitle} on {when}?} other {Will you be at {eventTitle} on {when}?}}',
+    actionConfirmEffect: '{tenantName} will see that you are coming. Nothing else changes.',
+    actionConfirmButton: 'Yes, I’ll be there',
+    actionDeclineTitle: 'Can’t come?',
+    actionDeclineQuestion: '{hasName, select, yes {{name}, tell {tenantName} that you cannot come to {eventTitle} on {when}.} other {Tell {tenantName} that you cannot come to {eventTitle} on {when}.}}',
+    actionDeclineEffect: 'Your place will be cancelled so that someone else can have it, and you will get no more reminders for this event.',
+    actionReason: 'Reason (optional — {tenantName} will read it)',
+    actionDeclineButton: 'I can’t come — cancel my place',
+    actionSwitch: '{answer, select, confirmed {Can’t come after all? {link}} other {Coming after all? {link}}}',
+    actionSwitchLink: '{answer, select, confirmed {Tell {tenantName} that you cannot come} other {Confirm that you will come}}',
+    actionDoneTitle: '{answer, select, confirmed {{already, select, yes {You had already confirmed} other {Thank you — see you there}}} other {{already, select, yes {Your place was already cancelled} other {Your place is cancelled}}}}',
+    actionDoneBody: '{answer, select, confirmed {{tenantName} knows that you are coming to {eventTitle} on {when}.} other {{tenantName} knows that you cannot come to {eventTitle} on {when}. You will get no more reminders for it.}}',
+    actionRefusedTitle: 'This answer is no longer possible',
+    actionRefused: '{reason, select, event_cancelled {{eventTitle} is cancelled.} event_over {{eventTitle} is over.} other {Your place at {eventTitle} was cancelled. To book again, please contact {tenantName}.}}',
+    actionExpiredTitle: 'This link has expired',
+    actionExpired: 'It stopped working when the event ended, on {date}.',
+    actionInvalidTitle: 'This link does not work',
+    actionInvalid: 'It may have been cut off or changed. Please use the link in your most recent message from the organiser.',
+    actionGoneTitle: 'Booking not found',
+    actionGone: 'This booking is no longer on file, so there is nothing to answer.',
   },
 };
 

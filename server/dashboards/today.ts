@@ -7,7 +7,7 @@
  * Rules: domain/dashboards/today.ts (which day, which window, now/next); SQL: db/queries/dashboards/today.ts (tenant-scoped, bounded).
  */
 import type { DbOrTx } from '@/db/client';
-import { nextEventFrom, remindersDue, todayAttention, todayEvents, todayParticipants, type TodayAttentionRow, type TodayParticipant } from '@/db/queries/dashboards/today';
+import { nextEventFrom, remindersDue, todayAttention, todayEvents, todayParticipants, type TodayAttentionRow, type TodayParticipant, unconfirmedAlerts } from '@/db/queries/dashboards/today';
 import { dayWindow, nowAndNext, reminderWindow, todayHeading, type DeskStatus, deskStatus, type ReminderWindowHours } from '@/domain/dashboards/today';
 import type { BookingRole, Channel, DeliveryStatus, EventStatus, ReminderKind } from '@/domain/vocabulary';
 import { messageTitle } from '@/domain/sending/message-labels';
@@ -32,6 +32,8 @@ export interface TodayEventJson {
   statusReason: string | null;
   participants: number;
   cancelledBookings: number;
+  /** Live participant bookings (hosts not counted) by attendance, and declined ones. */
+  attendance: { confirmed: number; unconfirmed: number; declined: number };
 }
 
 export interface TodayReminderJson {
@@ -69,6 +71,11 @@ export interface TodayData {
   nextAfterToday: { id: string; title: string; startsAt: string; timeZone: string } | null;
   reminders: { hours: ReminderWindowHours; from: string; to: string; items: TodayReminderJson[]; total: number; limit: number };
   attention: { items: TodayAttentionJson[]; total: number; counts: { dead: number; unknown: number; failed: number }; limit: number };
+  /**
+   * Events starting within 24 h with more unconfirmed participants than the organisation's threshold
+   * (`unconfirmedAlertThreshold`; empty when it is off), soonest first.
+   */
+  unconfirmed: { threshold: number | null; items: { id: string; title: string; startsAt: string; timeZone: string; unconfirmed: number }[] };
 }
 
 /**
@@ -76,14 +83,21 @@ export interface TodayData {
  * with a reminders window of `hours`.
  * @throws Error when the tenant's zone is not a zone this runtime knows (domain/dashboards/today.ts dayWindow).
  */
-export async function loadToday(db: DbOrTx, tenant: { id: string; timeZone: string }, now: Date, hours: ReminderWindowHours): Promise<TodayData> {
+export async function loadToday(
+  db: DbOrTx,
+  tenant: { id: string; timeZone: string; unconfirmedAlertThreshold?: number | null },
+  now: Date,
+  hours: ReminderWindowHours,
+): Promise<TodayData> {
+  const threshold = tenant.unconfirmedAlertThreshold ?? null;
   const day = dayWindow(tenant.timeZone, now);
   const win = reminderWindow(now, hours);
-  const [events, nextAfter, due, attention] = await Promise.all([
+  const [events, nextAfter, due, attention, unconfirmed] = await Promise.all([
     todayEvents(db, tenant.id, day, TODAY_EVENTS_LIMIT),
     nextEventFrom(db, tenant.id, day.end),
     remindersDue(db, tenant.id, win, TODAY_LIST_LIMIT),
     todayAttention(db, tenant.id, day, TODAY_LIST_LIMIT),
+    threshold === null ? Promise.resolve([]) : unconfirmedAlerts(db, tenant.id, now, threshold),
   ]);
   const hn = nowAndNext(events.items, now);
   return {
@@ -96,6 +110,7 @@ export async function loadToday(db: DbOrTx, tenant: { id: string; timeZone: stri
       items: events.items.map((e) => ({ ...e, startsAt: e.startsAt.toISOString(), endsAt: e.endsAt.toISOString() })),
     },
     happening: { now: hn.now.map((e) => e.id), next: hn.next?.id ?? null },
+    unconfirmed: { threshold, items: unconfirmed.map((u) => ({ ...u, startsAt: u.startsAt.toISOString() })) },
     nextAfterToday: nextAfter ? { ...nextAfter, startsAt: nextAfter.startsAt.toISOString() } : null,
     reminders: {
       hours,

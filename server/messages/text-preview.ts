@@ -45,7 +45,7 @@ const previewSchema = textKeySchema.extend(draftTextShape).extend({
 
 /** The roles whose bookings a kind is written to (the chooser lists only those). */
 export function previewRoles(kind: TemplateId): readonly BookingRole[] {
-  return kind === 'host-reminder' || kind === 'host-added' ? ['host'] : ['attendee', 'external'];
+  return kind === 'host-reminder' || kind === 'host-added' || kind === 'booking-declined' ? ['host'] : ['attendee', 'external'];
 }
 
 /** Up to 8 real bookings of the organisation a draft of `kind` can be previewed with (server side of the chooser). */

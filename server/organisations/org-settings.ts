@@ -73,6 +73,7 @@ function settingsView(t: Tenant): OrgSettingsView {
     locale: t.locale,
     emailProvider: t.emailProvider,
     smsSegmentLimit: t.smsSegmentLimit,
+    unconfirmedAlertThreshold: t.unconfirmedAlertThreshold,
     effectiveSenderName: senderNameOf(t),
     version: t.version,
     updatedBy: t.updatedBy,
@@ -117,7 +118,12 @@ export async function saveOrgSettings(
     await assertVersion(tx, ctx, t, seen, { what: 'The organisation settings', zone: t.timeZone, current: settingsView(t) });
     const before = settingsView(t);
     // A body without `smsSegmentLimit` (an older client) keeps the limit as it is.
-    const next: OrgSettings = { ...check.value, smsSegmentLimit: check.value.smsSegmentLimit ?? t.smsSegmentLimit };
+    // … and one without `unconfirmedAlertThreshold` keeps the threshold (null in the body switches the alert off).
+    const next: OrgSettings = {
+      ...check.value,
+      smsSegmentLimit: check.value.smsSegmentLimit ?? t.smsSegmentLimit,
+      unconfirmedAlertThreshold: check.value.unconfirmedAlertThreshold === undefined ? t.unconfirmedAlertThreshold : check.value.unconfirmedAlertThreshold,
+    };
     const changes = changedSettings(before, next);
     if (Object.keys(changes).length === 0) return fullView(tx, t, cfg);
     // A new sender address: refused when another organisation holds it proven (409 naming senderEmail, under the

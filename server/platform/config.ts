@@ -58,6 +58,7 @@ import { defaultRetryPolicy, type RetryPolicy } from '@/domain/sending/retry';
 import type { Provider } from '@/domain/vocabulary';
 import { bounceAddressKey } from '@/server/sending/bounce-address';
 import { preferencesSecret } from '@/server/sending/preference-link';
+import { actionLinkSecrets } from '@/server/sending/action-link';
 import { unsubscribeSecrets } from '@/server/sending/unsubscribe-link';
 import { senderIdentityFromEnv } from '@/server/organisations/sender-config';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
@@ -131,7 +132,7 @@ export interface WorkerConfig {
    * Public base URL and signing keys of the preferences link and the one-click unsubscribe link (none without
    * PUNCTUAL_PUBLIC_URL: messages then carry neither).
    */
-  links?: { publicUrl: string; secret: string; unsubscribeSecret: string };
+  links?: { publicUrl: string; secret: string; unsubscribeSecret: string; actionSecret: string };
   /** The VERP key for bounce addresses (none without BETTER_AUTH_SECRET: then no VERP envelope sender). */
   bounceKey?: string;
   webhookAllowHttp: boolean;
@@ -176,7 +177,7 @@ export function readWorkerConfig(env: Record<string, string | undefined> = proce
     smsFrom: e.SMS_FROM,
     smsStatusCallbackUrl: e.SMS_STATUS_CALLBACK_URL,
     // The link is signed with a key derived from BETTER_AUTH_SECRET (server/sending/preference-link.ts): a public URL without it is an error naming it.
-    links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env), unsubscribeSecret: unsubscribeSecrets(env)[0] } : undefined,
+    links: e.PUNCTUAL_PUBLIC_URL ? { publicUrl: e.PUNCTUAL_PUBLIC_URL, secret: preferencesSecret(env), unsubscribeSecret: unsubscribeSecrets(env)[0], actionSecret: actionLinkSecrets(env)[0] } : undefined,
     bounceKey: env.BETTER_AUTH_SECRET || env.AUTH_SECRET ? bounceAddressKey(env) : undefined,
     webhookAllowHttp: e.PUNCTUAL_WEBHOOK_ALLOW_HTTP === 'true',
     webhookAllowedOrigins: e.PUNCTUAL_WEBHOOK_ALLOWED_ORIGINS,

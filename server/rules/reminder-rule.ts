@@ -39,6 +39,8 @@ export const reminderRuleSchema = z.object({
   template: z.enum(reminderTemplateIds),
   lateSendWindowSeconds: z.number().int().min(0).max(30 * 86400).default(3600),
   active: z.boolean().default(true),
+  /** Only bookings not yet confirmed (db/schema/rules.ts `onlyUnconfirmed`). */
+  onlyUnconfirmed: z.boolean({ error: 'must be true or false' }).default(false),
 });
 
 /** Adds a reminder rule to a tenant. Existing events are not re-planned (bookings made later use it). */

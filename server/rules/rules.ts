@@ -67,10 +67,10 @@ interface RuleWriteResult {
   changed: boolean;
 }
 
-const RULE_FIELDS = ['name', 'anchor', 'offset', 'audience', 'channel', 'template', 'lateSendWindowSeconds', 'active'] as const;
+const RULE_FIELDS = ['name', 'anchor', 'offset', 'audience', 'channel', 'template', 'lateSendWindowSeconds', 'active', 'onlyUnconfirmed'] as const;
 
 function planningRule(id: string, f: z.output<typeof reminderRuleSchema>): PlanningRule {
-  return { id, anchor: f.anchor, offset: f.offset, audience: f.audience, channel: f.channel, lateSendWindowSeconds: f.lateSendWindowSeconds, active: f.active };
+  return { id, anchor: f.anchor, offset: f.offset, audience: f.audience, channel: f.channel, lateSendWindowSeconds: f.lateSendWindowSeconds, active: f.active, onlyUnconfirmed: f.onlyUnconfirmed };
 }
 
 async function requireTenant(db: DbOrTx, tenantId: string): Promise<Tenant> {
@@ -93,7 +93,7 @@ async function computeImpact(db: DbOrTx, tenant: Tenant, ruleId: string | null, 
     return ruleImpact({
       rule,
       events: evs.map((e) => ({ ...e, roomOpenLeadMinutes: e.roomOpenLeadMinutes ?? tenant.roomOpenLeadMinutes })),
-      bookings: rows.map((b) => ({ id: b.id, eventId: b.eventId, role: b.role, status: b.status, contact: { email: b.email, phone: b.phone, timeZone: b.timeZone, preferences: b.preferences, quietHours: b.quietHours } })),
+      bookings: rows.map((b) => ({ id: b.id, eventId: b.eventId, role: b.role, status: b.status, attendance: b.attendance, contact: { email: b.email, phone: b.phone, timeZone: b.timeZone, preferences: b.preferences, quietHours: b.quietHours } })),
       stored,
       tenantZone: tenant.timeZone,
       now,

@@ -4,7 +4,7 @@
  * obsolete, and the wake-up jobs (the outbox, invariant 1). Called alike by route handlers, the CSV import,
  * the seed and tests. Events: ./events.ts.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '@/db/client';
 import {
@@ -200,7 +200,14 @@ export async function cancelBooking(db: Db | Tx, tenantId: string, bookingId: st
     const [before] = await tx.select({ status: bookings.status }).from(bookings).where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, bookingId))).for('update');
     const [b] = await tx
       .update(bookings)
-      .set({ status: 'cancelled', statusReason: reason, updatedAt: now, inviteSequence: inviteSequenceOnCancel })
+      .set({
+        status: 'cancelled',
+        statusReason: reason,
+        updatedAt: now,
+        inviteSequence: inviteSequenceOnCancel,
+        // Attendance: cancelled by staff (a participant's own "I can't come" goes through ./attendance.ts instead).
+        ...(before && before.status !== 'cancelled' ? { attendance: 'cancelled_by_staff' as const, attendanceSource: 'staff' as const, attendanceBy: sql`nullif(current_setting('punctual.actor', true), '')`, attendanceAt: now } : {}),
+      })
       .where(and(eq(bookings.tenantId, tenantId), eq(bookings.id, bookingId)))
       .returning();
     if (!b) throw new AppError('not_found', `booking ${bookingId} not found`, 'bookingId');

@@ -79,6 +79,30 @@ export async function recordBookingCancelled(tx: Tx, b: Booking, event: Event, r
   });
 }
 
+/**
+ * The participant said they cannot come ("I can't come" link, a DECLINED calendar reply): their booking is cancelled.
+ * Payload: role, the reason they typed (or null), who (`participantName`, so the hosts' message can name them),
+ * how (`source`), the schedule version and timing. Revision 1: once per booking row.
+ */
+export async function recordBookingDeclined(
+  tx: Tx,
+  b: Booking,
+  event: Event,
+  who: { participantName: string; source: string },
+  reason: string | null,
+  at: Date,
+): Promise<void> {
+  await append(tx, at, {
+    tenantId: b.tenantId,
+    type: 'booking_declined',
+    entityId: b.id,
+    eventId: b.eventId,
+    bookingId: b.id,
+    revision: 1,
+    payload: { role: b.role, reason, participantName: who.participantName, source: who.source, scheduleVersion: event.scheduleVersion, timing: timingOf(event) },
+  });
+}
+
 /** An event's timing changed: old and new timing, and the schedule version it produced. */
 export async function recordEventRescheduled(tx: Tx, before: Event, after: Event, at: Date): Promise<void> {
   await append(tx, at, {

@@ -22,6 +22,7 @@ import { renderSmsText } from '@/emails/sms';
 import { preferencesUrl, signPreferenceToken } from './preference-link';
 import { senderFor } from '@/server/organisations/sender-identity';
 import { signUnsubscribeToken, unsubscribeExpiry, unsubscribeUrl } from './unsubscribe-link';
+import { actionLinksFor } from './action-link';
 
 /**
  * Where the person's links point and how they are signed; without `publicUrl` messages carry no link.
@@ -33,6 +34,24 @@ export interface LinkSettings {
   publicUrl?: string;
   secret?: string;
   unsubscribeSecret?: string;
+  /** Signs the booking action links (server/sending/action-link.ts, the first of `actionLinkSecrets`); without it messages carry none. */
+  actionSecret?: string;
+}
+
+/** Message kinds and notification types whose reader may still answer their booking ("I'll be there" / "I can't come"). */
+const ANSWERABLE_NOTIFICATIONS: ReadonlySet<string> = new Set(['booking_confirmed', 'event_rescheduled']);
+
+/**
+ * The action links of the message's booking, or {} : only to a participant (attendee or external guest, never a host)
+ * whose booking is live on a scheduled event, in a reminder, a nudge or a booking-confirmed / event-rescheduled
+ * notification, when links are configured. They expire at the event's end, so every retry renders the same links.
+ */
+export async function actionLinksOf(w: ReminderWorld, links: LinkSettings | undefined): Promise<{ confirmUrl?: string; declineUrl?: string }> {
+  if (!links?.publicUrl || !links.actionSecret) return {};
+  if (w.booking.role === 'host' || w.booking.status !== 'confirmed' || w.event.status !== 'scheduled') return {};
+  const type = w.reminder.notificationType ?? null;
+  if (w.reminder.kind === 'notification' ? !type || !ANSWERABLE_NOTIFICATIONS.has(type) : w.reminder.kind === 'announcement') return {};
+  return actionLinksFor(links.publicUrl, { tenantId: w.booking.tenantId, bookingId: w.booking.id, eventEndsAt: w.event.endsAt }, links.actionSecret);
 }
 
 /**
@@ -74,7 +93,7 @@ interface Timing {
  * changed details (a details-changed notice: `detailChanges`).
  */
 export function notificationFields(w: ReminderWorld): Record<string, unknown> {
-  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string; scheduleVersion?: number; changes?: unknown };
+  const p = (w.domainEvent?.payload ?? {}) as { previous?: Timing; reason?: string | null; scheduleVersion?: number; changes?: unknown; participantName?: string };
   return {
     // A details-changed notice: what changed, old → new (server/scheduling/domain-events.ts recordEventDetailsChanged).
     ...(p.changes !== undefined ? { detailChanges: p.changes } : {}),
@@ -84,6 +103,7 @@ export function notificationFields(w: ReminderWorld): Record<string, unknown> {
     previousTimeZone: p.previous?.timeZone ?? null,
     previousAllDay: p.previous?.allDay ?? null,
     reason: p.reason ?? null,
+    participantName: w.reminder.notificationType === 'booking_declined' ? (p.participantName ?? '') : null,
   };
 }
 

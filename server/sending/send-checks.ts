@@ -8,7 +8,7 @@ import { chooseEventNote } from '@/domain/scheduling/event-note';
 import { categoryOf, isEssential, optOutReason, readPreferences, readUnsubscribed } from '@/domain/notifications/preferences';
 import { applyQuietHours, parseQuietHours } from '@/domain/notifications/quiet-hours';
 import { essentialTypes, type Channel, type Provider } from '@/domain/vocabulary';
-import { notificationFields, preferencesLinkFor } from './compose-message';
+import { actionLinksOf, notificationFields, preferencesLinkFor } from './compose-message';
 import type { BookingContext, ReminderWorld } from '@/db/queries/sending/delivery';
 import { parseMessageData, type StaffText } from '@/emails';
 import type { AnnouncementRow } from '@/db/schema';
@@ -86,7 +86,7 @@ export function templateOf(w: ReminderWorld): string {
 export async function messageData(deps: SendDeps, w: ReminderWorld, claimed?: ClaimedLocale | null): Promise<Record<string, unknown>> {
   const base = (deps.templateData ?? buildTemplateData)(w, claimed);
   const extra = w.reminder.kind === 'notification' ? notificationFields(w) : {};
-  return { ...base, ...extra, preferencesUrl: await preferencesLinkFor(w, deps.links) };
+  return { ...base, ...extra, preferencesUrl: await preferencesLinkFor(w, deps.links), ...(await actionLinksOf(w, deps.links)) };
 }
 
 /** The provider a message on `channel` goes through: the sending tenant's email provider, the SMS API, or the webhook. */

@@ -48,10 +48,15 @@ a{color:#2f5bd3}
 .note{color:#667085;font-size:14px}
 .done{background:#dcf3e4;color:#1c6b3a;border-radius:8px;padding:10px 12px}
 .problem{background:#fde1e1;color:#b42318;border-radius:8px;padding:10px 12px}
+label{font-weight:600}
+textarea{font:inherit;width:100%;min-height:80px;border:1px solid #c9ced6;border-radius:8px;padding:8px}
+form.stack{display:flex;flex-direction:column;gap:10px}
+button.secondary{background:#fff;color:#b42318;border-color:#b42318}
 @media (max-width:480px){main{padding:12px 8px}.card{padding:16px}button{width:100%}}
 `;
 
-function htmlDocument(title: string, body: string, language: { lang: string; dir: 'ltr' | 'rtl' } = { lang: 'en', dir: 'ltr' }): string {
+/** A whole page with this module's look (also the booking action pages, server/scheduling/action-page.ts): `body` is trusted HTML. */
+export function htmlDocument(title: string, body: string, language: { lang: string; dir: 'ltr' | 'rtl' } = { lang: 'en', dir: 'ltr' }): string {
   return `<!doctype html>
 <html lang="${escapeHtml(language.lang)}" dir="${language.dir}">
 <head>

@@ -33,6 +33,7 @@ const sample: Record<string, MessageValue> = {
   // A details-changed notice: one changed detail's label, and all its changes as sentences.
   field: 'location',
   changes: placeholder('changes'),
+  participantName: placeholder('participantName'),
   when: '|',
   time: '|',
   was: '|',

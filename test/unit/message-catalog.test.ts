@@ -85,6 +85,9 @@ const sample: Record<string, MessageValue> = {
   date: '3 Aug 2027',
   field: 'quietStart',
   already: 'yes',
+  // Action links and their pages.
+  participantName: { typed: 'Ana Lima' },
+  answer: 'declined',
 };
 
 describe('every message formats in its language', () => {

@@ -27,6 +27,11 @@ const values = {
   field: 'quietHours',
   already: 'yes',
   link: 'LINK',
+  // The booking action pages.
+  eventTitle: 'Pottery evening',
+  when: 'Sun 28 Mar, 11:00 CEST',
+  answer: 'declined',
+  reason: 'event_over',
 };
 
 describe('the pages a person opens from a message', () => {

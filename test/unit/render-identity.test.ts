@@ -13,6 +13,8 @@ import { parseTemplateData, renderReminderEmail, type TemplateData } from '@/ema
 import AttendeeReminder from '@/emails/attendee-reminder';
 import BookingCancelled from '@/emails/booking-cancelled';
 import BookingConfirmed from '@/emails/booking-confirmed';
+import BookingDeclined from '@/emails/booking-declined';
+import ConfirmationRequest from '@/emails/confirmation-request';
 import EventCancelled from '@/emails/event-cancelled';
 import EventRescheduled from '@/emails/event-rescheduled';
 import EventDetailsChanged from '@/emails/event-details-changed';
@@ -34,6 +36,8 @@ const components: Record<TemplateId, (props: never) => ReturnType<typeof Attende
   'event-cancelled': EventCancelled,
   'host-added': HostAdded,
   'event-details-changed': EventDetailsChanged,
+  'booking-declined': BookingDeclined,
+  'confirmation-request': ConfirmationRequest,
 };
 const plainTextOptions = {
   selectors: ['h1', 'h2', 'h3'].map((selector) => ({ selector, options: { uppercase: false } })),

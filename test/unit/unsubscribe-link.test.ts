@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { CompactSign } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { actionLinkSecrets } from '@/server/sending/action-link';
 import { preferencesSecret, signPreferenceToken, verifyPreferenceToken } from '@/server/sending/preference-link';
 import {
   signUnsubscribeToken,
@@ -186,7 +187,7 @@ describe('worker configuration', () => {
   it('PUNCTUAL_PUBLIC_URL with BETTER_AUTH_SECRET → links carry the unsubscribe signing key (the current one)', async () => {
     const { readWorkerConfig } = await import('@/server/platform/config');
     const c = readWorkerConfig({ PUNCTUAL_PUBLIC_URL: 'https://punctual.example', BETTER_AUTH_SECRET: SESSION, PUNCTUAL_PREVIOUS_AUTH_SECRET: 'old-secret' });
-    expect(c.links).toEqual({ publicUrl: 'https://punctual.example', secret: preferencesSecret({ BETTER_AUTH_SECRET: SESSION }), unsubscribeSecret: secret });
+    expect(c.links).toEqual({ publicUrl: 'https://punctual.example', secret: preferencesSecret({ BETTER_AUTH_SECRET: SESSION }), unsubscribeSecret: secret, actionSecret: actionLinkSecrets({ BETTER_AUTH_SECRET: SESSION })[0] });
     expect(readWorkerConfig({}).links).toBeUndefined();
   });
 });

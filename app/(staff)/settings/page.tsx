@@ -72,6 +72,8 @@ export default async function SettingsPage() {
             <dd>{providerLabels[settings.emailProvider]}</dd>
             <dt>{settingsLabels.smsSegmentLimit}</dt>
             <dd>{settings.smsSegmentLimit}</dd>
+            <dt>{settingsLabels.unconfirmedAlertThreshold}</dt>
+            <dd>{settings.unconfirmedAlertThreshold ?? 'no warning'}</dd>
           </dl>
         </section>
       )}

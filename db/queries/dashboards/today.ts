@@ -11,6 +11,7 @@
  * counted per event through `bookings_event_status_idx` (event_id, status; migration 0021 — cancelled ones too);
  * the attention list reads deliveries through `deliveries_attention_idx` for dead/unknown.
  */
+import type { AttendanceSource, AttendanceState } from '@/domain/scheduling/attendance';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import type { ReminderListQuery } from '@/domain/scheduling/reminder-list';
@@ -40,6 +41,8 @@ interface TodayEventRow {
   participants: number;
   /** Cancelled bookings. */
   cancelledBookings: number;
+  /** Live participant bookings (hosts not counted) by attendance: said they will come / no answer yet; and declined ones. */
+  attendance: { confirmed: number; unconfirmed: number; declined: number };
 }
 
 /**
@@ -63,12 +66,18 @@ export async function todayEvents(
     )
     select t.*,
            coalesce(b.live, 0)::int as participants,
-           coalesce(b.cancelled, 0)::int as cancelled_bookings
+           coalesce(b.cancelled, 0)::int as cancelled_bookings,
+           coalesce(b.att_confirmed, 0)::int as att_confirmed,
+           coalesce(b.att_unconfirmed, 0)::int as att_unconfirmed,
+           coalesce(b.att_declined, 0)::int as att_declined
     from today t
     left join (
       select event_id,
              count(*) filter (where status <> 'cancelled') as live,
-             count(*) filter (where status = 'cancelled') as cancelled
+             count(*) filter (where status = 'cancelled') as cancelled,
+             count(*) filter (where status <> 'cancelled' and role <> 'host' and attendance = 'confirmed') as att_confirmed,
+             count(*) filter (where status <> 'cancelled' and role <> 'host' and attendance = 'unconfirmed') as att_unconfirmed,
+             count(*) filter (where attendance = 'declined') as att_declined
       from bookings
       where tenant_id = ${tenantId} and event_id in (select id from today)
       group by event_id
@@ -89,8 +98,33 @@ export async function todayEvents(
       statusReason: (r.status_reason as string | null) ?? null,
       participants: Number(r.participants),
       cancelledBookings: Number(r.cancelled_bookings),
+      attendance: { confirmed: Number(r.att_confirmed), unconfirmed: Number(r.att_unconfirmed), declined: Number(r.att_declined) },
     })),
   };
+}
+
+/**
+ * `tenantId`'s scheduled events starting in (now, now + 24 h] with MORE than `threshold` live participant bookings
+ * (hosts not counted) whose person has not confirmed (attendance `unconfirmed`), soonest first, at most 20.
+ */
+export async function unconfirmedAlerts(
+  db: DbOrTx,
+  tenantId: string,
+  now: Date,
+  threshold: number,
+): Promise<{ id: string; title: string; startsAt: Date; timeZone: string; unconfirmed: number }[]> {
+  const rows = await db.execute<Record<string, unknown>>(sql`
+    select e.id, e.title, e.starts_at, e.time_zone, count(*)::int as n
+    from events e
+    join bookings b on b.event_id = e.id and b.tenant_id = e.tenant_id
+    where e.tenant_id = ${tenantId} and e.status = 'scheduled'
+      and e.starts_at > ${at(now)} and e.starts_at <= ${at(now)} + interval '24 hours'
+      and b.status <> 'cancelled' and b.role <> 'host' and b.attendance = 'unconfirmed'
+    group by e.id
+    having count(*) > ${threshold}
+    order by e.starts_at, e.id
+    limit 20`);
+  return rows.map((r) => ({ id: String(r.id), title: String(r.title), startsAt: date(r.starts_at), timeZone: String(r.time_zone), unconfirmed: Number(r.n) }));
 }
 
 /** The first of `tenantId`'s scheduled events starting at or after `from` (for "Next: …"), or null. */
@@ -116,6 +150,8 @@ export interface TodayParticipant {
   role: BookingRole;
   status: BookingStatus;
   statusReason: string | null;
+  /** Whether the person said they will come (domain/scheduling/attendance.ts), who answered and when (ISO-8601 UTC). */
+  attendance: { state: AttendanceState; source: AttendanceSource | null; by: string | null; at: string | null; tentativeAt: string | null };
   /** null when the contact is not readable from this tenant (never expected: a booking names a contact). */
   contact: { id: string; name: string; email: string; phone: string | null } | null;
   /** The person's own IANA zone, or null when none is on file. */
@@ -147,6 +183,7 @@ export async function todayParticipants(
     from bookings where tenant_id = ${tenantId} and event_id = ${eventId}`);
   const rows = await db.execute<Record<string, unknown>>(sql`
     select b.id as booking_id, b.role, b.status, b.status_reason,
+           b.attendance, b.attendance_source, b.attendance_by, b.attendance_at, b.tentative_at,
            c.id as contact_id, c.name, c.email, c.phone, c.time_zone
     from bookings b
     left join contacts c on c.id = b.contact_id and (c.tenant_id = ${tenantId} or c.tenant_id = b.guest_tenant_id)
@@ -189,6 +226,13 @@ export async function todayParticipants(
       role: r.role as BookingRole,
       status: r.status as BookingStatus,
       statusReason: (r.status_reason as string | null) ?? null,
+      attendance: {
+        state: r.attendance as AttendanceState,
+        source: (r.attendance_source as AttendanceSource | null) ?? null,
+        by: (r.attendance_by as string | null) ?? null,
+        at: r.attendance_at ? date(r.attendance_at).toISOString() : null,
+        tentativeAt: r.tentative_at ? date(r.tentative_at).toISOString() : null,
+      },
       contact: r.contact_id ? { id: String(r.contact_id), name: String(r.name ?? ''), email: String(r.email), phone: (r.phone as string | null) ?? null } : null,
       ownZone: (r.time_zone as string | null) ?? null,
       nudges: nudges.get(String(r.booking_id)) ?? [],

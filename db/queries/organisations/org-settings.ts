@@ -24,6 +24,7 @@ export async function updateTenantSettings(db: DbOrTx, tenantId: string, s: OrgS
       locale: s.locale,
       emailProvider: s.emailProvider,
       smsSegmentLimit: s.smsSegmentLimit,
+      unconfirmedAlertThreshold: s.unconfirmedAlertThreshold,
       updatedAt: now,
       // A new sender address: the proof of the old one goes (server/organisations/sender-identity.ts claimSenderAddress).
       ...(opts.clearSenderProof ? { senderVerifiedEmail: null, senderVerifiedVia: null, senderVerifiedAt: null } : {}),

@@ -3,6 +3,7 @@
  * notifications) with their deliveries, attempts and reports. Every query filters on `tenant_id` (invariant 9).
  * Instants are ISO-8601 UTC strings (the same object is rendered by the server page and sent as JSON).
  */
+import type { AttendanceSource, AttendanceState } from '@/domain/scheduling/attendance';
 import { isUuid } from '@/domain/ids';
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { BookingRole, BookingStatus, Channel, DeliveryStatus, DomainEventType, EventStatus, OutcomeClass, Provider, ReminderKind, ReminderStatus } from '@/domain/vocabulary';
@@ -111,6 +112,8 @@ export interface BookingView {
   summary: ParticipantSummary;
   /** Row version: cancelling the booking carries it (invariant 11). */
   version: number;
+  /** Whether the person said they will come (domain/scheduling/attendance.ts), who answered and when (ISO-8601 UTC). */
+  attendance: { state: AttendanceState; source: AttendanceSource | null; by: string | null; at: string | null; tentativeAt: string | null };
 }
 
 /** The event header data. */
@@ -431,6 +434,7 @@ export async function getEventPage(db: DbOrTx, tenantId: string, eventId: string
         reminders: list,
         summary: participantSummary(list.map((r) => ({ ...r, deliveryStatus: statusOf.get(r.id) ?? null })), e.scheduleVersion, e.timeZone),
         version: b.version,
+        attendance: { state: b.attendance, source: b.attendanceSource, by: b.attendanceBy, at: isoOrNull(b.attendanceAt), tentativeAt: isoOrNull(b.tentativeAt) },
       },
     ];
   });

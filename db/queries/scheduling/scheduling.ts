@@ -155,6 +155,28 @@ export async function endSendableReminders(
 }
 
 /**
+ * Ends the waiting (`scheduled`/`dispatched`) reminders of one booking planned by rules that target only unconfirmed
+ * bookings (`reminder_rules.only_unconfirmed`): `cancelled` with `reason`. Called when the person confirms. Returns how
+ * many ended.
+ */
+export async function endOnlyUnconfirmedReminders(db: DbOrTx, tenantId: string, bookingId: string, reason: string): Promise<number> {
+  const rows = await db
+    .update(reminders)
+    .set({ status: 'cancelled', statusReason: reason, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(reminders.tenantId, tenantId),
+        eq(reminders.bookingId, bookingId),
+        eq(reminders.kind, 'rule'),
+        inArray(reminders.status, ['scheduled', 'dispatched']),
+        sql`${reminders.ruleId} in (select id from reminder_rules where tenant_id = ${tenantId} and only_unconfirmed)`,
+      ),
+    )
+    .returning({ id: reminders.id });
+  return rows.length;
+}
+
+/**
  * What a change would touch, for the confirmation dialogs: reminders still waiting to go out
  * (`scheduled`/`dispatched`) and reminders already handed to a delivery (`done`), for an event or one booking.
  * Counts only rule reminders (nudges are already on their way).

@@ -46,6 +46,7 @@ export default async function RulePage({ params }: { params: Promise<{ id: strin
               channel: rule.channel,
               template: (reminderTemplateIds as readonly string[]).includes(rule.template) ? (rule.template as TemplateId) : reminderTemplateIds[0],
               lateSendWindowSeconds: rule.lateSendWindowSeconds,
+              onlyUnconfirmed: rule.onlyUnconfirmed,
               active: rule.active,
               version: rule.version,
             }}

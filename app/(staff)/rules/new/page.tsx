@@ -46,6 +46,7 @@ export default async function NewRulePage({ searchParams }: { searchParams: Prom
               template: preset?.template ?? reminderTemplateIds[0],
               lateSendWindowSeconds: preset?.lateSendWindowSeconds ?? 3600,
               active: true,
+              onlyUnconfirmed: false,
               version: 0,
             }}
             templateTitles={templateTitles}
