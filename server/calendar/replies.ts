@@ -8,18 +8,18 @@
  * multipart/alternative as Outlook and Google send it, or attached as Apple Calendar does — comes back as an
  * attachment; `application/ics` too). The calendar is read and the reply judged by domain/calendar/itip-reply.ts.
  * Every reply is stored (db/schema/calendar.ts `calendar_replies`) with its outcome and reason, once per raw
- * message (SHA-256): `applied` — DECLINED cancelled the booking, the same as "I can't come" (server/scheduling/
- * bookings.ts `cancelBooking`, reason {@link DECLINED_REASON}: its reminders end, `booking_cancelled` is recorded
- * and notifications follow the policy); `noted` — ACCEPTED / TENTATIVE kept for staff (attendance is not a state
- * bookings have yet); `unmatched` / `ignored` — it does not count (the matcher's reason), nothing changes.
+ * message (SHA-256): `applied` — DECLINED cancelled the booking, the same as "I can't come", ACCEPTED confirmed
+ * attendance, the same as "I'll be there" (server/scheduling/attendance.ts `answerBooking`, source `calendar_reply`,
+ * reason {@link DECLINED_REASON}: its reminders end, `booking_declined` is recorded and notifications follow the
+ * policy); `noted` — TENTATIVE, or an answer already given; `unmatched` / `ignored` — it does not count (the matcher's
+ * reason, or the booking or event is cancelled or over), nothing changes.
  */
 import { createHash } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import type { Db } from '@/db/client';
 import { insertReply, replyBookingForUpdate, replyBySha, setReplyOutcome } from '@/db/queries/calendar/replies';
 import { bookingIdFromUid, matchReply, parseItipReply, ReplyParseError, type ParsedReply } from '@/domain/calendar/itip-reply';
-import { cancelBooking } from '@/server/scheduling/bookings';
-import { setActor } from '@/db/queries/platform/actor';
+import { answerBooking } from '@/server/scheduling/attendance';
 import { inviteSequenceOf } from '@/domain/calendar/invite-sequence';
 
 /** Largest reply message read, bytes (a reply is a few KiB; Outlook's with HTML ~30 KiB). */
@@ -122,15 +122,26 @@ export async function ingestReply(db: Db, raw: Buffer, opts: { source: 'file' | 
     if (decision.outcome !== 'apply') return { ...base, outcome: decision.outcome, reason: decision.reason };
     let outcome: ReplyResult['outcome'];
     let reason: string;
-    if (decision.answer === 'declined') {
-      // Who changed the booking, for its `updated_by` (the row-version trigger) and the domain event's actor.
-      await setActor(tx, ACTOR);
-      await cancelBooking(tx, found!.booking.tenantId, found!.booking.id, DECLINED_REASON, opts.now);
-      outcome = 'applied';
-      reason = 'DECLINED: booking cancelled';
-    } else {
+    // The same use-case as the participant's own "I'll be there" / "I can't come" links (server/scheduling/attendance.ts).
+    const r = await answerBooking(tx, {
+      tenantId: found!.booking.tenantId,
+      bookingId: found!.booking.id,
+      answer: decision.answer,
+      source: 'calendar_reply',
+      actor: decision.attendee || ACTOR,
+      reason: decision.answer === 'declined' ? DECLINED_REASON : null,
+      now: opts.now,
+    });
+    if (r.kind === 'applied') {
+      outcome = decision.answer === 'tentative' ? 'noted' : 'applied';
+      reason =
+        decision.answer === 'declined' ? 'DECLINED: booking cancelled' : decision.answer === 'confirmed' ? 'ACCEPTED: attendance confirmed' : 'TENTATIVE noted';
+    } else if (r.kind === 'already') {
       outcome = 'noted';
-      reason = `${partstat} noted (attendance is not recorded by bookings yet)`;
+      reason = `${partstat}: nothing to change (attendance already ${r.attendance})`;
+    } else {
+      outcome = 'ignored';
+      reason = `${partstat} not applied: ${r.reason.replace(/_/g, ' ')}`;
     }
     await setReplyOutcome(tx, stored.id, outcome, reason);
     return { ...base, outcome, reason };

@@ -1,7 +1,7 @@
 /**
  * iTIP REPLY ingest against real PostgreSQL (server/calendar/replies.ts), through the real `replies:ingest` command
  * and the signed inbound route: an Outlook DECLINED from the attendee's own address cancels the booking (reminders
- * ended, `booking_cancelled` recorded); the same from another address is stored unmatched and changes nothing; a
+ * ended, `booking_declined` recorded); the same from another address is stored unmatched and changes nothing; a
  * reply to an older SEQUENCE is stored, not applied; Google's ACCEPTED and Apple's TENTATIVE are noted; the inbound
  * route refuses unsigned and badly signed bodies with 401 and stores nothing.
  */
@@ -51,7 +51,7 @@ const bookingRow = async (id: string) => (await db().select().from(bookings).whe
 const replies = () => db().select().from(calendarReplies);
 
 describe('replies:ingest — an Outlook-style REPLY with PARTSTAT=DECLINED', () => {
-  it("from the attendee's own address (other case) → booking cancelled, reminders ended, booking_cancelled recorded; again → already ingested; a bad file → exit 1 with a stderr line", async () => {
+  it("from the attendee's own address (other case) → booking cancelled, reminders ended, booking_declined recorded; again → already ingested; a bad file → exit 1 with a stderr line", async () => {
     const { booking } = await booked('Ana.Lopez@example.ORG');
     const pending = await db().select().from(reminders).where(eq(reminders.bookingId, booking.id));
     expect(pending.filter((r) => r.status === 'scheduled').length).toBeGreaterThan(0);
@@ -65,7 +65,7 @@ describe('replies:ingest — an Outlook-style REPLY with PARTSTAT=DECLINED', () 
     expect(await bookingRow(booking.id)).toMatchObject({ status: 'cancelled', statusReason: DECLINED_REASON });
     const after = await db().select().from(reminders).where(eq(reminders.bookingId, booking.id));
     expect(after.filter((r) => r.kind === 'rule').every((r) => r.status === 'cancelled')).toBe(true);
-    const facts = await db().select().from(domainEvents).where(and(eq(domainEvents.bookingId, booking.id), eq(domainEvents.type, 'booking_cancelled')));
+    const facts = await db().select().from(domainEvents).where(and(eq(domainEvents.bookingId, booking.id), eq(domainEvents.type, 'booking_declined')));
     expect(facts).toHaveLength(1);
     expect(await replies()).toMatchObject([{ bookingId: booking.id, outcome: 'applied', partstat: 'DECLINED', attendee: 'ana.lopez@example.org', source: 'file', sequence: 0 }]);
 
@@ -76,7 +76,7 @@ describe('replies:ingest — an Outlook-style REPLY with PARTSTAT=DECLINED', () 
     expect(again.stderr.split('\n').filter(Boolean)).toEqual([`${bad}: no text/calendar part: not a calendar reply`, `${path.join(tmp, 'missing.eml')}: cannot read: ENOENT`]);
     expect(again.code).toBe(1);
     expect(await replies()).toHaveLength(1);
-    expect(await db().select().from(domainEvents).where(and(eq(domainEvents.bookingId, booking.id), eq(domainEvents.type, 'booking_cancelled')))).toHaveLength(1);
+    expect(await db().select().from(domainEvents).where(and(eq(domainEvents.bookingId, booking.id), eq(domainEvents.type, 'booking_declined')))).toHaveLength(1);
   });
 
   it('from another address → stored as unmatched (shown to the booking’s tenant), nothing changes; exit 2', async () => {
@@ -89,7 +89,7 @@ describe('replies:ingest — an Outlook-style REPLY with PARTSTAT=DECLINED', () 
     expect(run.stdout).toContain(`ATTENDEE ${FIXTURE_ATTENDEE} is not the booking's address`);
     expect(await bookingRow(booking.id)).toMatchObject({ status: 'confirmed', version: booking.version });
     expect(await replies()).toMatchObject([{ tenantId: tenant.id, bookingId: booking.id, outcome: 'unmatched' }]);
-    expect(await db().select().from(domainEvents).where(and(eq(domainEvents.bookingId, booking.id), eq(domainEvents.type, 'booking_cancelled')))).toHaveLength(0);
+    expect(await db().select().from(domainEvents).where(and(eq(domainEvents.bookingId, booking.id), eq(domainEvents.type, 'booking_declined')))).toHaveLength(0);
   });
 
   it('to an older SEQUENCE (the event was rescheduled since: the last invitation sent is SEQUENCE 1) → stored, not applied', async () => {
@@ -108,14 +108,14 @@ describe('replies:ingest — an Outlook-style REPLY with PARTSTAT=DECLINED', () 
 });
 
 describe('Google ACCEPTED and Apple TENTATIVE', () => {
-  it('are matched and noted; the booking stays as it is', async () => {
+  it('ACCEPTED confirms attendance (source: calendar reply); TENTATIVE is noted; the booking stays booked', async () => {
     const { booking } = await booked(FIXTURE_ATTENDEE);
     const g = await ingestReply(db(), replyFor('google-accepted.eml', booking.id), { source: 'file', now: NOW });
     const a = await ingestReply(db(), replyFor('apple-tentative.eml', booking.id), { source: 'file', now: NOW });
-    expect([g.outcome, a.outcome]).toEqual(['noted', 'noted']);
+    expect([g.outcome, a.outcome]).toEqual(['applied', 'noted']);
     expect(g.reason).toContain('ACCEPTED');
     expect(a.reason).toContain('TENTATIVE');
-    expect((await bookingRow(booking.id)).status).toBe('confirmed');
+    expect(await bookingRow(booking.id)).toMatchObject({ status: 'confirmed', attendance: 'confirmed', attendanceSource: 'calendar_reply' });
   });
 });
 
