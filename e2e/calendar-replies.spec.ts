@@ -1,7 +1,7 @@
 /**
  * Calendar replies and the personal calendar feed, as staff use them: two replies arrive through the signed inbound
  * webhook (an Outlook decline from an address that is not the booking's → not counted; Google's accept from the booked
- * address → noted), and the Calendar replies page lists them with their outcome, at desktop width and at 375 px.
+ * address → applied: attendance confirmed), and the Calendar replies page lists them with their outcome, at desktop width and at 375 px.
  * From the event page a participant's "Calendar feed" opens their contact page: the webcal address serves the booking
  * with its invitation UID; "Rotate feed address" (confirmed in a dialog) gives a new address and the old one answers
  * 404. Screenshots: calendar-replies, calendar-replies-375, contact-feed, contact-feed-rotate, contact-feed-375.
@@ -23,7 +23,7 @@ test('staff see calendar replies and rotate a person’s feed (desktop and 375 p
   expect(unsigned.status()).toBe(401);
   for (const [file, id, outcome] of [
     ['outlook-declined.eml', bo, 'unmatched'],
-    ['google-accepted.eml', ana, 'noted'],
+    ['google-accepted.eml', ana, 'applied'],
   ] as const) {
     const raw = replyFor(file, id);
     const res = await page.request.post('/api/replies/inbound', { headers: { 'content-type': 'message/rfc822', 'x-punctual-signature': sign(raw) }, data: raw });
@@ -37,7 +37,7 @@ test('staff see calendar replies and rotate a person’s feed (desktop and 375 p
   await expect(rows).toHaveCount(2);
   await expect(page.locator('tr[data-outcome="unmatched"]')).toContainText("ATTENDEE ana.lopez@example.org is not the booking's address");
   await expect(page.locator('tr[data-outcome="unmatched"]')).toContainText('booking of Bo Berg');
-  await expect(page.locator('tr[data-outcome="noted"]')).toContainText('ACCEPTED');
+  await expect(page.locator('tr[data-outcome="applied"]')).toContainText('ACCEPTED');
   await expectAccessible(page, 'calendar replies');
   await screen(page, 'calendar-replies');
   await page.setViewportSize({ width: 375, height: 800 });

@@ -64,8 +64,8 @@ async function main(): Promise<number> {
         process.stdout.write(`${prefix(file)}${describeReply(r)}\n`);
         if (r.outcome === 'unmatched' || r.outcome === 'ignored') notCounted = true;
       } catch (e) {
-        if (!(e instanceof ReplyIngestError)) throw e;
-        process.stderr.write(`${file}: ${e.message}\n`);
+        // A bad file does not stop the others: one line on stderr for it, exit code 1 at the end.
+        process.stderr.write(`${file}: ${e instanceof ReplyIngestError ? e.message : `could not be stored: ${(e as Error).message}`}\n`);
         failed = true;
       }
     }

@@ -4,7 +4,7 @@
  * A message Punctual sends may carry a credential: a one-time password or sign-in link (`/set-password?token=…`,
  * better-auth's `/reset-password/<token>`), a sender-verification link, a contact's preference page
  * (`/preferences/<token>`), a one-click unsubscribe link (`/u/<token>`, also in `List-Unsubscribe`), a participant's
- * action link (`/a/<token>`) or calendar feed (`/feed/<token>`). Whoever reads the link can act as its recipient,
+ * action link (`/a/<token>`) or calendar feed (`/feeds/<token>.ics`). Whoever reads the link can act as its recipient,
  * so the mailbox shows such a message to anyone but the person signed in as its recipient with every credential
  * replaced by {@link MASK_CHAR} characters, one per character hidden (a length hint that is not a working link).
  *
@@ -21,7 +21,7 @@
 export const MASK_CHAR = '•';
 
 /** Paths whose remainder (up to `?` or `#`) is a credential. Matched case-sensitively, as routes are. */
-const CREDENTIAL_PATH_PREFIXES = ['/u/', '/preferences/', '/reset-password/', '/api/auth/reset-password/', '/a/', '/feed/', '/verify-sender/'] as const;
+const CREDENTIAL_PATH_PREFIXES = ['/u/', '/preferences/', '/reset-password/', '/api/auth/reset-password/', '/a/', '/feeds/', '/verify-sender/'] as const;
 
 /** Query/fragment parameter names whose value is a credential (compared without case). */
 const CREDENTIAL_PARAMS = ['token', 'code', 'otp', 'key', 'sig', 'signature', 'secret', 'password', 'access_token'] as const;

@@ -204,6 +204,8 @@ const de: Catalog = {
     actionExpired: 'Er gilt seit dem Ende der Veranstaltung am {date} nicht mehr.',
     actionInvalidTitle: 'Dieser Link funktioniert nicht',
     actionInvalid: 'Vielleicht wurde er abgeschnitten oder verändert. Bitte nutzen Sie den Link in Ihrer neuesten Nachricht der Veranstalter.',
+    actionReasonRefusedTitle: 'Ihr Grund konnte nicht gespeichert werden',
+    actionReasonRefused: 'Er enthält Zeichen, die die Schreibrichtung ändern oder nicht gespeichert werden können. Bitte gehen Sie zurück, entfernen Sie sie und senden Sie ihn erneut.',
     actionGoneTitle: 'Buchung nicht gefunden',
     actionGone: 'Diese Buchung ist nicht mehr gespeichert, daher gibt es nichts zu beantworten.',
   },

@@ -254,6 +254,8 @@ const en = {
     actionExpired: 'It stopped working when the event ended, on {date}.',
     actionInvalidTitle: 'This link does not work',
     actionInvalid: 'It may have been cut off or changed. Please use the link in your most recent message from the organiser.',
+    actionReasonRefusedTitle: 'Your reason could not be kept',
+    actionReasonRefused: 'It contains characters that change the direction of text or cannot be stored. Please go back, remove them and send it again.',
     actionGoneTitle: 'Booking not found',
     actionGone: 'This booking is no longer on file, so there is nothing to answer.',
   },

@@ -208,6 +208,8 @@ const es: Catalog = {
     actionExpired: 'Dejó de funcionar cuando terminó el evento, el {date}.',
     actionInvalidTitle: 'Este enlace no funciona',
     actionInvalid: 'Puede que esté cortado o modificado. Usa el enlace de tu mensaje más reciente del organizador.',
+    actionReasonRefusedTitle: 'No se pudo guardar tu motivo',
+    actionReasonRefused: 'Contiene caracteres que cambian la dirección del texto o que no se pueden guardar. Vuelve atrás, elimínalos y envíalo de nuevo.',
     actionGoneTitle: 'Reserva no encontrada',
     actionGone: 'Esta reserva ya no existe, así que no hay nada que responder.',
   },

@@ -209,6 +209,8 @@ const fr: Catalog = {
     actionExpired: 'Il ne fonctionne plus depuis la fin de l’événement, le {date}.',
     actionInvalidTitle: 'Ce lien ne fonctionne pas',
     actionInvalid: 'Il a peut-être été tronqué ou modifié. Utilisez le lien de votre message le plus récent de l’organisateur.',
+    actionReasonRefusedTitle: 'Votre motif n’a pas pu être enregistré',
+    actionReasonRefused: 'Il contient des caractères qui changent le sens du texte ou qui ne peuvent pas être enregistrés. Revenez en arrière, supprimez-les et envoyez-le à nouveau.',
     actionGoneTitle: 'Réservation introuvable',
     actionGone: 'Cette réservation n’existe plus\u00a0; il n’y a rien à répondre.',
   },

@@ -208,6 +208,8 @@ const it: Catalog = {
     actionExpired: 'Ha smesso di funzionare alla fine dell’evento, il {date}.',
     actionInvalidTitle: 'Questo link non funziona',
     actionInvalid: 'Forse è stato troncato o modificato. Usa il link del messaggio più recente dell’organizzatore.',
+    actionReasonRefusedTitle: 'Non è stato possibile salvare il motivo',
+    actionReasonRefused: 'Contiene caratteri che cambiano la direzione del testo o che non possono essere salvati. Torna indietro, rimuovili e invialo di nuovo.',
     actionGoneTitle: 'Prenotazione non trovata',
     actionGone: 'Questa prenotazione non esiste più, quindi non c’è nulla a cui rispondere.',
   },

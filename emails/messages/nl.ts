@@ -206,6 +206,8 @@ const nl: Catalog = {
     actionExpired: 'Hij werkt niet meer sinds het einde van het evenement, op {date}.',
     actionInvalidTitle: 'Deze link werkt niet',
     actionInvalid: 'Misschien is hij afgebroken of veranderd. Gebruik de link in je meest recente bericht van de organisator.',
+    actionReasonRefusedTitle: 'Je reden kon niet worden bewaard',
+    actionReasonRefused: 'Hij bevat tekens die de schrijfrichting veranderen of niet kunnen worden opgeslagen. Ga terug, verwijder ze en verstuur hem opnieuw.',
     actionGoneTitle: 'Boeking niet gevonden',
     actionGone: 'Deze boeking staat niet meer geregistreerd, dus er valt niets te beantwoorden.',
   },

@@ -207,6 +207,8 @@ const pt: Catalog = {
     actionExpired: 'Ele deixou de funcionar quando o evento terminou, em {date}.',
     actionInvalidTitle: 'Este link não funciona',
     actionInvalid: 'Talvez tenha sido cortado ou alterado. Use o link da mensagem mais recente do organizador.',
+    actionReasonRefusedTitle: 'Não foi possível guardar o seu motivo',
+    actionReasonRefused: 'Contém caracteres que mudam a direção do texto ou que não podem ser guardados. Volte atrás, remova-os e envie-o novamente.',
     actionGoneTitle: 'Reserva não encontrada',
     actionGone: 'Esta reserva não existe mais, então não há nada a responder.',
   },

@@ -102,15 +102,15 @@ export async function ingestReply(db: Db, raw: Buffer, opts: { source: 'file' | 
       eventId: found?.event.id ?? null,
       source: opts.source,
       sha256,
-      messageId: mail.messageId,
-      fromAddress: mail.from,
-      uid: parsed.uid?.slice(0, 500) ?? null,
+      messageId: storable(mail.messageId),
+      fromAddress: storable(mail.from),
+      uid: storable(parsed.uid?.slice(0, 500) ?? null),
       sequence: Number.isSafeInteger(parsed.sequence) && Math.abs(parsed.sequence) < 2 ** 31 ? parsed.sequence : null,
-      attendee: decision.attendee?.slice(0, 320) ?? null,
-      partstat: partstat?.slice(0, 40) ?? null,
+      attendee: storable(decision.attendee?.slice(0, 320) ?? null),
+      partstat: storable(partstat?.slice(0, 40) ?? null),
       outcome: decision.outcome === 'apply' ? 'ignored' : decision.outcome,
-      reason: decision.outcome === 'apply' ? 'being applied' : decision.reason,
-      raw: text.slice(0, STORED_RAW_CHARS),
+      reason: storable(decision.outcome === 'apply' ? 'being applied' : decision.reason),
+      raw: storable(text.slice(0, STORED_RAW_CHARS)),
       rawTruncated: text.length > STORED_RAW_CHARS,
       receivedAt: opts.now,
     });
@@ -146,6 +146,15 @@ export async function ingestReply(db: Db, raw: Buffer, opts: { source: 'file' | 
     await setReplyOutcome(tx, stored.id, outcome, reason);
     return { ...base, outcome, reason };
   });
+}
+
+/**
+ * `text` as PostgreSQL text can hold it: a NUL character (which a mail may carry, and `text` columns refuse) becomes
+ * U+FFFD. Applied to everything stored of a reply, so a stray byte never turns a reply into an error (the mail is
+ * kept with the rest of its content).
+ */
+function storable<T extends string | null | undefined>(text: T): T {
+  return (typeof text === 'string' ? text.replace(/\u0000/g, '\uFFFD') : text) as T;
 }
 
 /** One line describing a result, e.g. `declined → booking 3f2a… cancelled`, for the command line. */

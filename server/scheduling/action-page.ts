@@ -82,8 +82,13 @@ export function refusedPage(s: ActionPageSubject, reason: string): string {
 }
 
 /** A link that leads nowhere, in `page`'s language: expired (on `date`, already formatted), invalid, or gone. */
-export function actionLinkProblemPage(kind: 'expired' | 'invalid' | 'gone', page: PageLanguage, date = ''): string {
-  const keys = { expired: ['actionExpiredTitle', 'actionExpired'], invalid: ['actionInvalidTitle', 'actionInvalid'], gone: ['actionGoneTitle', 'actionGone'] } as const;
+export function actionLinkProblemPage(kind: 'expired' | 'invalid' | 'gone' | 'reason', page: PageLanguage, date = ''): string {
+  const keys = {
+    expired: ['actionExpiredTitle', 'actionExpired'],
+    invalid: ['actionInvalidTitle', 'actionInvalid'],
+    gone: ['actionGoneTitle', 'actionGone'],
+    reason: ['actionReasonRefusedTitle', 'actionReasonRefused'],
+  } as const;
   const [titleKey, messageKey] = keys[kind];
   const title = pageText(page, titleKey);
   return htmlDocument(

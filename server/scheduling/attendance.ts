@@ -14,6 +14,7 @@
  * - `tentative`: noted (tentative source and time); the state stays.
  * The pure decision is domain/scheduling/attendance.ts `decideAnswer`.
  */
+import { bidiControlProblem, unstorableText } from '@/domain/text';
 import { inviteSequenceOnCancel } from '@/db/queries/calendar/invite-sequence';
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '@/db/client';
@@ -50,13 +51,19 @@ export type AnswerBookingResult =
 /**
  * Records one answer to one booking (module doc). Idempotent: a repeat answers `already` and writes nothing.
  * `db` may be an open transaction.
- * @throws AppError not_found (no such booking in this tenant), validation (`answer`, `source`).
+ * @throws AppError not_found (no such booking in this tenant), validation (`answer`, `source`, `reason`: a NUL character
+ *   or a text-direction control, domain/text.ts).
  */
 export async function answerBooking(db: Db | Tx, input: AnswerBookingInput): Promise<AnswerBookingResult> {
   if (!['confirmed', 'declined', 'tentative'].includes(input.answer)) throw new AppError('validation', 'answer: must be confirmed, declined or tentative', 'answer');
   if (!['link', 'calendar_reply', 'staff'].includes(input.source)) throw new AppError('validation', 'source: must be link, calendar_reply or staff', 'source');
   const actor = (input.actor ?? '').trim() || (input.source === 'staff' ? 'staff' : 'participant');
   const reason = (input.reason ?? '').trim().slice(0, ANSWER_REASON_MAX) || null;
+  // Typed text quoted in the hosts' message: refused, never stripped (docs/architecture.md, domain/text.ts).
+  if (reason) {
+    const problem = unstorableText(reason) ? 'must not contain a NUL character or a broken surrogate' : bidiControlProblem(reason);
+    if (problem) throw new AppError('validation', `reason: ${problem}`, 'reason');
+  }
   return db.transaction(async (tx) => {
     await setActor(tx, actor);
     // The row lock orders two answers (and a concurrent send's FOR SHARE re-read) on this booking.

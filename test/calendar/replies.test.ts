@@ -107,6 +107,19 @@ describe('replies:ingest — an Outlook-style REPLY with PARTSTAT=DECLINED', () 
   });
 });
 
+describe('a reply carrying a NUL byte', () => {
+  it('is stored with the NUL replaced (PostgreSQL text cannot hold it) and applied, not an error', async () => {
+    const { booking } = await booked(FIXTURE_ATTENDEE);
+    const raw = replyFor('outlook-declined.eml', booking.id).toString('utf8').replace(/^(Message-ID:\s*<)/im, '$1\u0000');
+    expect(raw).toContain('\u0000');
+    const r = await ingestReply(db(), Buffer.from(raw, 'utf8'), { source: 'file', now: NOW });
+    expect(r.outcome).toBe('applied');
+    const [row] = await replies();
+    expect(row.messageId).toContain('\uFFFD');
+    expect((await bookingRow(booking.id)).status).toBe('cancelled');
+  });
+});
+
 describe('Google ACCEPTED and Apple TENTATIVE', () => {
   it('ACCEPTED confirms attendance (source: calendar reply); TENTATIVE is noted; the booking stays booked', async () => {
     const { booking } = await booked(FIXTURE_ATTENDEE);

@@ -5,7 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, domainEvents, notificationSettings, reminders } from '@/db/schema';
+import { bookings, domainEvents, events, notificationSettings, reminders } from '@/db/schema';
 import { defaultPolicy } from '@/domain/notifications/notification-policy';
 import { actionLinkExpiry } from '@/domain/scheduling/attendance';
 import { addBooking } from '@/server/scheduling/bookings';
@@ -131,6 +131,36 @@ describe('"I can\'t come" from the link', () => {
     const r2 = await post();
     expect(await r2.text()).toContain('You had already confirmed');
     expect((await bookingRow(s.booking.id)).attendanceAt).toEqual(b.attendanceAt);
+  });
+
+  it('a reason holding a text-direction control or a NUL is refused (400 naming why, nothing changes); a plain one is kept', async () => {
+    const s = await scenario();
+    const token = await s.sign('declined');
+    const { POST } = await import('@/app/a/[token]/route');
+    const post = (reason: string) =>
+      POST(new Request(`http://127.0.0.1:3000/a/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ reason }).toString() }), { params: Promise.resolve({ token }) });
+    const before = await bookingRow(s.booking.id);
+    for (const reason of ['ill\u202Etxt.exe', 'away \u2066x\u2069', 'abc\u0000def']) {
+      const r = await post(reason);
+      expect(r.status, JSON.stringify(reason)).toBe(400);
+      expect(await r.text()).toContain('Your reason could not be kept');
+      expect(await bookingRow(s.booking.id)).toEqual(before);
+    }
+    await expect(answerBooking(db(), { tenantId: s.tenant.id, bookingId: s.booking.id, answer: 'declined', source: 'link', reason: 'x\u202Ey', now: new Date('2027-06-10T08:00:00Z') })).rejects.toMatchObject({ field: 'reason' });
+    const ok = await post('Sick, sorry');
+    expect(ok.status).toBe(200);
+    expect(await bookingRow(s.booking.id)).toMatchObject({ status: 'cancelled', statusReason: 'Sick, sorry' });
+  });
+
+  it('after the event is cancelled, the page of someone who had confirmed says it is cancelled, not that they are expected', async () => {
+    const s = await scenario();
+    const token = await s.sign('confirmed');
+    const { GET, POST } = await import('@/app/a/[token]/route');
+    await POST(new Request(`http://127.0.0.1:3000/a/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' }), { params: Promise.resolve({ token }) });
+    await db().update(events).set({ status: 'cancelled' }).where(eq(events.id, s.booking.eventId));
+    const page = await (await GET(new Request(`http://127.0.0.1:3000/a/${token}`), { params: Promise.resolve({ token }) })).text();
+    expect(page).not.toContain('You had already confirmed');
+    expect(page).toMatch(/cancelled/i);
   });
 });
 

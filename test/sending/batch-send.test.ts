@@ -28,11 +28,11 @@ let peer: SmtpPeer;
 let channel: SmtpChannel;
 
 beforeAll(async () => {
-  // The slow recipient's server reads the whole message, then does not answer for 6 s: past the 1.5 s provider
-  // timeout, after DATA began → ambiguous.
-  peer = await startSmtpPeer(['accept'], { byRecipient: { [SLOW]: 'delay:6000', [REPORTED]: 'delay:1200' } });
+  // The slow recipient's server reads the whole message, then does not answer for 12 s: past the 4 s provider
+  // timeout (long enough that no other message reaches it on a loaded machine), after DATA began → ambiguous.
+  peer = await startSmtpPeer(['accept'], { byRecipient: { [SLOW]: 'delay:12000', [REPORTED]: 'delay:1200' } });
   channel = createSmtpChannel({ url: peer.url, maxConnections: 10 });
-  h = await createHarness({ channel, deps: { providerTimeoutMs: 1500, random: () => 0.5 } });
+  h = await createHarness({ channel, deps: { providerTimeoutMs: 4000, random: () => 0.5 } });
 }, 30_000);
 afterAll(async () => {
   await h?.close();

@@ -32,6 +32,8 @@ export async function GET(request: Request, context: { params: Promise<{ token: 
     await appClock().ready;
     const view = await readActionView(getDb(), token, actionLinkSecrets(), appClock().now());
     const answer = view.link.answer;
+    // A cancelled event first: "you had already confirmed" must not tell anyone they are still expected.
+    if (view.eventStatus === 'cancelled') return html(200, refusedPage(view.subject, 'event_cancelled'));
     const declinedAlready = answer === 'declined' && view.bookingStatus === 'cancelled';
     const confirmedAlready = answer === 'confirmed' && view.attendance === 'confirmed' && view.bookingStatus === 'confirmed';
     if (declinedAlready || confirmedAlready) return html(200, donePage(view.subject, answer, true));
@@ -87,6 +89,8 @@ function problem(e: unknown, request: Request): Response {
   if (!(e instanceof AppError)) throw e;
   const page = pageLanguageForRequest(request.headers.get('accept-language'));
   if (e.code === 'not_found') return html(404, actionLinkProblemPage('gone', page));
+  // The typed reason holds what cannot be kept (a text-direction control, a NUL): say so; nothing changed.
+  if (e.code === 'validation' && e.field === 'reason') return html(400, actionLinkProblemPage('reason', page));
   const expired = e.details?.expired === true;
   const at = expired ? String(e.details?.expiredAt ?? '') : '';
   const date = at ? new Intl.DateTimeFormat(page.lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(at)) : '';
