@@ -62,7 +62,7 @@ test('the nudge dialog offers only templates that can render for the event; the 
   await page.goto(`/events/${roomless}`);
   await page.getByRole('button', { name: 'Remind now — Nia Nudge' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remind Nia Nudge now' });
-  await expect(dialog.getByLabel('Template').locator('option')).toHaveText(['Attendee reminder']);
+  await expect(dialog.getByLabel('Template').locator('option')).toHaveText(['Attendee reminder', 'Confirmation request (asks “Will you be there?”)']);
   await expect(dialog.getByTestId('templates-not-offered')).toHaveText(
     'Not offered here: Room opening (attendees and external guests) — this event has no online room; Host reminder — it is written for hosts.',
   );
@@ -83,7 +83,7 @@ test('the nudge dialog offers only templates that can render for the event; the 
   await page.goto(`/events/${online}`);
   await page.getByRole('button', { name: 'Remind now — Ola Online' }).click();
   const d2 = page.getByRole('dialog', { name: 'Remind Ola Online now' });
-  await expect(d2.getByLabel('Template').locator('option')).toHaveText(['Attendee reminder', 'Room opening (attendees and external guests)']);
+  await expect(d2.getByLabel('Template').locator('option')).toHaveText(['Attendee reminder', 'Room opening (attendees and external guests)', 'Confirmation request (asks “Will you be there?”)']);
   await d2.getByLabel('Template').selectOption('room-opening');
   await expect(d2).toContainText(/Subject:.*opens at/);
 });
