@@ -45,6 +45,8 @@ export function staffTextValues(template: MessageKind, data: ReminderTemplateDat
     now: () => eventShortWhen(data),
     eventNote: () => ({ typed: data.eventNote.trim() }),
     changes: () => changesText(messageLocale(data.locale), (data as Partial<EventDetailsChangedProps>).detailChanges ?? []),
+    // Who said they cannot come (booking-declined): their name, else their address; a dash when neither is known.
+    participantName: () => ({ typed: ((data as { participantName?: string | null }).participantName ?? '').trim() || '—' }),
   };
   return Object.fromEntries(messageVariables[template].map((v) => [v.name, all[v.name]()]));
 }
