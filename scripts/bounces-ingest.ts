@@ -16,13 +16,13 @@
  * an unmatched DSN again once its delivery can be named (e.g. with the right key) applies it. Each file is applied
  * on its own: a bad file does not stop the others.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createDb } from '@/db/client';
 import { databaseNowMs } from '@/db/queries/platform/clock';
 import { bounceAddressKeyForCli } from '@/server/sending/bounce-address';
 import { DsnError, describeDsnOutcome, ingestDsn } from '@/server/reports/bounces';
-import { errorMessage, resolveDatabaseUrl, root } from './lib';
+import { errorMessage, root } from './lib';
+import { mailFileCli, readMailInput } from './mail-file-cli';
 
 const USAGE = `usage: npm run bounces:ingest -- FILE.eml [FILE2.eml …]
 
@@ -30,29 +30,10 @@ const USAGE = `usage: npm run bounces:ingest -- FILE.eml [FILE2.eml …]
 exit: 0 applied or already processed, 1 unreadable / not a DSN / bounce address does not verify,
       2 names no delivery we know (stored unmatched) or no recipient of the delivery it names`;
 
-async function readInput(file: string): Promise<Buffer> {
-  if (file !== '-') return readFile(file);
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function main(): Promise<number> {
-  const args = process.argv.slice(2).filter((a) => a !== '--');
-  if (args.includes('-h') || args.includes('--help')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown || args.length === 0) {
-    process.stderr.write(`${unknown ? `unknown option ${unknown}` : 'missing FILE'}\n${USAGE}\n`);
-    return 1;
-  }
-  const url = resolveDatabaseUrl();
-  if (!url) {
-    process.stderr.write('DATABASE_URL is not set and no `npm start` database is running here: start the app with `npm start` (in another terminal), or set DATABASE_URL\n');
-    return 1;
-  }
+  const cli = mailFileCli(USAGE);
+  if ('exit' in cli) return cli.exit;
+  const { files: args, url } = cli;
   const key = bounceAddressKeyForCli(path.resolve(root, process.env.PUNCTUAL_DATA_DIR ?? '.data'));
   if (!key) process.stderr.write('bounces:ingest: BETTER_AUTH_SECRET is not set: bounce addresses cannot be verified; matching by returned headers only\n');
 
@@ -64,7 +45,7 @@ async function main(): Promise<number> {
     for (const file of args) {
       let raw: Buffer;
       try {
-        raw = await readInput(file);
+        raw = await readMailInput(file);
       } catch (e) {
         process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
         failed = true;

@@ -11,40 +11,21 @@
  * stored), bad usage, or no database; 2 a reply was stored but does not count (unmatched or ignored: its reason is
  * printed) and nothing else failed. Each file is handled on its own: a bad file does not stop the others.
  */
-import { readFile } from 'node:fs/promises';
 import { createDb } from '@/db/client';
 import { databaseNowMs } from '@/db/queries/platform/clock';
 import { describeReply, ingestReply, ReplyIngestError } from '@/server/calendar/replies';
-import { errorMessage, resolveDatabaseUrl } from './lib';
+import { errorMessage } from './lib';
+import { mailFileCli, readMailInput } from './mail-file-cli';
 
 const USAGE = `usage: npm run replies:ingest -- FILE.eml [FILE2.eml …]
 
   FILE.eml   a calendar reply mail (iTIP METHOD:REPLY in a text/calendar part) as received; - reads stdin
 exit: 0 applied, noted or already ingested, 1 unreadable / not a calendar reply, 2 stored but does not count (unmatched or ignored)`;
 
-async function readInput(file: string): Promise<Buffer> {
-  if (file !== '-') return readFile(file);
-  const chunks: Buffer[] = [];
-  for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
-
 async function main(): Promise<number> {
-  const args = process.argv.slice(2).filter((a) => a !== '--');
-  if (args.includes('-h') || args.includes('--help')) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const unknown = args.find((a) => a.startsWith('-') && a !== '-');
-  if (unknown || args.length === 0) {
-    process.stderr.write(`${unknown ? `unknown option ${unknown}` : 'missing FILE'}\n${USAGE}\n`);
-    return 1;
-  }
-  const url = resolveDatabaseUrl();
-  if (!url) {
-    process.stderr.write('DATABASE_URL is not set and no `npm start` database is running here: start the app with `npm start` (in another terminal), or set DATABASE_URL\n');
-    return 1;
-  }
+  const cli = mailFileCli(USAGE);
+  if ('exit' in cli) return cli.exit;
+  const { files: args, url } = cli;
   const handle = createDb(url, { max: 2 });
   let failed = false;
   let notCounted = false;
@@ -53,7 +34,7 @@ async function main(): Promise<number> {
     for (const file of args) {
       let raw: Buffer;
       try {
-        raw = await readInput(file);
+        raw = await readMailInput(file);
       } catch (e) {
         process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
         failed = true;
