@@ -272,10 +272,29 @@ export async function renderReminderEmail(
   data: TemplateData,
   staffText?: StaffText | null,
 ): Promise<{ subject: string; html: string; text: string }> {
-  const definition = lookup(templateId);
-  if (!definition) throw new Error(`Unknown email template id "${String(templateId)}"`);
+  if (!lookup(templateId)) throw new Error(`Unknown email template id "${String(templateId)}"`);
   const parsed = parseTemplateData(templateId, data);
   if (!parsed.ok) throw new Error(`Invalid data for email template "${templateId}": ${parsed.message}`);
+  return renderValidatedEmail(templateId, parsed.data, staffText);
+}
+
+/**
+ * {@link renderReminderEmail} without validating `data` again: for the send path, whose data went through
+ * {@link parseMessageData} for this template before the claim (server/sending/send-reminder.ts `judgeReminder`) and
+ * then only gained fields the send path itself made (the signed unsubscribe link and its category). Parsing is
+ * idempotent for every template schema (no transforms; the one default, `locale`, is filled by the first parse), so
+ * the output is the same bytes as {@link renderReminderEmail}'s (test/unit/render-identity.test.ts); skipping the
+ * second parse saves its CPU on every message (issue #24 profile: zod ≈ 4–5 % of the worker during a drain).
+ * @throws Error for an unknown template id, or what React throws while rendering.
+ */
+export async function renderValidatedEmail(
+  templateId: TemplateId,
+  data: TemplateData,
+  staffText?: StaffText | null,
+): Promise<{ subject: string; html: string; text: string }> {
+  const definition = lookup(templateId);
+  if (!definition) throw new Error(`Unknown email template id "${String(templateId)}"`);
+  const parsed = { data };
   // ONE React render: the text part is derived from the HTML. `render(el, { plainText: true })` was
   // `toPlainText(<React's markup>, options)` over a second render of the same tree; the document here is that
   // markup with its `<!DOCTYPE html>` replaced by the XHTML doctype, and html-to-text skips doctypes, so the

@@ -81,8 +81,10 @@ export function NudgeDialog({
             const sent = await apiCall<{ reminderId: string }>(`/api/bookings/${booking.id}/nudge`, 'POST', { template, idempotencyKey: key });
             setDone(true);
             onSent?.(sent);
-            await queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
+            // The nudge is queued: the dialog closes now, and the timeline refreshes behind it (waiting for that
+            // refetch kept the dialog open for seconds on a busy server, though nothing was left to decide).
             ref.current?.close();
+            void queryClient.invalidateQueries({ queryKey: ['event-timeline', eventId] });
           } catch (err) {
             setError(err instanceof ApiError ? err.message : String(err));
           } finally {

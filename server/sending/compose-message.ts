@@ -16,7 +16,7 @@ import { webhookPayload } from '@/domain/sending/webhook-payload';
 import type { SenderIdentityConfig } from '@/domain/organisations/sender-identity';
 import { categoryOf, isEssential } from '@/domain/notifications/preferences';
 import { announcementKind, type Channel, type DomainEventType, type MessageKind, type PreferenceCategory } from '@/domain/vocabulary';
-import { renderAnnouncementEmail, renderReminderEmail, type ReminderTemplateData, type StaffText } from '@/emails';
+import { renderAnnouncementEmail, renderValidatedEmail, type ReminderTemplateData, type StaffText } from '@/emails';
 import { staffTextSms } from '@/emails/staff-text';
 import { renderSmsText } from '@/emails/sms';
 import { preferencesUrl, signPreferenceToken } from './preference-link';
@@ -173,7 +173,8 @@ export type ComposedMessage =
   | { channel: 'webhook'; subject: string; webhook: OutgoingWebhook };
 
 /**
- * Renders the message of `w` on `channel` to `address` from validated template data.
+ * Renders the message of `w` on `channel` to `address` from validated template data: `data` must be what
+ * parseMessageData (emails/index.ts) returned for `template` — it is rendered without a second parse.
  * @param smsFrom the sender when the tenant has none (`SMS_FROM`).
  * @param links signs the email's one-click unsubscribe link and headers ({@link unsubscribeLinkFor}).
  * @param staffText the organisation's own text the claim fixed (issue #22 §2), else null/absent: Punctual's built-in text.
@@ -243,7 +244,8 @@ export async function composeMessage(
   const rendered =
     template === announcementKind
       ? await renderAnnouncementEmail(withLink, opts.staffText ?? throwNoText())
-      : await renderReminderEmail(template, withLink, opts.staffText);
+      : // `data` was parsed for this template before the claim (prepareAttempt); the link fields are ours.
+        await renderValidatedEmail(template, withLink, opts.staffText);
   // The organisation's sender name (its name when none is set) and reply-to (the settings page); its own address only
   // once proven, else the deployment's default sender with Reply-To the unproven address (domain/organisations/sender-identity.ts).
   const sender = senderFor(w.sendingTenant, opts.senderIdentity);

@@ -5,6 +5,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { randomUUID } from 'node:crypto';
+import { prebuilt } from '@/db/prebuilt';
 import type { DbOrTx } from '@/db/client';
 import {
   announcements,
@@ -204,7 +205,29 @@ async function worldOfRow(db: DbOrTx, row: WorldRow, locked: boolean, opts: { ad
 }
 
 /** A PostgreSQL `uuid[]` literal of ids (uuids need no quoting), for one array parameter: one statement text whatever the count. */
-const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+const uuidLiteral = (ids: readonly string[]) => `{${ids.join(',')}}`;
+const uuidArray = (ids: readonly string[]) => sql`${uuidLiteral(ids)}::uuid[]`;
+
+/**
+ * The locked world read of {@link loadReminderWorldsForUpdate} (placeholder `ids`: a `uuid[]` literal), its SQL text
+ * built once per process (db/prebuilt.ts): the widest statement of the send path.
+ */
+const worldsForUpdate = prebuilt((db) =>
+  worldSelect(db)
+    .where(sql`${reminders.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .orderBy(reminders.id)
+    .for('update', { of: reminders })
+    .prepare('reminder_worlds_for_update'),
+);
+
+/** The deliveries of {@link claimMessageKeys}' new ids (placeholder `ids`: a `uuid[]` literal), built once. */
+const deliveriesByIds = prebuilt((db) =>
+  db
+    .select()
+    .from(deliveries)
+    .where(sql`${deliveries.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('deliveries_by_ids'),
+);
 
 /**
  * The batch send path's locked read (server/sending/send-batch.ts): the worlds of many reminders with the SAME
@@ -229,10 +252,7 @@ export async function loadReminderWorldsForUpdate(db: DbOrTx, reminderIds: reado
     where b.id in (select booking_id from reminders where id = any(${ids}))
     order by e.id, b.id
     for share of e, b`);
-  const rows = await worldSelect(db)
-    .where(sql`${reminders.id} = any(${ids})`)
-    .orderBy(reminders.id)
-    .for('update', { of: reminders });
+  const rows = await worldsForUpdate(db, { ids: uuidLiteral(reminderIds) });
   for (const row of rows) worlds.set(row.reminder.id, await worldOfRow(db, row, true, {}));
   return worlds;
 }
@@ -371,10 +391,7 @@ export async function claimMessageKeys(db: DbOrTx, claims: readonly ClaimInput[]
     on conflict (message_key) do nothing
     returning id`);
   if (inserted.length === 0) return out;
-  const created = await db
-    .select()
-    .from(deliveries)
-    .where(sql`${deliveries.id} = any(${uuidArray(inserted.map((r) => r.id))})`);
+  const created = await deliveriesByIds(db, { ids: uuidLiteral(inserted.map((r) => r.id)) });
   for (const d of created) out.set(d.messageKey, d);
   return out;
 }
