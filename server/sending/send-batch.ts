@@ -37,7 +37,8 @@
  * others; errors that remain are re-thrown together and the job is retried (each reminder's state keeps the retry
  * duplicate-free).
  */
-import { claimMessageKeys, loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
+import { claimMessageKeys } from '@/db/queries/sending/claims';
+import { loadReminderWorldsForUpdate } from '@/db/queries/sending/delivery';
 import { findSuppressions } from '@/db/queries/suppressions/send-time';
 import { moveToSendingMany } from '@/db/queries/sending/outcomes';
 import type { Outcome } from '@/channels/types';
