@@ -13,8 +13,9 @@ import { type BenchConfig, median, r1, r2 } from './common';
 /**
  * `rows` reminders in the table (1,000 bookings × rows/1,000 schedule versions): 0.1 % due now, 2 % scheduled in
  * the future, the rest `done` in the past with an accepted/delivered delivery each (0.1 % of those `retrying`
- * later). Then: the due query (median ms of 15), a 100-row claim (db/queries/sending/dispatch.ts claimDueReminders inside
- * a transaction that is rolled back; median of 15), one dispatcher pass with nothing due (server/sending/dispatch.ts
+ * later). Then: the due query (median ms of 15), a 100-row claim as the dispatcher makes it (server/sending/dispatch.ts
+ * claimDue with the default policy: send batches) and with one job per reminder (claimDueReminders), each inside a
+ * transaction that is rolled back (medians of 15), one dispatcher pass with nothing due (server/sending/dispatch.ts
  * dispatchDue at an instant before every due_at: only the expiry/recovery scans run; median of 5), and
  * EXPLAIN (ANALYZE, BUFFERS) of the due query.
  */
@@ -72,20 +73,29 @@ export async function runScale(server: BenchServer, cfg: BenchConfig, rows: numb
       await sql.unsafe(dueSelect(false));
       queryMs.push(performance.now() - q0);
     }
-    const claimMs: number[] = [];
-    let claimed = 0;
+    const { claimDue, defaultDispatchPolicy } = await import('@/server/sending/dispatch');
     class Rollback extends Error {}
+    // The claim as a dispatcher run makes it (the default policy: send batches, a few `send_reminders` jobs per 100)
+    // and with one `send_reminder` job per reminder (PUNCTUAL_SEND_BATCH_MAX=1), each rolled back.
+    const claimMs: number[] = [];
+    const claimOneJobEachMs: number[] = [];
+    let claimed = 0;
     for (let i = 0; i < 15; i++) {
-      await h.db
-        .transaction(async (tx) => {
-          const c0 = performance.now();
-          claimed = (await claimDueReminders(tx, now, 100)).claimed;
-          claimMs.push(performance.now() - c0);
-          throw new Rollback();
-        })
-        .catch((e) => {
-          if (!(e instanceof Rollback)) throw e;
-        });
+      for (const [times, claim] of [
+        [claimMs, (tx: Parameters<Parameters<typeof h.db.transaction>[0]>[0]) => claimDue(tx, now, defaultDispatchPolicy, 100, null)],
+        [claimOneJobEachMs, (tx: Parameters<Parameters<typeof h.db.transaction>[0]>[0]) => claimDueReminders(tx, now, 100)],
+      ] as const) {
+        await h.db
+          .transaction(async (tx) => {
+            const c0 = performance.now();
+            claimed = (await claim(tx)).claimed;
+            times.push(performance.now() - c0);
+            throw new Rollback();
+          })
+          .catch((e) => {
+            if (!(e instanceof Rollback)) throw e;
+          });
+      }
     }
     let explain = '';
     await sql
@@ -114,13 +124,14 @@ export async function runScale(server: BenchServer, cfg: BenchConfig, rows: numb
       fillSeconds: r1(fillMs / 1000),
       dueQueryMs: r2(median(queryMs)),
       claim100Ms: r2(median(claimMs)),
+      claim100OneJobEachMs: r2(median(claimOneJobEachMs)),
       claimedPerClaim: claimed,
       emptyDispatcherPassMs: r1(median(passMs)),
       explainIndexes: indexes,
       explainSeqScanOnReminders: /Seq Scan on reminders/.test(explain),
       explain,
     };
-    cfg.log(`scale: ${total} reminders, ${deliveries} deliveries: due query ${out.dueQueryMs} ms, 100-row claim ${out.claim100Ms} ms (median of 15, rolled back), empty dispatcher pass ${out.emptyDispatcherPassMs} ms; plan uses ${indexes.join(', ') || 'no index'}`);
+    cfg.log(`scale: ${total} reminders, ${deliveries} deliveries: due query ${out.dueQueryMs} ms, 100-row claim ${out.claim100Ms} ms in send batches, ${out.claim100OneJobEachMs} ms with one job each (medians of 15, rolled back), empty dispatcher pass ${out.emptyDispatcherPassMs} ms; plan uses ${indexes.join(', ') || 'no index'}`);
     return out;
   } finally {
     await h.close();

@@ -234,9 +234,9 @@ async function main() {
   }
   const plan = results.plan as { bookingsPerSecond: number; bulk: boolean } | undefined;
   if (plan) rows.push({ figure: `plan bookings/s${plan.bulk ? '' : ' (FALLBACK: one by one)'}`, value: fmt(plan.bookingsPerSecond), target: '', met: null });
-  const scale = results.scale as { reminders: number; claim100Ms: number; dueQueryMs: number; emptyDispatcherPassMs: number; explainIndexes: string[] } | undefined;
+  const scale = results.scale as { reminders: number; claim100Ms: number; claim100OneJobEachMs: number; dueQueryMs: number; emptyDispatcherPassMs: number; explainIndexes: string[] } | undefined;
   if (scale) {
-    rows.push({ figure: `scale 100-row claim at ${scale.reminders.toLocaleString('en')} rows`, value: fmt(scale.claim100Ms, ' ms'), target: scale.reminders >= 1_000_000 ? '≤ 2 ms' : '(≤ 2 ms at 1 M)', met: scale.reminders >= 1_000_000 ? scale.claim100Ms <= 2 : null });
+    rows.push({ figure: `scale 100-row claim at ${scale.reminders.toLocaleString('en')} rows`, value: `${fmt(scale.claim100Ms, ' ms')} in send batches (${fmt(scale.claim100OneJobEachMs, ' ms')} with one job each)`, target: scale.reminders >= 1_000_000 ? '≤ 2 ms' : '(≤ 2 ms at 1 M)', met: scale.reminders >= 1_000_000 ? scale.claim100Ms <= 2 : null });
     rows.push({ figure: 'scale due query / empty dispatcher pass', value: `${scale.dueQueryMs} ms / ${scale.emptyDispatcherPassMs} ms (index: ${scale.explainIndexes.join(', ') || 'none'})`, target: '', met: null });
   }
   results.table = rows;

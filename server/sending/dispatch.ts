@@ -3,7 +3,7 @@
  * It expires what is past its window, claims what is due in bounded batches and hands the reminders to send jobs —
  * batches of one tenant and channel (`send_reminders`, server/sending/send-batch.ts) or one `send_reminder` job each —, then recovers work whose worker died (stale dispatches, expired delivery leases).
  */
-import type { Db } from '@/db/client';
+import type { Db, Tx } from '@/db/client';
 import {
   claimDueReminderRows,
   claimDueReminders,
@@ -64,6 +64,29 @@ export const defaultDispatchPolicy: DispatchPolicy = {
   sendBatchMax: 50,
 };
 
+/**
+ * One claim of the dispatcher, in the caller's transaction: up to `limit` due reminders (due order, after `cursor`,
+ * SKIP LOCKED) move to `dispatched` and their send jobs are added — with `policy.sendBatchMax` > 1 as send batches of
+ * one tenant and channel (domain/sending/send-batches.ts, one `send_reminders` job each), else one `send_reminder` job
+ * per reminder. The claim and its jobs commit together. Exported for the scale benchmark (bench/scale.ts), which
+ * times exactly what a dispatcher run does per claim.
+ * @returns how many were claimed and where the claim ended (the cursor for the next one; null when none).
+ */
+export async function claimDue(
+  tx: Tx,
+  now: Date,
+  policy: Pick<DispatchPolicy, 'sendBatchMax' | 'sendBatchSpread'>,
+  limit: number,
+  cursor: ClaimCursor | null,
+): Promise<{ claimed: number; last: ClaimCursor | null }> {
+  if (!policy.sendBatchMax || policy.sendBatchMax <= 1) return claimDueReminders(tx, now, limit, cursor);
+  // Batches of one tenant and channel (the batch send path); the claim and its jobs commit together.
+  const rows = await claimDueReminderRows(tx, now, limit, cursor);
+  await enqueueSendBatches(tx, formSendBatches(rows, { max: policy.sendBatchMax, spread: policy.sendBatchSpread ?? 10, minSize: MIN_SPREAD_BATCH }));
+  const last = rows.at(-1);
+  return { claimed: rows.length, last: last ? { dueAt: last.dueAt, id: last.id } : null };
+}
+
 interface DispatchResult {
   expired: number;
   dispatched: number;
@@ -95,14 +118,7 @@ export async function dispatchDue(db: Db, now: Date, policy: DispatchPolicy = de
   let cursor: ClaimCursor | null = null;
   for (let i = 0; i < policy.maxBatches; i++) {
     const t0 = performance.now();
-    const batch: { claimed: number; last: ClaimCursor | null } = await db.transaction(async (tx) => {
-      if (!policy.sendBatchMax || policy.sendBatchMax <= 1) return claimDueReminders(tx, now, policy.batchSize, cursor);
-      // Batches of one tenant and channel (the batch send path); the claim and its jobs commit together.
-      const rows = await claimDueReminderRows(tx, now, policy.batchSize, cursor);
-      await enqueueSendBatches(tx, formSendBatches(rows, { max: policy.sendBatchMax, spread: policy.sendBatchSpread ?? 10, minSize: MIN_SPREAD_BATCH }));
-      const last = rows.at(-1);
-      return { claimed: rows.length, last: last ? { dueAt: last.dueAt, id: last.id } : null };
-    });
+    const batch = await db.transaction((tx) => claimDue(tx, now, policy, policy.batchSize, cursor));
     const n = batch.claimed;
     cursor = batch.last ?? cursor;
     policy.onClaimBatch?.((performance.now() - t0) / 1000, n);
