@@ -22,7 +22,7 @@ import { databaseNowMs } from '@/db/queries/platform/clock';
 import { bounceAddressKeyForCli } from '@/server/sending/bounce-address';
 import { DsnError, describeDsnOutcome, ingestDsn } from '@/server/reports/bounces';
 import { errorMessage, root } from './lib';
-import { mailFileCli, readMailInput } from './mail-file-cli';
+import { forEachMailFile, mailFileCli } from './mail-file-cli';
 
 const USAGE = `usage: npm run bounces:ingest -- FILE.eml [FILE2.eml …]
 
@@ -40,26 +40,17 @@ async function main(): Promise<number> {
   const handle = createDb(url, { max: 2 });
   let failed = false;
   let unmatched = false;
-  const prefix = (file: string) => (args.length > 1 ? `${file === '-' ? '(stdin)' : file}: ` : '');
   try {
-    for (const file of args) {
-      let raw: Buffer;
-      try {
-        raw = await readMailInput(file);
-      } catch (e) {
-        process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-        failed = true;
-        continue;
-      }
+    const unreadable = await forEachMailFile(args, async (raw, file, label) => {
       try {
         const result = await ingestDsn(handle.db, raw, { key, now: new Date(await databaseNowMs(handle.db)) });
         if (result.rejected) {
           process.stderr.write(`${file}: rejected: ${result.rejected} — nothing stored\n`);
           failed = true;
-          continue;
+          return;
         }
         for (const r of result.recipients) {
-          process.stdout.write(`${prefix(file)}${describeDsnOutcome(r)}\n`);
+          process.stdout.write(`${label}${describeDsnOutcome(r)}\n`);
           if (r.outcome === 'unmatched') unmatched = true;
           if (r.outcome === 'skipped') {
             process.stderr.write(`${file}: ${r.problem}\n`);
@@ -74,7 +65,8 @@ async function main(): Promise<number> {
         process.stderr.write(`${file}: ${e.message}\n`);
         failed = true;
       }
-    }
+    });
+    if (unreadable) failed = true;
   } finally {
     await handle.close();
   }

@@ -14,6 +14,28 @@ export async function readMailInput(file: string): Promise<Buffer> {
 }
 
 /**
+ * Runs `ingest` on each FILE's mail in argument order (`-` = stdin). A file that cannot be read gets one line on stderr
+ * (`<file>: cannot read: ENOENT`) and the others still run. `label` prefixes a file's output lines when there are
+ * several files (`<file>: `, `(stdin): `), else it is empty.
+ * @returns whether any file could not be read; rejects with what `ingest` rejects with (the remaining files are not run).
+ */
+export async function forEachMailFile(files: readonly string[], ingest: (raw: Buffer, file: string, label: string) => Promise<void>): Promise<boolean> {
+  let unreadable = false;
+  for (const file of files) {
+    let raw: Buffer;
+    try {
+      raw = await readMailInput(file);
+    } catch (e) {
+      process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      unreadable = true;
+      continue;
+    }
+    await ingest(raw, file, files.length > 1 ? `${file === '-' ? '(stdin)' : file}: ` : '');
+  }
+  return unreadable;
+}
+
+/**
  * The FILE arguments and the database URL of a mail-file command, or the exit code to end with: 0 after `--help`
  * (usage on stdout), 1 for an unknown option, no FILE or no database (a line on stderr, with the usage for the first two).
  */

@@ -15,7 +15,7 @@ import { createDb } from '@/db/client';
 import { databaseNowMs } from '@/db/queries/platform/clock';
 import { describeReply, ingestReply, ReplyIngestError } from '@/server/calendar/replies';
 import { errorMessage } from './lib';
-import { mailFileCli, readMailInput } from './mail-file-cli';
+import { forEachMailFile, mailFileCli } from './mail-file-cli';
 
 const USAGE = `usage: npm run replies:ingest -- FILE.eml [FILE2.eml …]
 
@@ -29,27 +29,19 @@ async function main(): Promise<number> {
   const handle = createDb(url, { max: 2 });
   let failed = false;
   let notCounted = false;
-  const prefix = (file: string) => (args.length > 1 ? `${file === '-' ? '(stdin)' : file}: ` : '');
   try {
-    for (const file of args) {
-      let raw: Buffer;
-      try {
-        raw = await readMailInput(file);
-      } catch (e) {
-        process.stderr.write(`${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-        failed = true;
-        continue;
-      }
+    const unreadable = await forEachMailFile(args, async (raw, file, label) => {
       try {
         const r = await ingestReply(handle.db, raw, { source: 'file', now: new Date(await databaseNowMs(handle.db)) });
-        process.stdout.write(`${prefix(file)}${describeReply(r)}\n`);
+        process.stdout.write(`${label}${describeReply(r)}\n`);
         if (r.outcome === 'unmatched' || r.outcome === 'ignored') notCounted = true;
       } catch (e) {
         // A bad file does not stop the others: one line on stderr for it, exit code 1 at the end.
         process.stderr.write(`${file}: ${e instanceof ReplyIngestError ? e.message : `could not be stored: ${(e as Error).message}`}\n`);
         failed = true;
       }
-    }
+    });
+    if (unreadable) failed = true;
   } finally {
     await handle.close();
   }
